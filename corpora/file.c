@@ -1,0 +1,127 @@
+/*
+ * file.c - whole-file reader and line splitter (see file.h).
+ */
+#define _GNU_SOURCE
+#include "corpora/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Corpora larger than this are refused rather than swapping. */
+#define CORPUS_MAX_BYTES (4ull << 30)
+
+static int read_all(int fd, struct corpus *c, size_t hint)
+{
+	size_t cap = hint + 1, len = 0;
+	char *buf = malloc(cap);
+
+	if (buf == NULL)
+		return -1;
+	for (;;) {
+		ssize_t got;
+		if (len + 1 == cap) {
+			char *grown;
+			if (cap > CORPUS_MAX_BYTES) {
+				errno = EFBIG;
+				goto fail;
+			}
+			grown = realloc(buf, cap * 2);
+			if (grown == NULL)
+				goto fail;
+			buf = grown;
+			cap *= 2;
+		}
+		got = read(fd, buf + len, cap - 1 - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			goto fail;
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	buf[len] = '\0';
+	c->data = buf;
+	c->len = len;
+	return 0;
+fail:
+	free(buf);
+	return -1;
+}
+
+int corpus_load_file(struct corpus *c, const char *path, char *err,
+		     size_t errsize)
+{
+	struct stat st;
+	int fd, rc = -1;
+
+	c->data = NULL;
+	c->len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errsize, "%s: is a directory, not a file", path);
+		goto out;
+	}
+	if ((unsigned long long)st.st_size > CORPUS_MAX_BYTES) {
+		snprintf(err, errsize, "%s: larger than %llu bytes", path,
+			 CORPUS_MAX_BYTES);
+		goto out;
+	}
+	if (read_all(fd, c, S_ISREG(st.st_mode) ? (size_t)st.st_size : 4096) != 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	close(fd);
+	return rc;
+}
+
+void corpus_release(struct corpus *c)
+{
+	free(c->data);
+	c->data = NULL;
+	c->len = 0;
+}
+
+long corpus_lines(const struct corpus *c, struct line **out)
+{
+	size_t n = 0, cap = 64;
+	struct line *v = malloc(cap * sizeof(*v));
+	const char *p = c->data, *end = c->data + c->len;
+
+	if (v == NULL)
+		return -1;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (n == cap) {
+			struct line *grown = realloc(v, cap * 2 * sizeof(*v));
+			if (grown == NULL) {
+				free(v);
+				return -1;
+			}
+			v = grown;
+			cap *= 2;
+		}
+		v[n].p = p;
+		v[n].len = (len > 0 && p[len - 1] == '\r') ? len - 1 : len;
+		n++;
+		p += len + (nl != NULL);
+	}
+	*out = v;
+	return (long)n;
+}

@@ -1,0 +1,36 @@
+/*
+ * file.h - reading user files whole, with errors that name the file.
+ */
+#ifndef RXB_FILE_H
+#define RXB_FILE_H
+
+#include <stddef.h>
+
+/* A byte buffer; data is NUL-terminated past len for convenience. */
+struct corpus {
+	char *data;
+	size_t len;
+};
+
+/*
+ * Read all of `path` into c.  0, or -1 with a one-line message in err
+ * naming the file and the reason (missing, a directory, unreadable, too
+ * big).  An empty file is valid (len 0).  Release with corpus_release().
+ */
+int corpus_load_file(struct corpus *c, const char *path, char *err,
+		     size_t errsize);
+void corpus_release(struct corpus *c);
+
+/* A line of a corpus, without its '\n' (and without a '\r' before it). */
+struct line {
+	const char *p;
+	size_t len;
+};
+
+/*
+ * Split c into lines (a last line without '\n' counts).  Returns the
+ * number of lines and a malloc'd array in *out, or -1 out of memory.
+ */
+long corpus_lines(const struct corpus *c, struct line **out);
+
+#endif

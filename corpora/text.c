@@ -1,0 +1,87 @@
+/*
+ * text.c - generated prose corpus (see text.h).
+ */
+#include "corpora/text.h"
+
+#include "corpora/rng.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const words[] = {
+	"the", "of", "and", "to", "a", "in", "that", "it", "was", "he",
+	"his", "with", "for", "as", "had", "you", "not", "be", "her", "is",
+	"at", "on", "by", "which", "have", "from", "this", "him", "but", "all",
+	"she", "they", "were", "my", "are", "me", "one", "their", "so", "an",
+	"said", "them", "we", "who", "would", "been", "will", "no", "when", "there",
+	"river", "raft", "morning", "evening", "nothing", "something", "walking",
+	"talking", "thinking", "looking", "window", "street", "letter", "door",
+	"private", "primate", "priority", "pirate", "prize", "detective", "case",
+	"London", "Baker", "Street", "Missouri", "Mississippi", "St.", "Petersburg",
+	"Sherlock", "Holmes", "Watson", "Irene", "Adler", "Moriarty", "Lestrade",
+	"Twain", "Huckleberry", "Finn", "Tom", "Sawyer", "Becky", "Thatcher",
+	"Jim", "Polly", "I", "said", "remarked", "answered", "cried", "whispered",
+};
+
+static size_t emit(char *buf, size_t at, size_t cap, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (at + len > cap)
+		len = cap - at;
+	memcpy(buf + at, s, len);
+	return at + len;
+}
+
+/* One token: usually a word, sometimes a number, date or address. */
+static void token(struct rng *r, char *tok, size_t size)
+{
+	uint64_t k = rng_below(r, 1000);
+
+	if (k < 6)
+		snprintf(tok, size, "%04u-%02u-%02u",
+			 (unsigned)(1850 + rng_below(r, 170)),
+			 (unsigned)(1 + rng_below(r, 12)),
+			 (unsigned)(1 + rng_below(r, 28)));
+	else if (k < 10)
+		snprintf(tok, size, "%s%u@%s.%s",
+			 words[rng_below(r, 50)], (unsigned)rng_below(r, 100),
+			 words[50 + rng_below(r, 20)],
+			 (const char *[]){"com", "org", "net"}[rng_below(r, 3)]);
+	else if (k < 30)
+		snprintf(tok, size, "%u", (unsigned)rng_below(r, 100000));
+	else
+		snprintf(tok, size, "%s",
+			 words[rng_below(r, sizeof(words) / sizeof(words[0]))]);
+}
+
+int text_generate(struct corpus *c, size_t size, uint64_t seed)
+{
+	struct rng r;
+	size_t at = 0, col = 0;
+	char tok[96];
+
+	c->data = malloc(size + 1);
+	c->len = 0;
+	if (c->data == NULL)
+		return -1;
+	rng_init(&r, seed);
+	while (at < size) {
+		token(&r, tok, sizeof(tok));
+		if (col == 0 && tok[0] >= 'a' && tok[0] <= 'z')
+			tok[0] = (char)(tok[0] - 'a' + 'A');
+		at = emit(c->data, at, size, tok);
+		col += strlen(tok);
+		if (col > 60 + rng_below(&r, 20)) {
+			at = emit(c->data, at, size, rng_below(&r, 4) ? ".\n" : ",\n");
+			col = 0;
+		} else {
+			at = emit(c->data, at, size, " ");
+			col++;
+		}
+	}
+	c->data[at] = '\0';
+	c->len = at;
+	return 0;
+}

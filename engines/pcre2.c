@@ -1,0 +1,331 @@
+/*
+ * pcre2.c - PCRE2 (8-bit), as two engines: `pcre2` (the interpreter) and
+ * `pcre2-jit` (the same patterns JIT-compiled).  The two differ only in
+ * one flag, so they share this file; each still exports its own struct.
+ *
+ * Sets: PCRE2 has no multi-pattern matcher, so a set is its patterns
+ * compiled one by one and tried in turn (the honest fallback).
+ * Backtracking is bounded: a match limit and a depth limit turn
+ * catastrophic patterns into ENGINE_ERR_LIMIT instead of a hang.
+ *
+ * Build: only when CMake found libpcre2-8 (RXB_HAVE_PCRE2).
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "engines/engine.h"
+
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Generous for real patterns, small enough to stop (a+)+$ in milliseconds. */
+#define RXB_PCRE2_MATCH_LIMIT 10000000u
+#define RXB_PCRE2_DEPTH_LIMIT 100000u
+#define RXB_PCRE2_JIT_STACK (1u << 20)
+
+struct pcre2_set {
+	size_t n;
+	int jit;
+	int anchored;
+	pcre2_code **code;
+	pcre2_match_data **md; /* one per pattern, made at compile time */
+	pcre2_match_context *mctx;
+	pcre2_jit_stack *stack;
+};
+
+static const char *rxb_pcre2_version(void)
+{
+	static char buf[64];
+
+	if (buf[0] == '\0')
+		pcre2_config(PCRE2_CONFIG_VERSION, buf);
+	return buf;
+}
+
+static void pcre2_set_free(void *h)
+{
+	struct pcre2_set *s = h;
+
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->md != NULL)
+			pcre2_match_data_free(s->md[i]);
+		if (s->code != NULL)
+			pcre2_code_free(s->code[i]);
+	}
+	pcre2_match_context_free(s->mctx);
+	pcre2_jit_stack_free(s->stack);
+	free(s->md);
+	free(s->code);
+	free(s);
+}
+
+static uint32_t pcre2_options(unsigned flags)
+{
+	uint32_t o = 0;
+
+	if (flags & ENGINE_CASELESS)
+		o |= PCRE2_CASELESS;
+	if (flags & ENGINE_DOTALL)
+		o |= PCRE2_DOTALL;
+	if (flags & ENGINE_ANCHORED)
+		o |= PCRE2_ANCHORED;
+	if (flags & ENGINE_MULTILINE)
+		o |= PCRE2_MULTILINE;
+	if (flags & ENGINE_UTF8)
+		o |= PCRE2_UTF | PCRE2_NO_UTF_CHECK;
+	return o;
+}
+
+/* Compiles pattern i into s; 0 or a negative status with err filled. */
+static int pcre2_compile_one(struct pcre2_set *s, size_t i,
+			     const struct engine_pattern *p, uint32_t opts,
+			     struct engine_error *err)
+{
+	int code;
+	PCRE2_SIZE off;
+	PCRE2_UCHAR msg[200];
+
+	s->code[i] = pcre2_compile((PCRE2_SPTR)p->re, p->len, opts, &code,
+				   &off, NULL);
+	if (s->code[i] == NULL) {
+		pcre2_get_error_message(code, msg, sizeof(msg));
+		engine_error_set(err, ENGINE_ERR_COMPILE, (long)i, (long)off,
+				 "%s", (const char *)msg);
+		return ENGINE_ERR_COMPILE;
+	}
+	if (s->jit) {
+		code = pcre2_jit_compile(s->code[i], PCRE2_JIT_COMPLETE);
+		if (code != 0) {
+			pcre2_get_error_message(code, msg, sizeof(msg));
+			engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)i,
+					 -1, "JIT: %s", (const char *)msg);
+			return ENGINE_ERR_UNSUPPORTED;
+		}
+	}
+	s->md[i] = pcre2_match_data_create_from_pattern(s->code[i], NULL);
+	if (s->md[i] == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, (long)i, -1,
+				 "out of memory");
+		return ENGINE_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* Match context with the limits and, for JIT, a stack made once here. */
+static int pcre2_make_context(struct pcre2_set *s, struct engine_error *err)
+{
+	s->mctx = pcre2_match_context_create(NULL);
+	if (s->mctx == NULL)
+		goto nomem;
+	pcre2_set_match_limit(s->mctx, RXB_PCRE2_MATCH_LIMIT);
+	pcre2_set_depth_limit(s->mctx, RXB_PCRE2_DEPTH_LIMIT);
+	if (s->jit) {
+		s->stack = pcre2_jit_stack_create(32 * 1024,
+						  RXB_PCRE2_JIT_STACK, NULL);
+		if (s->stack == NULL)
+			goto nomem;
+		pcre2_jit_stack_assign(s->mctx, NULL, s->stack);
+	}
+	return 0;
+nomem:
+	engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+	return ENGINE_ERR_NOMEM;
+}
+
+static int pcre2_compile_set(const struct engine_pattern *pats, size_t n,
+			     unsigned flags, int jit, void **out,
+			     struct engine_error *err)
+{
+	struct pcre2_set *s;
+	int rc = ENGINE_ERR_NOMEM;
+
+	*out = NULL;
+	if (n == 0) {
+		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
+		return ENGINE_ERR_COMPILE;
+	}
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		goto nomem;
+	s->n = n;
+	s->jit = jit;
+	s->anchored = (flags & ENGINE_ANCHORED) != 0;
+	s->code = calloc(n, sizeof(*s->code));
+	s->md = calloc(n, sizeof(*s->md));
+	if (s->code == NULL || s->md == NULL)
+		goto nomem;
+	rc = pcre2_make_context(s, err);
+	if (rc != 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		rc = pcre2_compile_one(s, i, &pats[i], pcre2_options(flags), err);
+		if (rc != 0)
+			goto fail;
+	}
+	*out = s;
+	return 0;
+nomem:
+	engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+	rc = ENGINE_ERR_NOMEM;
+fail:
+	pcre2_set_free(s);
+	return rc;
+}
+
+static int pcre2_interp_compile(const struct engine_pattern *pats, size_t n,
+				unsigned flags, void **out,
+				struct engine_error *err)
+{
+	return pcre2_compile_set(pats, n, flags, 0, out, err);
+}
+
+static int pcre2_jit_compile_set(const struct engine_pattern *pats, size_t n,
+				 unsigned flags, void **out,
+				 struct engine_error *err)
+{
+	return pcre2_compile_set(pats, n, flags, 1, out, err);
+}
+
+/* One match attempt of pattern i from `start`: >0 match, 0 none, <0 error. */
+static int pcre2_try(struct pcre2_set *s, size_t i, const char *data,
+		     size_t len, size_t start)
+{
+	int rc;
+
+	if (s->jit)
+		rc = pcre2_jit_match(s->code[i], (PCRE2_SPTR)data, len, start,
+				     0, s->md[i], s->mctx);
+	else
+		rc = pcre2_match(s->code[i], (PCRE2_SPTR)data, len, start, 0,
+				 s->md[i], s->mctx);
+	if (rc >= 0)
+		return 1;
+	switch (rc) {
+	case PCRE2_ERROR_NOMATCH:
+		return 0;
+	case PCRE2_ERROR_MATCHLIMIT:
+	case PCRE2_ERROR_DEPTHLIMIT:
+	case PCRE2_ERROR_HEAPLIMIT:
+	case PCRE2_ERROR_JIT_STACKLIMIT:
+		return ENGINE_ERR_LIMIT;
+	case PCRE2_ERROR_NOMEMORY:
+		return ENGINE_ERR_NOMEM;
+	default:
+		return ENGINE_ERR_MATCH;
+	}
+}
+
+static int pcre2_is_match(void *h, const char *data, size_t len)
+{
+	struct pcre2_set *s = h;
+
+	for (size_t i = 0; i < s->n; i++) {
+		int rc = pcre2_try(s, i, data, len, 0);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Non-overlapping matches of pattern i; one byte past an empty match. */
+static long pcre2_count_one(struct pcre2_set *s, size_t i, const char *data,
+			    size_t len)
+{
+	long count = 0;
+	size_t start = 0;
+
+	while (start <= len) {
+		int rc = pcre2_try(s, i, data, len, start);
+		if (rc <= 0)
+			return rc < 0 ? rc : count;
+		count++;
+		if (s->anchored)
+			break;
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md[i]);
+		start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+	}
+	return count;
+}
+
+static long pcre2_count(void *h, const char *data, size_t len)
+{
+	struct pcre2_set *s = h;
+	long total = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		long c = pcre2_count_one(s, i, data, len);
+		if (c < 0)
+			return c;
+		total += c;
+	}
+	return total;
+}
+
+static long pcre2_match_ids(void *h, const char *data, size_t len,
+			    unsigned char *ids)
+{
+	struct pcre2_set *s = h;
+	long matched = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		int rc = pcre2_try(s, i, data, len, 0);
+		if (rc < 0)
+			return rc;
+		ids[i] = (unsigned char)rc;
+		matched += rc;
+	}
+	return matched;
+}
+
+static size_t pcre2_size(void *h)
+{
+	struct pcre2_set *s = h;
+	size_t total = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		size_t sz = 0;
+		pcre2_pattern_info(s->code[i], PCRE2_INFO_SIZE, &sz);
+		total += sz;
+		if (s->jit) {
+			sz = 0;
+			pcre2_pattern_info(s->code[i], PCRE2_INFO_JITSIZE, &sz);
+			total += sz;
+		}
+	}
+	return total;
+}
+
+#define PCRE2_CAPS                                                           \
+	(CAP_START_OF_MATCH | CAP_BACKREF | CAP_LOOKAROUND | CAP_LAZY |      \
+	 CAP_NONCAPTURE | CAP_PERL_CLASSES | CAP_INLINE_FLAGS |              \
+	 CAP_NUL_PATTERN | CAP_UTF8 | CAP_MATCH_LIMIT | CAP_COUNTED_REP |    \
+	 CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH | CAP_ATOMIC)
+
+const struct engine engine_pcre2 = {
+	.name = "pcre2",
+	.desc = "PCRE2 interpreter (backtracking); sets tried in turn",
+	.caps = PCRE2_CAPS,
+	.semantics = SEM_LEFTMOST_FIRST,
+	.version = rxb_pcre2_version,
+	.compile = pcre2_interp_compile,
+	.is_match = pcre2_is_match,
+	.count = pcre2_count,
+	.match_ids = pcre2_match_ids,
+	.size = pcre2_size,
+	.free = pcre2_set_free,
+};
+
+const struct engine engine_pcre2_jit = {
+	.name = "pcre2-jit",
+	.desc = "PCRE2 JIT-compiled; sets tried in turn",
+	.caps = PCRE2_CAPS,
+	.semantics = SEM_LEFTMOST_FIRST,
+	.version = rxb_pcre2_version,
+	.compile = pcre2_jit_compile_set,
+	.is_match = pcre2_is_match,
+	.count = pcre2_count,
+	.match_ids = pcre2_match_ids,
+	.size = pcre2_size,
+	.free = pcre2_set_free,
+};

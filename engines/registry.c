@@ -1,0 +1,117 @@
+/*
+ * registry.c - the table of engine adapters, looked up by name.
+ *
+ * Each adapter is listed once, under the RXB_HAVE_<X> macro CMake defines
+ * when it found the library, in the order `rxbench list` shows them.
+ */
+#include "engines/engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const struct engine engine_re2;
+extern const struct engine engine_pcre2;
+extern const struct engine engine_pcre2_jit;
+extern const struct engine engine_hyperscan;
+extern const struct engine engine_tre;
+extern const struct engine engine_posix;
+extern const struct engine engine_onig;
+extern const struct engine engine_noop;
+
+const struct engine *const engine_table[] = {
+#ifdef RXB_HAVE_RE2
+	&engine_re2,
+#endif
+#ifdef RXB_HAVE_PCRE2
+	&engine_pcre2,
+	&engine_pcre2_jit,
+#endif
+#ifdef RXB_HAVE_HYPERSCAN
+	&engine_hyperscan,
+#endif
+#ifdef RXB_HAVE_TRE
+	&engine_tre,
+#endif
+#ifdef RXB_HAVE_POSIX_BOOTSTRAP
+	&engine_posix,
+#endif
+#ifdef RXB_HAVE_ONIG
+	&engine_onig,
+#endif
+	&engine_noop,
+};
+
+const size_t engine_count = sizeof(engine_table) / sizeof(engine_table[0]);
+
+const struct engine *engine_find(const char *name)
+{
+	for (size_t i = 0; i < engine_count; i++)
+		if (strcmp(engine_table[i]->name, name) == 0)
+			return engine_table[i];
+	return NULL;
+}
+
+const char *engine_semantics_name(enum engine_semantics s)
+{
+	switch (s) {
+	case SEM_LEFTMOST_FIRST: return "leftmost-first";
+	case SEM_LEFTMOST_LONGEST: return "leftmost-longest";
+	case SEM_ALL_ENDS: return "all-match-ends";
+	case SEM_NONE: return "none";
+	}
+	return "?";
+}
+
+static const char *const cap_names[] = {
+	"multi-native", "start-of-match", "backref", "lookaround",
+	"lazy", "noncapture", "perl-classes", "inline-flags",
+	"nul-in-pattern", "utf8", "match-limit", "counted-repetition",
+	"word-boundary", "empty-match", "atomic", "test-only",
+};
+
+void engine_caps_format(unsigned caps, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(cap_names) / sizeof(cap_names[0]); i++) {
+		if (!(caps & (1u << i)))
+			continue;
+		int w = snprintf(buf + used, size - used, "%s%s",
+				 used ? "," : "", cap_names[i]);
+		if (w < 0 || (size_t)w >= size - used)
+			return;
+		used += (size_t)w;
+	}
+}
+
+const char *engine_status_name(int status)
+{
+	switch (status) {
+	case ENGINE_OK: return "ok";
+	case ENGINE_ERR_COMPILE: return "compile error";
+	case ENGINE_ERR_UNSUPPORTED: return "unsupported";
+	case ENGINE_ERR_LIMIT: return "match limit";
+	case ENGINE_ERR_NOMEM: return "out of memory";
+	case ENGINE_ERR_MATCH: return "match error";
+	}
+	return "unknown error";
+}
+
+void engine_error_set(struct engine_error *err, int status, long pattern,
+		      long offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return;
+	err->status = status;
+	err->pattern = pattern;
+	err->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,247 @@
+/*
+ * bench.c - the measured loop (see bench.h).
+ */
+#include "harness/bench.h"
+
+#include "engines/engine.h"
+#include "harness/alloc.h"
+#include "harness/clock.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_MAX_N 1000000000ull
+
+int bench_parse_benchtime(const char *s, struct bench_opts *o)
+{
+	char *end;
+	double v;
+	size_t len = strlen(s);
+
+	if (len == 0)
+		return -1;
+	if (s[len - 1] == 'x') {
+		unsigned long long n;
+		if (s[0] < '0' || s[0] > '9')
+			return -1;
+		errno = 0;
+		n = strtoull(s, &end, 10);
+		if (errno != 0 || end != s + len - 1 || n == 0 || n > BENCH_MAX_N)
+			return -1;
+		o->fixed_n = n;
+		return 0;
+	}
+	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.'))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
+		return -1;
+	if (strcmp(end, "s") == 0)
+		v *= 1e9;
+	else if (strcmp(end, "ms") == 0)
+		v *= 1e6;
+	else if (strcmp(end, "us") == 0)
+		v *= 1e3;
+	else if (strcmp(end, "ns") == 0)
+		;
+	else if (strcmp(end, "m") == 0)
+		v *= 60e9;
+	else
+		return -1;
+	if (v < 1 || v > 3600e9)
+		return -1;
+	o->benchtime_ns = v;
+	o->fixed_n = 0;
+	return 0;
+}
+
+int plan_add(struct plan *p, const struct bench *b)
+{
+	struct bench *grown = realloc(p->b, (p->n + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return -1;
+	p->b = grown;
+	p->b[p->n++] = *b;
+	return 0;
+}
+
+void plan_release(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->b[i].name);
+	free(p->b);
+	p->b = NULL;
+	p->n = 0;
+}
+
+uint64_t bench_predict_n(uint64_t last, uint64_t ns, double goal_ns)
+{
+	double n;
+
+	if (ns == 0)
+		ns = 1;
+	/* Go: predict, overshoot by 20%, grow at most 100x, at least +1. */
+	n = goal_ns * (double)last / (double)ns;
+	n += n / 5;
+	if (n > 100.0 * (double)last)
+		n = 100.0 * (double)last;
+	if (n < (double)last + 1)
+		n = (double)last + 1;
+	if (n > (double)BENCH_MAX_N)
+		n = (double)BENCH_MAX_N;
+	return (uint64_t)n;
+}
+
+/* Time one run of n ops. */
+static int bench_time(const struct bench *b, uint64_t n, uint64_t *ns)
+{
+	uint64_t t0 = clock_ns();
+	int rc = b->run(b->arg, n);
+
+	*ns = clock_ns() - t0;
+	return rc;
+}
+
+/* Grow n until one run lasts the benchtime (or use the fixed n). */
+static int bench_scale(const struct bench *b, const struct bench_opts *o,
+		       uint64_t *n_out, uint64_t *ns_out)
+{
+	uint64_t n = o->fixed_n ? o->fixed_n : 1, ns = 0;
+	int rc;
+
+	for (;;) {
+		rc = bench_time(b, n, &ns);
+		if (rc < 0)
+			return rc;
+		if (o->fixed_n || (double)ns >= o->benchtime_ns ||
+		    n >= BENCH_MAX_N)
+			break;
+		n = bench_predict_n(n, ns, o->benchtime_ns);
+	}
+	*n_out = n;
+	*ns_out = ns;
+	return 0;
+}
+
+/*
+ * The allocation run: k ops with counting on (at most ~50 ms of work,
+ * at most n), then one retained op for B(heap)/op.
+ */
+static int bench_allocs(const struct bench *b, uint64_t n, double ns_per_op,
+			struct result *r)
+{
+	uint64_t k = n;
+	struct alloc_stats st;
+	int rc;
+
+	if (ns_per_op > 0 && (double)k * ns_per_op > 50e6)
+		k = (uint64_t)(50e6 / ns_per_op);
+	if (k == 0)
+		k = 1;
+	alloc_count_begin();
+	rc = b->run(b->arg, k);
+	st = alloc_count_end();
+	if (rc < 0)
+		return rc;
+	if (b->retain != NULL) {
+		alloc_count_begin();
+		rc = b->retain(b->arg);
+		st.live = alloc_count_end().live;
+		if (b->release != NULL)
+			b->release(b->arg);
+		if (rc < 0)
+			return rc;
+		result_metric_add(r, "B(heap)/op", BETTER_LOWER,
+				  st.live > 0 ? (double)st.live : 0);
+	}
+	result_metric_add(r, "B/op", BETTER_LOWER,
+			  floor((double)st.bytes / (double)k));
+	result_metric_add(r, "allocs/op", BETTER_LOWER,
+			  floor((double)st.allocs / (double)k));
+	return 0;
+}
+
+int bench_measure(const struct bench *b, const struct bench_opts *o,
+		  struct result *r)
+{
+	uint64_t n = 0, ns = 0;
+	double per;
+	int rc = bench_scale(b, o, &n, &ns);
+
+	if (rc < 0)
+		return rc;
+	per = (double)ns / (double)n;
+	if (result_sample_begin(r, n) < 0)
+		return ENGINE_ERR_NOMEM;
+	result_metric_add(r, "ns/op", BETTER_LOWER, per);
+	if (b->bytes_per_op > 0 && per > 0)
+		result_metric_add(r, "MB/s", BETTER_HIGHER,
+				  b->bytes_per_op * 1e3 / per);
+	if (b->derive != NULL)
+		b->derive(b->arg, per, r);
+	for (size_t i = 0; i < b->nextra; i++)
+		result_metric_add(r, b->extra[i].unit, b->extra[i].better,
+				  b->extra[i].value);
+	if (!o->no_alloc && alloc_hooks_available())
+		return bench_allocs(b, n, per, r);
+	return 0;
+}
+
+int harness_run(const struct plan *p, const struct bench_opts *o,
+		struct results *res, bench_sample_fn on_sample, void *ctx)
+{
+	int failed = 0;
+	int count = o->count > 0 ? o->count : 1;
+	unsigned char *dead = calloc(p->n ? p->n : 1, 1);
+
+	if (dead == NULL)
+		return (int)p->n;
+	for (int rep = 0; rep < count; rep++) {
+		for (size_t i = 0; i < p->n; i++) {
+			const struct bench *b = &p->b[i];
+			struct result *r;
+			int rc;
+
+			if (dead[i])
+				continue;
+			r = results_add(res, b->suite, b->name);
+			if (r == NULL) {
+				dead[i] = 1;
+				failed++;
+				continue;
+			}
+			rc = bench_measure(b, o, r);
+			if (rc < 0) {
+				result_set_status(r, RESULT_ERROR,
+						  "%s while timing",
+						  engine_status_name(rc));
+				dead[i] = 1;
+				failed++;
+				continue;
+			}
+			if (on_sample != NULL)
+				on_sample(ctx, r, r->nsamples - 1);
+		}
+	}
+	free(dead);
+	return failed;
+}
+
+void bench_name_part(const char *s, size_t len, char *out, size_t size)
+{
+	size_t j = 0;
+
+	if (size == 0)
+		return;
+	for (size_t i = 0; i < len && j + 1 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+		out[j++] = (c <= ' ' || c >= 0x7f || c == '/' || c == '=')
+				   ? '_'
+				   : (char)c;
+	}
+	out[j] = '\0';
+}

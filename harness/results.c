@@ -1,0 +1,265 @@
+/*
+ * results.c - the results model (see results.h).
+ */
+#include "harness/results.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void results_init(struct results *res)
+{
+	memset(res, 0, sizeof(*res));
+}
+
+void result_release(struct result *r)
+{
+	for (size_t i = 0; i < r->nm; i++) {
+		free(r->m[i].unit);
+		free(r->m[i].v);
+	}
+	free(r->m);
+	free(r->iters);
+	free(r->name);
+	free(r->suite);
+	free(r->message);
+}
+
+void results_release(struct results *res)
+{
+	for (size_t i = 0; i < res->ncfg; i++) {
+		free(res->cfg[i].key);
+		free(res->cfg[i].value);
+	}
+	for (size_t i = 0; i < res->n; i++)
+		result_release(&res->r[i]);
+	free(res->cfg);
+	free(res->r);
+	results_init(res);
+}
+
+static int config_set(struct results *res, const char *key,
+		      const char *value, int meta)
+{
+	char *v = strdup(value);
+	struct config_pair *grown;
+
+	if (v == NULL)
+		return -1;
+	for (size_t i = 0; i < res->ncfg; i++) {
+		if (strcmp(res->cfg[i].key, key) == 0) {
+			free(res->cfg[i].value);
+			res->cfg[i].value = v;
+			res->cfg[i].meta = meta;
+			return 0;
+		}
+	}
+	grown = realloc(res->cfg, (res->ncfg + 1) * sizeof(*grown));
+	if (grown == NULL)
+		goto fail;
+	res->cfg = grown;
+	res->cfg[res->ncfg].key = strdup(key);
+	if (res->cfg[res->ncfg].key == NULL)
+		goto fail;
+	res->cfg[res->ncfg].meta = meta;
+	res->cfg[res->ncfg++].value = v;
+	return 0;
+fail:
+	free(v);
+	return -1;
+}
+
+int results_config_set(struct results *res, const char *key,
+		       const char *value)
+{
+	return config_set(res, key, value, 0);
+}
+
+int results_meta_set(struct results *res, const char *key, const char *value)
+{
+	return config_set(res, key, value, 1);
+}
+
+const char *results_config_get(const struct results *res, const char *key)
+{
+	for (size_t i = 0; i < res->ncfg; i++)
+		if (strcmp(res->cfg[i].key, key) == 0)
+			return res->cfg[i].value;
+	return NULL;
+}
+
+struct result *results_find(const struct results *res, const char *name)
+{
+	for (size_t i = 0; i < res->n; i++)
+		if (strcmp(res->r[i].name, name) == 0)
+			return &res->r[i];
+	return NULL;
+}
+
+struct result *results_add(struct results *res, const char *suite,
+			   const char *name)
+{
+	struct result *r = results_find(res, name);
+	struct result *grown;
+
+	if (r != NULL)
+		return r;
+	grown = realloc(res->r, (res->n + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return NULL;
+	res->r = grown;
+	r = &res->r[res->n];
+	memset(r, 0, sizeof(*r));
+	r->name = strdup(name);
+	r->suite = strdup(suite);
+	if (r->name == NULL || r->suite == NULL) {
+		result_release(r);
+		return NULL;
+	}
+	res->n++;
+	return r;
+}
+
+/* Grows a double array to n+1 entries, padding new slots with NAN. */
+static int metric_grow(struct metric *m, size_t n)
+{
+	double *v = realloc(m->v, n * sizeof(*v));
+
+	if (v == NULL)
+		return -1;
+	for (size_t i = m->n; i < n; i++)
+		v[i] = NAN;
+	m->v = v;
+	m->n = n;
+	return 0;
+}
+
+long result_sample_begin(struct result *r, uint64_t iters)
+{
+	uint64_t *it = realloc(r->iters, (r->nsamples + 1) * sizeof(*it));
+
+	if (it == NULL)
+		return -1;
+	r->iters = it;
+	r->iters[r->nsamples] = iters;
+	for (size_t i = 0; i < r->nm; i++)
+		if (metric_grow(&r->m[i], r->nsamples + 1) != 0)
+			return -1;
+	return (long)r->nsamples++;
+}
+
+static struct metric *metric_get(struct result *r, const char *unit,
+				 enum metric_better better)
+{
+	struct metric *grown;
+
+	for (size_t i = 0; i < r->nm; i++)
+		if (strcmp(r->m[i].unit, unit) == 0)
+			return &r->m[i];
+	grown = realloc(r->m, (r->nm + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return NULL;
+	r->m = grown;
+	memset(&r->m[r->nm], 0, sizeof(r->m[0]));
+	r->m[r->nm].unit = strdup(unit);
+	r->m[r->nm].better = better;
+	if (r->m[r->nm].unit == NULL ||
+	    metric_grow(&r->m[r->nm], r->nsamples) != 0) {
+		free(r->m[r->nm].unit);
+		return NULL;
+	}
+	return &r->m[r->nm++];
+}
+
+int result_metric_add(struct result *r, const char *unit,
+		      enum metric_better better, double value)
+{
+	struct metric *m;
+
+	if (r->nsamples == 0)
+		return -1;
+	m = metric_get(r, unit, better);
+	if (m == NULL)
+		return -1;
+	m->v[r->nsamples - 1] = value;
+	return 0;
+}
+
+const struct metric *result_metric(const struct result *r, const char *unit)
+{
+	for (size_t i = 0; i < r->nm; i++)
+		if (strcmp(r->m[i].unit, unit) == 0)
+			return &r->m[i];
+	return NULL;
+}
+
+void result_set_status(struct result *r, enum result_status st,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	char buf[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(r->message);
+	r->message = strdup(buf);
+	r->status = st;
+}
+
+static const char *const status_names[] = {
+	[RESULT_OK] = "ok",
+	[RESULT_MISMATCH] = "mismatch",
+	[RESULT_ERROR] = "error",
+	[RESULT_UNSUPPORTED] = "unsupported",
+	[RESULT_TIMEOUT] = "timeout",
+};
+
+const char *result_status_name(enum result_status st)
+{
+	if ((size_t)st < sizeof(status_names) / sizeof(status_names[0]))
+		return status_names[st];
+	return "?";
+}
+
+int result_status_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(status_names) / sizeof(status_names[0]); i++)
+		if (strcmp(status_names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int result_key(const struct result *r, const char *key, char *buf,
+	       size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = r->name;
+
+	while ((p = strchr(p, '/')) != NULL) {
+		p++;
+		if (strncmp(p, key, klen) == 0 && p[klen] == '=') {
+			const char *v = p + klen + 1;
+			size_t vlen = strcspn(v, "/");
+			if (vlen >= size)
+				vlen = size ? size - 1 : 0;
+			if (size) {
+				memcpy(buf, v, vlen);
+				buf[vlen] = '\0';
+			}
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int results_failed(const struct results *res)
+{
+	for (size_t i = 0; i < res->n; i++)
+		if (res->r[i].status != RESULT_OK &&
+		    res->r[i].status != RESULT_UNSUPPORTED)
+			return 1;
+	return 0;
+}

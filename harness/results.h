@@ -1,0 +1,126 @@
+/*
+ * results.h - what a run measured: the lossless model every writer reads.
+ *
+ * A run has configuration pairs (goos, cpu, engine versions, ...) and a
+ * list of results.  A result is one benchmark: its name without the
+ * "Benchmark" prefix ("Scan/engine=pcre2/pattern=twain", key=value
+ * levels), its suite, a status, and samples: sample i has iters[i]
+ * iterations and value i of every metric.  Strings are owned by the
+ * results and freed by results_release().
+ */
+#ifndef RXB_RESULTS_H
+#define RXB_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum result_status {
+	RESULT_OK,
+	RESULT_MISMATCH,    /* answers disagree: no time is reported */
+	RESULT_ERROR,       /* compile error, crash, match limit, bad input */
+	RESULT_UNSUPPORTED, /* the engine lacks a capability the case needs */
+	RESULT_TIMEOUT,
+};
+
+enum metric_better {
+	BETTER_LOWER,  /* ns/op, B/op */
+	BETTER_HIGHER, /* MB/s, Mpps */
+	BETTER_EXACT,  /* informational (domains, matches): any change matters */
+};
+
+struct metric {
+	char *unit;
+	enum metric_better better;
+	double *v; /* v[i] belongs to sample i; NAN when missing */
+	size_t n;
+};
+
+struct result {
+	char *name;  /* "Suite/key=value/..." without the "Benchmark" prefix */
+	char *suite;
+	enum result_status status;
+	char *message; /* NULL when ok */
+	uint64_t *iters;
+	size_t nsamples;
+	struct metric *m;
+	size_t nm;
+};
+
+struct config_pair {
+	char *key;
+	char *value;
+	int meta; /* 1: context for the JSON file only (date, host, command
+		     line), kept out of the Go text so benchstat does not split
+		     tables on values that change every run */
+};
+
+struct results {
+	struct config_pair *cfg;
+	size_t ncfg;
+	struct result *r;
+	size_t n;
+	int interrupted; /* the run stopped early (signal) */
+};
+
+void results_init(struct results *res);
+void results_release(struct results *res);
+
+/* Set (or replace) a configuration pair.  0, or -1 when out of memory. */
+int results_config_set(struct results *res, const char *key,
+		       const char *value);
+
+/* Same, for a pair that only the JSON file records (see config_pair). */
+int results_meta_set(struct results *res, const char *key, const char *value);
+
+/* The value of a configuration key, or NULL. */
+const char *results_config_get(const struct results *res, const char *key);
+
+/*
+ * The result named `name`, created (status ok, no samples) when absent.
+ * The pointer stays valid until the next results_add/results_release.
+ * NULL when out of memory.
+ */
+struct result *results_add(struct results *res, const char *suite,
+			   const char *name);
+
+/* The result named `name`, or NULL. */
+struct result *results_find(const struct results *res, const char *name);
+
+/* Free what a result owns (for a result made outside a results list). */
+void result_release(struct result *r);
+
+/* Start a new sample of `iters` iterations.  Returns its index, or -1. */
+long result_sample_begin(struct result *r, uint64_t iters);
+
+/*
+ * Record `value` of metric `unit` for the newest sample.
+ * 0, or -1 when out of memory or no sample was begun.
+ */
+int result_metric_add(struct result *r, const char *unit,
+		      enum metric_better better, double value);
+
+/* The metric with this unit, or NULL. */
+const struct metric *result_metric(const struct result *r, const char *unit);
+
+/* Set a non-ok status with a printf-style message (kept, not printed). */
+void result_set_status(struct result *r, enum result_status st,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "ok", "mismatch", "error", "unsupported", "timeout". */
+const char *result_status_name(enum result_status st);
+
+/* Parse a status name; -1 when unknown. */
+int result_status_parse(const char *name);
+
+/*
+ * Copy the value of name key `key` ("engine" in ".../engine=re2/...")
+ * into buf.  Returns 1 when found, 0 when not.
+ */
+int result_key(const struct result *r, const char *key, char *buf,
+	       size_t size);
+
+/* True when any result has a status other than ok and unsupported. */
+int results_failed(const struct results *res);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * gofmt.h - Go benchmark text format (golang design 14313), which
+ * benchstat reads unchanged.
+ *
+ * Configuration lines ("key: value"), then one line per sample:
+ *   BenchmarkScan/engine=pcre2-jit/pattern=twain   1000   568.7 ns/op ...
+ * A metric whose unit benchstat cannot know gets a "Unit" metadata line
+ * before its first use.  Results that are not ok become Go's own
+ * "--- FAIL:" / "--- SKIP:" blocks, which benchstat skips.
+ */
+#ifndef RXB_GOFMT_H
+#define RXB_GOFMT_H
+
+#include <stdio.h>
+
+#include "harness/results.h"
+
+struct gofmt {
+	FILE *out;
+	int name_width;   /* pad names to this width (Go aligns columns) */
+	char **units;     /* custom units already declared */
+	size_t nunits;
+};
+
+void gofmt_init(struct gofmt *g, FILE *out, int name_width);
+void gofmt_release(struct gofmt *g);
+
+/* The configuration lines of res, in order. */
+void gofmt_write_config(struct gofmt *g, const struct results *res);
+
+/* One "pkg:" line, before the benchmarks of a suite. */
+void gofmt_write_pkg(struct gofmt *g, const char *suite);
+
+/* The benchmark line of sample i of r. */
+void gofmt_write_sample(struct gofmt *g, const struct result *r, size_t i);
+
+/* The FAIL/SKIP block of a result that is not ok; nothing when ok. */
+void gofmt_write_status(struct gofmt *g, const struct result *r);
+
+/* Whole results: config, then per suite its pkg line, samples, statuses. */
+void gofmt_write_results(struct gofmt *g, const struct results *res);
+
+/* Format x the way Go's testing package does for a metric (no padding). */
+void gofmt_number(double x, const char *unit, char *buf, size_t size);
+
+#endif

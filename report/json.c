@@ -1,0 +1,223 @@
+/*
+ * json.c - JSON results writer (see json.h).
+ */
+#include "report/json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t avail)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void json_write_string(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (size_t i = 0; i < len;) {
+		unsigned char c = p[i];
+		size_t n;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		} else if ((n = utf8_seq(p + i, len - i)) != 0) {
+			fwrite(p + i, 1, n, out);
+			i += n;
+		} else {
+			/* not UTF-8: keep the byte as its Latin-1 code point */
+			fprintf(out, "\\u%04x", c);
+			i++;
+		}
+	}
+	fputc('"', out);
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	if (s == NULL)
+		fputs("null", out);
+	else
+		json_write_string(out, s, strlen(s));
+}
+
+static void json_number(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", out);
+	else {
+		/* the shortest of %.15g..%.17g that reads back exactly */
+		char buf[32];
+		for (int prec = 15; prec <= 17; prec++) {
+			snprintf(buf, sizeof(buf), "%.*g", prec, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+		fputs(buf, out);
+	}
+}
+
+static const char *better_name(enum metric_better b)
+{
+	switch (b) {
+	case BETTER_LOWER: return "lower";
+	case BETTER_HIGHER: return "higher";
+	case BETTER_EXACT: return "exact";
+	}
+	return "lower";
+}
+
+/* The name's key=value levels as a JSON object. */
+static void json_keys(FILE *out, const char *name)
+{
+	const char *p = strchr(name, '/');
+	int first = 1;
+
+	fputc('{', out);
+	while (p != NULL) {
+		const char *lvl = p + 1;
+		const char *eq = strchr(lvl, '=');
+		const char *end = strchr(lvl, '/');
+		size_t lvlen = end ? (size_t)(end - lvl) : strlen(lvl);
+
+		if (eq != NULL && (size_t)(eq - lvl) < lvlen) {
+			fputs(first ? "" : ", ", out);
+			json_write_string(out, lvl, (size_t)(eq - lvl));
+			fputs(": ", out);
+			json_write_string(out, eq + 1,
+					  lvlen - (size_t)(eq - lvl) - 1);
+			first = 0;
+		}
+		p = end;
+	}
+	fputc('}', out);
+}
+
+static void json_metric(FILE *out, const struct metric *m)
+{
+	fputs("{\"unit\": ", out);
+	json_str(out, m->unit);
+	fprintf(out, ", \"better\": \"%s\", \"samples\": [",
+		better_name(m->better));
+	for (size_t i = 0; i < m->n; i++) {
+		fputs(i ? ", " : "", out);
+		json_number(out, m->v[i]);
+	}
+	fputs("]}", out);
+}
+
+static void json_result(FILE *out, const struct result *r)
+{
+	fputs("    {\"name\": ", out);
+	json_str(out, r->name);
+	fputs(", \"suite\": ", out);
+	json_str(out, r->suite);
+	fputs(", \"keys\": ", out);
+	json_keys(out, r->name);
+	fprintf(out, ",\n     \"status\": \"%s\", \"message\": ",
+		result_status_name(r->status));
+	json_str(out, r->message);
+	fputs(",\n     \"iterations\": [", out);
+	for (size_t i = 0; i < r->nsamples; i++)
+		fprintf(out, "%s%llu", i ? ", " : "",
+			(unsigned long long)r->iters[i]);
+	fputs("],\n     \"metrics\": [", out);
+	for (size_t i = 0; i < r->nm; i++) {
+		fputs(i ? ",\n       " : "\n       ", out);
+		json_metric(out, &r->m[i]);
+	}
+	fputs("]}", out);
+}
+
+/* The Go-text configuration (meta 0) or the JSON-only context (meta 1). */
+static void json_config(FILE *out, const char *field,
+			const struct results *res, int meta)
+{
+	int first = 1;
+
+	fprintf(out, " \"%s\": {", field);
+	for (size_t i = 0; i < res->ncfg; i++) {
+		if (res->cfg[i].meta != meta)
+			continue;
+		fputs(first ? "\n   " : ",\n   ", out);
+		json_str(out, res->cfg[i].key);
+		fputs(": ", out);
+		json_str(out, res->cfg[i].value);
+		first = 0;
+	}
+	fputs("}", out);
+}
+
+int json_write_results(FILE *out, const struct results *res)
+{
+	fputs("{\"format\": \"rxbench-results\", \"version\": 1,\n", out);
+	fprintf(out, " \"interrupted\": %s,\n",
+		res->interrupted ? "true" : "false");
+	json_config(out, "config", res, 0);
+	fputs(",\n", out);
+	json_config(out, "context", res, 1);
+	fputs(",\n \"benchmarks\": [\n", out);
+	for (size_t i = 0; i < res->n; i++) {
+		json_result(out, &res->r[i]);
+		fputs(i + 1 < res->n ? ",\n" : "\n", out);
+	}
+	fputs(" ]\n}\n", out);
+	return ferror(out) ? -1 : 0;
+}
+
+int json_save_results(const char *path, const struct results *res)
+{
+	size_t len = strlen(path) + 32;
+	char *tmp = malloc(len);
+	FILE *f;
+	int rc = -1, saved;
+
+	if (tmp == NULL)
+		return -1;
+	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (f == NULL)
+		goto out;
+	rc = json_write_results(f, res);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc != 0) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+	}
+out:
+	free(tmp);
+	return rc;
+}

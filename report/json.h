@@ -1,0 +1,34 @@
+/*
+ * json.h - the JSON results file: the lossless record of a run, which
+ * every other format is written from (report) and compare reads.
+ *
+ * Layout (format version 1):
+ *   {"format": "rxbench-results", "version": 1, "interrupted": false,
+ *    "config": {"goos": "linux", ...},
+ *    "benchmarks": [{"name": "Scan/engine=re2/pattern=x", "suite": "scan",
+ *      "keys": {"engine": "re2", "pattern": "x"}, "status": "ok",
+ *      "message": null, "iterations": [1000, ...],
+ *      "metrics": [{"unit": "ns/op", "better": "lower",
+ *                   "samples": [568.7, ...]}, ...]}, ...]}
+ * A missing sample value is null.
+ */
+#ifndef RXB_JSON_H
+#define RXB_JSON_H
+
+#include <stdio.h>
+
+#include "harness/results.h"
+
+/* Write res as JSON to out.  0, or -1 on a write error. */
+int json_write_results(FILE *out, const struct results *res);
+
+/*
+ * Write res to `path` atomically: a temporary file beside it, flushed,
+ * then renamed over path.  0, or -1 with errno set (path untouched).
+ */
+int json_save_results(const char *path, const struct results *res);
+
+/* Write s (len bytes) as a JSON string literal, escaping as needed. */
+void json_write_string(FILE *out, const char *s, size_t len);
+
+#endif

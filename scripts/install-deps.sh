@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# install-deps.sh - install the Debian packages rxbench builds and tests
+# with, only those missing.  Called by `make bench` and `make test`; safe to
+# run again.  Needs root (or sudo) on Debian/Ubuntu; elsewhere it only
+# reports what is missing.
+#
+#   scripts/install-deps.sh [build|test]   (test adds the test-only tools)
+set -euo pipefail
+
+arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
+pkgs=(cmake make gcc g++ pkg-config libre2-dev libpcre2-dev libtre-dev
+      libonig-dev libyaml-dev libpcap-dev valgrind publicsuffix)
+# Hyperscan is x86-only; Vectorscan is the drop-in fork for the others.
+if [ "$arch" = amd64 ]; then pkgs+=(libhyperscan-dev); else pkgs+=(libvectorscan-dev); fi
+if [ "${1:-build}" = test ]; then
+	pkgs+=(libcriterion-dev)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+if ! command -v apt-get >/dev/null; then
+	echo "install-deps: no apt-get here; install these yourself: ${missing[*]}" >&2
+	exit 1
+fi
+sudo=
+if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,43 @@
+/*
+ * registry.c - the table of suites, looked up by name.
+ */
+#include "suites/suite.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+extern const struct suite suite_scan;
+
+const struct suite *const suite_table[] = {
+	&suite_scan,
+};
+
+const size_t suite_count = sizeof(suite_table) / sizeof(suite_table[0]);
+
+const struct suite *suite_find(const char *name)
+{
+	for (size_t i = 0; i < suite_count; i++)
+		if (strcmp(suite_table[i]->name, name) == 0)
+			return suite_table[i];
+	return NULL;
+}
+
+int suite_wants(const struct suite_ctx *ctx, const char *name)
+{
+	return ctx->filter == NULL || filter_match(ctx->filter, name);
+}
+
+void suite_fail(struct suite_ctx *ctx, const char *suite, const char *name,
+		enum result_status st, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	struct result *r = results_add(ctx->results, suite, name);
+
+	if (r == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	result_set_status(r, st, "%s", msg);
+}

@@ -1,0 +1,218 @@
+/*
+ * test_harness.c - the measurement core: N scaling, fixed N, allocation
+ * accounting, B(heap)/op, benchtime parsing and the -bench filter.
+ */
+#include <criterion/criterion.h>
+
+#include <stdlib.h>
+
+#include "harness/alloc.h"
+#include "harness/bench.h"
+#include "harness/filter.h"
+
+struct spin {
+	uint64_t calls;
+	uint64_t total;
+	void *kept;
+};
+
+/* An op that costs about 200 ns and allocates nothing. */
+static int spin_run(void *arg, uint64_t n)
+{
+	struct spin *s = arg;
+	volatile uint64_t x = 0;
+
+	s->calls++;
+	s->total += n;
+	for (uint64_t i = 0; i < n; i++)
+		for (int k = 0; k < 100; k++)
+			x += (uint64_t)k;
+	return 0;
+}
+
+/* Three mallocs of 100 bytes per op, all freed. */
+static int alloc_run(void *arg, uint64_t n)
+{
+	(void)arg;
+	for (uint64_t i = 0; i < n; i++) {
+		void *a = malloc(100), *b = malloc(100), *c = malloc(100);
+		/* keep the compiler from eliding the malloc/free pairs */
+		__asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory");
+		free(a);
+		free(b);
+		free(c);
+	}
+	return 0;
+}
+
+/* One op keeps 4096 bytes until release(). */
+static int keep_retain(void *arg)
+{
+	struct spin *s = arg;
+	s->kept = malloc(4096);
+	return s->kept ? 0 : -1;
+}
+
+static void keep_release(void *arg)
+{
+	struct spin *s = arg;
+	free(s->kept);
+	s->kept = NULL;
+}
+
+Test(bench, scales_n_until_benchtime)
+{
+	struct spin s = {0};
+	struct bench b = {.name = "T", .suite = "t", .run = spin_run, .arg = &s};
+	struct bench_opts o = {.benchtime_ns = 20e6, .count = 1, .no_alloc = 1};
+	struct result r = {0};
+	const struct metric *ns;
+
+	cr_assert_eq(bench_measure(&b, &o, &r), 0);
+	cr_assert_gt(s.calls, 1, "n must grow from 1");
+	cr_assert_gt(r.iters[0], 1000);
+	ns = result_metric(&r, "ns/op");
+	cr_assert_not_null(ns);
+	/* the last run lasted at least the benchtime */
+	cr_assert_geq(ns->v[0] * (double)r.iters[0], 20e6);
+	result_release(&r);
+}
+
+Test(bench, fixed_n_runs_exactly_n)
+{
+	struct spin s = {0};
+	struct bench b = {.name = "T", .suite = "t", .run = spin_run, .arg = &s};
+	struct bench_opts o = {.count = 1, .no_alloc = 1};
+	struct result r = {0};
+
+	cr_assert_eq(bench_parse_benchtime("1000x", &o), 0);
+	cr_assert_eq(bench_measure(&b, &o, &r), 0);
+	cr_assert_eq(r.iters[0], 1000);
+	cr_assert_eq(s.calls, 1);
+	cr_assert_eq(s.total, 1000);
+	result_release(&r);
+}
+
+Test(bench, predict_n_follows_go)
+{
+	/* 1 op took 1 us with a 1 s goal: 100x cap */
+	cr_assert_eq(bench_predict_n(1, 1000, 1e9), 100);
+	/* 100 ops took 1 ms: 1e5 predicted, +20% */
+	cr_assert_eq(bench_predict_n(100, 1000000, 1e9), 10000);
+	cr_assert_eq(bench_predict_n(10000, 100000000, 1e9), 120000);
+	/* always at least +1 */
+	cr_assert_eq(bench_predict_n(5, 10000000000ull, 1e9), 6);
+}
+
+Test(bench, parse_benchtime_rejects_junk)
+{
+	struct bench_opts o = {0};
+
+	cr_assert_eq(bench_parse_benchtime("2s", &o), 0);
+	cr_assert_float_eq(o.benchtime_ns, 2e9, 1);
+	cr_assert_eq(bench_parse_benchtime("150ms", &o), 0);
+	cr_assert_float_eq(o.benchtime_ns, 150e6, 1);
+	cr_assert_neq(bench_parse_benchtime("abc", &o), 0);
+	cr_assert_neq(bench_parse_benchtime("-1s", &o), 0);
+	cr_assert_neq(bench_parse_benchtime("0x", &o), 0);
+	cr_assert_neq(bench_parse_benchtime("10", &o), 0);
+	cr_assert_neq(bench_parse_benchtime("99999999999999999999x", &o), 0);
+	cr_assert_neq(bench_parse_benchtime("", &o), 0);
+}
+
+Test(alloc, counts_known_mallocs)
+{
+	struct bench b = {.name = "T", .suite = "t", .run = alloc_run};
+	struct bench_opts o = {.count = 1};
+	struct result r = {0};
+
+	cr_assert(alloc_hooks_available());
+	cr_assert_eq(bench_parse_benchtime("100x", &o), 0);
+	cr_assert_eq(bench_measure(&b, &o, &r), 0);
+	cr_assert_float_eq(result_metric(&r, "allocs/op")->v[0], 3, 1e-9);
+	cr_assert_float_eq(result_metric(&r, "B/op")->v[0], 300, 1e-9);
+	cr_assert_null(result_metric(&r, "B(heap)/op"));
+	result_release(&r);
+}
+
+Test(alloc, heap_sees_retained_allocation)
+{
+	struct spin s = {0};
+	struct bench b = {.name = "T", .suite = "t", .run = spin_run,
+			  .retain = keep_retain, .release = keep_release,
+			  .arg = &s};
+	struct bench_opts o = {.count = 1};
+	struct result r = {0};
+	double heap;
+
+	cr_assert_eq(bench_parse_benchtime("10x", &o), 0);
+	cr_assert_eq(bench_measure(&b, &o, &r), 0);
+	heap = result_metric(&r, "B(heap)/op")->v[0];
+	/* usable size: the request rounded up to the chunk size */
+	cr_assert_geq(heap, 4096);
+	cr_assert_leq(heap, 4096 + 32);
+	cr_assert_null(s.kept, "release() was called");
+	cr_assert_float_eq(result_metric(&r, "allocs/op")->v[0], 0, 1e-9);
+	result_release(&r);
+}
+
+Test(alloc, counting_is_off_outside_the_window)
+{
+	struct alloc_stats st;
+	void *p = malloc(64);
+
+	alloc_count_begin();
+	st = alloc_count_end();
+	free(p);
+	cr_assert_eq(st.allocs, 0);
+	alloc_count_begin();
+	p = calloc(4, 16);
+	p = realloc(p, 256);
+	free(p);
+	st = alloc_count_end();
+	cr_assert_eq(st.allocs, 2);
+	cr_assert_eq(st.bytes, 64 + 256);
+	cr_assert_eq(st.live, 0);
+}
+
+Test(filter, go_style_levels)
+{
+	struct bench_filter f;
+	char err[128];
+
+	cr_assert_eq(filter_init(&f, "Scan/engine=pcre2$", err, sizeof(err)), 0);
+	cr_assert(filter_match(&f, "Scan/engine=pcre2/pattern=x"));
+	cr_assert_not(filter_match(&f, "Scan/engine=pcre2-jit/pattern=x"));
+	cr_assert_not(filter_match(&f, "FQDN/engine=pcre2"));
+	filter_release(&f);
+	cr_assert_eq(filter_init(&f, "", err, sizeof(err)), 0);
+	cr_assert(filter_match(&f, "Anything/at=all"));
+	cr_assert_neq(filter_init(&f, "Scan/(", err, sizeof(err)), 0);
+	cr_assert(strstr(err, "Scan") == NULL || strstr(err, "(") != NULL);
+}
+
+Test(results, keys_and_samples)
+{
+	struct results res;
+	struct result *r;
+	char v[32];
+
+	results_init(&res);
+	r = results_add(&res, "scan", "Scan/engine=re2/pattern=twain");
+	cr_assert_not_null(r);
+	cr_assert(result_key(r, "engine", v, sizeof(v)));
+	cr_assert_str_eq(v, "re2");
+	cr_assert(result_key(r, "pattern", v, sizeof(v)));
+	cr_assert_str_eq(v, "twain");
+	cr_assert_not(result_key(r, "size", v, sizeof(v)));
+	cr_assert_eq(result_sample_begin(r, 10), 0);
+	cr_assert_eq(result_metric_add(r, "ns/op", BETTER_LOWER, 5), 0);
+	cr_assert_eq(result_sample_begin(r, 20), 1);
+	cr_assert_eq(result_metric_add(r, "ns/op", BETTER_LOWER, 6), 0);
+	cr_assert_eq(result_metric(r, "ns/op")->n, 2);
+	cr_assert_eq(results_add(&res, "scan", "Scan/engine=re2/pattern=twain"), r);
+	cr_assert_not(results_failed(&res));
+	result_set_status(r, RESULT_MISMATCH, "count %d", 3);
+	cr_assert(results_failed(&res));
+	results_release(&res);
+}

@@ -1,0 +1,33 @@
+/*
+ * cli.h - the command line: one function per subcommand, and the checked
+ * number parsing every option uses (never atoi).
+ */
+#ifndef RXB_CLI_H
+#define RXB_CLI_H
+
+#include <stdint.h>
+
+#include "harness/results.h"
+
+int cmd_run(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+/* Exit statuses. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1, /* a benchmark mismatched or errored */
+	EXIT_USAGE = 2,  /* bad command line or unusable input */
+};
+
+/*
+ * Parse s as a decimal integer in [min, max] for option `opt`.  0, or -1
+ * after printing "rxbench: --opt=s: ..." (junk, negative, out of range).
+ */
+int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
+		  uint64_t *out);
+
+/* Fill the run context: Go config lines and JSON-only context. */
+void context_fill(struct results *res, int argc, char **argv);
+
+#endif

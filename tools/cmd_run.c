@@ -1,0 +1,432 @@
+/*
+ * cmd_run.c - `rxbench run [SUITE...]` and `rxbench scan`: choose suites
+ * and engines, let each suite prepare and verify, time the plan, write
+ * the Go text to stdout and the JSON results file.
+ */
+#define _GNU_SOURCE
+#include "tools/cli.h"
+
+#include "harness/bench.h"
+#include "harness/clock.h"
+#include "harness/filter.h"
+#include "report/gofmt.h"
+#include "report/json.h"
+#include "suites/suite.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct run_args {
+	const struct suite *suites[16];
+	size_t nsuites;
+	const struct engine *engines[32];
+	size_t nengines;
+	const char *engines_arg;
+	const char *bench;
+	const char *out;
+	struct bench_opts opts;
+	int quiet;
+};
+
+int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
+		  uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (s == NULL || s[0] < '0' || s[0] > '9') {
+		fprintf(stderr, "rxbench: --%s=%s: not a number\n", opt,
+			s ? s : "");
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0') {
+		fprintf(stderr, "rxbench: --%s=%s: not a number in range\n",
+			opt, s);
+		return -1;
+	}
+	if (v < min || v > max) {
+		fprintf(stderr, "rxbench: --%s=%s: must be between %llu and "
+			"%llu\n", opt, s, (unsigned long long)min,
+			(unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static void print_engine_names(FILE *f)
+{
+	for (size_t i = 0; i < engine_count; i++)
+		fprintf(f, "%s%s", i ? ", " : "", engine_table[i]->name);
+	fputc('\n', f);
+}
+
+static void print_suite_names(FILE *f)
+{
+	for (size_t i = 0; i < suite_count; i++)
+		fprintf(f, "%s%s", i ? ", " : "", suite_table[i]->name);
+	fputc('\n', f);
+}
+
+/* --engines=a,b: look each name up; unknown names list the valid ones. */
+static int select_engines(struct run_args *a)
+{
+	char *copy, *tok, *save = NULL;
+	int rc = 0;
+
+	a->nengines = 0;
+	if (a->engines_arg == NULL) {
+		for (size_t i = 0; i < engine_count && a->nengines < 32; i++)
+			if (!(engine_table[i]->caps & CAP_TEST_ONLY))
+				a->engines[a->nengines++] = engine_table[i];
+		return 0;
+	}
+	copy = strdup(a->engines_arg);
+	if (copy == NULL)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct engine *e = engine_find(tok);
+		if (e == NULL) {
+			fprintf(stderr, "rxbench: unknown engine '%s'; engines "
+				"built: ", tok);
+			print_engine_names(stderr);
+			rc = -1;
+		} else if (a->nengines < 32) {
+			a->engines[a->nengines++] = e;
+		}
+	}
+	free(copy);
+	if (rc == 0 && a->nengines == 0) {
+		fprintf(stderr, "rxbench: --engines is empty\n");
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Offer --key[=value] to every selected suite. Returns args consumed or -1. */
+static int suite_option(struct run_args *a, const char *arg, char *next)
+{
+	char key[128];
+	const char *eq = strchr(arg, '=');
+	const char *value = eq ? eq + 1 : NULL;
+	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
+	int taken = 0, used = 1;
+
+	if (klen >= sizeof(key))
+		klen = sizeof(key) - 1;
+	memcpy(key, arg, klen);
+	key[klen] = '\0';
+	for (size_t i = 0; i < a->nsuites; i++) {
+		int rc = a->suites[i]->set_option(key, value);
+		if (rc == SUITE_OPT_NEEDS_VALUE) {
+			if (next == NULL) {
+				fprintf(stderr, "rxbench: --%s needs a value\n",
+					key);
+				return -1;
+			}
+			value = next;
+			used = 2;
+			rc = a->suites[i]->set_option(key, value);
+		}
+		if (rc == SUITE_OPT_INVALID)
+			return -1;
+		taken |= rc == SUITE_OPT_OK;
+	}
+	if (!taken) {
+		fprintf(stderr, "rxbench: unknown option --%s (see rxbench run "
+			"--help)\n", key);
+		return -1;
+	}
+	return used;
+}
+
+/* A common option's value: after '=' or the next argument. */
+static const char *opt_value(const char *arg, const char *name, char *next,
+			     int *used)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(arg, name, n) != 0)
+		return NULL;
+	if (arg[n] == '=') {
+		*used = 1;
+		return arg + n + 1;
+	}
+	if (arg[n] == '\0' && next != NULL) {
+		*used = 2;
+		return next;
+	}
+	return NULL;
+}
+
+static int common_option(struct run_args *a, const char *arg, char *next)
+{
+	const char *v;
+	int used = 0;
+	uint64_t n;
+
+	if ((v = opt_value(arg, "engines", next, &used)) != NULL)
+		a->engines_arg = v;
+	else if ((v = opt_value(arg, "bench", next, &used)) != NULL)
+		a->bench = v;
+	else if ((v = opt_value(arg, "out", next, &used)) != NULL)
+		a->out = v;
+	else if ((v = opt_value(arg, "benchtime", next, &used)) != NULL) {
+		if (bench_parse_benchtime(v, &a->opts) != 0) {
+			fprintf(stderr, "rxbench: --benchtime=%s: use a duration "
+				"like 1s, 200ms, or a count like 1000x\n", v);
+			return -1;
+		}
+	} else if ((v = opt_value(arg, "count", next, &used)) != NULL) {
+		if (cli_parse_u64("count", v, 1, 1000, &n) != 0)
+			return -1;
+		a->opts.count = (int)n;
+	} else if (strcmp(arg, "quiet") == 0) {
+		a->quiet = 1;
+		used = 1;
+	} else if (strcmp(arg, "no-alloc") == 0) {
+		a->opts.no_alloc = 1;
+		used = 1;
+	}
+	return used;
+}
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rxbench run [SUITE...] [options]\n"
+		"       rxbench scan [options]   (same as: rxbench run scan)\n\n"
+		"Verifies every engine's answers, then times the benchmarks and\n"
+		"prints them in Go's benchmark format (benchstat reads it).\n\n"
+		"options:\n"
+		"  --engines=a,b       engines to run (default: all built)\n"
+		"  --bench=REGEX       select benchmarks, Go -bench style\n"
+		"  --benchtime=D|Nx    time per sample (default 1s) or N iterations\n"
+		"  --count=N           samples per benchmark, interleaved\n"
+		"  -o, --out=FILE      write the JSON results file\n"
+		"  --no-alloc          skip the allocation-counting run\n"
+		"  --quiet             no progress on stderr\n\nsuites:\n");
+	for (size_t i = 0; i < suite_count; i++)
+		fprintf(f, "  %-10s %s%s\n%s", suite_table[i]->name,
+			suite_table[i]->desc,
+			suite_table[i]->in_default ? " (default)" : "",
+			suite_table[i]->usage);
+}
+
+static int is_suite_value(char **argv, int i)
+{
+	/* "--key VALUE" or "-o FILE": VALUE follows an option without '=' */
+	if (i == 0)
+		return 0;
+	if (strcmp(argv[i - 1], "-o") == 0)
+		return 1;
+	return strncmp(argv[i - 1], "--", 2) == 0 &&
+	       strchr(argv[i - 1], '=') == NULL;
+}
+
+/* Pass 1: the suites named on the command line. */
+static int collect_suites(struct run_args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const struct suite *s;
+		if (argv[i][0] == '-')
+			continue;
+		s = suite_find(argv[i]);
+		if (s == NULL && is_suite_value(argv, i))
+			continue;
+		if (s == NULL) {
+			fprintf(stderr, "rxbench: unknown suite '%s'; suites: ",
+				argv[i]);
+			print_suite_names(stderr);
+			return -1;
+		}
+		if (a->nsuites < 16)
+			a->suites[a->nsuites++] = s;
+	}
+	if (a->nsuites == 0)
+		for (size_t i = 0; i < suite_count && a->nsuites < 16; i++)
+			if (suite_table[i]->in_default)
+				a->suites[a->nsuites++] = suite_table[i];
+	return 0;
+}
+
+/* Pass 2: options.  0, 1 for --help, -1 on error. */
+static int parse_options(struct run_args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc;) {
+		char *arg = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+		int used;
+
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+			return 1;
+		if (strcmp(arg, "-o") == 0) {
+			if (next == NULL) {
+				fprintf(stderr, "rxbench: -o needs a file\n");
+				return -1;
+			}
+			a->out = next;
+			i += 2;
+			continue;
+		}
+		if (strncmp(arg, "--", 2) != 0) {
+			if (arg[0] == '-') {
+				fprintf(stderr, "rxbench: unknown option %s\n", arg);
+				return -1;
+			}
+			i++; /* a suite name, taken in pass 1 */
+			continue;
+		}
+		used = common_option(a, arg + 2, next);
+		if (used == 0)
+			used = suite_option(a, arg + 2, next);
+		if (used < 0)
+			return -1;
+		i += used;
+	}
+	return 0;
+}
+
+static size_t name_width(const struct plan *p)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (strlen(p->b[i].name) > w)
+			w = strlen(p->b[i].name);
+	return w;
+}
+
+static void on_sample(void *ctx, const struct result *r, size_t sample)
+{
+	gofmt_write_sample(ctx, r, sample);
+}
+
+/* Print the rows prepare() added that are not ok. */
+static void print_failures(struct gofmt *g, const struct results *res,
+			   size_t from)
+{
+	for (size_t i = from; i < res->n; i++)
+		gofmt_write_status(g, &res->r[i]);
+}
+
+/* True when a result of this suite mismatched or failed. */
+static int suite_failed(const struct results *res, const char *suite)
+{
+	for (size_t i = 0; i < res->n; i++)
+		if (strcmp(res->r[i].suite, suite) == 0 &&
+		    res->r[i].status != RESULT_OK &&
+		    res->r[i].status != RESULT_UNSUPPORTED)
+			return 1;
+	return 0;
+}
+
+/* One suite: prepare, print failures, time, report.  -1 on unusable input. */
+static int run_suite(const struct suite *s, struct run_args *a,
+		     const struct bench_filter *filter, struct results *res,
+		     struct gofmt *g)
+{
+	struct plan plan = {0};
+	struct suite_ctx ctx = {a->engines, a->nengines, &a->opts, filter,
+				&plan, res};
+	size_t before = res->n;
+	uint64_t t0 = clock_ns();
+	int rc, ok;
+
+	gofmt_write_pkg(g, s->name);
+	rc = s->prepare(&ctx);
+	print_failures(g, res, before);
+	if (rc == 0) {
+		before = res->n;
+		g->name_width = (int)name_width(&plan);
+		harness_run(&plan, &a->opts, res, on_sample, g);
+		print_failures(g, res, before);
+		if (s->report != NULL)
+			s->report(&ctx, stdout);
+	}
+	if (s->cleanup != NULL)
+		s->cleanup();
+	plan_release(&plan);
+	ok = rc == 0 && !suite_failed(res, s->name);
+	/* Go's closing lines for a package */
+	fprintf(stdout, "%s\n%s\trxbench/suites/%s\t%.3fs\n",
+		ok ? "PASS" : "FAIL", ok ? "ok  " : "FAIL", s->name,
+		(double)(clock_ns() - t0) / 1e9);
+	return rc;
+}
+
+static int run_main(struct run_args *a, int argc, char **argv, int first)
+{
+	struct bench_filter filter;
+	struct results res;
+	struct gofmt g;
+	char err[256];
+	int status = EXIT_OK, rc;
+
+	rc = parse_options(a, argc, argv);
+	if (rc != 0) {
+		if (rc > 0)
+			run_usage(stdout);
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	if (select_engines(a) != 0)
+		return EXIT_USAGE;
+	if (filter_init(&filter, a->bench, err, sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	results_init(&res);
+	context_fill(&res, argc - first, argv + first);
+	gofmt_init(&g, stdout, 0);
+	gofmt_write_config(&g, &res);
+	for (size_t i = 0; i < a->nsuites; i++)
+		if (run_suite(a->suites[i], a, &filter, &res, &g) != 0)
+			status = EXIT_USAGE;
+	if (status == EXIT_OK && results_failed(&res))
+		status = EXIT_FAILED;
+	if (a->out != NULL && json_save_results(a->out, &res) != 0) {
+		fprintf(stderr, "rxbench: %s: %s\n", a->out, strerror(errno));
+		status = EXIT_USAGE;
+	}
+	gofmt_release(&g);
+	results_release(&res);
+	filter_release(&filter);
+	return status;
+}
+
+static void run_args_init(struct run_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->opts.benchtime_ns = 1e9;
+	a->opts.count = 1;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a;
+
+	run_args_init(&a);
+	if (collect_suites(&a, argc, argv) != 0)
+		return EXIT_USAGE;
+	return run_main(&a, argc, argv, 0);
+}
+
+int cmd_scan(int argc, char **argv)
+{
+	struct run_args a;
+
+	run_args_init(&a);
+	a.suites[a.nsuites++] = suite_find("scan");
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] != '-' && !is_suite_value(argv, i)) {
+			fprintf(stderr, "rxbench scan: unexpected argument '%s'\n",
+				argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	return run_main(&a, argc, argv, 0);
+}
