@@ -1,0 +1,193 @@
+/*
+ * test_payload.c - the payload suite's generated inputs and arithmetic:
+ * exact and deterministic planted counts, printable filler that never
+ * holds a match, HTTP packets whose matching rules are exactly what was
+ * planted (checked with PCRE2 rule by rule), and line rate.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "corpora/http.h"
+#include "corpora/packets.h"
+#include "corpora/rules.h"
+#include "engines/engine.h"
+
+static const size_t sizes[] = {64, 128, 256, 512, 1000, 1500};
+
+Test(payload, linerate_arithmetic)
+{
+	/* 100 Gbps of 64-byte frames: 1e11 / (84 * 8) */
+	cr_expect_float_eq(packets_linerate_mpps(100, 64), 148.8095, 1e-4);
+	cr_expect_float_eq(packets_linerate_mpps(100, 1500), 8.2237, 1e-4);
+	cr_expect_float_eq(packets_linerate_mpps(10, 64), 14.88095, 1e-5);
+	cr_expect_float_eq(packets_linerate_mpps(400, 1500), 32.8947, 1e-4);
+}
+
+Test(payload, default_count)
+{
+	cr_expect_eq(packets_default_count(64), 65536);
+	cr_expect_eq(packets_default_count(1000), 4194);
+	cr_expect_eq(packets_default_count(1500), 4096);
+}
+
+static size_t count_marked(const struct packets *pk)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pk->n; i++)
+		n += pk->mark[i] != 0;
+	return n;
+}
+
+Test(payload, planted_counts_are_exact)
+{
+	const double rates[] = {0, 0.01, 0.013, 0.5, 1};
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
+			struct packets_spec spec = {sizes[s], 1000, rates[r], 7};
+			struct packets pk;
+			size_t want = (size_t)llround(rates[r] * 1000);
+
+			cr_assert_eq(packets_generate(&pk, PACKETS_LITERAL, &spec), 0);
+			cr_expect_eq(pk.n, 1000);
+			cr_expect_eq(pk.nplanted, want, "size %zu rate %g: %zu",
+				     sizes[s], rates[r], pk.nplanted);
+			cr_expect_eq(count_marked(&pk), want);
+			packets_release(&pk);
+		}
+	}
+}
+
+/* Every packet matches the literal / pri.*ate reference iff planted. */
+static void check_reference(enum packets_kind kind, size_t size)
+{
+	struct packets_spec spec = {size, 3000, 0.1, 42};
+	struct packets pk;
+
+	cr_assert_eq(packets_generate(&pk, kind, &spec), 0);
+	for (size_t i = 0; i < pk.n; i++) {
+		const struct packet *p = &pk.pkt[i];
+		int lit = memmem(p->p, p->len, "private", 7) != NULL;
+		int full = packets_has_pri_ate(p->p, p->len);
+		int pri = memmem(p->p, p->len, "pri", 3) != NULL;
+
+		cr_assert_eq(p->len, size);
+		cr_assert_eq(full, (int)pk.mark[i], "size %zu packet %zu", size, i);
+		cr_assert_eq(pri, (int)pk.mark[i], "stray \"pri\" in packet %zu", i);
+		if (kind == PACKETS_LITERAL)
+			cr_assert_eq(lit, (int)pk.mark[i]);
+		for (size_t k = 0; k < p->len; k++)
+			cr_assert(p->p[k] >= 0x20 && p->p[k] < 0x7f);
+	}
+	packets_release(&pk);
+}
+
+Test(payload, filler_never_matches)
+{
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		check_reference(PACKETS_LITERAL, sizes[s]);
+		check_reference(PACKETS_FULLSCAN, sizes[s]);
+	}
+	check_reference(PACKETS_FULLSCAN, PACKETS_MIN_SIZE);
+}
+
+Test(payload, deterministic)
+{
+	struct packets_spec spec = {256, 500, 0.05, 9};
+	struct packets a, b, c;
+
+	cr_assert_eq(packets_generate(&a, PACKETS_HTTP, &spec), 0);
+	cr_assert_eq(packets_generate(&b, PACKETS_HTTP, &spec), 0);
+	spec.seed = 10;
+	cr_assert_eq(packets_generate(&c, PACKETS_HTTP, &spec), 0);
+	cr_expect_eq(memcmp(a.buf, b.buf, a.n * a.size), 0);
+	cr_expect_eq(memcmp(a.mark, b.mark, a.n * sizeof(*a.mark)), 0);
+	cr_expect_neq(memcmp(a.buf, c.buf, a.n * a.size), 0);
+	packets_release(&a);
+	packets_release(&b);
+	packets_release(&c);
+}
+
+Test(payload, bad_specs)
+{
+	struct packets pk;
+	struct packets_spec small = {PACKETS_MIN_SIZE - 1, 10, 0.01, 1};
+	struct packets_spec rate = {64, 10, 1.5, 1};
+
+	cr_expect_eq(packets_generate(&pk, PACKETS_LITERAL, &small), -1);
+	cr_expect_eq(packets_generate(&pk, PACKETS_LITERAL, &rate), -1);
+}
+
+/* Compile each built-in rule alone with PCRE2. */
+static void compile_rules(const struct engine *e, struct ruleset *rs,
+			  void **h)
+{
+	cr_assert_eq(rules_builtin(rs), 0);
+	for (size_t r = 0; r < rs->n; r++) {
+		struct engine_pattern p = {rs->r[r].re, rs->r[r].len};
+		struct engine_error err = {0, -1, -1, ""};
+		cr_assert_eq(e->compile(&p, 1, rs->r[r].flags, &h[r], &err), 0,
+			     "%s: %s", rs->r[r].name, err.msg);
+	}
+}
+
+/* PCRE2's answer per rule equals the planted mask on every packet. */
+Test(payload, http_marks_are_exact)
+{
+	const struct engine *e = engine_find("pcre2");
+	struct ruleset rs;
+	void *h[RULE_BUILTIN_COUNT];
+	uint32_t seen = 0;
+	size_t planted = 0;
+
+	cr_assert_not_null(e, "built without PCRE2");
+	ruleset_init(&rs);
+	compile_rules(e, &rs, h);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		struct packets_spec spec = {sizes[s], 2000, 0.25, 3};
+		struct packets pk;
+
+		cr_assert_eq(packets_generate(&pk, PACKETS_HTTP, &spec), 0);
+		cr_expect_eq(pk.nplanted, 500, "size %zu: every rate slot planted",
+			     sizes[s]);
+		for (size_t i = 0; i < pk.n; i++) {
+			uint32_t got = 0;
+			for (size_t r = 0; r < rs.n; r++)
+				got |= (uint32_t)(e->is_match(h[r], pk.pkt[i].p,
+							      pk.pkt[i].len) == 1) << r;
+			cr_assert_eq(got, pk.mark[i], "size %zu packet %zu: "
+				     "matched %#x, planted %#x: %.*s", sizes[s], i,
+				     got, pk.mark[i], (int)pk.pkt[i].len,
+				     pk.pkt[i].p);
+			seen |= got;
+		}
+		planted += pk.nplanted;
+		packets_release(&pk);
+	}
+	cr_expect_eq(seen, (1u << RULE_BUILTIN_COUNT) - 1,
+		     "every rule fires somewhere: %#x", seen);
+	cr_expect_gt(planted, 0);
+	for (size_t r = 0; r < rs.n; r++)
+		e->free(h[r]);
+	rules_release(&rs);
+}
+
+Test(payload, http_packets_look_like_http)
+{
+	struct packets_spec spec = {1500, 200, 0, 5};
+	struct packets pk;
+
+	cr_assert_eq(packets_generate(&pk, PACKETS_HTTP, &spec), 0);
+	cr_expect_eq(pk.nplanted, 0);
+	for (size_t i = 0; i < pk.n; i++) {
+		cr_expect_not_null(memmem(pk.pkt[i].p, pk.pkt[i].len,
+					  " HTTP/1.1\r\nHost: ", 17));
+		cr_expect_not_null(memmem(pk.pkt[i].p, pk.pkt[i].len, "\r\n\r\n", 4));
+	}
+	packets_release(&pk);
+	cr_expect_gt(http_attack_count(), RULE_BUILTIN_COUNT);
+}
