@@ -32,13 +32,15 @@ double table_median(const struct result *r, const char *unit)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Three significant digits at most, one decimal at least. */
+/* One decimal as in the seed's tables; two significant digits below 1. */
 static void number(double v, char *buf, size_t size)
 {
-	if (v >= 1 || v == 0)
+	if (v >= 1000)
+		snprintf(buf, size, "%.0f", v);
+	else if (v >= 1 || v == 0)
 		snprintf(buf, size, "%.1f", v);
 	else
-		snprintf(buf, size, "%.*f", v >= 0.1 ? 2 : v >= 0.01 ? 3 : 4, v);
+		snprintf(buf, size, "%.2g", v);
 }
 
 /* The result behind one cell, or NULL when it was not run. */
