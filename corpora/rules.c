@@ -591,6 +591,7 @@ static int parse_modsec(struct ruleset *rs, struct src *s, const struct lline *l
 		src_error(s, "out of memory");
 		goto out;
 	}
+	act[0] = '\0'; /* the actions are optional */
 	if (modsec_word(&p, var) != 1 || modsec_word(&p, op) != 1) {
 		src_error(s, "SecRule: expected VARIABLES \"OPERATOR\" "
 			  "(unterminated quote or missing operator)");
