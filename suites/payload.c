@@ -431,14 +431,17 @@ static void compile_single(struct peng *pe, enum scenario sc)
 {
 	struct engine_pattern p = {single[sc].re, strlen(single[sc].re)};
 	struct engine_error err = {0, -1, -1, ""};
+	char at[32] = "";
 
 	if (pe->e->compile(&p, 1, single[sc].flags, &pe->single[sc], &err) == 0)
 		return;
+	if (err.offset >= 0)
+		snprintf(at, sizeof(at), " (offset %ld)", err.offset);
 	pe->single[sc] = NULL;
 	pe->status[sc] = err.status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
 							      : RESULT_ERROR;
-	snprintf(pe->why[sc], sizeof(pe->why[sc]), "%s: pattern %s: %s "
-		 "(offset %ld)", pe->e->name, single[sc].re, err.msg, err.offset);
+	snprintf(pe->why[sc], sizeof(pe->why[sc]), "%s: pattern %s: %s%s",
+		 pe->e->name, single[sc].re, err.msg, at);
 }
 
 static int engines_init(struct suite_ctx *ctx)

@@ -69,16 +69,18 @@ static void rule_refused(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 const struct engine_error *err)
 {
 	const struct rule *r = &pr->rs.r[i];
-	char name[256], part[64];
+	char name[256], part[64], at[32] = "";
 
 	bench_name_part(r->name, strlen(r->name), part, sizeof(part));
+	if (err->offset >= 0)
+		snprintf(at, sizeof(at), " (offset %ld)", err->offset);
 	snprintf(name, sizeof(name), "%s/scenario=real-life/engine=%s/rule=%s",
 		 PAYLOAD_PREFIX, pe->e->name, part);
 	suite_fail(ctx, PAYLOAD_SUITE, name,
 		   pr->builtin || err->status == ENGINE_ERR_NOMEM ? RESULT_ERROR
 								 : RESULT_UNSUPPORTED,
-		   "%s cannot compile rule %s (%s): %s (offset %ld)%s",
-		   pe->e->name, r->name, r->where, err->msg, err->offset,
+		   "%s cannot compile rule %s (%s): %s%s%s",
+		   pe->e->name, r->name, r->where, err->msg, at,
 		   pr->builtin ? "" : "; its real-life rows run the other rules "
 				      "(partial)");
 }
