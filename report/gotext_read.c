@@ -265,6 +265,8 @@ static int config_line(struct gt *g, char *line)
 	*colon = '\0';
 	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
 		;
+	for (char *e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t');)
+		*--e = '\0'; /* benchfmt trims the value */
 	if (strcmp(line, "pkg") == 0) {
 		size_t plen = strlen(SUITES_PREFIX);
 		free(g->suite);

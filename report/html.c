@@ -221,16 +221,38 @@ struct scaling {
 	size_t cap;
 };
 
+/* The values of r's keys other than phase and domains: "baseline / re2". */
+static void series_label(const struct result *r, char *buf, size_t size)
+{
+	const char *p = strchr(r->name, '/');
+	size_t used = 0;
+
+	buf[0] = '\0';
+	while (p != NULL && used < size) {
+		const char *lvl = p + 1, *end = strchr(lvl, '/');
+		const char *eq = strchr(lvl, '=');
+		size_t n = end ? (size_t)(end - lvl) : strlen(lvl);
+		int w = 0;
+		if (eq != NULL && eq < lvl + n &&
+		    strncmp(lvl, "phase=", 6) != 0 &&
+		    strncmp(lvl, "domains=", 8) != 0)
+			w = snprintf(buf + used, size - used, "%s%.*s",
+				     used ? " / " : "",
+				     (int)(n - (size_t)(eq + 1 - lvl)), eq + 1);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+		p = end;
+	}
+}
+
 static int scaling_add(struct scaling *sc, const struct result *r,
 		       double x)
 {
-	char tmp[1024], name[1024];
-	struct result stripped = *r;
+	char name[1024];
 	long i;
 
-	view_name_without(r, "phase", tmp, sizeof(tmp));
-	stripped.name = tmp;
-	view_name_without(&stripped, "domains", name, sizeof(name));
+	series_label(r, name, sizeof(name));
 	if (strlist_add(&sc->names, name, strlen(name)) != 0)
 		return -1;
 	i = strlist_find(&sc->names, name);

@@ -115,7 +115,7 @@ static size_t axis_ticks(const struct axis *a, double *t)
 	return n;
 }
 
-/* 1, 10, 1k, 2.5M: short labels for ticks. */
+/* 1, 10, 1k, 2.5M, 181.7k: short labels (4 significant digits). */
 static void tick_label(double v, char *buf, size_t size)
 {
 	static const char *const sfx[] = {"", "k", "M", "G", "T"};
@@ -125,7 +125,7 @@ static void tick_label(double v, char *buf, size_t size)
 		v /= 1000;
 		i++;
 	}
-	snprintf(buf, size, "%g%s", v, sfx[i]);
+	snprintf(buf, size, "%.4g%s", v, sfx[i]);
 }
 
 /* The colour of a group; groups are numbered in order of appearance. */
@@ -204,7 +204,7 @@ static void legend_entry(FILE *out, int x, int y, const char *color,
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" "
 			"height=\"10\" fill=\"%s\"/>", x, y - 9, color);
 	fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">", x + 20, y);
-	xml_text_cut(out, name, 28);
+	xml_text_cut(out, name, 34);
 	fputs("</text>\n", out);
 }
 
@@ -217,6 +217,7 @@ int svg_bar_chart(FILE *out, const char *title, const char *unit,
 	double min = INFINITY, max = -INFINITY;
 	size_t ng = 0, shown = 0;
 	struct axis a;
+	char val[32];
 	int h, y;
 
 	for (size_t i = 0; i < n; i++) {
@@ -251,9 +252,10 @@ int svg_bar_chart(FILE *out, const char *title, const char *unit,
 		xml_text(out, b->label);
 		fprintf(out, ": %.6g ", b->value);
 		xml_text(out, unit);
+		tick_label(b->value, val, sizeof(val));
 		fprintf(out, "</title></rect><text class=\"value\" x=\"%.1f\" "
-			"y=\"%d\">%.4g</text>\n", label_w + w + 4,
-			y + bar_h - 3, b->value);
+			"y=\"%d\">%s</text>\n", label_w + w + 4,
+			y + bar_h - 3, val);
 		y += step;
 	}
 	fprintf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\" "

@@ -55,6 +55,8 @@ def mixed():
                      "tre counts 810, the others and memmem 811\nsecond line"))
     out.append(bench("Scan/engine=posix/pattern=<script>alert(1)<_script>", "scan", [], "unsupported",
                      "posix cannot compile <script>alert(\"x\")</script> & 'quotes' | pipes"))
+    out.append(bench("Scan/engine=posix/pattern=<img_src_x_onerror_alert(2)>", "scan", [], "error",
+                     "<script>window.__rxb_pwned=1</script><img src=x onerror=\"window.__rxb_pwned=1\">"))
     strat = {"baseline": 8.0, "reverse+sort": 2.0, "map+reverse+sort": 1.0}
     eng = {"pcre2-jit": 1.0, "re2": 1.5, "hyperscan": 0.7}
     phases = {"generate": 200.0, "compile": 3000.0, "match-name": 0.5, "bad-match-tld": 0.3}
