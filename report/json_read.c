@@ -373,34 +373,27 @@ static int enter(struct jp *p)
 	return 0;
 }
 
-/* An object; fn gets each member with p->pos on its value. */
-static int parse_object(struct jp *p, member_fn fn, void *ctx)
+/*
+ * A container from `open` to `close`: fn gets each item (p->pos on it),
+ * items separated by commas.  Depth is counted here.
+ */
+static int parse_container(struct jp *p, char open, char close, item_fn fn,
+			   void *ctx)
 {
 	int rc = -1;
 
-	if (enter(p) != 0 || expect(p, '{') != 0)
+	if (enter(p) != 0 || expect(p, open) != 0)
 		goto out;
-	if (peek(p) == '}') {
+	if (peek(p) == (unsigned char)close) {
 		p->pos++;
 		rc = 0;
 		goto out;
 	}
-	for (;;) {
-		char *key;
-		size_t at = p->pos;
-		int r;
-
-		if (parse_string(p, &key) != 0)
+	for (size_t i = 0;; i++) {
+		peek(p);
+		if (fn(p, i, ctx) != 0)
 			goto out;
-		r = expect(p, ':');
-		if (r == 0) {
-			peek(p);
-			r = fn(p, key, at, ctx);
-		}
-		free(key);
-		if (r != 0)
-			goto out;
-		if (peek(p) == '}')
+		if (peek(p) == (unsigned char)close)
 			break;
 		if (expect(p, ',') != 0)
 			goto out;
@@ -412,32 +405,43 @@ out:
 	return rc;
 }
 
+struct member_ctx {
+	member_fn fn;
+	void *ctx;
+};
+
+/* One "key": value of an object, handed to the member callback. */
+static int member_item(struct jp *p, size_t index, void *ctx)
+{
+	struct member_ctx *mc = ctx;
+	size_t at = p->pos;
+	char *key;
+	int rc;
+
+	(void)index;
+	if (parse_string(p, &key) != 0)
+		return -1;
+	rc = expect(p, ':');
+	if (rc == 0) {
+		peek(p);
+		rc = mc->fn(p, key, at, mc->ctx);
+	}
+	free(key);
+	return rc;
+}
+
+/* An object; fn gets each member with p->pos on its value. */
+static int parse_object(struct jp *p, member_fn fn, void *ctx)
+{
+	struct member_ctx mc = {fn, ctx};
+
+	return parse_container(p, '{', '}', member_item, &mc);
+}
+
 /* An array; fn gets each item with p->pos on it. */
 static int parse_array(struct jp *p, item_fn fn, void *ctx)
 {
-	int rc = -1;
-
-	if (enter(p) != 0 || expect(p, '[') != 0)
-		goto out;
-	if (peek(p) == ']') {
-		p->pos++;
-		rc = 0;
-		goto out;
-	}
-	for (size_t i = 0;; i++) {
-		peek(p);
-		if (fn(p, i, ctx) != 0)
-			goto out;
-		if (peek(p) == ']')
-			break;
-		if (expect(p, ',') != 0)
-			goto out;
-	}
-	p->pos++;
-	rc = 0;
-out:
-	p->depth--;
-	return rc;
+	return parse_container(p, '[', ']', fn, ctx);
 }
 
 static int skip_value(struct jp *p);

@@ -237,6 +237,28 @@ static void signature(const struct result *r, const struct strlist *keys,
 	}
 }
 
+/*
+ * The distinct split signatures of a suite's results, in order; only
+ * results with an engine key when need_engine.  0 or -1.
+ */
+static int suite_signatures(const struct results *res, const char *suite,
+			    const struct strlist *split, int need_engine,
+			    struct strlist *sigs)
+{
+	char buf[1024];
+
+	for (size_t i = 0; i < res->n; i++) {
+		if (strcmp(res->r[i].suite, suite) != 0 ||
+		    (need_engine &&
+		     !result_key(&res->r[i], "engine", buf, sizeof(buf))))
+			continue;
+		signature(&res->r[i], split, buf, sizeof(buf));
+		if (strlist_add(sigs, buf, strlen(buf)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 struct rows_spec {
 	const struct results *res;
 	const char *suite;
@@ -333,7 +355,6 @@ static int rows_tables(const struct results *res, const char *suite,
 {
 	struct rows_spec sp = {.res = res, .suite = suite, .kind = kind};
 	struct strlist keys = {0}, sigs = {0};
-	char buf[1024];
 	int rc = -1;
 
 	if (view_keys(res, suite, &keys) != 0 ||
@@ -347,13 +368,8 @@ static int rows_tables(const struct results *res, const char *suite,
 				strlen(keys.s[k])) != 0)
 			goto out;
 	}
-	for (size_t i = 0; i < res->n; i++) {
-		if (strcmp(res->r[i].suite, suite) != 0)
-			continue;
-		signature(&res->r[i], &sp.split, buf, sizeof(buf));
-		if (strlist_add(&sigs, buf, strlen(buf)) != 0)
-			goto out;
-	}
+	if (suite_signatures(res, suite, &sp.split, 0, &sigs) != 0)
+		goto out;
 	for (size_t s = 0; s < sigs.n; s++)
 		if (rows_table_for(&sp, sigs.s[s], out) != 0)
 			goto out;
@@ -482,7 +498,6 @@ static int payload_tables(const struct results *res, const char *suite,
 {
 	struct payload_spec sp = {.res = res, .suite = suite};
 	struct strlist keys = {0}, sigs = {0};
-	char buf[1024];
 	int rc = -1;
 
 	if (view_keys(res, suite, &keys) != 0 ||
@@ -499,14 +514,8 @@ static int payload_tables(const struct results *res, const char *suite,
 		    strcmp(keys.s[k], "scenario") != 0 &&
 		    strlist_add(&sp.split, keys.s[k], strlen(keys.s[k])) != 0)
 			goto out;
-	for (size_t i = 0; i < res->n; i++) {
-		if (strcmp(res->r[i].suite, suite) != 0 ||
-		    !result_key(&res->r[i], "engine", buf, sizeof(buf)))
-			continue;
-		signature(&res->r[i], &sp.split, buf, sizeof(buf));
-		if (strlist_add(&sigs, buf, strlen(buf)) != 0)
-			goto out;
-	}
+	if (suite_signatures(res, suite, &sp.split, 1, &sigs) != 0)
+		goto out;
 	for (size_t s = 0; s < sigs.n; s++)
 		if (payload_table(&sp, sigs.s[s], out) != 0)
 			goto out;

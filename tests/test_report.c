@@ -22,34 +22,14 @@
 #include "report/json_read.h"
 #include "report/md.h"
 
+#include "golden.h"
+
 static char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	char *buf = golden_slurp(path, len);
 
-	cr_assert_not_null(f, "cannot open %s", path);
-	n = getdelim(&buf, &cap, '\0', f);
-	fclose(f);
-	*len = n < 0 ? 0 : (size_t)n;
-	return buf ? buf : strdup("");
-}
-
-static void check_golden(const char *path, const char *got)
-{
-	size_t len;
-	char *want;
-
-	if (getenv("RXB_UPDATE_GOLDEN") != NULL) {
-		FILE *f = fopen(path, "w");
-		cr_assert_not_null(f);
-		fputs(got, f);
-		fclose(f);
-	}
-	want = slurp(path, &len);
-	cr_assert_str_eq(got, want, "%s differs:\n%s", path, got);
-	free(want);
+	cr_assert_not_null(buf, "cannot open %s", path);
+	return buf;
 }
 
 /* Run writer fn on res into a string. */
