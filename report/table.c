@@ -259,6 +259,39 @@ static int suite_signatures(const struct results *res, const char *suite,
 	return 0;
 }
 
+/* Move `key` to the front of keys when present (tables split by phase
+ * first, then by any extra key such as domains). */
+static void lead_key(struct strlist *keys, const char *key)
+{
+	long i = strlist_find(keys, key);
+
+	for (; i > 0; i--) {
+		char *t = keys->s[i];
+		keys->s[i] = keys->s[i - 1];
+		keys->s[i - 1] = t;
+	}
+}
+
+/* Signatures with the leading split key first, in order; those without
+ * it (verification rows that have no phase) after them. */
+static void lead_signatures_first(struct strlist *sigs,
+				  const struct strlist *split)
+{
+	char prefix[128];
+	size_t n = 0;
+
+	if (split->n == 0)
+		return;
+	snprintf(prefix, sizeof(prefix), "%s=", split->s[0]);
+	for (size_t i = 0; i < sigs->n; i++) {
+		char *t = sigs->s[i];
+		if (strncmp(t, prefix, strlen(prefix)) != 0)
+			continue;
+		memmove(&sigs->s[n + 1], &sigs->s[n], (i - n) * sizeof(*sigs->s));
+		sigs->s[n++] = t;
+	}
+}
+
 struct rows_spec {
 	const struct results *res;
 	const char *suite;
@@ -368,8 +401,10 @@ static int rows_tables(const struct results *res, const char *suite,
 				strlen(keys.s[k])) != 0)
 			goto out;
 	}
+	lead_key(&sp.split, "phase");
 	if (suite_signatures(res, suite, &sp.split, 0, &sigs) != 0)
 		goto out;
+	lead_signatures_first(&sigs, &sp.split);
 	for (size_t s = 0; s < sigs.n; s++)
 		if (rows_table_for(&sp, sigs.s[s], out) != 0)
 			goto out;
