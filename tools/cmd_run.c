@@ -209,9 +209,7 @@ static void run_usage(FILE *f)
 		"  --bench=REGEX       select benchmarks, Go -bench style\n"
 		"  --benchtime=D|Nx    time per sample (default 1s) or N iterations\n"
 		"  --count=N           samples per benchmark, interleaved\n"
-		"  -o, --out=FILE      write the JSON results file (atomically;\n"
-		"                      `rxbench report` turns it into text, csv,\n"
-		"                      md or html); without -o none is written\n"
+		"  -o, --out=FILE      write the JSON results file\n"
 		"  --no-alloc          skip the allocation-counting run\n"
 		"  --quiet             no progress on stderr\n\nsuites:\n");
 	for (size_t i = 0; i < suite_count; i++)
