@@ -2,7 +2,7 @@
  * compare.c - old against new, benchstat-style (see compare.h).
  *
  * compare_results() computes every row; the writers turn the rows into
- * one table per metric (report/table.h) and print it as aligned text or
+ * one table per metric (report/layout.h) and print it as aligned text or
  * Markdown, followed by the geomean, the one-sided benchmarks, status
  * changes and the verdict.
  */

@@ -28,7 +28,7 @@
 
 #include "harness/results.h"
 #include "report/compare_stats.h"
-#include "report/table.h"
+#include "report/layout.h"
 
 struct compare_opts {
 	double alpha;      /* significance level, 0.05 */

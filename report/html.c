@@ -2,13 +2,13 @@
  * html.c - HTML report writer (see html.h).
  *
  * The charts are drawn from the same tables the Markdown report prints
- * (report/table.h), so the page and the Markdown always agree; only the
+ * (report/layout.h), so the page and the Markdown always agree; only the
  * scaling plot reads the results directly, since it spans tables.
  */
 #include "report/html.h"
 
 #include "report/svg.h"
-#include "report/table.h"
+#include "report/layout.h"
 #include "report/view.h"
 
 #include <math.h>

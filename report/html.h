@@ -8,7 +8,7 @@
  * policy sizes were run, the scaling plot (ns/op against domains,
  * log-log); payload-style suites get throughput against packet size per
  * engine with the line rate drawn; other suites a bar chart of ns/op.
- * Then every table of report/table.h, sortable by clicking a header, and
+ * Then every table of report/layout.h, sortable by clicking a header, and
  * what was not measured.  Every string that came from the results
  * (names, patterns, messages, configuration) is escaped.
  */

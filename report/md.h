@@ -1,6 +1,6 @@
 /*
  * md.h - the Markdown report: the run's configuration, then per suite the
- * engine ranking and the seed layouts (report/table.h), then what was not
+ * engine ranking and the seed layouts (report/layout.h), then what was not
  * measured and why.  Every string from the results is escaped, so a
  * pattern such as `<script>` or `a|b` shows as text and keeps the table
  * intact.
@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "harness/results.h"
-#include "report/table.h"
+#include "report/layout.h"
 
 /* Write the report.  0, or -1 on a write error or out of memory. */
 int report_write_md(FILE *out, const struct results *res);

@@ -238,16 +238,37 @@ enum view_layout view_layout_of(const struct strlist *keys)
 	return LAYOUT_GENERIC;
 }
 
-const char *view_line_rate_unit(const struct strlist *units)
+/* A unit that is the line rate itself ("linerate-Mpps"). */
+static int is_line_rate_unit(const char *u)
 {
-	for (size_t i = 0; i < units->n; i++) {
-		const char *u = units->s[i];
-		size_t n = strlen(u);
-		if (strcasestr(u, "line") != NULL && n >= 3 &&
-		    strcasecmp(u + n - 3, "pps") == 0)
-			return u;
-	}
-	return NULL;
+	size_t n = strlen(u);
+
+	return u[0] != '%' && strcasestr(u, "line") != NULL && n >= 3 &&
+	       strcasecmp(u + n - 3, "pps") == 0;
+}
+
+int view_has_line_rate(const struct strlist *units)
+{
+	for (size_t i = 0; i < units->n; i++)
+		if (is_line_rate_unit(units->s[i]))
+			return 1;
+	return strlist_find(units, "%linerate") >= 0 &&
+	       strlist_find(units, "Mpps") >= 0;
+}
+
+double view_line_rate(const struct result *r)
+{
+	const struct metric *mpps = result_metric(r, "Mpps");
+	const struct metric *pct = result_metric(r, "%linerate");
+
+	for (size_t i = 0; i < r->nm; i++)
+		if (is_line_rate_unit(r->m[i].unit))
+			return view_median(r, r->m[i].unit);
+	/* the line rate is fixed per size: any sample with both gives it */
+	for (size_t i = 0; mpps && pct && i < mpps->n && i < pct->n; i++)
+		if (mpps->v[i] > 0 && pct->v[i] > 0)
+			return 100 * mpps->v[i] / pct->v[i];
+	return NAN;
 }
 
 /* Per engine: the log-ratios summed so far. */

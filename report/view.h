@@ -75,10 +75,15 @@ enum view_layout {
 enum view_layout view_layout_of(const struct strlist *keys);
 
 /*
- * A metric that gives the line rate (packets/s of the link at that size):
- * a unit containing "line" (any case) and ending in "pps".  NULL if none.
+ * Line rate (the packets per second a link carries at a size), as the
+ * payload suite reports it: a metric whose unit contains "line" and ends
+ * in "pps" (the rate itself), or Mpps with "%linerate" (the share of it
+ * one core reaches, so line rate = 100 * Mpps / %linerate).
  */
-const char *view_line_rate_unit(const struct strlist *units);
+int view_has_line_rate(const struct strlist *units);
+
+/* The line rate in Mpps that r's metrics give; NAN when none. */
+double view_line_rate(const struct result *r);
 
 /* One engine's place in a ranking. */
 struct rank_row {

@@ -1,7 +1,7 @@
 /*
- * table.c - the report's tables (see table.h).
+ * layout.c - the report's tables (see layout.h).
  */
-#include "report/table.h"
+#include "report/layout.h"
 
 #include "report/gofmt.h"
 #include "report/view.h"
@@ -425,7 +425,7 @@ struct payload_spec {
 	const char *suite;
 	struct strlist split, sizes, scenarios, units;
 	const char *metric;    /* Mpps, or ns/op without it */
-	const char *line_rate; /* unit of the line-rate metric, or NULL */
+	int line_rate;         /* the results give the line rate */
 };
 
 /* The result of the suite with signature sig, size and scenario. */
@@ -467,7 +467,7 @@ static double payload_line_rate(const struct payload_spec *sp,
 		if (strcmp(r->suite, sp->suite) != 0 ||
 		    !view_match(r, keys, vals, 1))
 			continue;
-		v = view_median(r, sp->line_rate);
+		v = view_line_rate(r);
 		if (!isnan(v))
 			return v;
 	}
@@ -485,9 +485,8 @@ static int payload_row(struct rtable *t, const struct payload_spec *sp,
 		return -1;
 	rc = rtable_text(t, row, c, size);
 	rtable_cell(t, (size_t)row, c++)->v = strtod(size, NULL);
-	if (sp->line_rate != NULL)
-		rc |= cell_num(t, row, c++, payload_line_rate(sp, size),
-			       sp->line_rate);
+	if (sp->line_rate)
+		rc |= cell_num(t, row, c++, payload_line_rate(sp, size), "Mpps");
 	for (size_t s = 0; s < sp->scenarios.n; s++, c++) {
 		const struct result *r = payload_find(sp, sig, size,
 						      sp->scenarios.s[s]);
@@ -504,20 +503,28 @@ static int payload_row(struct rtable *t, const struct payload_spec *sp,
 }
 
 static int payload_table(const struct payload_spec *sp, const char *sig,
-			 struct rtables *out)
+			 enum rtable_kind kind, struct rtables *out)
 {
-	char caption[256];
+	char caption[256], title[512];
 	struct rtable *t;
 	size_t c = 0;
 
-	snprintf(caption, sizeof(caption), "Median %s per core, one row per "
-		 "packet size (bytes)%s.", sp->metric,
-		 sp->line_rate ? "; linerate: what the link carries" : "");
-	t = rtable_new(out, RTABLE_PAYLOAD, sig, caption,
-		      1 + (sp->line_rate != NULL) + sp->scenarios.n);
+	if (kind == RTABLE_PAYLOAD_CORES)
+		snprintf(caption, sizeof(caption), "Cores needed to reach the "
+			 "line rate (line rate / Mpps per core), median; one "
+			 "row per packet size (bytes).");
+	else
+		snprintf(caption, sizeof(caption), "Median %s per core, one "
+			 "row per packet size (bytes)%s.", sp->metric,
+			 sp->line_rate ? "; linerate: what the link carries"
+				       : "");
+	snprintf(title, sizeof(title), "%s%s", sig,
+		 kind == RTABLE_PAYLOAD_CORES ? ": cores to line rate" : "");
+	t = rtable_new(out, kind, title, caption,
+		       1 + (size_t)sp->line_rate + sp->scenarios.n);
 	if (t == NULL || rtable_col(t, c++, "size", 1) != 0)
 		return -1;
-	if (sp->line_rate != NULL && rtable_col(t, c++, "linerate", 1) != 0)
+	if (sp->line_rate && rtable_col(t, c++, "linerate", 1) != 0)
 		return -1;
 	for (size_t s = 0; s < sp->scenarios.n; s++)
 		if (rtable_col(t, c++, sp->scenarios.s[s], 1) != 0)
@@ -526,6 +533,25 @@ static int payload_table(const struct payload_spec *sp, const char *sig,
 		if (payload_row(t, sp, sig, sp->sizes.s[z]) != 0)
 			return -1;
 	return 0;
+}
+
+/* Per signature: the throughput table, then cores when reported. */
+static int payload_sig_tables(struct payload_spec *sp, const char *sig,
+			      struct rtables *out)
+{
+	const char *metric = sp->metric;
+	int line_rate = sp->line_rate, rc;
+
+	if (payload_table(sp, sig, RTABLE_PAYLOAD, out) != 0)
+		return -1;
+	if (strlist_find(&sp->units, "cores") < 0)
+		return 0;
+	sp->metric = "cores";
+	sp->line_rate = 0;
+	rc = payload_table(sp, sig, RTABLE_PAYLOAD_CORES, out);
+	sp->metric = metric;
+	sp->line_rate = line_rate;
+	return rc;
 }
 
 static int payload_tables(const struct results *res, const char *suite,
@@ -543,7 +569,7 @@ static int payload_tables(const struct results *res, const char *suite,
 	strlist_sort_numeric(&sp.sizes, 1);
 	sp.metric = strlist_find(&sp.units, "Mpps") >= 0 ? "Mpps"
 							  : VIEW_TIME_UNIT;
-	sp.line_rate = view_line_rate_unit(&sp.units);
+	sp.line_rate = view_has_line_rate(&sp.units);
 	for (size_t k = 0; k < keys.n; k++)
 		if (strcmp(keys.s[k], "size") != 0 &&
 		    strcmp(keys.s[k], "scenario") != 0 &&
@@ -552,7 +578,7 @@ static int payload_tables(const struct results *res, const char *suite,
 	if (suite_signatures(res, suite, &sp.split, 1, &sigs) != 0)
 		goto out;
 	for (size_t s = 0; s < sigs.n; s++)
-		if (payload_table(&sp, sigs.s[s], out) != 0)
+		if (payload_sig_tables(&sp, sigs.s[s], out) != 0)
 			goto out;
 	rc = 0;
 out:

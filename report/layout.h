@@ -1,5 +1,5 @@
 /*
- * table.h - the report's tables, built once from the results and drawn
+ * layout.h - the report's tables, built once from the results and drawn
  * by both the Markdown and the HTML writer, so the two always agree.
  *
  * Per suite (report_suite_tables):
@@ -10,14 +10,15 @@
  *     layout);
  *   - LAYOUT_PAYLOAD: a table per engine (and extra key), one row per
  *     packet size (largest first), columns line rate and the scenarios,
- *     in Mpps (the seed's layout); a result without an engine key (a
+ *     in Mpps (the seed's layout), then the cores needed to reach line
+ *     rate when the suite reports them; a result without an engine key (a
  *     scenario that uses none, such as base) fills every engine's table;
  *   - LAYOUT_GENERIC: one row per benchmark, and when two or more engines
  *     ran, a comparison with a column per engine (rebar's cmp).
  * Cell text is plain (not escaped): each writer escapes it.
  */
-#ifndef RXB_TABLE_H
-#define RXB_TABLE_H
+#ifndef RXB_LAYOUT_H
+#define RXB_LAYOUT_H
 
 #include <stddef.h>
 
@@ -27,6 +28,7 @@ enum rtable_kind {
 	RTABLE_RANKING,
 	RTABLE_FQDN,
 	RTABLE_PAYLOAD,
+	RTABLE_PAYLOAD_CORES, /* cores to reach line rate, when reported */
 	RTABLE_GENERIC,
 	RTABLE_COMPARE,
 	RTABLE_FAILURES,
