@@ -650,9 +650,15 @@ static void payload_derive(void *arg, double ns, struct result *r)
 
 /* ---- planning ---- */
 
-/* Add benchmark sc x in (x pe) to the plan.  0, or -1 out of memory. */
+/*
+ * Add benchmark sc x in (x pe) to the plan; `matches` (the verified
+ * number of matching packets in the set) becomes a metric unless it is
+ * NO_MATCHES.  0, or -1 out of memory.
+ */
+#define NO_MATCHES ((size_t)-1)
+
 static int plan_case(struct suite_ctx *ctx, enum scenario sc,
-		     const struct size_in *in, struct peng *pe)
+		     const struct size_in *in, struct peng *pe, size_t matches)
 {
 	static int (*const runs[SC_COUNT])(void *, uint64_t) = {
 		[SC_BASE] = run_base, [SC_LITERAL] = run_single,
@@ -680,11 +686,12 @@ static int plan_case(struct suite_ctx *ctx, enum scenario sc,
 	b.run = runs[sc];
 	b.derive = payload_derive;
 	b.arg = c;
-	if (sc == SC_REALLIFE) {
-		b.extra[0] = (struct bench_metric){"rules", BETTER_EXACT,
-						   (double)pe->nok};
-		b.nextra = 1;
-	}
+	if (matches != NO_MATCHES)
+		b.extra[b.nextra++] = (struct bench_metric){
+			"matches", BETTER_EXACT, (double)matches};
+	if (sc == SC_REALLIFE)
+		b.extra[b.nextra++] = (struct bench_metric){
+			"rules", BETTER_EXACT, (double)pe->nok};
 	if (b.name == NULL || plan_add(ctx->plan, &b) != 0) {
 		free(b.name);
 		return -1;
@@ -816,7 +823,7 @@ static int plan_single(struct suite_ctx *ctx, enum scenario sc,
 			suite_fail(ctx, PAYLOAD_SUITE, name, pe->status[sc], "%s",
 				   pe->why[sc]);
 		} else if (verify_engine(ctx, sc, in, pe, ref, nref) == 0) {
-			rc = plan_case(ctx, sc, in, pe);
+			rc = plan_case(ctx, sc, in, pe, nref);
 		}
 	}
 out:
@@ -828,13 +835,18 @@ out:
 static int plan_reallife(struct suite_ctx *ctx, const struct size_in *in)
 {
 	unsigned char *ok;
+	size_t *matched;
 	int rc = 0;
 
 	if (!any_wanted(ctx, SC_REALLIFE, in))
 		return 0;
 	ok = calloc(st.neng ? st.neng : 1, 1);
-	if (ok == NULL)
+	matched = calloc(st.neng ? st.neng : 1, sizeof(*matched));
+	if (ok == NULL || matched == NULL) {
+		free(ok);
+		free(matched);
 		return -1;
+	}
 	for (size_t i = 0; i < st.neng; i++) {
 		char name[256];
 		ok[i] = st.eng[i].status[SC_REALLIFE] == RESULT_OK;
@@ -844,12 +856,14 @@ static int plan_reallife(struct suite_ctx *ctx, const struct size_in *in)
 		suite_fail(ctx, PAYLOAD_SUITE, name, st.eng[i].status[SC_REALLIFE],
 			   "%s", st.eng[i].why[SC_REALLIFE]);
 	}
-	if (payload_rules_verify(ctx, &st.rules, st.eng, st.neng, in, ok) != 0)
+	if (payload_rules_verify(ctx, &st.rules, st.eng, st.neng, in, ok,
+				 matched) != 0)
 		rc = -1;
 	for (size_t i = 0; i < st.neng && rc == 0; i++)
 		if (ok[i])
-			rc = plan_case(ctx, SC_REALLIFE, in, &st.eng[i]);
+			rc = plan_case(ctx, SC_REALLIFE, in, &st.eng[i], matched[i]);
 	free(ok);
+	free(matched);
 	return rc;
 }
 
@@ -859,7 +873,7 @@ static int plan_scenario(struct suite_ctx *ctx, enum scenario sc,
 	switch (sc) {
 	case SC_BASE:
 	case SC_TOUCH:
-		return plan_case(ctx, sc, in, NULL);
+		return plan_case(ctx, sc, in, NULL, NO_MATCHES);
 	case SC_LITERAL:
 	case SC_FULLSCAN:
 		return plan_single(ctx, sc, in);

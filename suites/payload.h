@@ -91,12 +91,13 @@ void payload_rules_free(const struct payload_rules *pr, struct peng *pe);
  * on in's packets: per packet and rule, against the planted marks (built-in
  * rules on the generated HTTP corpus) or else the engines' majority.  A
  * difference or an engine error adds a row for that engine and clears
- * ok_out[e]; ok_out[e] = 1 for the engines that verified.  0, or -1 out of
- * memory.
+ * ok_out[e]; ok_out[e] = 1 for the engines that verified, and matched[e]
+ * is the number of packets where some rule of engine e matched.  0, or
+ * -1 out of memory.
  */
 int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out);
+			 unsigned char *ok_out, size_t *matched);
 
 /* Name of benchmark scenario x size (x engine when e is not NULL). */
 void payload_name(char *buf, size_t size, enum scenario sc,

@@ -345,7 +345,7 @@ static void verdict_row(struct suite_ctx *ctx, const struct payload_rules *pr,
 
 int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out)
+			 unsigned char *ok_out, size_t *matched)
 {
 	const struct packets *pk = in->corpus[SC_REALLIFE];
 	unsigned char *rows = malloc(npes * pr->rs.n + 1);
@@ -360,6 +360,7 @@ int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 		judge_packet(pr, pk, i, rows, npes, want, v);
 	}
 	for (size_t e = 0; e < npes; e++) {
+		matched[e] = v[e].matched;
 		if (!ok_out[e] || (v[e].status == 0 && v[e].differ == 0))
 			continue;
 		verdict_row(ctx, pr, &pes[e], in, &v[e]);
