@@ -58,6 +58,7 @@ grep -q 'BenchmarkPayload/scenario=literal/size=64/engine=pcre2 ' "$tmp/out" || 
 expect 0 "BenchmarkPayload/scenario=real-life/size=pcap/engine=pcre2" -- run payload --engines=pcre2,pcre2-jit --pcap data/payload/http.pcap "${fast[@]}"
 expect 0 "10.00 rules" -- run payload --engines=pcre2 --pcap data/payload/http.pcap --scenarios=real-life "${fast[@]}"
 expect 0 "BenchmarkPayload/scenario=real-life/size=64/engine=pcre2" -- run payload --engines=pcre2 --rules data/payload/snort.rules --scenarios=real-life "${small[@]}"
+expect 0 "ns/packet above touching its bytes" -- run payload --engines=pcre2 --scenarios=base,touch "${small[@]}"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,7 +2,8 @@
  * test_payload.c - the payload suite's generated inputs and arithmetic:
  * exact and deterministic planted counts, printable filler that never
  * holds a match, HTTP packets whose matching rules are exactly what was
- * planted (checked with PCRE2 rule by rule), and line rate.
+ * planted (checked with PCRE2 rule by rule), line rate, and the
+ * per-engine tables against tests/golden/payload_table.txt.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -14,6 +15,9 @@
 #include "corpora/packets.h"
 #include "corpora/rules.h"
 #include "engines/engine.h"
+#include "report/table.h"
+
+#include "golden.h"
 
 static const size_t sizes[] = {64, 128, 256, 512, 1000, 1500};
 
@@ -190,4 +194,53 @@ Test(payload, http_packets_look_like_http)
 	}
 	packets_release(&pk);
 	cr_expect_gt(http_attack_count(), RULE_BUILTIN_COUNT);
+}
+
+/* ---- the per-engine tables (report/table.c), against a golden file ---- */
+
+static void mpps_sample(struct results *res, const char *name, double mpps)
+{
+	struct result *r = results_add(res, "payload", name);
+
+	result_sample_begin(r, 1000);
+	result_metric_add(r, "Mpps", BETTER_HIGHER, mpps);
+}
+
+Test(payload, table_golden)
+{
+	static const struct table_column cols[] = {
+		{"base", "base", 0},
+		{"literal", "literal", 1},
+		{"full-scan", "full payload scan", 1},
+		{"real-life", "real-life", 1},
+	};
+	const char *sizes[] = {"1500", "64"};
+	double lr[] = {packets_linerate_mpps(100, 1500),
+		       packets_linerate_mpps(100, 64)};
+	struct table_spec spec = {"Payload", "hyperscan", "hyperscan 5.4: test",
+				  sizes, lr, 2, cols, 4, "real-life",
+				  "* partial: 9 of 10 rules"};
+	struct results res;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	results_init(&res);
+	mpps_sample(&res, "Payload/scenario=base/size=1500", 16.5);
+	mpps_sample(&res, "Payload/scenario=base/size=64", 300);
+	mpps_sample(&res, "Payload/scenario=literal/size=64/engine=hyperscan", 40);
+	/* median of three samples: 10 */
+	mpps_sample(&res, "Payload/scenario=literal/size=1500/engine=hyperscan", 12);
+	mpps_sample(&res, "Payload/scenario=literal/size=1500/engine=hyperscan", 8);
+	mpps_sample(&res, "Payload/scenario=literal/size=1500/engine=hyperscan", 10);
+	mpps_sample(&res, "Payload/scenario=real-life/size=64/engine=hyperscan", 0.0512);
+	result_set_status(results_add(&res, "payload",
+				      "Payload/scenario=full-scan/size=64/engine=hyperscan"),
+			  RESULT_MISMATCH, "x");
+	mpps_sample(&res, "Payload/scenario=full-scan/size=64/engine=re2", 1);
+	table_write_payload(f, &res, &spec);
+	fclose(f);
+	check_golden("golden/payload_table.txt", buf);
+	free(buf);
+	results_release(&res);
 }
