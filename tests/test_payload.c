@@ -16,6 +16,7 @@
 #include "corpora/rules.h"
 #include "engines/engine.h"
 #include "report/table.h"
+#include "suites/payload.h"
 
 #include "golden.h"
 
@@ -242,5 +243,63 @@ Test(payload, table_golden)
 	fclose(f);
 	check_golden("golden/payload_table.txt", buf);
 	free(buf);
+	results_release(&res);
+}
+
+/* ---- real-life verification (suites/payload_rules.c) ---- */
+
+/* PCRE2, except that it never reports rule sqli-union: a broken engine. */
+static long blind_match_ids(void *h, const char *data, size_t len,
+			    unsigned char *ids)
+{
+	long n = engine_find("pcre2")->match_ids(h, data, len, ids);
+
+	if (n > 0 && ids[RULE_SQLI_UNION]) {
+		ids[RULE_SQLI_UNION] = 0;
+		n--;
+	}
+	return n;
+}
+
+Test(payload, reallife_verification_catches_a_wrong_rule)
+{
+	const struct engine *pcre2 = engine_find("pcre2");
+	struct engine blind = *pcre2;
+	struct payload_rules pr = {0};
+	struct peng pes[2] = {{.e = pcre2}, {.e = &blind}};
+	struct size_in in = {.label = "256", .size = 256};
+	struct packets_spec spec = {256, 3000, 0.2, 5};
+	struct results res;
+	struct plan plan = {0};
+	struct suite_ctx ctx = {NULL, 0, NULL, NULL, &plan, &res};
+	unsigned char ok[2] = {1, 1};
+	size_t matched[2];
+	const struct result *r;
+
+	blind.name = "blind";
+	blind.match_ids = blind_match_ids;
+	results_init(&res);
+	cr_assert_eq(rules_builtin(&pr.rs), 0);
+	pr.builtin = 1;
+	cr_assert_eq(payload_rules_group(&pr), 0);
+	cr_assert_eq(packets_generate(&in.gen[2], PACKETS_HTTP, &spec), 0);
+	in.corpus[SC_REALLIFE] = &in.gen[2];
+	for (size_t e = 0; e < 2; e++)
+		cr_assert_eq(payload_rules_compile(&ctx, &pr, &pes[e]), 0);
+	cr_assert_eq(res.n, 0, "every built-in rule compiles");
+	cr_assert_eq(payload_rules_verify(&ctx, &pr, pes, 2, &in, ok, matched), 0);
+	cr_expect_eq(ok[0], 1);
+	cr_expect_eq(ok[1], 0);
+	cr_expect_eq(matched[0], in.gen[2].nplanted);
+	r = results_find(&res, "Payload/scenario=real-life/size=256/engine=blind");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_MISMATCH);
+	cr_expect_not_null(strstr(r->message, "rule sqli-union"), "%s", r->message);
+	cr_expect_not_null(strstr(r->message, "match 0, planted 1"), "%s",
+			   r->message);
+	for (size_t e = 0; e < 2; e++)
+		payload_rules_free(&pr, &pes[e]);
+	packets_release(&in.gen[2]);
+	payload_rules_release(&pr);
 	results_release(&res);
 }
