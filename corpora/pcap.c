@@ -295,40 +295,66 @@ static int read_frames(pcap_t *p, const char *path, struct gather *g,
 	return 0;
 }
 
-int pcap_load_payloads(struct packets *pk, const char *path, char *err,
-		       size_t errsize)
+/* Read the capture p was opened on into pk.  0, or -1 with err filled. */
+static int load_opened(struct packets *pk, pcap_t *p, const char *name,
+		       char *err, size_t errsize)
 {
-	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	struct gather g = {0};
-	struct stat sb;
 	size_t frames = 0;
-	pcap_t *p;
 	int rc = -1;
 
-	memset(pk, 0, sizeof(*pk));
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		snprintf(err, errsize, "%s: is a directory", path);
-		return -1;
-	}
-	p = pcap_open_offline(path, ebuf);
-	if (p == NULL) {
-		pcap_msg(err, errsize, path, ebuf);
-		return -1;
-	}
-	if (read_frames(p, path, &g, &frames, err, errsize) != 0)
+	if (read_frames(p, name, &g, &frames, err, errsize) != 0)
 		goto out;
 	if (g.n == 0) {
 		snprintf(err, errsize, "%s: no TCP or UDP payload in %zu packets",
-			 path, frames);
+			 name, frames);
 		goto out;
 	}
 	rc = gather_finish(&g, pk);
 	if (rc != 0)
-		snprintf(err, errsize, "%s: out of memory", path);
+		snprintf(err, errsize, "%s: out of memory", name);
 out:
-	pcap_close(p);
 	free(g.buf);
 	free(g.off);
 	free(g.len);
 	return rc;
+}
+
+int pcap_load_payloads_fp(struct packets *pk, FILE *fp, const char *name,
+			  char *err, size_t errsize)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_t *p;
+	int rc;
+
+	memset(pk, 0, sizeof(*pk));
+	p = pcap_fopen_offline(fp, ebuf);
+	if (p == NULL) {
+		fclose(fp);
+		pcap_msg(err, errsize, name, ebuf);
+		return -1;
+	}
+	rc = load_opened(pk, p, name, err, errsize);
+	pcap_close(p); /* closes fp */
+	return rc;
+}
+
+int pcap_load_payloads(struct packets *pk, const char *path, char *err,
+		       size_t errsize)
+{
+	struct stat sb;
+	FILE *fp;
+
+	memset(pk, 0, sizeof(*pk));
+	fp = fopen(path, "rb");
+	if (fp == NULL) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(fp);
+		snprintf(err, errsize, "%s: is a directory", path);
+		return -1;
+	}
+	return pcap_load_payloads_fp(pk, fp, path, err, errsize);
 }

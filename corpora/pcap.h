@@ -15,6 +15,7 @@
 #define RXB_PCAP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "corpora/packets.h"
 
@@ -27,6 +28,14 @@
  */
 int pcap_load_payloads(struct packets *pk, const char *path, char *err,
 		       size_t errsize);
+
+/*
+ * Same on a capture already open for reading (a pipe, fmemopen() memory:
+ * the fuzz target); `name` names it in messages.  Takes fp over: it is
+ * closed on return, success or not.
+ */
+int pcap_load_payloads_fp(struct packets *pk, FILE *fp, const char *name,
+			  char *err, size_t errsize);
 
 /*
  * Find the TCP/UDP payload of one captured frame of link type `dlt`

@@ -433,9 +433,9 @@ static int snort_pcre(struct ruleset *rs, struct src *s, const char *v,
 	}
 	i = buf[0] == 'm' ? 1 : 0;
 	delim = buf[i];
-	last = strrchr(buf + i + 1, delim);
-	if (n < i + 2 || (i == 0 && delim != '/') || delim == '\0' ||
-	    last == NULL) {
+	/* "m" alone: no delimiter, and nothing after it to search */
+	last = n >= i + 2 && delim != '\0' ? strrchr(buf + i + 1, delim) : NULL;
+	if ((i == 0 && delim != '/') || last == NULL) {
 		free(buf);
 		return src_error(s, "pcre: expected /regex/flags");
 	}

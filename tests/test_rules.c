@@ -171,3 +171,19 @@ Test(rules, core_rule_set_directory)
 	for (size_t i = 0; i < rs.n; i++)
 		cr_expect_gt(rs.r[i].len, 0);
 }
+
+/* Inputs the fuzzer (tests/fuzz/fuzz_rules.c) found; each once crashed. */
+static void expect_parse_error(const char *text, enum rules_format fmt,
+			       const char *want)
+{
+	cr_expect_eq(rules_parse(&rs, "f", text, strlen(text), fmt, err,
+				 sizeof(err)), -1, "%s parsed", text);
+	cr_expect_str_eq(err, want);
+}
+
+Test(rules, fuzz_findings)
+{
+	/* "m" with no delimiter: strrchr() ran past the buffer */
+	expect_parse_error("alert tcp any any -> any any (pcre:\"m\";)\n",
+			   RULES_SNORT, "f:1: pcre: expected /regex/flags");
+}
