@@ -206,9 +206,14 @@ static int common_option(struct run_args *a, const char *arg, char *next)
 	} else if ((v = opt_value(arg, "measure", next, &used)) != NULL) {
 		if (strcmp(v, "time") == 0)
 			a->opts.measure = BENCH_TIME;
-		else if (strcmp(v, "instructions") == 0)
+		else if (strcmp(v, "instructions") == 0 && callgrind_built())
 			a->opts.measure = BENCH_INSTRUCTIONS;
-		else {
+		else if (strcmp(v, "instructions") == 0) {
+			fprintf(stderr, "rxbench: --measure=instructions: not "
+				"available in this build (no valgrind/callgrind.h, "
+				"or a sanitizer build)\n");
+			return -1;
+		} else {
 			fprintf(stderr, "rxbench: --measure=%s: use time or "
 				"instructions\n", v);
 			return -1;
@@ -420,11 +425,6 @@ static int measure_setup(struct run_args *a, int argc, char **argv)
 	}
 	if (a->opts.measure != BENCH_INSTRUCTIONS)
 		return -1;
-	if (!callgrind_built()) {
-		fprintf(stderr, "rxbench: --measure=instructions: this build has "
-			"no valgrind/callgrind.h (install valgrind, reconfigure)\n");
-		return EXIT_USAGE;
-	}
 	if (!a->timeout_given)
 		a->opts.timeout_ns = 600e9; /* valgrind runs 10-100x slower */
 	if (callgrind_active())
