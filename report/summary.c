@@ -4,7 +4,7 @@
 #include "report/summary.h"
 
 #include "harness/complexity.h"
-#include "harness/stats.h"
+#include "report/compare_stats.h"
 #include "report/gofmt.h"
 
 #include <errno.h>
@@ -36,18 +36,30 @@ static int width_of(const struct results *res, const char *suite)
 	return (int)w;
 }
 
+/* Confidence of the interval printed (benchstat's default). */
+#define SUMMARY_CONFIDENCE 0.95
+
+/* Median, interval, min and max of the metric; 0, or -1 when no value. */
+static int metric_summary(const struct metric *m, struct stats_summary *s)
+{
+	if (m == NULL || stats_summarize(m->v, m->n, SUMMARY_CONFIDENCE, s) != 0)
+		return -1;
+	return s->n > 0 ? 0 : -1;
+}
+
 /* The CI column: "[lo, hi]", or why there is none. */
-static void ci_text(const struct stats *s, const char *unit, char *buf,
-		    size_t size)
+static void ci_text(const struct stats_summary *s, const char *unit,
+		    char *buf, size_t size)
 {
 	char lo[32], hi[32];
 
-	if (!s->ci_ok) {
-		snprintf(buf, size, "n/a (n=%zu < 6)", s->n);
+	if (!isfinite(s->lo) || !isfinite(s->hi)) {
+		snprintf(buf, size, "n/a (n=%zu < %zu)", s->n,
+			 stats_ci_min_samples(SUMMARY_CONFIDENCE));
 		return;
 	}
-	gofmt_number(s->ci_lo, unit, lo, sizeof(lo));
-	gofmt_number(s->ci_hi, unit, hi, sizeof(hi));
+	gofmt_number(s->lo, unit, lo, sizeof(lo));
+	gofmt_number(s->hi, unit, hi, sizeof(hi));
 	snprintf(buf, size, "[%s, %s]", lo, hi);
 }
 
@@ -57,19 +69,21 @@ static void stats_row(FILE *out, const struct result *r, int width)
 	const struct metric *m = unit ? result_metric(r, unit) : NULL;
 	char med[32], mn[32], mx[32], ci[80];
 	const char *mark;
-	struct stats s;
+	struct stats_summary s;
+	double spread;
 
-	if (m == NULL || stats_metric(m, &s) != 0)
+	if (metric_summary(m, &s) != 0)
 		return;
+	spread = stats_spread_pct(m->v, m->n);
 	gofmt_number(s.median, unit, med, sizeof(med));
 	gofmt_number(s.min, unit, mn, sizeof(mn));
 	gofmt_number(s.max, unit, mx, sizeof(mx));
 	ci_text(&s, unit, ci, sizeof(ci));
-	mark = r->status != RESULT_OK ? result_status_name(r->status)
-	       : s.unstable	      ? "unstable"
-				      : NULL;
+	mark = r->status != RESULT_OK	      ? result_status_name(r->status)
+	       : spread > STATS_UNSTABLE_PCT ? "unstable"
+					      : NULL;
 	fprintf(out, "  %-*s %12s %12s %12s  %-28s ±%6.2f%%%s%s\n", width,
-		r->name, med, mn, mx, ci, s.spread_pct, mark ? "  " : "",
+		r->name, med, mn, mx, ci, spread, mark ? "  " : "",
 		mark ? mark : "");
 }
 
@@ -149,10 +163,10 @@ static int point_of(const struct result *r, const char *const *keys,
 {
 	char buf[1024];
 	const char *unit = summary_unit(r);
-	struct stats s;
+	struct stats_summary s;
 
 	if (r->status != RESULT_OK || unit == NULL ||
-	    stats_metric(result_metric(r, unit), &s) != 0)
+	    metric_summary(result_metric(r, unit), &s) != 0)
 		return 0;
 	for (size_t k = 0; k < nkeys; k++) {
 		if (!summary_strip_level(r->name, keys[k], buf, sizeof(buf),

@@ -1,6 +1,7 @@
 /*
- * test_stats.c - statistics of repeated samples, complexity fits, the
- * callgrind output parser and cost formula, and the summary helpers.
+ * test_stats.c - the spread of repeated samples (nanobench's err%),
+ * complexity fits, the callgrind output parser and cost formula, and the
+ * summary tables.  Medians and intervals are tested in test_report.c.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -11,107 +12,40 @@
 
 #include "harness/callgrind.h"
 #include "harness/complexity.h"
-#include "harness/stats.h"
+#include "report/compare_stats.h"
 #include "report/summary.h"
-
-Test(stats, median_min_max_of_odd_and_even)
-{
-	double odd[] = {5, 1, 4, 2, 3};
-	double even[] = {10, 40, 20, 30};
-	struct stats s;
-
-	cr_assert_eq(stats_summarize(odd, 5, &s), 0);
-	cr_assert_eq(s.n, 5);
-	cr_assert_float_eq(s.median, 3, 1e-12);
-	cr_assert_float_eq(s.min, 1, 1e-12);
-	cr_assert_float_eq(s.max, 5, 1e-12);
-	cr_assert_eq(stats_summarize(even, 4, &s), 0);
-	cr_assert_float_eq(s.median, 25, 1e-12);
-	cr_assert_float_eq(odd[0], 5, 0, "input left unsorted");
-}
-
-Test(stats, nan_samples_are_skipped)
-{
-	double v[] = {NAN, 7, NAN, 9, 8};
-	struct stats s;
-
-	cr_assert_eq(stats_summarize(v, 5, &s), 0);
-	cr_assert_eq(s.n, 3);
-	cr_assert_float_eq(s.median, 8, 1e-12);
-	double none[] = {NAN, NAN};
-	cr_assert_eq(stats_summarize(none, 2, &s), -1);
-	cr_assert_eq(s.n, 0);
-}
-
-/* Order statistics as R's qbinom gives them: L = qbinom(0.025, n, 0.5). */
-Test(stats, median_ci_order_statistics)
-{
-	size_t lo, hi;
-
-	for (size_t n = 1; n < 6; n++)
-		cr_assert_eq(stats_median_ci(n, 0.95, &lo, &hi), -1,
-			     "n=%zu has no 95%% interval", n);
-	cr_assert_eq(stats_median_ci(6, 0.95, &lo, &hi), 0);
-	cr_assert_eq(lo, 0);
-	cr_assert_eq(hi, 5); /* [min, max]: 1 - 2/64 = 96.9% */
-	cr_assert_eq(stats_median_ci(10, 0.95, &lo, &hi), 0);
-	cr_assert_eq(lo, 1);
-	cr_assert_eq(hi, 8);
-	cr_assert_eq(stats_median_ci(20, 0.95, &lo, &hi), 0);
-	cr_assert_eq(lo, 5);
-	cr_assert_eq(hi, 14);
-	cr_assert_eq(stats_median_ci(1000, 0.95, &lo, &hi), 0);
-	cr_assert(lo > 460 && lo < 470 && hi == 999 - lo, "lo %zu hi %zu",
-		  lo, hi);
-}
-
-Test(stats, ci_reported_from_six_samples)
-{
-	double five[] = {100, 101, 99, 102, 98};
-	double ten[] = {10, 1, 9, 2, 8, 3, 7, 4, 6, 5};
-	struct stats s;
-
-	cr_assert_eq(stats_summarize(five, 5, &s), 0);
-	cr_assert_not(s.ci_ok);
-	cr_assert_eq(stats_summarize(ten, 10, &s), 0);
-	cr_assert(s.ci_ok);
-	cr_assert_float_eq(s.ci_lo, 2, 1e-12);
-	cr_assert_float_eq(s.ci_hi, 9, 1e-12);
-}
 
 /* nanobench's err%: median of |x - median| / x. */
 Test(stats, spread_is_median_absolute_percentage_error)
 {
 	double v[] = {100, 100, 100, 110, 90};
 	double outlier[] = {100, 100, 100, 100, 1000};
-	struct stats s;
+	double wide[] = {100, 90, 110, 80, 120};
+	double tight[] = {100, 102, 98, 101, 99};
+	double gaps[] = {NAN, 100, NAN, 102, 98};
 
 	/* errors 0, 0, 0, 10/110, 10/90: the median is 0 */
-	cr_assert_eq(stats_summarize(v, 5, &s), 0);
-	cr_assert_float_eq(s.spread_pct, 0, 1e-12);
+	cr_assert_float_eq(stats_spread_pct(v, 5), 0, 1e-12);
 	/* one wild sample does not move it either */
-	cr_assert_eq(stats_summarize(outlier, 5, &s), 0);
-	cr_assert_float_eq(s.spread_pct, 0, 1e-12);
-	cr_assert_not(s.unstable);
-	double wide[] = {100, 90, 110, 80, 120};
+	cr_assert_float_eq(stats_spread_pct(outlier, 5), 0, 1e-12);
 	/* median 100; errors 0, 10/90, 10/110, 20/80, 20/120 -> 10/90 */
-	cr_assert_eq(stats_summarize(wide, 5, &s), 0);
-	cr_assert_float_eq(s.spread_pct, 100.0 * 10 / 90, 1e-9);
-	cr_assert(s.unstable);
-	double tight[] = {100, 102, 98, 101, 99};
-	cr_assert_eq(stats_summarize(tight, 5, &s), 0);
+	cr_assert_float_eq(stats_spread_pct(wide, 5), 100.0 * 10 / 90, 1e-9);
+	cr_assert_gt(stats_spread_pct(wide, 5), STATS_UNSTABLE_PCT);
 	/* errors 0, 2/102, 2/98, 1/101, 1/99 -> 1/99 */
-	cr_assert_float_eq(s.spread_pct, 100.0 * 1 / 99, 1e-9);
-	cr_assert_not(s.unstable);
+	cr_assert_float_eq(stats_spread_pct(tight, 5), 100.0 / 99, 1e-9);
+	/* missing samples are skipped: errors 0, 2/102, 2/98 -> 2/102 */
+	cr_assert_float_eq(stats_spread_pct(gaps, 5), 200.0 / 102, 1e-9);
+	cr_assert(isnan(stats_spread_pct(gaps, 1)));
 }
 
-Test(stats, zero_values_do_not_divide_by_zero)
+Test(stats, spread_of_zero_values_is_zero)
 {
 	double zeros[] = {0, 0, 0};
-	struct stats s;
+	double some[] = {0, 10, 10};
 
-	cr_assert_eq(stats_summarize(zeros, 3, &s), 0);
-	cr_assert_float_eq(s.spread_pct, 0, 1e-12);
+	cr_assert_float_eq(stats_spread_pct(zeros, 3), 0, 1e-12);
+	/* the 0 is compared with the median: errors 1, 0, 0 */
+	cr_assert_float_eq(stats_spread_pct(some, 3), 0, 1e-12);
 }
 
 /* n = 10..10000, t = exact g(n) * 3: each model must pick itself. */
