@@ -3,7 +3,7 @@
  * repeated samples (--count > 1), and how time grows with input size when
  * a suite ran at several sizes (--domains=100,500,... or --sizes=...).
  *
- * Computed from the samples the results keep (harness/stats.h,
+ * Computed from the samples the results keep (report/compare_stats.h,
  * harness/complexity.h), so nothing derived is stored.  No line looks
  * like a Go benchmark or configuration line (each is indented or starts
  * with an upper-case word), so benchstat still reads the whole output.
