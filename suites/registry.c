@@ -7,9 +7,11 @@
 #include <string.h>
 
 extern const struct suite suite_scan;
+extern const struct suite suite_payload;
 
 const struct suite *const suite_table[] = {
 	&suite_scan,
+	&suite_payload,
 };
 
 const size_t suite_count = sizeof(suite_table) / sizeof(suite_table[0]);

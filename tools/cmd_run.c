@@ -32,6 +32,7 @@ struct run_args {
 	const char *bench;
 	const char *out;
 	struct bench_opts opts;
+	int benchtime_given; /* else a suite's default_benchtime_ns applies */
 	int quiet;
 	int cpu;           /* --cpu: -1 when not pinned */
 	int timeout_given; /* --timeout was on the command line */
@@ -189,6 +190,7 @@ static int common_option(struct run_args *a, const char *arg, char *next)
 				"like 1s, 200ms, or a count like 1000x\n", v);
 			return -1;
 		}
+		a->benchtime_given = 1;
 	} else if ((v = opt_value(arg, "count", next, &used)) != NULL) {
 		if (cli_parse_u64("count", v, 1, 1000, &n) != 0)
 			return -1;
@@ -407,12 +409,15 @@ static int run_suite(const struct suite *s, struct run_args *a,
 		     struct gofmt *g)
 {
 	struct plan plan = {0};
-	struct suite_ctx ctx = {a->engines, a->nengines, &a->opts, filter,
+	struct bench_opts opts = a->opts;
+	struct suite_ctx ctx = {a->engines, a->nengines, &opts, filter,
 				&plan, res};
 	size_t before = res->n;
 	uint64_t t0 = clock_ns();
 	int rc, ok;
 
+	if (!a->benchtime_given && s->default_benchtime_ns > 0)
+		opts.benchtime_ns = s->default_benchtime_ns;
 	gofmt_write_pkg(g, s->name);
 	rc = s->prepare(&ctx);
 	print_failures(g, res, before);
@@ -424,7 +429,7 @@ static int run_suite(const struct suite *s, struct run_args *a,
 		g->name_width = (int)name_width(&plan);
 		if (prog.on)
 			progress_show(&prog);
-		harness_run(&plan, &a->opts, res, on_sample, &prog);
+		harness_run(&plan, &opts, res, on_sample, &prog);
 		if (prog.on)
 			fputs("\r\033[K", stderr);
 		print_failures(g, res, before);
