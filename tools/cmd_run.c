@@ -27,6 +27,7 @@ struct run_args {
 	const char *bench;
 	const char *out;
 	struct bench_opts opts;
+	int benchtime_set; /* the user gave --benchtime */
 	int quiet;
 };
 
@@ -182,6 +183,7 @@ static int common_option(struct run_args *a, const char *arg, char *next)
 				"like 1s, 200ms, or a count like 1000x\n", v);
 			return -1;
 		}
+		a->benchtime_set = 1;
 	} else if ((v = opt_value(arg, "count", next, &used)) != NULL) {
 		if (cli_parse_u64("count", v, 1, 1000, &n) != 0)
 			return -1;
@@ -206,7 +208,8 @@ static void run_usage(FILE *f)
 		"options:\n"
 		"  --engines=a,b       engines to run (default: all built)\n"
 		"  --bench=REGEX       select benchmarks, Go -bench style\n"
-		"  --benchtime=D|Nx    time per sample (default 1s) or N iterations\n"
+		"  --benchtime=D|Nx    time per sample (default 1s, or the suite's)"
+		" or N iterations\n"
 		"  --count=N           samples per benchmark, interleaved\n"
 		"  -o, --out=FILE      write the JSON results file\n"
 		"  --no-alloc          skip the allocation-counting run\n"
@@ -331,19 +334,22 @@ static int run_suite(const struct suite *s, struct run_args *a,
 		     struct gofmt *g)
 {
 	struct plan plan = {0};
-	struct suite_ctx ctx = {a->engines, a->nengines, &a->opts, filter,
+	struct bench_opts opts = a->opts;
+	struct suite_ctx ctx = {a->engines, a->nengines, &opts, filter,
 				&plan, res};
 	size_t before = res->n;
 	uint64_t t0 = clock_ns();
 	int rc, ok;
 
+	if (!a->benchtime_set && s->benchtime_ns > 0)
+		opts.benchtime_ns = s->benchtime_ns;
 	gofmt_write_pkg(g, s->name);
 	rc = s->prepare(&ctx);
 	print_failures(g, res, before);
 	if (rc == 0) {
 		before = res->n;
 		g->name_width = (int)name_width(&plan);
-		harness_run(&plan, &a->opts, res, on_sample, g);
+		harness_run(&plan, &opts, res, on_sample, g);
 		print_failures(g, res, before);
 		if (s->report != NULL)
 			s->report(&ctx, stdout);
