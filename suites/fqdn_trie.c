@@ -1,6 +1,16 @@
 /*
- * fqdn_trie.c - the label trie of the `trie` strategy (see fqdn_trie.h).
+ * fqdn_trie.c - the matcher of the `trie` strategy (see fqdn_trie.h).
+ *
+ * Two parts, each one pass over the query at most:
+ *   - every matchName, lowercased and fully qualified, in a hash set:
+ *     one lookup of the whole name;
+ *   - every matchPattern in a label trie, top-level domain first.  Plain
+ *     labels are edges in one open-addressing table keyed by (parent
+ *     node, label); labels with '*' are a per-node list tried with a glob.
+ * A query's labels are found right to left with memrchr and hashed a
+ * word at a time (strset_hash), so a level costs one probe.
  */
+#define _GNU_SOURCE
 #include "suites/fqdn_trie.h"
 
 #include "suites/strset.h"
@@ -11,29 +21,35 @@
 
 struct trie_node {
 	uint32_t wild;     /* first wildcard edge + 1, 0: none */
-	uint32_t terminal; /* a selector ends here */
+	uint16_t terminal; /* a pattern ends here */
+	uint16_t exact;    /* it has plain-label children */
 };
 
+/* A plain-label edge; the label is in the arena. */
+struct trie_edge {
+	uint32_t parent, child, off, len;
+};
+
+/* A wildcard-label edge, in its parent's list. */
 struct trie_wild {
-	uint32_t next;  /* next edge of the same parent + 1, 0: last */
-	uint32_t child;
-	uint32_t off;   /* the label pattern in the arena */
-	uint32_t len;
+	uint32_t next; /* next edge of the same parent + 1, 0: last */
+	uint32_t child, off, len;
 };
 
 struct fqdn_trie {
+	struct strset names; /* the matchNames, as rewritten queries */
 	struct trie_node *node;
 	size_t nnodes, capnodes;
+	struct trie_edge *edge;
+	size_t nedges, capedges;
+	uint32_t *slot; /* edge index + 1 per slot, 0: empty */
+	size_t mask;
 	struct trie_wild *wild;
 	size_t nwild, capwild;
 	char *arena;
 	size_t used, size;
-	struct strset edges; /* (parent id, label) -> child id */
 	int match_all;
 };
-
-/* Edge keys: the parent id's 4 bytes, then the label. */
-#define EDGE_KEY_MAX (4 + FQDN_NAME_MAX + 1)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -52,104 +68,179 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/* A copy of s in the arena; its offset, or -1 out of memory. */
+static long arena_put(struct fqdn_trie *t, const char *s, size_t len)
+{
+	long off = (long)t->used;
+
+	if (grow((void **)&t->arena, &t->size, t->used + len, 1) != 0)
+		return -1;
+	memcpy(t->arena + t->used, s, len);
+	t->used += len;
+	return off;
+}
+
 /* A new node; its id, or -1 out of memory. */
-static long trie_node_new(struct fqdn_trie *t)
+static long node_new(struct fqdn_trie *t)
 {
 	if (grow((void **)&t->node, &t->capnodes, t->nnodes + 1,
 		 sizeof(*t->node)) != 0)
 		return -1;
-	t->node[t->nnodes] = (struct trie_node){0, 0};
+	t->node[t->nnodes] = (struct trie_node){0, 0, 0};
 	return (long)t->nnodes++;
 }
 
-static size_t edge_key(char *key, uint32_t parent, const char *label,
-		       size_t len)
+/* Home slot of (parent, label hash). */
+static size_t edge_home(const struct fqdn_trie *t, uint32_t parent,
+			uint64_t lh)
 {
-	memcpy(key, &parent, 4);
-	memcpy(key + 4, label, len);
-	return 4 + len;
+	uint64_t h = (lh ^ parent) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 32) & t->mask;
+}
+
+/* The slot of edge (parent, label), or the empty slot where it goes. */
+static size_t edge_probe(const struct fqdn_trie *t, uint32_t parent,
+			 const char *l, size_t len, uint64_t lh)
+{
+	size_t i = edge_home(t, parent, lh);
+
+	for (;; i = (i + 1) & t->mask) {
+		const struct trie_edge *e;
+		if (t->slot[i] == 0)
+			return i;
+		e = &t->edge[t->slot[i] - 1];
+		if (e->parent == parent && e->len == len &&
+		    memcmp(t->arena + e->off, l, len) == 0)
+			return i;
+	}
+}
+
+/* Double the edge slots (kept at most half full). */
+static int edge_rehash(struct fqdn_trie *t)
+{
+	size_t n = t->slot ? 2 * (t->mask + 1) : 64;
+	uint32_t *slot = calloc(n, sizeof(*slot));
+
+	if (slot == NULL)
+		return -1;
+	free(t->slot);
+	t->slot = slot;
+	t->mask = n - 1;
+	for (size_t k = 0; k < t->nedges; k++) {
+		const struct trie_edge *e = &t->edge[k];
+		size_t i = edge_home(t, e->parent,
+				     strset_hash(t->arena + e->off, e->len));
+		while (t->slot[i] != 0)
+			i = (i + 1) & t->mask;
+		t->slot[i] = (uint32_t)k + 1;
+	}
+	return 0;
 }
 
 /* The child of parent along plain label l, made when absent. */
-static long trie_exact_child(struct fqdn_trie *t, uint32_t parent,
-			     const char *l, size_t len)
+static long exact_child(struct fqdn_trie *t, uint32_t parent, const char *l,
+			size_t len)
 {
-	char key[EDGE_KEY_MAX];
-	size_t klen = edge_key(key, parent, l, len);
-	uint32_t child;
-	long id;
+	uint64_t lh = strset_hash(l, len);
+	size_t i = edge_probe(t, parent, l, len, lh);
+	long id, off;
 
-	if (strset_find(&t->edges, key, klen, &child))
-		return child;
-	id = trie_node_new(t);
-	if (id < 0 || strset_add(&t->edges, key, klen, (uint32_t)id) < 0)
+	if (t->slot[i] != 0)
+		return t->edge[t->slot[i] - 1].child;
+	id = node_new(t);
+	off = arena_put(t, l, len);
+	if (id < 0 || off < 0 ||
+	    grow((void **)&t->edge, &t->capedges, t->nedges + 1,
+		 sizeof(*t->edge)) != 0)
 		return -1;
+	t->edge[t->nedges++] = (struct trie_edge){parent, (uint32_t)id,
+						  (uint32_t)off, (uint32_t)len};
+	t->node[parent].exact = 1;
+	if (2 * t->nedges > t->mask + 1)
+		return edge_rehash(t) != 0 ? -1 : id;
+	t->slot[i] = (uint32_t)t->nedges;
 	return id;
 }
 
 /* The child of parent along wildcard label l, made when absent. */
-static long trie_wild_child(struct fqdn_trie *t, uint32_t parent,
-			    const char *l, size_t len)
+static long wild_child(struct fqdn_trie *t, uint32_t parent, const char *l,
+		       size_t len)
 {
-	struct trie_wild *w;
-	long id;
+	long id, off;
 
 	for (uint32_t e = t->node[parent].wild; e != 0; e = t->wild[e - 1].next) {
-		w = &t->wild[e - 1];
+		const struct trie_wild *w = &t->wild[e - 1];
 		if (w->len == len && memcmp(t->arena + w->off, l, len) == 0)
 			return w->child;
 	}
-	id = trie_node_new(t);
-	if (id < 0 ||
-	    grow((void **)&t->wild, &t->capwild, t->nwild + 1, sizeof(*w)) ||
-	    grow((void **)&t->arena, &t->size, t->used + len, 1))
+	id = node_new(t);
+	off = arena_put(t, l, len);
+	if (id < 0 || off < 0 ||
+	    grow((void **)&t->wild, &t->capwild, t->nwild + 1,
+		 sizeof(*t->wild)) != 0)
 		return -1;
-	memcpy(t->arena + t->used, l, len);
 	t->wild[t->nwild] = (struct trie_wild){t->node[parent].wild,
-					       (uint32_t)id,
-					       (uint32_t)t->used,
+					       (uint32_t)id, (uint32_t)off,
 					       (uint32_t)len};
-	t->used += len;
 	t->node[parent].wild = (uint32_t)++t->nwild;
 	return id;
 }
 
-/* Insert one selector, lowercased, labels from the right. */
-static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s)
+/* s lowercased into low, with a trailing dot.  Its length. */
+static size_t lower_fqdn(const struct fqdn_selector *s, char *low)
 {
-	char low[FQDN_NAME_MAX + 1];
-	size_t len = s->len, end;
-	long node = 0;
+	size_t n = s->len;
 
-	if (s->kind == FQDN_MATCH_PATTERN && len == 1 && s->text[0] == '*') {
-		t->match_all = 1;
-		return 0;
-	}
-	if (len > FQDN_NAME_MAX)
-		return -1;
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < n; i++)
 		low[i] = (char)(s->text[i] >= 'A' && s->text[i] <= 'Z'
 					? s->text[i] - 'A' + 'a'
 					: s->text[i]);
-	end = len > 0 && low[len - 1] == '.' ? len - 1 : len;
-	while (node >= 0) {
-		size_t start = end;
-		while (start > 0 && low[start - 1] != '.')
-			start--;
+	if (n == 0 || low[n - 1] != '.')
+		low[n++] = '.';
+	return n;
+}
+
+/* A pattern's labels into the trie, right to left. */
+static int insert_pattern(struct fqdn_trie *t, const char *low, size_t len)
+{
+	size_t end = len - 1; /* before the trailing dot */
+	long node = 0;
+
+	for (;;) {
+		const char *dot = memrchr(low, '.', end);
+		size_t start = dot ? (size_t)(dot - low) + 1 : 0;
 		if (memchr(low + start, '*', end - start) != NULL)
-			node = trie_wild_child(t, (uint32_t)node, low + start,
-					       end - start);
+			node = wild_child(t, (uint32_t)node, low + start,
+					  end - start);
 		else
-			node = trie_exact_child(t, (uint32_t)node, low + start,
-						end - start);
+			node = exact_child(t, (uint32_t)node, low + start,
+					   end - start);
+		if (node < 0)
+			return -1;
 		if (start == 0)
 			break;
 		end = start - 1;
 	}
-	if (node < 0)
-		return -1;
 	t->node[node].terminal = 1;
 	return 0;
+}
+
+static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s)
+{
+	char low[FQDN_NAME_MAX + 2];
+	size_t len;
+
+	if (s->kind == FQDN_MATCH_PATTERN && s->len == 1 && s->text[0] == '*') {
+		t->match_all = 1;
+		return 0;
+	}
+	if (s->len > FQDN_NAME_MAX)
+		return -1;
+	len = lower_fqdn(s, low);
+	if (s->kind == FQDN_MATCH_NAME)
+		return strset_add(&t->names, low, len, 0) < 0 ? -1 : 0;
+	return insert_pattern(t, low, len);
 }
 
 struct fqdn_trie *fqdn_trie_build(const struct fqdn_policy *p)
@@ -158,7 +249,8 @@ struct fqdn_trie *fqdn_trie_build(const struct fqdn_policy *p)
 
 	if (t == NULL)
 		return NULL;
-	if (strset_init(&t->edges, p->n) != 0 || trie_node_new(t) != 0)
+	if (strset_init(&t->names, p->nnames) != 0 || node_new(t) != 0 ||
+	    edge_rehash(t) != 0)
 		goto fail;
 	for (size_t i = 0; i < p->n; i++)
 		if (trie_insert(t, &p->sel[i]) != 0)
@@ -173,8 +265,10 @@ void fqdn_trie_free(struct fqdn_trie *t)
 {
 	if (t == NULL)
 		return;
-	strset_release(&t->edges);
+	strset_release(&t->names);
 	free(t->node);
+	free(t->edge);
+	free(t->slot);
 	free(t->wild);
 	free(t->arena);
 	free(t);
@@ -243,31 +337,38 @@ static int label_plain(const char *l, size_t len)
 	return 1;
 }
 
-/* Whether q[0..end) (one or more labels) leads from node to an end. */
+static int trie_walk(const struct fqdn_trie *t, uint32_t node, const char *q,
+		     size_t end);
+
+/* Having matched the label at start into child: done, or go on. */
+static int trie_next(const struct fqdn_trie *t, uint32_t child, const char *q,
+		     size_t start)
+{
+	if (start == 0)
+		return t->node[child].terminal != 0;
+	return trie_walk(t, child, q, start - 1);
+}
+
+/* Whether the labels of q[0..end) (one or more) lead from node to an end. */
 static int trie_walk(const struct fqdn_trie *t, uint32_t node, const char *q,
 		     size_t end)
 {
-	char key[EDGE_KEY_MAX];
-	size_t start = end, llen;
-	uint32_t child;
+	const char *dot = memrchr(q, '.', end);
+	size_t start = dot ? (size_t)(dot - q) + 1 : 0, len = end - start;
 
-	while (start > 0 && q[start - 1] != '.')
-		start--;
-	llen = end - start;
-	if (llen <= FQDN_NAME_MAX &&
-	    strset_find(&t->edges, key, edge_key(key, node, q + start, llen),
-			&child) &&
-	    (start == 0 ? t->node[child].terminal != 0
-			: trie_walk(t, child, q, start - 1)))
-		return 1;
-	if (t->node[node].wild == 0 || !label_plain(q + start, llen))
+	if (t->node[node].exact) {
+		size_t i = edge_probe(t, node, q + start, len,
+				      strset_hash(q + start, len));
+		if (t->slot[i] != 0 &&
+		    trie_next(t, t->edge[t->slot[i] - 1].child, q, start))
+			return 1;
+	}
+	if (t->node[node].wild == 0 || !label_plain(q + start, len))
 		return 0;
 	for (uint32_t e = t->node[node].wild; e != 0; e = t->wild[e - 1].next) {
 		const struct trie_wild *w = &t->wild[e - 1];
-		if (!label_glob(t->arena + w->off, w->len, q + start, llen))
-			continue;
-		if (start == 0 ? t->node[w->child].terminal != 0
-			       : trie_walk(t, w->child, q, start - 1))
+		if (label_glob(t->arena + w->off, w->len, q + start, len) &&
+		    trie_next(t, w->child, q, start))
 			return 1;
 	}
 	return 0;
@@ -277,9 +378,11 @@ int fqdn_trie_match(const struct fqdn_trie *t, const char *q, size_t len)
 {
 	if (len == 0 || q[len - 1] != '.')
 		return 0;
+	if (t->names.n > 0 && strset_find(&t->names, q, len, NULL))
+		return 1;
 	if (t->match_all && valid_name(q, len))
 		return 1;
-	if (len == 1)
-		return 0; /* the root: no labels */
+	if (len == 1 || t->nedges + t->nwild == 0)
+		return 0;
 	return trie_walk(t, 0, q, len - 1);
 }

@@ -2,13 +2,14 @@
  * fqdn_trie.h - a purpose-built FQDN matcher with no regex engine: the
  * `trie` strategy, the reference point for what a regex engine costs.
  *
- * Selectors are split into labels and inserted from the top-level domain
- * down.  A plain label is an edge in one hash table keyed by (parent node,
- * label); a label with '*' is a wildcard edge in the parent's list, tried
- * with a glob where '*' matches [-a-zA-Z0-9_]* inside the label.  A query
- * walks its labels right to left; a name matches when its last label ends
- * on a node where a selector ended.  A matchPattern "*" sets a flag that
- * allows every valid name (Cilium's match-all).
+ * matchNames go to a hash set of whole names.  matchPatterns are split
+ * into labels and inserted from the top-level domain down: a plain label
+ * is an edge in one hash table keyed by (parent node, label); a label with
+ * '*' is a wildcard edge in the parent's list, tried with a glob where '*'
+ * matches [-a-zA-Z0-9_]* inside the label.  A query is looked up whole,
+ * then walks its labels right to left; it matches when its last label
+ * ends on a node where a pattern ended.  A matchPattern "*" sets a flag
+ * that allows every valid name (Cilium's match-all).
  */
 #ifndef RXB_FQDN_TRIE_H
 #define RXB_FQDN_TRIE_H

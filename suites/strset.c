@@ -6,29 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Eight bytes at a time, multiplied and folded, finished with
- * splitmix64's mixer: fast on the 10-60 byte keys of DNS names and good
- * enough for linear probing.  Not for hostile keys (no secret seed).
- */
-static uint64_t strset_hash(const void *key, size_t len)
-{
-	const unsigned char *p = key;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, p, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 32);
-}
-
 int strset_init(struct strset *s, size_t hint)
 {
 	size_t slots = 16;

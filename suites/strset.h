@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct strset_slot {
 	uint32_t idx;  /* entry index + 1; 0 = empty */
@@ -33,6 +34,31 @@ struct strset {
 	char *arena;
 	size_t used, size;
 };
+
+/*
+ * The hash the set uses, exposed for tables that hash parts of keys:
+ * eight bytes at a time, multiplied and folded, finished with
+ * splitmix64's mixer.  Fast on the 3-60 byte keys of DNS names (inline:
+ * the FQDN matchers hash every label) and good enough for linear
+ * probing; not keyed, so not for hostile input.
+ */
+static inline uint64_t strset_hash(const void *key, size_t len)
+{
+	const unsigned char *p = key;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 32);
+}
 
 /* An empty set sized for about `hint` keys.  0, or -1 out of memory. */
 int strset_init(struct strset *s, size_t hint);
