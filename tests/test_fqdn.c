@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -310,61 +311,64 @@ static int forgetful_generate(const struct fqdn_strategy *s,
 	return real->generate(real, &less, b);
 }
 
-Test(fqdn_verify, catches_a_wrong_strategy)
+/*
+ * Verify strategy s on engine `engine` over the hand cases (policy of
+ * npolicy selectors); the first wrong query is copied into first.
+ */
+static int verify_hand(const struct fqdn_strategy *s, const char *engine,
+		       size_t npolicy, struct fqdn_verdict *v, char *first)
 {
-	const struct fqdn_strategy *real = fqdn_strategy_find("reverse+sort");
-	struct fqdn_strategy wrong = *real;
-	const struct engine *e = engine_find("pcre2-jit");
+	const struct engine *e = engine_find(engine);
 	struct hand_sets h;
 	struct fqdn_policy p;
 	struct fqdn_built b;
-	struct fqdn_verdict v;
 	struct engine_error err;
 	struct engine_pattern pat;
 	void *hd;
 	char buf[64];
+	int rc;
 
-	wrong.generate = forgetful_generate;
-	hand_sets_init(&h, 7, &p); /* the last one is "pre*.com" */
-	cr_assert_eq(fqdn_generate(&wrong, &p, &b), 0);
+	cr_assert_not_null(e);
+	hand_sets_init(&h, npolicy, &p);
+	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+	cr_assert_eq(b.nre, 1);
 	pat = (struct engine_pattern){b.re[0], b.relen[0]};
 	cr_assert_eq(e->compile(&pat, 1, 0, &hd, &err), 0);
-	cr_expect_eq(fqdn_verify(&wrong, &b, e, hd, &h.set, 1, buf, &v), -1);
-	cr_expect_eq(v.wrong, 2); /* prefix.com. and pre.com. */
-	cr_expect_str_eq(v.query, "prefix.com.");
-	cr_expect_str_eq(v.set, "hand");
-	cr_expect_eq(v.got, 0);
-	cr_expect_eq(v.want, 1);
+	rc = fqdn_verify(s, &b, e, hd, &h.set, 1, buf, v);
+	snprintf(first, 64, "%s", v->query ? v->query : "");
 	e->free(hd);
 	fqdn_built_release(&b);
 	fqdn_queries_release(&h.q);
 	fqdn_policy_release(&p);
+	return rc;
+}
+
+Test(fqdn_verify, catches_a_wrong_strategy)
+{
+	struct fqdn_strategy wrong = *fqdn_strategy_find("reverse+sort");
+	struct fqdn_verdict v;
+	char first[64];
+
+	wrong.generate = forgetful_generate;
+	/* the last of the 7 selectors is "pre*.com" */
+	cr_expect_eq(verify_hand(&wrong, "pcre2-jit", 7, &v, first), -1);
+	cr_expect_eq(v.wrong, 2); /* prefix.com. and pre.com. */
+	cr_expect_str_eq(first, "prefix.com.");
+	cr_expect_str_eq(v.set, "hand");
+	cr_expect_eq(v.got, 0);
+	cr_expect_eq(v.want, 1);
 }
 
 Test(fqdn_verify, reports_an_engine_that_matches_nothing)
 {
-	const struct engine *e = engine_find("noop");
-	const struct fqdn_strategy *s = fqdn_strategy_find("baseline");
-	struct hand_sets h;
-	struct fqdn_policy p;
-	struct fqdn_built b;
 	struct fqdn_verdict v;
-	struct engine_error err;
-	struct engine_pattern pat;
-	void *hd;
-	char buf[64];
+	char first[64];
 
-	hand_sets_init(&h, 7, &p);
-	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
-	pat = (struct engine_pattern){b.re[0], b.relen[0]};
-	cr_assert_eq(e->compile(&pat, 1, 0, &hd, &err), 0);
-	cr_expect_eq(fqdn_verify(s, &b, e, hd, &h.set, 1, buf, &v), -1);
-	cr_expect_str_eq(v.query, "uged.al.");
+	cr_expect_eq(verify_hand(fqdn_strategy_find("baseline"), "noop", 7, &v,
+				 first),
+		     -1);
+	cr_expect_str_eq(first, "uged.al.");
 	cr_expect_gt(v.wrong, 10);
-	e->free(hd);
-	fqdn_built_release(&b);
-	fqdn_queries_release(&h.q);
-	fqdn_policy_release(&p);
 }
 
 Test(strset, add_find_grow)
