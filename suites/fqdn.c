@@ -78,6 +78,9 @@ struct fqdn_case {
 	const struct engine *e;
 	struct fqdn_built *built; /* the size's, shared */
 	void *h;                  /* compiled regex, NULL when none */
+	int wanted;               /* --bench selects one of its phases */
+	int crc;                  /* compile status (enum engine_status) */
+	struct engine_error err;  /* when crc < 0 */
 	char *buf;                /* the rewritten query */
 	struct fqdn_built kept;   /* held between retain and release */
 	void *kept_h;
@@ -466,30 +469,58 @@ static int case_wanted(const struct suite_ctx *ctx, const struct fqdn_case *c)
 	return 0;
 }
 
-/* Compile c; 0, or -1 after adding an error / unsupported row. */
-static int case_compile(struct suite_ctx *ctx, struct fqdn_case *c)
+/* Compile c's regex (when it has an engine and is wanted): c->crc, c->err. */
+static void case_compile(struct fqdn_case *c)
 {
-	struct engine_error err = {0, -1, -1, ""};
-	char name[256];
-	int rc;
+	c->err = (struct engine_error){0, -1, -1, ""};
+	c->crc = 0;
+	if (!c->wanted || !case_has_engine(c))
+		return;
+	if ((c->s->flags & FQDN_S_MULTI) && !engine_set_native(c->e)) {
+		c->crc = ENGINE_ERR_UNSUPPORTED;
+		snprintf(c->err.msg, sizeof(c->err.msg), "strategy %s needs a "
+			 "native multi-pattern set", c->s->name);
+		c->err.pattern = -1;
+		return;
+	}
+	c->crc = built_compile(c->built, c->e, &c->h, &c->err);
+	if (c->crc != 0)
+		c->h = NULL;
+}
+
+/*
+ * The row of a case that did not compile.  The regexes are built from
+ * checked selectors with syntax every engine claims, so when another
+ * engine compiled the same regex, a rejection is this engine's limit
+ * (pattern size: Hyperscan's 16,000 bytes, PCRE2's 64 KiB link size):
+ * unsupported.  When no engine compiled it, it is an error.
+ */
+static void case_compile_row(struct suite_ctx *ctx, const struct fqdn_case *c,
+			     int others_compiled)
+{
+	const struct fqdn_built *b = c->built;
+	int limit = c->crc == ENGINE_ERR_COMPILE && others_compiled;
+	char name[256], what[64];
 
 	case_name(c, NULL, name, sizeof(name));
-	if ((c->s->flags & FQDN_S_MULTI) && !engine_set_native(c->e)) {
-		suite_fail(ctx, "fqdn", name, RESULT_UNSUPPORTED,
-			   "%s: strategy %s needs a native multi-pattern set",
-			   c->e->name, c->s->name);
-		return -1;
+	if (c->crc == ENGINE_ERR_UNSUPPORTED && c->err.pattern < 0) {
+		suite_fail(ctx, "fqdn", name, RESULT_UNSUPPORTED, "%s: %s",
+			   c->e->name, c->err.msg);
+		return;
 	}
-	rc = built_compile(c->built, c->e, &c->h, &err);
-	if (rc == 0)
-		return 0;
-	c->h = NULL;
+	if (b->nre == 1)
+		snprintf(what, sizeof(what), "regex of %zu bytes", b->relen[0]);
+	else
+		snprintf(what, sizeof(what), "set of %zu regexes", b->nre);
 	suite_fail(ctx, "fqdn", name,
-		   rc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED : RESULT_ERROR,
-		   "%s: strategy %s, %zu domains: %s: %s (pattern %ld, offset "
-		   "%ld)", c->e->name, c->s->name, c->sz->domains,
-		   engine_status_name(rc), err.msg, err.pattern, err.offset);
-	return -1;
+		   limit || c->crc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
+							     : RESULT_ERROR,
+		   "%s: strategy %s, %zu domains, %s: %s: %s (pattern %ld, "
+		   "offset %ld)%s", c->e->name, c->s->name, c->sz->domains,
+		   what, engine_status_name(c->crc), c->err.msg, c->err.pattern,
+		   c->err.offset,
+		   limit ? "; other engines compiled it: a limit of this engine"
+			 : "");
 }
 
 /* Every query of every set against the reference; 0 or -1 after a row. */
@@ -554,8 +585,8 @@ static int plan_phase(struct suite_ctx *ctx, struct fqdn_case *c,
 	return 0;
 }
 
-/* Compile, verify, then plan one case.  -1 only when out of memory. */
-static int case_plan(struct suite_ctx *ctx, struct fqdn_case *c)
+/* The rewrite buffer, whether --bench wants c, its compiled regex. */
+static int case_prepare(const struct suite_ctx *ctx, struct fqdn_case *c)
 {
 	size_t maxq = 0;
 
@@ -565,9 +596,15 @@ static int case_plan(struct suite_ctx *ctx, struct fqdn_case *c)
 	c->buf = malloc(maxq + 2);
 	if (c->buf == NULL)
 		return -1;
-	if (!case_wanted(ctx, c))
-		return 0;
-	if (case_has_engine(c) && case_compile(ctx, c) != 0)
+	c->wanted = case_wanted(ctx, c);
+	case_compile(c);
+	return 0;
+}
+
+/* Verify, then plan one compiled case.  -1 only when out of memory. */
+static int case_plan(struct suite_ctx *ctx, struct fqdn_case *c)
+{
+	if (!c->wanted)
 		return 0;
 	if ((case_has_engine(c) || (c->s->flags & FQDN_S_TRIE)) &&
 	    case_verify(ctx, c) != 0)
@@ -576,6 +613,36 @@ static int case_plan(struct suite_ctx *ctx, struct fqdn_case *c)
 		if (case_has_phase(c, (enum fqdn_phase)ph) &&
 		    plan_phase(ctx, c, (enum fqdn_phase)ph) != 0)
 			return -1;
+	return 0;
+}
+
+/*
+ * The cases of one strategy at size z (engine none first): compile on
+ * every engine, then a row for each that failed, then verify and plan
+ * the others.
+ */
+static int strategy_plan(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
+{
+	const struct fqdn_strategy *s = &fqdn_strategies[i];
+	size_t ne = (s->flags & FQDN_S_TRIE) ? 0 : ctx->nengines;
+	struct fqdn_case *cs = &st.cases[st.ncases];
+	int compiled = 0;
+
+	for (size_t j = 0; j <= ne; j++) {
+		cs[j] = (struct fqdn_case){.sz = z, .s = s,
+					   .e = j ? ctx->engines[j - 1] : NULL,
+					   .built = &z->built[i]};
+		st.ncases++;
+		if (case_prepare(ctx, &cs[j]) != 0)
+			return -1;
+		compiled += j > 0 && cs[j].wanted && cs[j].crc == 0;
+	}
+	for (size_t j = 0; j <= ne; j++) {
+		if (cs[j].crc != 0)
+			case_compile_row(ctx, &cs[j], compiled > 0);
+		else if (case_plan(ctx, &cs[j]) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -620,21 +687,12 @@ static void note_inputs(struct suite_ctx *ctx)
 		results_meta_set(ctx->results, "fqdn-queries", st.queries_path);
 }
 
-/* The cases of size z: strategy-major, engine none first. */
+/* The cases of size z, strategy by strategy. */
 static int size_plan(struct suite_ctx *ctx, struct fqdn_size *z)
 {
-	for (size_t i = 0; i < fqdn_nstrategies; i++) {
-		const struct fqdn_strategy *s = &fqdn_strategies[i];
-		size_t ne = (s->flags & FQDN_S_TRIE) ? 0 : ctx->nengines;
-		for (size_t j = 0; j <= ne; j++) {
-			struct fqdn_case *c = &st.cases[st.ncases++];
-			*c = (struct fqdn_case){.sz = z, .s = s,
-						.e = j ? ctx->engines[j - 1] : NULL,
-						.built = &z->built[i]};
-			if (case_plan(ctx, c) != 0)
-				return -1;
-		}
-	}
+	for (size_t i = 0; i < fqdn_nstrategies; i++)
+		if (strategy_plan(ctx, z, i) != 0)
+			return -1;
 	return 0;
 }
 
