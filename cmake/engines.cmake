@@ -14,7 +14,7 @@ pkg_check_modules(ONIG IMPORTED_TARGET oniguruma)
 # Debian's re2.pc says 0.0.0; the package version is the useful one.
 set(RXB_RE2_VERSION "${RE2_VERSION}")
 if(RE2_FOUND AND (RXB_RE2_VERSION STREQUAL "0.0.0" OR NOT RXB_RE2_VERSION))
-  execute_process(COMMAND dpkg-query -W -f=${Version} libre2-dev
+  execute_process(COMMAND dpkg-query -W -f=\${Version} libre2-dev
                   OUTPUT_VARIABLE _re2_deb ERROR_QUIET
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(_re2_deb)
@@ -36,7 +36,7 @@ function(rxb_add_engines target)
   rxb_engine_status(hyperscan "${HS_FOUND}")
   rxb_engine_status(tre "${TRE_FOUND}")
   rxb_engine_status(onig "${ONIG_FOUND}")
-  if(RE2_FOUND AND EXISTS ${PROJECT_SOURCE_DIR}/engines/re2.c)  # BOOTSTRAP
+  if(RE2_FOUND)
     target_sources(${target} PRIVATE engines/re2.c engines/cre2.cc)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_RE2
       RXB_RE2_VERSION="${RXB_RE2_VERSION}")
@@ -47,17 +47,17 @@ function(rxb_add_engines target)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_PCRE2)
     target_link_libraries(${target} PUBLIC PkgConfig::PCRE2)
   endif()
-  if(HS_FOUND AND EXISTS ${PROJECT_SOURCE_DIR}/engines/hyperscan.c)  # BOOTSTRAP
+  if(HS_FOUND)
     target_sources(${target} PRIVATE engines/hyperscan.c)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_HYPERSCAN)
     target_link_libraries(${target} PUBLIC PkgConfig::HS)
   endif()
-  if(TRE_FOUND AND EXISTS ${PROJECT_SOURCE_DIR}/engines/tre.c)  # BOOTSTRAP
+  if(TRE_FOUND)
     target_sources(${target} PRIVATE engines/tre.c)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_TRE)
     target_link_libraries(${target} PUBLIC PkgConfig::TRE)
   endif()
-  if(ONIG_FOUND AND EXISTS ${PROJECT_SOURCE_DIR}/engines/onig.c)  # BOOTSTRAP
+  if(ONIG_FOUND)
     target_sources(${target} PRIVATE engines/onig.c)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_ONIG)
     target_link_libraries(${target} PUBLIC PkgConfig::ONIG)

@@ -47,6 +47,8 @@ enum engine_cap {
 	CAP_EMPTY_MATCH = 1u << 13,   /* patterns that can match the empty string */
 	CAP_ATOMIC = 1u << 14,        /* (?>...) and possessive quantifiers */
 	CAP_TEST_ONLY = 1u << 15,     /* hidden from default runs (noop, crash) */
+	CAP_PERL_DOLLAR = 1u << 16,   /* `$` also matches before a final '\n' (Perl);
+					 without it `$` is end of data only */
 };
 
 /* What count() counts; counts agree only within one class. */

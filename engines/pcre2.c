@@ -26,6 +26,7 @@ struct pcre2_set {
 	size_t n;
 	int jit;
 	int anchored;
+	int utf;
 	pcre2_code **code;
 	pcre2_match_data **md; /* one per pattern, made at compile time */
 	pcre2_match_context *mctx;
@@ -151,6 +152,7 @@ static int pcre2_compile_set(const struct engine_pattern *pats, size_t n,
 	s->n = n;
 	s->jit = jit;
 	s->anchored = (flags & ENGINE_ANCHORED) != 0;
+	s->utf = (flags & ENGINE_UTF8) != 0;
 	s->code = calloc(n, sizeof(*s->code));
 	s->md = calloc(n, sizeof(*s->md));
 	if (s->code == NULL || s->md == NULL)
@@ -228,6 +230,22 @@ static int pcre2_is_match(void *h, const char *data, size_t len)
 	return 0;
 }
 
+/*
+ * Where to resume after a match [so, eo): at eo, or one byte past an
+ * empty match; in UTF-8 mode one character past it, since a start
+ * inside a character is undefined with PCRE2_NO_UTF_CHECK.
+ */
+static size_t pcre2_resume(const struct pcre2_set *s, const char *data,
+			   size_t len, size_t so, size_t eo)
+{
+	if (eo > so)
+		return eo;
+	eo++;
+	while (s->utf && eo < len && ((unsigned char)data[eo] & 0xc0) == 0x80)
+		eo++;
+	return eo;
+}
+
 /* Non-overlapping matches of pattern i; one byte past an empty match. */
 static long pcre2_count_one(struct pcre2_set *s, size_t i, const char *data,
 			    size_t len)
@@ -243,7 +261,7 @@ static long pcre2_count_one(struct pcre2_set *s, size_t i, const char *data,
 		if (s->anchored)
 			break;
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md[i]);
-		start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+		start = pcre2_resume(s, data, len, ov[0], ov[1]);
 	}
 	return count;
 }
@@ -300,7 +318,7 @@ static size_t pcre2_size(void *h)
 	(CAP_START_OF_MATCH | CAP_BACKREF | CAP_LOOKAROUND | CAP_LAZY |      \
 	 CAP_NONCAPTURE | CAP_PERL_CLASSES | CAP_INLINE_FLAGS |              \
 	 CAP_NUL_PATTERN | CAP_UTF8 | CAP_MATCH_LIMIT | CAP_COUNTED_REP |    \
-	 CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH | CAP_ATOMIC)
+	 CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH | CAP_ATOMIC | CAP_PERL_DOLLAR)
 
 const struct engine engine_pcre2 = {
 	.name = "pcre2",

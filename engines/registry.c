@@ -33,9 +33,7 @@ const struct engine *const engine_table[] = {
 #ifdef RXB_HAVE_TRE
 	&engine_tre,
 #endif
-#ifdef RXB_HAVE_POSIX_BOOTSTRAP
 	&engine_posix,
-#endif
 #ifdef RXB_HAVE_ONIG
 	&engine_onig,
 #endif
@@ -68,6 +66,7 @@ static const char *const cap_names[] = {
 	"lazy", "noncapture", "perl-classes", "inline-flags",
 	"nul-in-pattern", "utf8", "match-limit", "counted-repetition",
 	"word-boundary", "empty-match", "atomic", "test-only",
+	"perl-dollar",
 };
 
 void engine_caps_format(unsigned caps, char *buf, size_t size)

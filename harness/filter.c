@@ -3,6 +3,8 @@
  */
 #include "harness/filter.h"
 
+#include "engines/libc_regex.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,11 @@ int filter_init(struct bench_filter *f, const char *pattern, char *err,
 	f->n = 0;
 	if (pattern == NULL || pattern[0] == '\0')
 		return 0;
+	f->api = libc_regex();
+	if (f->api == NULL) {
+		snprintf(err, errsize, "--bench: no POSIX regex in this libc");
+		return -1;
+	}
 	copy = strdup(pattern);
 	if (copy == NULL)
 		return -1;
@@ -28,10 +35,10 @@ int filter_init(struct bench_filter *f, const char *pattern, char *err,
 			rc = -1;
 			break;
 		}
-		code = regcomp(&f->re[f->n], part, REG_EXTENDED | REG_NOSUB);
+		code = f->api->comp(&f->re[f->n], part, REG_EXTENDED | REG_NOSUB);
 		if (code != 0) {
 			char msg[128];
-			regerror(code, &f->re[f->n], msg, sizeof(msg));
+			f->api->error(code, &f->re[f->n], msg, sizeof(msg));
 			snprintf(err, errsize, "--bench: bad regex '%s': %s",
 				 part, msg);
 			rc = -1;
@@ -48,7 +55,7 @@ int filter_init(struct bench_filter *f, const char *pattern, char *err,
 void filter_release(struct bench_filter *f)
 {
 	for (size_t i = 0; i < f->n; i++)
-		regfree(&f->re[i]);
+		f->api->free(&f->re[i]);
 	f->n = 0;
 }
 
@@ -67,7 +74,7 @@ int filter_match(const struct bench_filter *f, const char *name)
 			len = sizeof(level) - off - 1;
 		memcpy(level + off, p, len);
 		level[off + len] = '\0';
-		if (regexec(&f->re[i], level, 0, NULL, 0) != 0)
+		if (f->api->exec(&f->re[i], level, 0, NULL, 0) != 0)
 			return 0;
 		p += strcspn(p, "/");
 		if (*p == '/')

@@ -9,9 +9,12 @@
 #include <regex.h>
 #include <stddef.h>
 
+struct libc_regex;
+
 #define FILTER_MAX_PARTS 16
 
 struct bench_filter {
+	const struct libc_regex *api; /* glibc's regex (see libc_regex.h) */
 	regex_t re[FILTER_MAX_PARTS];
 	size_t n; /* 0: everything matches */
 };

@@ -3,11 +3,11 @@
  */
 #include "report/json.h"
 
-#include <errno.h>
+#include "report/io.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
 static size_t utf8_seq(const unsigned char *s, size_t avail)
@@ -68,20 +68,26 @@ static void json_str(FILE *out, const char *s)
 		json_write_string(out, s, strlen(s));
 }
 
+void json_format_number(double v, char *buf, size_t size)
+{
+	if (isnan(v) || isinf(v)) {
+		snprintf(buf, size, "null");
+		return;
+	}
+	/* the shortest of %.15g..%.17g that reads back exactly */
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+}
+
 static void json_number(FILE *out, double v)
 {
-	if (isnan(v) || isinf(v))
-		fputs("null", out);
-	else {
-		/* the shortest of %.15g..%.17g that reads back exactly */
-		char buf[32];
-		for (int prec = 15; prec <= 17; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, v);
-			if (strtod(buf, NULL) == v)
-				break;
-		}
-		fputs(buf, out);
-	}
+	char buf[32];
+
+	json_format_number(v, buf, sizeof(buf));
+	fputs(buf, out);
 }
 
 static const char *better_name(enum metric_better b)
@@ -192,32 +198,13 @@ int json_write_results(FILE *out, const struct results *res)
 	return ferror(out) ? -1 : 0;
 }
 
+/* report_write_fn adapter for json_write_results. */
+static int write_json(FILE *f, const void *arg)
+{
+	return json_write_results(f, arg);
+}
+
 int json_save_results(const char *path, const struct results *res)
 {
-	size_t len = strlen(path) + 32;
-	char *tmp = malloc(len);
-	FILE *f;
-	int rc = -1, saved;
-
-	if (tmp == NULL)
-		return -1;
-	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (f == NULL)
-		goto out;
-	rc = json_write_results(f, res);
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -1;
-	if (rc != 0) {
-		saved = errno;
-		unlink(tmp);
-		errno = saved;
-	}
-out:
-	free(tmp);
-	return rc;
+	return report_save_atomic(path, write_json, res);
 }

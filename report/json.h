@@ -10,7 +10,9 @@
  *      "message": null, "iterations": [1000, ...],
  *      "metrics": [{"unit": "ns/op", "better": "lower",
  *                   "samples": [568.7, ...]}, ...]}, ...]}
- * A missing sample value is null.
+ * A missing sample value is null.  Strings are UTF-8; a byte that is not
+ * part of valid UTF-8 is written as \u0080..\u00ff, which json_read.h
+ * maps back to the byte, so every file reads back exactly.
  */
 #ifndef RXB_JSON_H
 #define RXB_JSON_H
@@ -30,5 +32,11 @@ int json_save_results(const char *path, const struct results *res);
 
 /* Write s (len bytes) as a JSON string literal, escaping as needed. */
 void json_write_string(FILE *out, const char *s, size_t len);
+
+/*
+ * v as the shortest decimal that reads back to exactly v (%.15g..%.17g),
+ * or "null" for NaN and infinities.  size 32 is enough.
+ */
+void json_format_number(double v, char *buf, size_t size);
 
 #endif

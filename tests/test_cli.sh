@@ -3,22 +3,7 @@
 # one-line messages for bad input.  Usage: test_cli.sh path/to/rxbench
 set -u
 rx=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-# expect CODE 'STDERR-SUBSTRING' -- ARGS...
-expect() {
-	local code=$1 want=$2; shift 3
-	"$rx" "$@" >"$tmp/out" 2>"$tmp/err"
-	local got=$?
-	if [ "$got" -ne "$code" ] || ! grep -qF -- "$want" "$tmp/err" "$tmp/out"; then
-		echo "FAIL: rxbench $* -> exit $got (want $code), output:"; cat "$tmp/err" "$tmp/out" | head -5
-		fail=$((fail + 1))
-	else
-		pass=$((pass + 1))
-	fi
-}
+. "$(dirname "$0")/cli_expect.sh"
 
 fast=(--benchtime=3x --no-alloc)
 expect 2 "unknown engine 'nope'" -- run scan --engines=nope

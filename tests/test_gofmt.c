@@ -13,6 +13,8 @@
 #include "report/gofmt.h"
 #include "report/json.h"
 
+#include "golden.h"
+
 /* A small run with every kind of row the writers must handle. */
 static void sample_run(struct results *res)
 {
@@ -49,40 +51,6 @@ static void sample_run(struct results *res)
 	result_set_status(r, RESULT_MISMATCH, "count 3, majority 4\nsecond line");
 	r = results_add(res, "scan", "Scan/engine=posix/pattern=<script>\"x\"");
 	result_set_status(r, RESULT_UNSUPPORTED, "posix lacks lookaround");
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	if (f == NULL)
-		return NULL;
-	n = getdelim(&buf, &cap, '\0', f);
-	fclose(f);
-	if (n < 0) {
-		free(buf);
-		return strdup("");
-	}
-	return buf;
-}
-
-static void check_golden(const char *path, const char *got)
-{
-	char *want;
-
-	if (getenv("RXB_UPDATE_GOLDEN") != NULL) {
-		FILE *f = fopen(path, "w");
-		cr_assert_not_null(f);
-		fputs(got, f);
-		fclose(f);
-	}
-	want = slurp(path);
-	cr_assert_not_null(want, "missing golden file %s", path);
-	cr_assert_str_eq(got, want, "%s differs:\n%s", path, got);
-	free(want);
 }
 
 Test(gofmt, golden_text)

@@ -12,6 +12,16 @@
 int cmd_run(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+/*
+ * --format=F, --format F, -o FILE, --out=FILE at argv[i] (report and
+ * compare).  Returns the arguments used (1 or 2), 0 when argv[i] is none
+ * of these, -1 after a message when a value is missing.
+ */
+int cli_output_option(char **argv, int i, int argc, const char **format,
+		      const char **out);
 
 /* Exit statuses. */
 enum {

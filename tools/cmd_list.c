@@ -21,12 +21,12 @@ int cmd_list(int argc, char **argv)
 		return EXIT_OK;
 	}
 	printf("engines:\n");
-	printf("  %-10s %-12s %-17s %-9s %s\n", "name", "version", "count",
+	printf("  %-10s %-18s %-17s %-8s %s\n", "name", "version", "count",
 	       "sets", "capabilities");
 	for (size_t i = 0; i < engine_count; i++) {
 		const struct engine *e = engine_table[i];
 		engine_caps_format(e->caps, caps, sizeof(caps));
-		printf("  %-10s %-12s %-17s %-9s %s\n", e->name, e->version(),
+		printf("  %-10s %-18s %-17s %-8s %s\n", e->name, e->version(),
 		       engine_semantics_name(e->semantics),
 		       engine_set_native(e) ? "native" : "in-turn", caps);
 	}

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct run_args {
 	const struct suite *suites[16];
@@ -304,9 +305,38 @@ static size_t name_width(const struct plan *p)
 	return w;
 }
 
+/* The progress line on stderr (a terminal, no --quiet) and the Go text. */
+struct progress {
+	struct gofmt *g;
+	const char *suite;
+	const struct plan *plan;
+	size_t done, total;
+	uint64_t t0;
+	int on;
+};
+
+/* "[scan 3/12] Scan/engine=re2/... 4s elapsed, ~10s left"; the next
+ * benchmark is plan order, round after round (harness interleaves). */
+static void progress_show(const struct progress *p)
+{
+	double el = (double)(clock_ns() - p->t0) / 1e9;
+
+	fprintf(stderr, "\r\033[K[%s %zu/%zu] %.50s  %.0fs elapsed", p->suite,
+		p->done + 1, p->total, p->plan->b[p->done % p->plan->n].name, el);
+	if (p->done > 0)
+		fprintf(stderr, ", ~%.0fs left",
+			el / (double)p->done * (double)(p->total - p->done));
+}
+
 static void on_sample(void *ctx, const struct result *r, size_t sample)
 {
-	gofmt_write_sample(ctx, r, sample);
+	struct progress *p = ctx;
+
+	if (p->on)
+		fputs("\r\033[K", stderr);
+	gofmt_write_sample(p->g, r, sample);
+	if (++p->done < p->total && p->on)
+		progress_show(p);
 }
 
 /* Print the rows prepare() added that are not ok. */
@@ -347,9 +377,16 @@ static int run_suite(const struct suite *s, struct run_args *a,
 	rc = s->prepare(&ctx);
 	print_failures(g, res, before);
 	if (rc == 0) {
+		struct progress prog = {g, s->name, &plan, 0,
+					plan.n * (size_t)a->opts.count, clock_ns(),
+					!a->quiet && plan.n > 0 && isatty(2)};
 		before = res->n;
 		g->name_width = (int)name_width(&plan);
-		harness_run(&plan, &opts, res, on_sample, g);
+		if (prog.on)
+			progress_show(&prog);
+		harness_run(&plan, &opts, res, on_sample, &prog);
+		if (prog.on)
+			fputs("\r\033[K", stderr);
 		print_failures(g, res, before);
 		if (s->report != NULL)
 			s->report(&ctx, stdout);

@@ -14,6 +14,8 @@ static const struct command {
 	{"run", cmd_run, "verify, then time suites (default: all)"},
 	{"scan", cmd_scan, "time patterns over a corpus (the scan suite)"},
 	{"list", cmd_list, "engines, versions, capabilities and suites"},
+	{"report", cmd_report, "write results as text, csv, md or html"},
+	{"compare", cmd_compare, "compare two runs (benchstat-style)"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,51 @@
+/*
+ * ere.h - translation of the project's PCRE-style patterns into POSIX
+ * extended regular expressions, shared by engines/posix.c (glibc regex)
+ * and engines/tre.c (TRE).
+ *
+ * Patterns across rxbench are written in PCRE syntax.  An ERE engine given
+ * them verbatim would answer wrongly rather than fail: `[^\n]` means "not
+ * backslash, not n" in a bracket expression, `(?:` is not ERE, '.' matches
+ * '\n' without REG_NEWLINE, and `a*?` parses as (a*)? with greedy meaning.
+ * The translator rewrites what ERE can express and refuses the rest:
+ *
+ *   (?:...)             -> (...), capture numbers of \1..\9 renumbered
+ *   .  \d \w \s ...     -> explicit bracket expressions (bytes, C locale)
+ *   [...] with escapes  -> a canonical bracket expression of the same bytes
+ *   \n \t \xHH \0oo ... -> the literal byte
+ *   \b \B, \1..\9       -> passed through when the engine has them
+ *   { not starting a valid {m}, {m,} or {m,n} -> a literal "{" (as PCRE)
+ *   lazy/possessive quantifiers, (?= (?! (?<= (?<! (?> (?i) (?P<..>,
+ *   \A \z \p{..} and other letter escapes -> ENGINE_ERR_UNSUPPORTED
+ *
+ * Character semantics are bytes in the C locale (no UTF-8 mode).  `$`
+ * keeps its ERE meaning: end of data only (PCRE2 also matches before a
+ * final newline); callers document this.
+ */
+#ifndef RXB_ERE_H
+#define RXB_ERE_H
+
+#include "engines/engine.h"
+
+#include <stddef.h>
+
+enum ere_option {
+	ERE_DOTALL = 1u << 0,        /* '.' also matches '\n' */
+	ERE_NEWLINE = 1u << 1,       /* it will be compiled with REG_NEWLINE */
+	ERE_BACKREF = 1u << 2,       /* the engine has \1..\9 */
+	ERE_WORD_BOUNDARY = 1u << 3, /* the engine has \b \B (GNU) */
+	ERE_NUL = 1u << 4,           /* it may hold NUL (length-aware engine) */
+	ERE_ANCHOR = 1u << 5,        /* wrap as ^(...) for ENGINE_ANCHORED */
+};
+
+/*
+ * Translates re[0..len) under `opts` (enum ere_option).  Returns 0 with a
+ * malloc'd ERE in *out (NUL-terminated, length in *outlen; the caller
+ * frees it), or ENGINE_ERR_UNSUPPORTED for a construct ERE cannot
+ * express, ENGINE_ERR_COMPILE for a malformed pattern, ENGINE_ERR_NOMEM;
+ * then err is filled with pattern index `index` and the byte offset.
+ */
+int ere_translate(const char *re, size_t len, unsigned opts, long index,
+		  char **out, size_t *outlen, struct engine_error *err);
+
+#endif

@@ -1,0 +1,288 @@
+/*
+ * onig.c - Oniguruma 6.9 (backtracking), engine `onig`, with Perl syntax
+ * (ONIG_SYNTAX_PERL).  A set is its patterns tried in turn.
+ *
+ * Option names are Ruby's and easy to get backwards: ONIG_OPTION_MULTILINE
+ * is Perl's /s ('.' matches '\n'), so it serves ENGINE_DOTALL.  Perl
+ * syntax turns ONIG_OPTION_SINGLELINE on (^ is \A, $ is \Z: end of data or
+ * before a final newline, as in PCRE2); ENGINE_MULTILINE negates it with
+ * ONIG_OPTION_NEGATE_SINGLELINE so ^ $ match at line breaks.  Bytes are
+ * ONIG_ENCODING_ASCII (every byte one character) unless ENGINE_UTF8; in
+ * UTF-8 mode \w \d \s and POSIX classes stay ASCII, as in PCRE2 without
+ * UCP.  ENGINE_ANCHORED uses onig_match_with_param() at offset 0.
+ * Backtracking is bounded per match attempt, so catastrophic patterns end
+ * as ENGINE_ERR_LIMIT.  The region for match extents is made at compile
+ * time and sized for the widest pattern.
+ *
+ * Build: only when CMake found Oniguruma (RXB_HAVE_ONIG).
+ */
+#include "engines/engine.h"
+
+#include <oniguruma.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The same order of magnitude as RXB_PCRE2_MATCH_LIMIT. */
+#define RXB_ONIG_RETRY_LIMIT 10000000ul
+
+struct onig_set {
+	size_t n;
+	int anchored;
+	OnigRegex *re;
+	OnigRegion *region; /* shared: one search at a time */
+	OnigMatchParam *mp;
+};
+
+static pthread_once_t onig_once = PTHREAD_ONCE_INIT;
+static int onig_init_rc = -1;
+
+static void onig_init_encodings(void)
+{
+	OnigEncoding encs[] = {ONIG_ENCODING_ASCII, ONIG_ENCODING_UTF8};
+
+	onig_init_rc = onig_initialize(encs, 2);
+}
+
+static const char *onig_engine_version(void)
+{
+	return onig_version();
+}
+
+static void onig_set_free(void *h)
+{
+	struct onig_set *s = h;
+
+	if (s == NULL)
+		return;
+	for (size_t i = 0; s->re != NULL && i < s->n; i++)
+		if (s->re[i] != NULL)
+			onig_free(s->re[i]);
+	if (s->region != NULL)
+		onig_region_free(s->region, 1);
+	if (s->mp != NULL)
+		onig_free_match_param(s->mp);
+	free(s->re);
+	free(s);
+}
+
+static OnigOptionType onig_options(unsigned flags)
+{
+	OnigOptionType o = ONIG_OPTION_NONE;
+
+	if (flags & ENGINE_CASELESS)
+		o |= ONIG_OPTION_IGNORECASE;
+	if (flags & ENGINE_DOTALL)
+		o |= ONIG_OPTION_MULTILINE;
+	if (flags & ENGINE_MULTILINE)
+		o |= ONIG_OPTION_NEGATE_SINGLELINE;
+	if (flags & ENGINE_UTF8)
+		o |= ONIG_OPTION_WORD_IS_ASCII | ONIG_OPTION_DIGIT_IS_ASCII |
+		     ONIG_OPTION_SPACE_IS_ASCII | ONIG_OPTION_POSIX_IS_ASCII;
+	return o;
+}
+
+/* Oniguruma's error status as an engine status. */
+static int onig_status(int code)
+{
+	switch (code) {
+	case ONIG_MISMATCH:
+		return 0;
+	case ONIGERR_MEMORY:
+		return ENGINE_ERR_NOMEM;
+	case ONIGERR_RETRY_LIMIT_IN_MATCH_OVER:
+	case ONIGERR_RETRY_LIMIT_IN_SEARCH_OVER:
+	case ONIGERR_MATCH_STACK_LIMIT_OVER:
+	case ONIGERR_SUBEXP_CALL_LIMIT_IN_SEARCH_OVER:
+		return ENGINE_ERR_LIMIT;
+	default:
+		return ENGINE_ERR_MATCH;
+	}
+}
+
+/* Compiles pattern i into s->re[i]; 0 or a negative status. */
+static int onig_compile_one(struct onig_set *s, size_t i,
+			    const struct engine_pattern *p, unsigned flags,
+			    struct engine_error *err)
+{
+	OnigErrorInfo einfo = {0};
+	OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
+	const OnigUChar *re = (const OnigUChar *)(p->re != NULL ? p->re : "");
+	OnigEncoding enc = (flags & ENGINE_UTF8) ? ONIG_ENCODING_UTF8
+						 : ONIG_ENCODING_ASCII;
+	int rc;
+
+	rc = onig_new(&s->re[i], re, re + p->len, onig_options(flags), enc,
+		      ONIG_SYNTAX_PERL, &einfo);
+	if (rc == ONIG_NORMAL)
+		return 0;
+	s->re[i] = NULL;
+	onig_error_code_to_str(msg, rc, &einfo);
+	rc = rc == ONIGERR_MEMORY ? ENGINE_ERR_NOMEM : ENGINE_ERR_COMPILE;
+	engine_error_set(err, rc, (long)i, -1, "%s", (const char *)msg);
+	return rc;
+}
+
+/* Region sized for the pattern with most groups, and the retry limit. */
+static int onig_make_match_data(struct onig_set *s, struct engine_error *err)
+{
+	int groups = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		int g = onig_number_of_captures(s->re[i]);
+		if (g > groups)
+			groups = g;
+	}
+	s->region = onig_region_new();
+	s->mp = onig_new_match_param();
+	if (s->region == NULL || s->mp == NULL ||
+	    onig_region_resize(s->region, groups + 1) != ONIG_NORMAL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
+				 "out of memory");
+		return ENGINE_ERR_NOMEM;
+	}
+	onig_initialize_match_param(s->mp);
+	onig_set_retry_limit_in_match_of_match_param(s->mp,
+						     RXB_ONIG_RETRY_LIMIT);
+	return 0;
+}
+
+static int onig_compile_set(const struct engine_pattern *pats, size_t n,
+			    unsigned flags, void **out,
+			    struct engine_error *err)
+{
+	struct onig_set *s;
+	int rc = 0;
+
+	*out = NULL;
+	if (n == 0) {
+		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
+		return ENGINE_ERR_COMPILE;
+	}
+	pthread_once(&onig_once, onig_init_encodings);
+	s = calloc(1, sizeof(*s));
+	if (s != NULL)
+		s->re = calloc(n, sizeof(*s->re));
+	if (onig_init_rc != ONIG_NORMAL || s == NULL || s->re == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
+				 "out of memory (or onig_initialize failed)");
+		rc = ENGINE_ERR_NOMEM;
+		goto out;
+	}
+	s->n = n;
+	s->anchored = (flags & ENGINE_ANCHORED) != 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = onig_compile_one(s, i, &pats[i], flags, err);
+	if (rc == 0)
+		rc = onig_make_match_data(s, err);
+	if (rc == 0) {
+		*out = s;
+		s = NULL;
+	}
+out:
+	onig_set_free(s);
+	return rc;
+}
+
+/*
+ * One match of pattern i at or after `start` (only at 0 when anchored):
+ * 1 with the extent in s->region, 0 for none, <0 on error.
+ */
+static int onig_try(struct onig_set *s, size_t i, const char *data,
+		    size_t len, size_t start, OnigRegion *region)
+{
+	const OnigUChar *str = (const OnigUChar *)(data != NULL ? data : "");
+	const OnigUChar *end = str + len;
+	int rc;
+
+	if (s->anchored)
+		rc = onig_match_with_param(s->re[i], str, end, str + start,
+					   region, ONIG_OPTION_NONE, s->mp);
+	else
+		rc = onig_search_with_param(s->re[i], str, end, str + start,
+					    end, region, ONIG_OPTION_NONE,
+					    s->mp);
+	return rc >= 0 ? 1 : onig_status(rc);
+}
+
+static int onig_is_match(void *h, const char *data, size_t len)
+{
+	struct onig_set *s = h;
+
+	for (size_t i = 0; i < s->n; i++) {
+		int rc = onig_try(s, i, data, len, 0, NULL);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Non-overlapping matches of pattern i; one byte past an empty match. */
+static long onig_count_one(struct onig_set *s, size_t i, const char *data,
+			   size_t len)
+{
+	long count = 0;
+	size_t start = 0;
+
+	while (start <= len) {
+		int rc = onig_try(s, i, data, len, start, s->region);
+		if (rc <= 0)
+			return rc < 0 ? rc : count;
+		count++;
+		if (s->anchored)
+			break;
+		size_t so = (size_t)s->region->beg[0];
+		size_t eo = (size_t)s->region->end[0];
+		start = eo > so ? eo : eo + 1;
+	}
+	return count;
+}
+
+static long onig_count(void *h, const char *data, size_t len)
+{
+	struct onig_set *s = h;
+	long total = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		long c = onig_count_one(s, i, data, len);
+		if (c < 0)
+			return c;
+		total += c;
+	}
+	return total;
+}
+
+static long onig_match_ids(void *h, const char *data, size_t len,
+			   unsigned char *ids)
+{
+	struct onig_set *s = h;
+	long matched = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		int rc = onig_try(s, i, data, len, 0, NULL);
+		if (rc < 0)
+			return rc;
+		ids[i] = (unsigned char)rc;
+		matched += rc;
+	}
+	return matched;
+}
+
+const struct engine engine_onig = {
+	.name = "onig",
+	.desc = "Oniguruma (backtracking, Perl syntax); sets tried in turn",
+	.caps = CAP_START_OF_MATCH | CAP_BACKREF | CAP_LOOKAROUND | CAP_LAZY |
+		CAP_NONCAPTURE | CAP_PERL_CLASSES | CAP_INLINE_FLAGS |
+		CAP_NUL_PATTERN | CAP_UTF8 | CAP_MATCH_LIMIT |
+		CAP_COUNTED_REP | CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH |
+		CAP_ATOMIC |
+		CAP_PERL_DOLLAR,
+	.semantics = SEM_LEFTMOST_FIRST,
+	.version = onig_engine_version,
+	.compile = onig_compile_set,
+	.is_match = onig_is_match,
+	.count = onig_count,
+	.match_ids = onig_match_ids,
+	.size = NULL,
+	.free = onig_set_free,
+};

@@ -1,0 +1,260 @@
+/*
+ * tre.c - TRE (tagged NFA, POSIX leftmost-longest), engine `tre`.  A set
+ * is its patterns tried in turn.
+ *
+ * Patterns go through the same PCRE-to-ERE translation as the `posix`
+ * engine (engines/ere.c), with the same newline rules: no REG_NEWLINE
+ * unless ENGINE_MULTILINE, '.' translated to [^\n] unless ENGINE_DOTALL,
+ * `$` only at the end of data.  TRE takes lengths, so patterns and
+ * haystacks may hold NUL.  TRE has no start offset: count() passes
+ * data + start and so loses the left context.  For ^ that is repaired
+ * with REG_NOTBOL (set unless a line starts at `start`); for \b it cannot
+ * be, so \b \B are refused (no CAP_WORD_BOUNDARY).  Lazy quantifiers are
+ * refused too: TRE's minimal repetition does not fit leftmost-longest
+ * counts.  Bytes in the C locale (TRE reads multibyte only in a
+ * multibyte locale, which rxbench never sets); no UTF-8 mode.
+ *
+ * Build: only when CMake found libtre (RXB_HAVE_TRE).
+ */
+#include "engines/engine.h"
+#include "engines/ere.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <tre/tre.h>
+
+/* regoff_t is an int in TRE: longer haystacks cannot be searched. */
+#define TRE_MAX_LEN (((size_t)1 << (sizeof(regoff_t) * 8 - 1)) - 1)
+
+struct tre_set {
+	size_t n;
+	size_t compiled; /* re[0..compiled) need tre_regfree() */
+	int anchored;
+	int multiline;
+	regex_t *re;
+};
+
+static const char *tre_engine_version(void)
+{
+	static char *v;
+
+	if (v == NULL && tre_config(TRE_CONFIG_VERSION, &v) != REG_OK)
+		v = tre_version();
+	return v != NULL ? v : "unknown";
+}
+
+static void tre_set_free(void *h)
+{
+	struct tre_set *s = h;
+
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->compiled; i++)
+		tre_regfree(&s->re[i]);
+	free(s->re);
+	free(s);
+}
+
+static unsigned tre_ere_options(unsigned flags)
+{
+	unsigned o = ERE_BACKREF | ERE_NUL;
+
+	if (flags & ENGINE_DOTALL)
+		o |= ERE_DOTALL;
+	if (flags & ENGINE_MULTILINE)
+		o |= ERE_NEWLINE;
+	if (flags & ENGINE_ANCHORED)
+		o |= ERE_ANCHOR;
+	return o;
+}
+
+static int tre_cflags(unsigned flags)
+{
+	int c = REG_EXTENDED;
+
+	if (flags & ENGINE_CASELESS)
+		c |= REG_ICASE;
+	if (flags & ENGINE_MULTILINE)
+		c |= REG_NEWLINE;
+	return c;
+}
+
+/* Translates and compiles pattern i into s->re[i]; 0 or a negative status. */
+static int tre_compile_one(struct tre_set *s, size_t i,
+			   const struct engine_pattern *p, unsigned flags,
+			   struct engine_error *err)
+{
+	char *ere = NULL;
+	size_t len = 0;
+	char msg[200];
+	int rc;
+
+	if (flags & ENGINE_UTF8) {
+		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)i, -1,
+				 "no UTF-8 mode (C locale bytes only)");
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	rc = ere_translate(p->re, p->len, tre_ere_options(flags), (long)i,
+			   &ere, &len, err);
+	if (rc != 0)
+		return rc;
+	rc = tre_regncomp(&s->re[i], ere, len, tre_cflags(flags));
+	if (rc != REG_OK) {
+		tre_regerror(rc, &s->re[i], msg, sizeof(msg));
+		engine_error_set(err, rc == REG_ESPACE ? ENGINE_ERR_NOMEM
+						       : ENGINE_ERR_COMPILE,
+				 (long)i, -1, "%s", msg);
+		rc = rc == REG_ESPACE ? ENGINE_ERR_NOMEM : ENGINE_ERR_COMPILE;
+		goto out;
+	}
+	s->compiled++;
+out:
+	free(ere);
+	return rc;
+}
+
+static int tre_compile_set(const struct engine_pattern *pats, size_t n,
+			   unsigned flags, void **out,
+			   struct engine_error *err)
+{
+	struct tre_set *s;
+	int rc = 0;
+
+	*out = NULL;
+	if (n == 0) {
+		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
+		return ENGINE_ERR_COMPILE;
+	}
+	s = calloc(1, sizeof(*s));
+	if (s != NULL)
+		s->re = calloc(n, sizeof(*s->re));
+	if (s == NULL || s->re == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
+				 "out of memory");
+		tre_set_free(s);
+		return ENGINE_ERR_NOMEM;
+	}
+	s->n = n;
+	s->anchored = (flags & ENGINE_ANCHORED) != 0;
+	s->multiline = (flags & ENGINE_MULTILINE) != 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = tre_compile_one(s, i, &pats[i], flags, err);
+	if (rc != 0) {
+		tre_set_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+/* Whether ^ may match at `start`: data start, or a line start (REG_NEWLINE). */
+static int tre_at_bol(const struct tre_set *s, const char *data, size_t start)
+{
+	return start == 0 || (s->multiline && data[start - 1] == '\n');
+}
+
+/*
+ * Leftmost-longest match of pattern i in data[start..len): 1 with its
+ * extent relative to data in *m, 0 for none, <0 on error.  Under
+ * ENGINE_ANCHORED the match must start at offset 0 (REG_NEWLINE lets the
+ * translated ^ match after any newline).
+ */
+static int tre_try(struct tre_set *s, size_t i, const char *data, size_t len,
+		   size_t start, regmatch_t *m)
+{
+	int eflags = tre_at_bol(s, data, start) ? 0 : REG_NOTBOL;
+	int rc;
+
+	if (len > TRE_MAX_LEN)
+		return ENGINE_ERR_UNSUPPORTED;
+	rc = tre_regnexec(&s->re[i], data != NULL ? data + start : "",
+			  len - start, 1, m, eflags);
+	if (rc == REG_NOMATCH)
+		return 0;
+	if (rc != REG_OK)
+		return rc == REG_ESPACE ? ENGINE_ERR_NOMEM : ENGINE_ERR_MATCH;
+	m->rm_so += (regoff_t)start;
+	m->rm_eo += (regoff_t)start;
+	return !s->anchored || m->rm_so == 0;
+}
+
+static int tre_is_match(void *h, const char *data, size_t len)
+{
+	struct tre_set *s = h;
+	regmatch_t m;
+
+	for (size_t i = 0; i < s->n; i++) {
+		int rc = tre_try(s, i, data, len, 0, &m);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Non-overlapping matches of pattern i; one byte past an empty match. */
+static long tre_count_one(struct tre_set *s, size_t i, const char *data,
+			  size_t len)
+{
+	long count = 0;
+	size_t start = 0;
+	regmatch_t m;
+
+	while (start <= len) {
+		int rc = tre_try(s, i, data, len, start, &m);
+		if (rc <= 0)
+			return rc < 0 ? rc : count;
+		count++;
+		if (s->anchored)
+			break;
+		start = m.rm_eo > m.rm_so ? (size_t)m.rm_eo
+					  : (size_t)m.rm_eo + 1;
+	}
+	return count;
+}
+
+static long tre_count(void *h, const char *data, size_t len)
+{
+	struct tre_set *s = h;
+	long total = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		long c = tre_count_one(s, i, data, len);
+		if (c < 0)
+			return c;
+		total += c;
+	}
+	return total;
+}
+
+static long tre_match_ids(void *h, const char *data, size_t len,
+			  unsigned char *ids)
+{
+	struct tre_set *s = h;
+	long matched = 0;
+	regmatch_t m;
+
+	for (size_t i = 0; i < s->n; i++) {
+		int rc = tre_try(s, i, data, len, 0, &m);
+		if (rc < 0)
+			return rc;
+		ids[i] = (unsigned char)rc;
+		matched += rc;
+	}
+	return matched;
+}
+
+const struct engine engine_tre = {
+	.name = "tre",
+	.desc = "TRE (tagged NFA, leftmost-longest); sets tried in turn",
+	.caps = CAP_START_OF_MATCH | CAP_BACKREF | CAP_NONCAPTURE |
+		CAP_PERL_CLASSES | CAP_NUL_PATTERN | CAP_COUNTED_REP |
+		CAP_EMPTY_MATCH,
+	.semantics = SEM_LEFTMOST_LONGEST,
+	.version = tre_engine_version,
+	.compile = tre_compile_set,
+	.is_match = tre_is_match,
+	.count = tre_count,
+	.match_ids = tre_match_ids,
+	.size = NULL,
+	.free = tre_set_free,
+};

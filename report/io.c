@@ -1,0 +1,124 @@
+/*
+ * io.c - loading results files and atomic output (see io.h).
+ */
+#include "report/io.h"
+
+#include "report/gotext_read.h"
+#include "report/json_read.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The whole of f into a new buffer (*len bytes).  NULL with errno set. */
+static char *read_all(FILE *f, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+
+	while (buf != NULL) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+		if (n == cap) {
+			char *grown;
+			if (cap >= REPORT_MAX_INPUT) {
+				free(buf);
+				errno = EFBIG;
+				return NULL;
+			}
+			grown = realloc(buf, cap * 2);
+			if (grown == NULL)
+				free(buf);
+			buf = grown;
+			cap *= 2;
+		}
+	}
+	if (buf != NULL && ferror(f)) {
+		int saved = errno ? errno : EIO;
+		free(buf);
+		errno = saved;
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+int report_load(const char *path, struct results *res, char *err,
+		size_t errsize)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	const char *name = is_stdin ? "<stdin>" : path;
+	char *buf = NULL;
+	size_t len = 0, i = 0;
+	int rc = -1;
+
+	if (f == NULL) {
+		snprintf(err, errsize, "%s: %s", name, strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	buf = read_all(f, &len);
+	if (buf == NULL) {
+		snprintf(err, errsize, "%s: %s", name,
+			 errno == EFBIG ? "larger than 256 MiB"
+			 : errno == EISDIR ? "is a directory"
+					   : strerror(errno));
+		goto out;
+	}
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
+			   buf[i] == '\r'))
+		i++;
+	if (i < len && buf[i] == '{')
+		rc = json_read_results(buf, len, name, res, err, errsize);
+	else
+		rc = gotext_read_results(buf, len, name, res, err, errsize);
+	if (rc == 0 && res->n == 0) {
+		snprintf(err, errsize, "%s: no benchmark results in it", name);
+		rc = -1;
+	}
+out:
+	free(buf);
+	if (!is_stdin)
+		fclose(f);
+	return rc;
+}
+
+int report_save_atomic(const char *path, report_write_fn write,
+		       const void *arg)
+{
+	size_t len = strlen(path) + 32;
+	char *tmp;
+	FILE *f;
+	int rc = -1, saved;
+
+	if (strcmp(path, "-") == 0) {
+		rc = write(stdout, arg);
+		return fflush(stdout) != 0 ? -1 : rc;
+	}
+	tmp = malloc(len);
+	if (tmp == NULL)
+		return -1;
+	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (f == NULL)
+		goto out;
+	rc = write(f, arg);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc != 0) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+	}
+out:
+	free(tmp);
+	return rc;
+}

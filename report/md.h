@@ -1,0 +1,25 @@
+/*
+ * md.h - the Markdown report: the run's configuration, then per suite the
+ * engine ranking and the seed layouts (report/layout.h), then what was not
+ * measured and why.  Every string from the results is escaped, so a
+ * pattern such as `<script>` or `a|b` shows as text and keeps the table
+ * intact.
+ */
+#ifndef RXB_MD_H
+#define RXB_MD_H
+
+#include <stdio.h>
+
+#include "harness/results.h"
+#include "report/layout.h"
+
+/* Write the report.  0, or -1 on a write error or out of memory. */
+int report_write_md(FILE *out, const struct results *res);
+
+/* s as Markdown inline text: markup characters escaped, lines joined. */
+void md_text(FILE *out, const char *s);
+
+/* A table: "#### title" (level = number of '#'), caption, rows. */
+void md_table(FILE *out, const struct rtable *t, int level);
+
+#endif

@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// html_check.js - open an HTML report in headless Chromium and check it the
+// way a reader would see it: the page's script ran without errors, the SVG
+// charts are in the DOM with data (bars, lines with points), the tables
+// sort when a header is clicked, nothing was fetched from the network, and
+// strings from the results that look like markup (<script>, <img onerror>)
+// show as text and never run.
+//
+// Talks to Chromium over the DevTools protocol on a pipe
+// (--remote-debugging-pipe: fd 3 in, fd 4 out, NUL-separated JSON), so no
+// port and no npm package are needed.
+//
+// usage: html_check.js CHROMIUM REPORT.html
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const [chromium, report] = process.argv.slice(2);
+if (!chromium || !report) {
+	console.error('usage: html_check.js CHROMIUM REPORT.html');
+	process.exit(2);
+}
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rxb-chromium-'));
+const proc = spawn(chromium, [
+	'--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+	'--no-first-run', '--disable-background-networking',
+	'--disable-component-update', '--disable-sync',
+	'--disable-dev-shm-usage', '--remote-debugging-pipe',
+	'--user-data-dir=' + profile, 'about:blank',
+], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+
+let stderr = '';
+proc.stderr.on('data', (d) => { stderr += d; });
+const toBrowser = proc.stdio[3], fromBrowser = proc.stdio[4];
+let nextId = 1, buf = '';
+const pending = new Map(), listeners = [];
+
+fromBrowser.on('data', (chunk) => {
+	buf += chunk.toString('utf8');
+	let nul;
+	while ((nul = buf.indexOf('\0')) >= 0) {
+		const msg = JSON.parse(buf.slice(0, nul));
+		buf = buf.slice(nul + 1);
+		if (msg.id && pending.has(msg.id)) {
+			const { resolve, reject } = pending.get(msg.id);
+			pending.delete(msg.id);
+			if (msg.error) reject(new Error(JSON.stringify(msg.error)));
+			else resolve(msg.result);
+		} else {
+			listeners.forEach((fn) => fn(msg));
+		}
+	}
+});
+
+function send(method, params = {}, sessionId) {
+	const id = nextId++;
+	const msg = { id, method, params };
+	if (sessionId) msg.sessionId = sessionId;
+	toBrowser.write(JSON.stringify(msg) + '\0');
+	return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+}
+
+function waitFor(pred, ms, what) {
+	return new Promise((resolve, reject) => {
+		const t = setTimeout(() => reject(new Error('timed out waiting for ' + what)), ms);
+		listeners.push((m) => { if (pred(m)) { clearTimeout(t); resolve(m); } });
+	});
+}
+
+// Everything the page is checked for, evaluated inside it.
+const probe = `(() => {
+	const q = (s) => Array.from(document.querySelectorAll(s));
+	const charts = q('svg').map((s) => ({
+		kind: s.getAttribute('class'),
+		title: (s.querySelector('text.title') || {}).textContent || '',
+		bars: s.querySelectorAll('rect.bar').length,
+		lines: Array.from(s.querySelectorAll('path.series')).filter((p) =>
+			/^M[0-9.]+,[0-9.]+( L[0-9.]+,[0-9.]+)+$/.test(p.getAttribute('d'))).length,
+		dashed: s.querySelectorAll('path.series[stroke-dasharray]').length,
+		points: s.querySelectorAll('circle.pt').length,
+		width: s.getBoundingClientRect().width,
+	}));
+	// sort the first FQDN table by ns/op, both ways
+	let sorted = null;
+	const t = q('table.sortable').find((t) => Array.from(t.tHead.rows[0].cells)
+		.some((c) => c.textContent === 'ns/op') && t.tBodies[0].rows.length > 3);
+	if (t) {
+		const col = Array.from(t.tHead.rows[0].cells).findIndex((c) => c.textContent === 'ns/op');
+		const vals = () => Array.from(t.tBodies[0].rows).map((r) => parseFloat(r.cells[col].dataset.v)).filter((v) => !isNaN(v));
+		t.tHead.rows[0].cells[col].click();
+		const up = vals();
+		t.tHead.rows[0].cells[col].click();
+		const down = vals();
+		const isSorted = (a, d) => a.every((v, i) => i === 0 || (d ? a[i - 1] >= v : a[i - 1] <= v));
+		sorted = { up: isSorted(up, false), down: isSorted(down, true), n: up.length };
+	}
+	return JSON.stringify({
+		ready: document.body.getAttribute('data-ready'),
+		scripts: document.scripts.length,
+		imgs: document.images.length,
+		injected: typeof window.__rxb_pwned !== 'undefined',
+		text: document.body.textContent,
+		charts, sorted,
+		tables: q('table.sortable').length,
+	});
+})()`;
+
+async function main() {
+	const errors = [], requests = [];
+	listeners.push((m) => {
+		if (m.method === 'Runtime.exceptionThrown')
+			errors.push('exception: ' + JSON.stringify(m.params.exceptionDetails.exception || m.params.exceptionDetails.text));
+		if (m.method === 'Runtime.consoleAPICalled' && (m.params.type === 'error' || m.params.type === 'assert'))
+			errors.push('console.error: ' + JSON.stringify(m.params.args));
+		if (m.method === 'Log.entryAdded' && m.params.entry.level === 'error')
+			errors.push('log: ' + m.params.entry.text);
+		if (m.method === 'Page.javascriptDialogOpening')
+			errors.push('dialog opened: ' + m.params.message);
+		if (m.method === 'Network.requestWillBeSent' && !/^(file|data|about):/.test(m.params.request.url))
+			requests.push(m.params.request.url);
+	});
+	const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+	const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+	for (const d of ['Runtime', 'Log', 'Page', 'Network'])
+		await send(d + '.enable', {}, sessionId);
+	const loaded = waitFor((m) => m.method === 'Page.loadEventFired' && m.sessionId === sessionId, 30000, 'page load');
+	await send('Page.navigate', { url: 'file://' + path.resolve(report) }, sessionId);
+	await loaded;
+	const r = await send('Runtime.evaluate', { expression: probe, returnByValue: true }, sessionId);
+	if (r.exceptionDetails)
+		throw new Error('probe failed: ' + JSON.stringify(r.exceptionDetails));
+	const page = JSON.parse(r.result.value);
+	const fail = [];
+	const check = (ok, what) => { if (!ok) fail.push(what); };
+
+	check(page.ready === '1', 'the page script did not run to the end');
+	check(errors.length === 0, 'errors in the page: ' + errors.join('; '));
+	check(requests.length === 0, 'network requests: ' + requests.join(', '));
+	check(page.scripts === 1, 'expected only the report\'s own <script>, found ' + page.scripts);
+	check(page.imgs === 0, 'an <img> from the results was parsed as markup');
+	check(!page.injected, 'a script from the results ran');
+	for (const s of ['<script>alert(1)<_script>', '<script>alert("x")</script> & \'quotes\' | pipes',
+		'<img_src_x_onerror_alert(2)>'])
+		check(page.text.includes(s), 'text not shown literally: ' + s);
+	const bars = page.charts.filter((c) => c.kind === 'bars' && c.bars > 0 && c.width > 100);
+	const lines = page.charts.filter((c) => c.kind === 'lines' && c.lines > 0 && c.points > 0);
+	check(bars.some((c) => /engine ranking/.test(c.title)), 'no engine ranking chart with bars');
+	check(bars.some((c) => /phase=match-name/.test(c.title)), 'no FQDN phase bar chart');
+	check(lines.some((c) => /scaling with the policy size/.test(c.title) && c.lines >= 9),
+		'no FQDN scaling plot with a line per strategy x engine');
+	check(lines.some((c) => /throughput per core/.test(c.title) && c.dashed === 1),
+		'no payload throughput chart with the line rate drawn');
+	check(page.sorted && page.sorted.up && page.sorted.down, 'a table did not sort: ' + JSON.stringify(page.sorted));
+	console.log(`html_check: ${page.charts.length} charts (${bars.length} bar, ${lines.length} line), ` +
+		`${page.tables} sortable tables, ${errors.length} page errors`);
+	await send('Browser.close').catch(() => {});
+	if (fail.length) {
+		fail.forEach((f) => console.log('FAIL: ' + f));
+		process.exitCode = 1;
+	}
+}
+
+const guard = setTimeout(() => { console.log('FAIL: chromium did not answer in 60s'); proc.kill('SIGKILL'); process.exit(1); }, 60000);
+main().catch((e) => {
+	console.log('FAIL: ' + e.message);
+	if (stderr) console.log(stderr.split('\n').slice(-10).join('\n'));
+	process.exitCode = 1;
+}).finally(() => {
+	clearTimeout(guard);
+	setTimeout(() => { proc.kill('SIGKILL'); fs.rmSync(profile, { recursive: true, force: true }); }, 500).unref();
+	proc.on('exit', () => fs.rmSync(profile, { recursive: true, force: true }));
+});

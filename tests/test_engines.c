@@ -1,0 +1,238 @@
+/*
+ * test_engines.c - every engine in engine_table against the shared case
+ * table (tests/engine_cases.h), plus the contracts every adapter shares:
+ * compile errors name the pattern, backtracking is bounded, lookup by
+ * name works.  Engines marked CAP_TEST_ONLY are left out.
+ *
+ * A case needing a capability the engine lacks is skipped without asking
+ * the engine: capabilities are the promise that nothing else is asked.
+ * Nothing here depends on timing.
+ */
+#include "engines/engine.h"
+#include "tests/engine_cases.h"
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int engine_tested(const struct engine *e)
+{
+	return !(e->caps & CAP_TEST_ONLY);
+}
+
+/* Capabilities a case needs, including those its flags imply. */
+static unsigned case_needs(const struct engine_case *c)
+{
+	return c->needs_caps | ((c->flags & ENGINE_UTF8) ? CAP_UTF8 : 0u);
+}
+
+static long case_expected_count(const struct engine_case *c,
+				enum engine_semantics s)
+{
+	switch (s) {
+	case SEM_LEFTMOST_FIRST: return c->expect_count_first;
+	case SEM_LEFTMOST_LONGEST: return c->expect_count_longest;
+	case SEM_ALL_ENDS: return c->expect_count_allends;
+	case SEM_NONE: break;
+	}
+	return CASE_NA;
+}
+
+static unsigned case_expected_ids(const struct engine_case *c)
+{
+	if (c->npats == 1)
+		return c->expect_match ? 1u : 0u;
+	return c->expect_ids;
+}
+
+static void free_params(struct criterion_test_params *p)
+{
+	cr_free(p->params);
+}
+
+/* The haystack: pad copies of pad_byte, then hay.  Caller frees. */
+static char *case_haystack(const struct engine_case *c, size_t *len)
+{
+	char *h = malloc(c->pad + c->hay.len + 1);
+
+	cr_assert_not_null(h);
+	memset(h, c->pad_byte, c->pad);
+	memcpy(h + c->pad, c->hay.s, c->hay.len);
+	*len = c->pad + c->hay.len;
+	return h;
+}
+
+/* One run per engine, test-only engines left out; cases loop inside. */
+ParameterizedTestParameters(engines, cases)
+{
+	size_t *idx = cr_malloc(sizeof(*idx) * engine_count);
+	size_t n = 0;
+
+	for (size_t i = 0; i < engine_count; i++)
+		if (engine_tested(engine_table[i]))
+			idx[n++] = i;
+	return cr_make_param_array(size_t, idx, n, free_params);
+}
+
+static void check_ids(const struct engine *e, const struct engine_case *c,
+		      void *h, const char *data, size_t len)
+{
+	unsigned char ids[CASE_MAX_PATS] = {0};
+	unsigned want = case_expected_ids(c);
+	long got = e->match_ids(h, data, len, ids);
+	long want_n = 0;
+
+	for (size_t i = 0; i < c->npats; i++) {
+		cr_expect_eq(ids[i], (want >> i) & 1u,
+			     "%s / %s: match_ids[%zu] = %u", e->name, c->name,
+			     i, ids[i]);
+		want_n += (want >> i) & 1u;
+	}
+	cr_expect_eq(got, want_n, "%s / %s: match_ids returned %ld, want %ld",
+		     e->name, c->name, got, want_n);
+}
+
+/*
+ * One case on one engine.  Returns 1 if it ran, 0 if skipped because the
+ * engine lacks a capability the case needs (it is then never asked).
+ */
+static int run_case(const struct engine *e, const struct engine_case *c)
+{
+	struct engine_error err = {0};
+	void *h = NULL;
+	size_t len = 0;
+	char *data;
+	int rc;
+
+	if ((e->caps & case_needs(c)) != case_needs(c))
+		return 0;
+	rc = e->compile(c->pats, c->npats, c->flags, &h, &err);
+	cr_expect_eq(rc, 0, "%s / %s: compile failed (%s): %s", e->name,
+		     c->name, engine_status_name(rc), err.msg);
+	if (rc != 0)
+		return 1;
+	data = case_haystack(c, &len);
+	rc = e->is_match(h, data, len);
+	cr_expect_eq(rc, c->expect_match, "%s / %s: is_match = %d, want %d",
+		     e->name, c->name, rc, c->expect_match);
+	long want = case_expected_count(c, e->semantics);
+	if (e->count != NULL && want != CASE_NA) {
+		long got = e->count(h, data, len);
+		cr_expect_eq(got, want, "%s / %s: count = %ld, want %ld",
+			     e->name, c->name, got, want);
+	}
+	if (e->match_ids != NULL)
+		check_ids(e, c, h, data, len);
+	e->free(h);
+	free(data);
+	return 1;
+}
+
+ParameterizedTest(size_t *i, engines, cases)
+{
+	const struct engine *e = engine_table[*i];
+	size_t ran = 0;
+
+	for (size_t k = 0; k < engine_case_count; k++)
+		ran += (size_t)run_case(e, &engine_cases[k]);
+	cr_log_info("%s: %zu of %zu cases run, the rest need capabilities "
+		    "it lacks", e->name, ran, engine_case_count);
+	cr_expect_gt(ran, engine_case_count / 2, "%s: too few cases ran",
+		     e->name);
+}
+
+/* (a+)+$ on a run of 'a' and a '!': exponential for naive backtracking. */
+Test(engines, catastrophic_pattern_is_bounded)
+{
+	static const char hay[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!";
+	const struct engine_pattern p = {"(a+)+$", 6};
+
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+		struct engine_error err = {0};
+		void *h = NULL;
+
+		if (!engine_tested(e))
+			continue;
+		cr_assert_eq(e->compile(&p, 1, 0, &h, &err), 0,
+			     "%s: compile: %s", e->name, err.msg);
+		int rc = e->is_match(h, hay, sizeof(hay) - 1);
+		int want = (e->caps & CAP_MATCH_LIMIT) ? ENGINE_ERR_LIMIT : 0;
+		cr_expect_eq(rc, want, "%s: is_match = %d (%s), want %d",
+			     e->name, rc, engine_status_name(rc), want);
+		e->free(h);
+	}
+}
+
+/* A syntax error is ENGINE_ERR_COMPILE naming the pattern, on every engine. */
+Test(engines, invalid_pattern_is_a_compile_error)
+{
+	const struct engine_pattern pats[] = {{"ok", 2}, {"a(b", 3}};
+
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+		struct engine_error err = {0};
+		void *h = NULL;
+
+		if (!engine_tested(e))
+			continue;
+		int rc = e->compile(pats, 2, 0, &h, &err);
+		cr_expect_eq(rc, ENGINE_ERR_COMPILE, "%s: compile = %d (%s)",
+			     e->name, rc, engine_status_name(rc));
+		cr_expect_eq(err.status, rc, "%s: err.status", e->name);
+		cr_expect_eq(err.pattern, 1, "%s: err.pattern = %ld", e->name,
+			     err.pattern);
+		cr_expect_gt(strlen(err.msg), 0, "%s: empty message", e->name);
+		cr_expect_null(h, "%s: handle left on failure", e->name);
+	}
+}
+
+Test(engines, find_by_name)
+{
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+
+		cr_expect_eq(engine_find(e->name), e, "%s", e->name);
+		cr_expect_not_null(e->version, "%s", e->name);
+		cr_expect_not_null(e->version(), "%s", e->name);
+	}
+	cr_expect_null(engine_find("no-such-engine"));
+	cr_expect_null(engine_find(""));
+}
+
+/* size() reports something for a compiled pattern where it is provided. */
+Test(engines, size_when_provided)
+{
+	const struct engine_pattern p = {"abc[0-9]+", 9};
+
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+		struct engine_error err = {0};
+		void *h = NULL;
+
+		if (!engine_tested(e) || e->size == NULL)
+			continue;
+		cr_assert_eq(e->compile(&p, 1, 0, &h, &err), 0,
+			     "%s: compile: %s", e->name, err.msg);
+		cr_expect_gt(e->size(h), 0, "%s: size 0", e->name);
+		e->free(h);
+	}
+}
+
+/* Every case runs somewhere, unless it waits for a capability (see table). */
+Test(engines, no_case_is_dead)
+{
+	for (size_t k = 0; k < engine_case_count; k++) {
+		const struct engine_case *c = &engine_cases[k];
+		size_t takers = 0;
+
+		for (size_t i = 0; i < engine_count; i++) {
+			const struct engine *e = engine_table[i];
+			if (engine_tested(e) &&
+			    (e->caps & case_needs(c)) == case_needs(c))
+				takers++;
+		}
+		cr_expect_gt(takers, 0, "case %s runs on no engine", c->name);
+	}
+}

@@ -1,0 +1,561 @@
+/*
+ * test_report.c - the report side: the JSON reader (round trip, hostile
+ * input), the Go text reader, the CSV/Markdown/text writers against
+ * golden files (tests/golden/report.*, rewrite with RXB_UPDATE_GOLDEN=1),
+ * and the statistics compare relies on.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "report/compare_stats.h"
+#include "report/csv.h"
+#include "report/gofmt.h"
+#include "report/gotext_read.h"
+#include "report/io.h"
+#include "report/json.h"
+#include "report/json_read.h"
+#include "report/md.h"
+
+#include "golden.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *buf = golden_slurp(path, len);
+
+	cr_assert_not_null(buf, "cannot open %s", path);
+	return buf;
+}
+
+/* Run writer fn on res into a string. */
+static char *render(int (*fn)(FILE *, const struct results *),
+		    const struct results *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_eq(fn(f, res), 0);
+	fclose(f);
+	return buf;
+}
+
+static int write_json(FILE *f, const struct results *res)
+{
+	return json_write_results(f, res);
+}
+
+static void load(const char *path, struct results *res)
+{
+	char err[512];
+
+	results_init(res);
+	cr_assert_eq(report_load(path, res, err, sizeof(err)), 0, "%s", err);
+}
+
+/* --- JSON reader -------------------------------------------------- */
+
+Test(json_read, golden_file_round_trips_byte_for_byte)
+{
+	struct results res;
+	size_t len;
+	char *want = slurp("golden/results.json", &len), *got;
+
+	load("golden/results.json", &res);
+	got = render(write_json, &res);
+	cr_assert_str_eq(got, want);
+	free(got);
+	free(want);
+	results_release(&res);
+}
+
+Test(json_read, fixture_round_trips)
+{
+	struct results a, b;
+	char err[256], *first, *second;
+
+	load("data/report/mixed.json", &a);
+	first = render(write_json, &a);
+	results_init(&b);
+	cr_assert_eq(json_read_results(first, strlen(first), "first", &b, err,
+				       sizeof(err)), 0, "%s", err);
+	second = render(write_json, &b);
+	cr_assert_str_eq(first, second);
+	cr_assert_eq(a.n, 180);
+	cr_assert_str_eq(results_config_get(&a, "cpu"), "Test CPU @ 1.00GHz");
+	free(first);
+	free(second);
+	results_release(&a);
+	results_release(&b);
+}
+
+Test(json_read, raw_bytes_and_controls_come_back)
+{
+	struct results a, b;
+	struct result *r;
+	char err[256], *text;
+
+	results_init(&a);
+	results_config_set(&a, "cpu", "caf\xc3\xa9 \xe9");
+	r = results_add(&a, "scan", "Scan/engine=x/pattern=\xff\xfe");
+	result_set_status(r, RESULT_ERROR, "tab\there\nnl \x01 \"q\" \\ \xe2\x82\xac");
+	text = render(write_json, &a);
+	results_init(&b);
+	cr_assert_eq(json_read_results(text, strlen(text), "t", &b, err,
+				       sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(results_config_get(&b, "cpu"), "caf\xc3\xa9 \xe9");
+	cr_assert_str_eq(b.r[0].name, "Scan/engine=x/pattern=\xff\xfe");
+	cr_assert_str_eq(b.r[0].message,
+			 "tab\there\nnl \x01 \"q\" \\ \xe2\x82\xac");
+	cr_assert_eq(b.r[0].status, RESULT_ERROR);
+	free(text);
+	results_release(&a);
+	results_release(&b);
+}
+
+/* Parse s; expect failure with `want` in the message. */
+static void expect_error(const char *s, const char *want)
+{
+	struct results res;
+	char err[512];
+
+	results_init(&res);
+	cr_assert_eq(json_read_results(s, strlen(s), "f.json", &res, err,
+				       sizeof(err)), -1, "accepted: %s", s);
+	cr_assert(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+	cr_assert(strncmp(err, "f.json:", 7) == 0, "no position: %s", err);
+	results_release(&res);
+}
+
+#define HEAD "{\"format\": \"rxbench-results\", \"version\": 1, "
+
+Test(json_read, errors_name_line_and_column)
+{
+	expect_error("", "f.json:1:1: empty file");
+	expect_error("[]", "f.json:1:1: expected '{'");
+	expect_error("{\"format\": \"other\", \"version\": 1, \"benchmarks\": []}",
+		     "not an rxbench results file");
+	expect_error(HEAD "\"benchmarks\": [\n {\"name\": \"X\", \"suite\": 3}]}",
+		     "f.json:2:25: expected a string");
+	expect_error(HEAD "\"benchmarks\": []} x", "unexpected data");
+	expect_error(HEAD "\"version\": 1, \"benchmarks\": []}", "given twice");
+	expect_error("{\"format\": \"rxbench-results\", \"version\": 2, "
+		     "\"benchmarks\": []}", "version 2");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"A\", \"suite\": \"s\", "
+		     "\"iterations\": [1, 2], \"metrics\": [{\"unit\": \"ns/op\", "
+		     "\"better\": \"lower\", \"samples\": [1]}]}]}",
+		     "has 1 samples but there are 2 iterations");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"A\", \"suite\": \"s\"},"
+		     "{\"name\": \"A\", \"suite\": \"s\"}]}", "given twice");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"A\", \"suite\": \"s\", "
+		     "\"status\": \"weird\"}]}", "unknown status");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"A\", \"suite\": \"s\", "
+		     "\"iterations\": [-1]}]}", "non-negative integer");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"A\", \"suite\": \"s\", "
+		     "\"iterations\": [1], \"metrics\": [{\"unit\": \"x\", "
+		     "\"better\": \"lower\", \"samples\": [1e999]}]}]}",
+		     "out of range");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"A\\u0000\"}]}",
+		     "\\u0000");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"\\ud800x\"}]}",
+		     "surrogate");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"a\nb\"}]}",
+		     "control character");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"\\q\"}]}", "bad escape");
+	expect_error(HEAD "\"benchmarks\": [01]}", "expected '{'");
+	expect_error(HEAD "\"x\": [1.], \"benchmarks\": []}", "expected a number");
+	expect_error(HEAD "\"benchmarks\": [", "expected '{'");
+	expect_error(HEAD "\"benchmarks\": [{\"name\": \"A", "unterminated");
+}
+
+Test(json_read, deep_nesting_is_refused)
+{
+	size_t depth = 100000;
+	char *s = malloc(depth + 64);
+	struct results res;
+	char err[256];
+
+	strcpy(s, HEAD "\"x\": ");
+	size_t n = strlen(s);
+	memset(s + n, '[', depth);
+	s[n + depth] = '\0';
+	results_init(&res);
+	cr_assert_eq(json_read_results(s, strlen(s), "deep", &res, err,
+				       sizeof(err)), -1);
+	cr_assert(strstr(err, "nested deeper than") != NULL, "%s", err);
+	results_release(&res);
+	free(s);
+}
+
+Test(json_read, every_prefix_and_many_mutations_fail_cleanly)
+{
+	size_t len;
+	char *text = slurp("golden/results.json", &len);
+	char err[512];
+	unsigned seed = 1;
+
+	for (size_t n = 0; n + 1 < len; n++) { /* all but the last newline */
+		struct results res;
+		results_init(&res);
+		/* a strict prefix is never a complete object */
+		cr_assert_eq(json_read_results(text, n, "p", &res, err,
+					       sizeof(err)), -1, "prefix %zu", n);
+		cr_assert(err[0] != '\0');
+		results_release(&res);
+	}
+	for (int i = 0; i < 20000; i++) {
+		char *m = malloc(len);
+		struct results res;
+		memcpy(m, text, len);
+		for (int k = 0; k < 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			m[(seed >> 8) % len] = (char)(seed >> 20);
+		}
+		results_init(&res);
+		if (json_read_results(m, len, "m", &res, err, sizeof(err)) != 0)
+			cr_assert(err[0] != '\0');
+		results_release(&res);
+		free(m);
+	}
+	free(text);
+}
+
+/* --- Go text reader ----------------------------------------------- */
+
+static const char seed002[] =
+	"goos: linux\n"
+	"goarch: amd64\n"
+	"pkg: github.com/merbridge/merbridge\n"
+	"cpu: AMD Ryzen 9 3900 12-Core Processor             \n"
+	"BenchmarkConnect/eBPF-24                1000000000               "
+	"0.4532 ns/op\n"
+	"BenchmarkConnect/eBPF/mb_sock_connect        108              3203 "
+	"ns/op\n"
+	"BenchmarkSockops/eBPF-24                1000000000               "
+	"0.4327 ns/op\n"
+	"PASS\n"
+	"ok      github.com/merbridge/merbridge  20.530s\n";
+
+Test(gotext_read, seed_002)
+{
+	struct results res;
+	const struct metric *m;
+	char err[256];
+
+	results_init(&res);
+	cr_assert_eq(gotext_read_results(seed002, strlen(seed002), "s", &res,
+					 err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(res.n, 3);
+	cr_assert_str_eq(res.r[0].name, "Connect/eBPF");
+	cr_assert_str_eq(res.r[0].suite, "github.com/merbridge/merbridge");
+	cr_assert_str_eq(res.r[1].name, "Connect/eBPF/mb_sock_connect");
+	cr_assert_eq(res.r[1].iters[0], 108);
+	m = result_metric(&res.r[1], "ns/op");
+	cr_assert_not_null(m);
+	cr_assert_float_eq(m->v[0], 3203, 1e-9);
+	cr_assert_eq(m->better, BETTER_LOWER);
+	cr_assert_str_eq(results_config_get(&res, "cpu"),
+			 "AMD Ryzen 9 3900 12-Core Processor");
+	results_release(&res);
+}
+
+Test(gotext_read, reads_back_what_gofmt_wrote)
+{
+	struct results res;
+	const struct result *r;
+	char err[256];
+
+	load("golden/gofmt.txt", &res);
+	cr_assert_eq(res.n, 4);
+	r = results_find(&res, "Scan/engine=pcre2-jit/pattern=twain");
+	cr_assert_not_null(r);
+	cr_assert_str_eq(r->suite, "scan");
+	cr_assert_eq(r->nsamples, 2);
+	cr_assert_eq(result_metric(r, "matches")->better, BETTER_EXACT);
+	cr_assert_eq(result_metric(r, "MB/s")->better, BETTER_HIGHER);
+	r = results_find(&res, "Scan/engine=tre/pattern=twain");
+	cr_assert_eq(r->status, RESULT_MISMATCH);
+	cr_assert_str_eq(r->message, "count 3, majority 4\nsecond line");
+	r = results_find(&res, "Scan/engine=posix/pattern=<script>\"x\"");
+	cr_assert_eq(r->status, RESULT_UNSUPPORTED);
+	r = results_find(&res, "FQDN/phase=compile/strategy=baseline/engine=re2");
+	cr_assert_str_eq(r->suite, "fqdn");
+	(void)err;
+	results_release(&res);
+}
+
+static void gotext_error(const char *s, const char *want)
+{
+	struct results res;
+	char err[256];
+
+	results_init(&res);
+	cr_assert_eq(gotext_read_results(s, strlen(s), "g.txt", &res, err,
+					 sizeof(err)), -1, "accepted %s", s);
+	cr_assert(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+	results_release(&res);
+}
+
+Test(gotext_read, errors_name_the_line)
+{
+	gotext_error("goos: linux\nBenchmarkX 12a 5 ns/op\n",
+		     "g.txt:2: iteration count \"12a\"");
+	gotext_error("BenchmarkX 10 5\n", "g.txt:1: value \"5\" has no unit");
+	gotext_error("\n\nBenchmarkX 10 fast ns/op\n",
+		     "g.txt:3: value \"fast\" is not a number");
+	gotext_error("BenchmarkX 99999999999999999999999 1 ns/op\n",
+		     "not a number in range");
+	gotext_error("Unit\n", "Unit line without a unit");
+}
+
+Test(gotext_read, procs_suffix)
+{
+	char a[] = "Foo/bar-8", b[] = "Foo/x-y", c[] = "-12", d[] = "Foo/9";
+
+	gotext_strip_procs(a);
+	gotext_strip_procs(b);
+	gotext_strip_procs(c);
+	gotext_strip_procs(d);
+	cr_assert_str_eq(a, "Foo/bar");
+	cr_assert_str_eq(b, "Foo/x-y");
+	cr_assert_str_eq(c, "-12");
+	cr_assert_str_eq(d, "Foo/9");
+}
+
+/* --- writers against golden files --------------------------------- */
+
+static int write_text(FILE *f, const struct results *res)
+{
+	struct gofmt g;
+
+	gofmt_init(&g, f, 60);
+	gofmt_write_results(&g, res);
+	gofmt_release(&g);
+	return 0;
+}
+
+Test(writers, golden_text_csv_md)
+{
+	struct results res;
+	char *s;
+
+	load("data/report/mixed.json", &res);
+	s = render(write_text, &res);
+	check_golden("golden/report.txt", s);
+	free(s);
+	s = render(report_write_csv, &res);
+	check_golden("golden/report.csv", s);
+	free(s);
+	s = render(report_write_md, &res);
+	check_golden("golden/report.md", s);
+	free(s);
+	results_release(&res);
+}
+
+Test(writers, csv_quotes_like_rfc4180)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	csv_field(f, "plain");
+	fputc('|', f);
+	csv_field(f, "a,\"b\"\nc");
+	fclose(f);
+	cr_assert_str_eq(buf, "plain|\"a,\"\"b\"\"\nc\"");
+	free(buf);
+}
+
+Test(writers, markdown_escapes_markup)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	md_text(f, "<script>a|b*c_d`e\nf&");
+	fclose(f);
+	cr_assert_str_eq(buf, "&lt;script&gt;a\\|b\\*c\\_d\\`e f&amp;");
+	free(buf);
+}
+
+/* --- statistics and compare --------------------------------------- */
+
+Test(stats, median_and_interval)
+{
+	double v[] = {5, 1, 4, 2, 3, NAN, 6};
+	size_t lo, hi;
+	double cov;
+	struct stats_summary s;
+
+	cr_assert_float_eq(stats_median(v, 7), 3.5, 1e-12);
+	cr_assert_eq(stats_median_ci_orders(5, 0.95, &lo, &hi, &cov), -1);
+	cr_assert_eq(stats_median_ci_orders(6, 0.95, &lo, &hi, &cov), 0);
+	cr_assert_eq(lo, 1);
+	cr_assert_eq(hi, 6);
+	cr_assert_float_eq(cov, 0.96875, 1e-12);
+	/* n = 10: (2nd, 9th) covers 97.9%; (3rd, 8th) only 89% */
+	cr_assert_eq(stats_median_ci_orders(10, 0.95, &lo, &hi, &cov), 0);
+	cr_assert_eq(lo, 2);
+	cr_assert_eq(hi, 9);
+	cr_assert_eq(stats_ci_min_samples(0.95), 6);
+	cr_assert_eq(stats_summarize(v, 7, 0.95, &s), 0);
+	cr_assert_eq(s.n, 6);
+	cr_assert_float_eq(s.lo, 1, 1e-12);
+	cr_assert_float_eq(s.hi, 6, 1e-12);
+}
+
+Test(stats, mann_whitney_u)
+{
+	/* R: wilcox.test(x, y) gives p = 0.2544 (exact, no ties) */
+	double x[] = {0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46};
+	double y[] = {1.15, 0.88, 0.90, 0.74, 1.21};
+	double a[] = {1, 2, 3, 4}, b[] = {5, 6, 7, 8}, p;
+	double same[] = {7, 7, 7, 7};
+
+	cr_assert_eq(stats_utest(x, 10, y, 5, &p), 0);
+	cr_assert_float_eq(p, 0.2544, 1e-4);
+	cr_assert_eq(stats_utest(a, 4, b, 4, &p), 0);
+	cr_assert_float_eq(p, 2.0 / 70, 1e-12);
+	cr_assert_float_eq(stats_utest_min_p(4), 2.0 / 70, 1e-12);
+	cr_assert_float_eq(stats_utest_min_p(3), 0.1, 1e-12);
+	cr_assert_eq(stats_utest(same, 4, same, 4, &p), 0);
+	cr_assert_float_eq(p, 1, 1e-12);
+}
+
+Test(stats, mann_whitney_u_normal_approximation)
+{
+	double x[40], y[40], p;
+
+	for (int i = 0; i < 40; i++) {
+		x[i] = i;
+		y[i] = i + 20.5;
+	}
+	cr_assert_eq(stats_utest(x, 40, y, 40, &p), 0);
+	/* U = 190 of 1600, no ties: z = (800 - 190 - 0.5) / sqrt(40*40*81/12) */
+	cr_assert_float_eq(p, erfc((609.5 / sqrt(1600.0 * 81 / 12)) / sqrt(2)),
+			   1e-12);
+	cr_assert_float_eq(stats_geomean((double[]){1, 100, 0, NAN}, 4, NULL),
+			   10, 1e-12);
+}
+
+static void run_compare(const char *a, const char *b, struct results *ra,
+			struct results *rb, struct comparison *cmp)
+{
+	struct compare_opts o;
+
+	compare_opts_init(&o);
+	o.gate = 1;
+	o.threshold = 0.05;
+	o.old_name = a;
+	o.new_name = b;
+	load(a, ra);
+	load(b, rb);
+	cr_assert_eq(compare_results(ra, rb, &o, cmp), 0);
+}
+
+Test(compare, flags_a_clear_regression)
+{
+	struct results a, b;
+	struct comparison cmp;
+	int seen_slow = 0, seen_fast = 0;
+
+	run_compare("data/report/old.json", "data/report/new.json", &a, &b,
+		    &cmp);
+	cr_assert_eq(cmp.regressions, 1);
+	cr_assert(compare_failed(&cmp));
+	for (size_t i = 0; i < cmp.nrows; i++) {
+		const struct compare_row *r = &cmp.rows[i];
+		if (strcmp(r->unit, "ns/op") != 0)
+			continue;
+		if (strstr(r->old->name, "slow")) {
+			seen_slow = 1;
+			cr_assert(r->regression);
+			cr_assert(r->p < 0.001);
+			cr_assert(r->change > 0.15 && r->change < 0.25);
+		}
+		if (strstr(r->old->name, "fast")) {
+			seen_fast = 1;
+			cr_assert(r->improvement && !r->regression);
+		}
+		if (strstr(r->old->name, "same"))
+			cr_assert(!r->significant);
+	}
+	cr_assert(seen_slow && seen_fast);
+	comparison_release(&cmp);
+	results_release(&a);
+	results_release(&b);
+}
+
+Test(compare, identical_inputs_pass)
+{
+	struct results a, b;
+	struct comparison cmp;
+
+	run_compare("data/report/old.json", "data/report/old.json", &a, &b,
+		    &cmp);
+	cr_assert_eq(cmp.regressions, 0);
+	cr_assert_eq(cmp.improvements, 0);
+	cr_assert(!compare_failed(&cmp));
+	comparison_release(&cmp);
+	results_release(&a);
+	results_release(&b);
+}
+
+Test(compare, one_sided_benchmarks_are_listed)
+{
+	struct results a, b;
+	struct comparison cmp;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	run_compare("data/report/old.json", "data/report/new.json", &a, &b,
+		    &cmp);
+	cr_assert_eq(compare_write_text(f, &cmp), 0);
+	fclose(f);
+	cr_assert(strstr(buf, "Only in data/report/old.json (1):\n"
+			      "  Scan/engine=re2/pattern=gone") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "Only in data/report/new.json (1):\n"
+			      "  Scan/engine=re2/pattern=added") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "FAIL: 1 regression beyond 5.0%") != NULL);
+	free(buf);
+	comparison_release(&cmp);
+	results_release(&a);
+	results_release(&b);
+}
+
+Test(compare, exact_and_counted_metrics_need_no_p_value)
+{
+	struct results a, b;
+	struct result *r;
+	struct compare_opts o;
+	struct comparison cmp;
+
+	results_init(&a);
+	results_init(&b);
+	r = results_add(&a, "s", "S/x=1");
+	result_sample_begin(r, 1);
+	result_metric_add(r, "instr/op", BETTER_LOWER, 1000);
+	result_metric_add(r, "matches", BETTER_EXACT, 10);
+	r = results_add(&b, "s", "S/x=1");
+	result_sample_begin(r, 1);
+	result_metric_add(r, "instr/op", BETTER_LOWER, 1100);
+	result_metric_add(r, "matches", BETTER_EXACT, 9);
+	compare_opts_init(&o);
+	o.gate = 1;
+	cr_assert_eq(compare_results(&a, &b, &o, &cmp), 0);
+	cr_assert_eq(cmp.nrows, 2);
+	cr_assert_eq(cmp.rows[0].mode, COMPARE_DETERMINISTIC);
+	cr_assert(cmp.rows[0].regression);
+	cr_assert_eq(cmp.rows[1].mode, COMPARE_EXACT);
+	cr_assert(cmp.rows[1].regression);
+	cr_assert_eq(cmp.regressions, 2);
+	comparison_release(&cmp);
+	results_release(&a);
+	results_release(&b);
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# test_report_cli.sh - `rxbench report` and `rxbench compare` as a user
+# drives them: every format from a run's JSON, the JSON round trip, exit
+# codes (compare --threshold: 1 on a regression) and one-line messages.
+# Usage: test_report_cli.sh path/to/rxbench
+set -u
+rx=$1
+. "$(dirname "$0")/cli_expect.sh"
+
+fast=(--benchtime=3x --no-alloc)
+printf 'hello world\nabc abc\n' >"$tmp/c.txt"
+expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/r.json"
+
+# report: every format from the run's JSON; clear errors for bad input
+for f in text csv md html json; do
+	if ! "$rx" report "$tmp/r.json" --format=$f -o "$tmp/out.$f" || [ ! -s "$tmp/out.$f" ]; then
+		echo "FAIL: report --format=$f"; fail=$((fail + 1))
+	fi
+done
+grep -q 'BenchmarkScan/engine=pcre2/pattern=abc' "$tmp/out.text" || { echo "FAIL: report text"; fail=$((fail + 1)); }
+"$rx" report "$tmp/r.json" -o "$tmp/again.json" && cmp -s "$tmp/r.json" "$tmp/again.json" ||
+	{ echo "FAIL: JSON -> report -> JSON is not the same bytes"; fail=$((fail + 1)); }
+expect 0 "suite,name,engine,pattern,metric,unit" -- report "$tmp/r.json" --format=csv
+expect 2 "$tmp/none.json: No such file or directory" -- report "$tmp/none.json"
+printf '{"format": "rxbench-results",\n "version": x}' >"$tmp/bad.json"
+expect 2 "$tmp/bad.json:2:13: expected a number" -- report "$tmp/bad.json"
+expect 2 "--format=xml" -- report "$tmp/r.json" --format=xml
+expect 0 "usage: rxbench report" -- report --help
+
+# compare: a 20% regression fails the threshold, identical runs pass,
+# one-sided benchmarks are listed; Go text works as input too
+d=$(cd "$(dirname "$0")" && pwd)/data/report
+expect 1 "FAIL: 1 regression beyond 5.0%" -- compare $d/old.json $d/new.json --threshold=5%
+expect 1 "Only in $d/old.json (1)" -- compare $d/old.json $d/new.json --threshold=5%
+expect 0 "ok: no regression beyond 5.0%" -- compare $d/old.json $d/old.json --threshold=5%
+expect 0 "no --threshold, so no verdict" -- compare $d/old.json $d/new.json
+expect 0 "regression" -- compare $d/old.json $d/new.json --threshold=50%
+"$rx" report $d/old.json --format=text -o "$tmp/old.txt"
+"$rx" report $d/new.json --format=text -o "$tmp/new.txt"
+expect 1 "+19.41%" -- compare "$tmp/old.txt" "$tmp/new.txt" --threshold=5%
+expect 1 "**FAIL: 1 regression" -- compare $d/old.json $d/new.json --threshold=5% --format=md
+expect 2 "--threshold=abc" -- compare $d/old.json $d/new.json --threshold=abc
+expect 2 "usage: rxbench compare" -- compare $d/old.json
+expect 2 "$tmp/none.json: No such file" -- compare $d/old.json "$tmp/none.json"
+
+# progress: a line on stderr only when it is a terminal, never with --quiet
+"$rx" scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" --benchtime=3x --count=2 --no-alloc >/dev/null 2>"$tmp/err"
+if grep -q elapsed "$tmp/err"; then echo "FAIL: progress on a stderr that is no terminal"; fail=$((fail + 1)); fi
+if command -v script >/dev/null; then
+	run="$rx scan --engines=pcre2 --pattern abc --corpus $tmp/c.txt --benchtime=3x --count=2 --no-alloc"
+	script -qec "$run" /dev/null >"$tmp/tty" 2>&1 </dev/null
+	grep -q '\[scan 2/2\] Scan/engine=pcre2/pattern=abc .*elapsed' "$tmp/tty" ||
+		{ echo "FAIL: no progress line on a terminal"; fail=$((fail + 1)); }
+	script -qec "$run --quiet" /dev/null >"$tmp/tty" 2>&1 </dev/null
+	if grep -q elapsed "$tmp/tty"; then echo "FAIL: progress despite --quiet"; fail=$((fail + 1)); fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

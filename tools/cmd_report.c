@@ -1,0 +1,176 @@
+/*
+ * cmd_report.c - `rxbench report RESULTS [--format=F] [-o FILE]`: write a
+ * results file (JSON, or Go text) as text, csv, md, html or json.
+ */
+#include "tools/cli.h"
+
+#include "report/csv.h"
+#include "report/gofmt.h"
+#include "report/html.h"
+#include "report/io.h"
+#include "report/json.h"
+#include "report/md.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static int write_text(FILE *f, const void *arg)
+{
+	const struct results *res = arg;
+	struct gofmt g;
+	size_t w = 0;
+
+	for (size_t i = 0; i < res->n; i++)
+		if (strlen(res->r[i].name) > w)
+			w = strlen(res->r[i].name);
+	gofmt_init(&g, f, (int)w);
+	gofmt_write_results(&g, res);
+	gofmt_release(&g);
+	return ferror(f) ? -1 : 0;
+}
+
+static int write_csv(FILE *f, const void *arg)
+{
+	return report_write_csv(f, arg);
+}
+
+static int write_md(FILE *f, const void *arg)
+{
+	return report_write_md(f, arg);
+}
+
+static int write_html(FILE *f, const void *arg)
+{
+	return report_write_html(f, arg);
+}
+
+static int write_json(FILE *f, const void *arg)
+{
+	return json_write_results(f, arg);
+}
+
+static const struct format {
+	const char *name, *ext;
+	report_write_fn write;
+} formats[] = {
+	{"text", ".txt", write_text}, {"csv", ".csv", write_csv},
+	{"md", ".md", write_md},      {"html", ".html", write_html},
+	{"json", ".json", write_json},
+};
+
+static const struct format *format_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
+}
+
+/* The format -o's extension names, or text. */
+static const struct format *format_of_path(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+
+	for (size_t i = 0; dot != NULL && i < sizeof(formats) / sizeof(formats[0]);
+	     i++)
+		if (strcmp(formats[i].ext, dot) == 0)
+			return &formats[i];
+	return &formats[0];
+}
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rxbench report RESULTS [--format=FORMAT] [-o FILE]\n\n"
+		"Writes a results file (the JSON of `rxbench run -o`, or Go\n"
+		"benchmark text; \"-\" reads standard input) in another format:\n"
+		"  text   Go benchmark format (benchstat reads it)\n"
+		"  csv    one row per benchmark x metric x sample\n"
+		"  md     Markdown tables: ranking, per-suite layouts\n"
+		"  html   one self-contained page with charts\n"
+		"  json   the JSON results file\n"
+		"The format defaults to -o's extension (.txt .csv .md .html\n"
+		".json), else text.  -o is written atomically (default: "
+		"stdout).\n");
+}
+
+/* Options of report and compare: --format, -o/--out.  Args used or -1. */
+int cli_output_option(char **argv, int i, int argc, const char **format,
+		      const char **out)
+{
+	const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+
+	if (strncmp(a, "--format=", 9) == 0) {
+		*format = a + 9;
+		return 1;
+	}
+	if (strncmp(a, "--out=", 6) == 0) {
+		*out = a + 6;
+		return 1;
+	}
+	if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
+	    strcmp(a, "--out") == 0) {
+		if (next == NULL) {
+			fprintf(stderr, "rxbench: %s needs a value\n", a);
+			return -1;
+		}
+		*(a[1] == 'f' || a[2] == 'f' ? format : out) = next;
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL, *fmt = NULL;
+	const struct format *f;
+	struct results res;
+	char err[512];
+	int status = EXIT_USAGE;
+
+	for (int i = 1; i < argc;) {
+		int used = cli_output_option(argv, i, argc, &fmt, &out);
+		if (used < 0)
+			return EXIT_USAGE;
+		if (used > 0) {
+			i += used;
+			continue;
+		}
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			report_usage(stdout);
+			return EXIT_OK;
+		}
+		if ((argv[i][0] == '-' && argv[i][1] != '\0') || in != NULL) {
+			fprintf(stderr, "rxbench report: unexpected argument "
+				"'%s'\n", argv[i]);
+			report_usage(stderr);
+			return EXIT_USAGE;
+		}
+		in = argv[i++];
+	}
+	if (in == NULL) {
+		report_usage(stderr);
+		return EXIT_USAGE;
+	}
+	f = fmt ? format_find(fmt) : format_of_path(out);
+	if (f == NULL) {
+		fprintf(stderr, "rxbench report: --format=%s: use text, csv, "
+			"md, html or json\n", fmt);
+		return EXIT_USAGE;
+	}
+	results_init(&res);
+	if (report_load(in, &res, err, sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		goto out;
+	}
+	if (report_save_atomic(out ? out : "-", f->write, &res) != 0) {
+		fprintf(stderr, "rxbench: %s: %s\n", out ? out : "<stdout>",
+			strerror(errno));
+		goto out;
+	}
+	status = EXIT_OK;
+out:
+	results_release(&res);
+	return status;
+}
