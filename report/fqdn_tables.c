@@ -268,7 +268,33 @@ static void scaling_table(FILE *out, const struct row *rows, size_t n)
 	free(done);
 }
 
-void fqdn_tables_write(FILE *out, const struct results *res, const char *suite)
+/* Benchmarks slower than the budget of one sample: one op per sample. */
+static void budget_note(FILE *out, const struct row *rows, size_t n,
+			double budget_ns)
+{
+	char ns[32], b[32];
+	size_t over = 0;
+
+	for (size_t i = 0; i < n; i++)
+		over += rows[i].ns > budget_ns;
+	if (budget_ns <= 0 || over == 0)
+		return;
+	snprintf(b, sizeof(b), "%g ms", budget_ns / 1e6);
+	fprintf(out, "\nFQDN over budget: %zu benchmark(s) need more than the "
+		"%s of one sample for a single op; each sample timed one op "
+		"(less precise):\n", over, b);
+	for (size_t i = 0; i < n; i++) {
+		if (!(rows[i].ns > budget_ns))
+			continue;
+		gofmt_number(rows[i].ns, "ns/op", ns, sizeof(ns));
+		fprintf(out, "  %-17s %-18s %-11s %14s ns/op  domains %.0f\n",
+			rows[i].phase, rows[i].strategy, rows[i].engine, ns,
+			rows[i].domains);
+	}
+}
+
+void fqdn_tables_write(FILE *out, const struct results *res, const char *suite,
+		       double benchtime_ns)
 {
 	size_t n;
 	struct row *rows = rows_collect(res, suite, &n);
@@ -277,6 +303,7 @@ void fqdn_tables_write(FILE *out, const struct results *res, const char *suite)
 		return;
 	seed_tables(out, rows, n);
 	scaling_table(out, rows, n);
+	budget_note(out, rows, n, benchtime_ns);
 	fputc('\n', out);
 	free(rows);
 }

@@ -9,7 +9,8 @@
  *     scaling table: per phase x strategy x engine, the median ns/op at
  *     each size, the growth factor between consecutive sizes and the
  *     exponent k of a least-squares fit of log(ns/op) on log(N), printed
- *     "N^k" (seed 001 describes iptables this way).
+ *     "N^k" (seed 001 describes iptables this way);
+ *   - the benchmarks whose one op outlasts the per-sample time budget.
  * Results are found by their name keys phase=, strategy=, engine= and
  * domains= (or the domains metric); results that are not ok are skipped.
  */
@@ -21,9 +22,14 @@
 
 #include "harness/results.h"
 
-/* Both tables for the results of `suite` (nothing when it has none). */
-void fqdn_tables_write(FILE *out, const struct results *res,
-		       const char *suite);
+/*
+ * Both tables for the results of `suite` (nothing when it has none), then
+ * the benchmarks whose single op outlasts benchtime_ns (the time budget
+ * of one sample; 0 when the run fixed the iterations): the harness ran
+ * them once per sample, which the note says.
+ */
+void fqdn_tables_write(FILE *out, const struct results *res, const char *suite,
+		       double benchtime_ns);
 
 /*
  * Least-squares slope of log(y) on log(x) over n points (x, y > 0).

@@ -722,7 +722,8 @@ static int fqdn_prepare(struct suite_ctx *ctx)
 
 static void fqdn_report(struct suite_ctx *ctx, FILE *out)
 {
-	fqdn_tables_write(out, ctx->results, "fqdn");
+	fqdn_tables_write(out, ctx->results, "fqdn",
+			  ctx->opts->fixed_n ? 0 : ctx->opts->benchtime_ns);
 }
 
 static void fqdn_cleanup(void)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden.h"
+
 #include "corpora/fqdn_policy.h"
 #include "report/fqdn_tables.h"
 #include "suites/fqdn_ref.h"
@@ -393,6 +395,56 @@ Test(strset, add_find_grow)
 	cr_expect_not(strset_find(&s, "name-1.example", 14, NULL));
 	cr_expect(strset_find(&s, "name-1.example.", 15, NULL));
 	strset_release(&s);
+}
+
+/* One benchmark of a made-up scaling run: a sample of each metric. */
+static void made_up(struct results *res, const char *phase,
+		    const char *strategy, const char *engine, int domains,
+		    double ns, double heap)
+{
+	char name[256];
+	struct result *r;
+
+	snprintf(name, sizeof(name), "FQDN/phase=%s/strategy=%s/engine=%s/"
+		 "domains=%d", phase, strategy, engine, domains);
+	r = results_add(res, "fqdn", name);
+	for (int s = 0; s < 3; s++) {
+		result_sample_begin(r, 1000);
+		/* samples ns*0.9, ns, ns*1.5: the median is ns */
+		result_metric_add(r, "ns/op", BETTER_LOWER,
+				  ns * (s == 0 ? 0.9 : s == 1 ? 1.0 : 1.5));
+		result_metric_add(r, "domains", BETTER_EXACT, domains);
+		if (heap > 0)
+			result_metric_add(r, "B(heap)/op", BETTER_LOWER, heap);
+		result_metric_add(r, "B/op", BETTER_LOWER, heap > 0 ? 4096 : 0);
+		result_metric_add(r, "allocs/op", BETTER_LOWER, heap > 0 ? 12 : 0);
+	}
+}
+
+Test(fqdn_tables, golden_seed_layout_scaling_and_budget)
+{
+	struct results res;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct result *bad;
+
+	results_init(&res);
+	/* ns/op ~ N^2 for compile, N^0 for the map lookup */
+	made_up(&res, "compile", "baseline", "re2", 100, 1e6, 65536);
+	made_up(&res, "match-name", "map+reverse+sort", "pcre2-jit", 100,
+		54.5, 0);
+	made_up(&res, "compile", "baseline", "re2", 1000, 1e8, 655360);
+	made_up(&res, "match-name", "map+reverse+sort", "pcre2-jit", 1000,
+		54.5, 0);
+	made_up(&res, "compile", "baseline", "tre", 100, 3e8, 1 << 22);
+	bad = results_add(&res, "fqdn", "FQDN/strategy=baseline/engine=noop");
+	result_set_status(bad, RESULT_MISMATCH, "skipped by the tables");
+	fqdn_tables_write(f, &res, "fqdn", 100e6);
+	fclose(f);
+	check_golden("golden/fqdn_tables.txt", buf);
+	free(buf);
+	results_release(&res);
 }
 
 Test(fqdn_tables, fit_exponent)
