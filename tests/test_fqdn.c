@@ -397,6 +397,64 @@ Test(strset, add_find_grow)
 	strset_release(&s);
 }
 
+/*
+ * The seed's baseline at 500 generated selectors (a 34 KB regex with 500
+ * groups) on every engine that compiles it: each verdict is the
+ * reference's.  TRE once overflowed its stack here.
+ */
+Test(fqdn_engines, baseline_of_500_selectors_on_every_engine)
+{
+	static char *tlds[] = {"com", "no", "co.uk", "io"};
+	const struct fqdn_strategy *s = fqdn_strategy_find("baseline");
+	struct fqdn_policy p;
+	struct fqdn_ref r;
+	struct fqdn_queries q[FQDN_Q_COUNT];
+	unsigned char *want[FQDN_Q_COUNT];
+	struct fqdn_qset_ref sets[FQDN_Q_COUNT];
+	struct fqdn_built b;
+	char buf[FQDN_NAME_MAX + 64];
+
+	fqdn_policy_init(&p);
+	cr_assert_eq(fqdn_policy_generate(&p, 500, 1, tlds, 4), 0);
+	cr_assert_eq(fqdn_ref_init(&r, &p), 0);
+	for (int k = 0; k < FQDN_Q_COUNT; k++) {
+		fqdn_queries_init(&q[k]);
+		cr_assert_eq(fqdn_queries_generate(&q[k], &p, k, 1), 0);
+		cr_assert_lt(q[k].maxlen + 2, sizeof(buf));
+		want[k] = malloc(q[k].n);
+		for (size_t i = 0; i < q[k].n; i++)
+			want[k][i] = (unsigned char)fqdn_ref_allows(
+				&r, q[k].name[i], q[k].len[i]);
+		sets[k] = (struct fqdn_qset_ref){fqdn_qset_name(k), &q[k],
+						 want[k]};
+	}
+	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+		struct engine_pattern pat = {b.re[0], b.relen[0]};
+		struct engine_error err;
+		struct fqdn_verdict v;
+		void *h;
+
+		if ((e->caps & CAP_TEST_ONLY) ||
+		    e->compile(&pat, 1, 0, &h, &err) != 0)
+			continue; /* Hyperscan: 16,000-byte pattern limit */
+		cr_expect_eq(fqdn_verify(s, &b, e, h, sets, FQDN_Q_COUNT, buf,
+					 &v),
+			     0, "%s: query '%s' got %d want %d", e->name,
+			     v.query ? v.query : "", v.got, v.want);
+		cr_expect_eq(v.total, 2000, "%s", e->name);
+		e->free(h);
+	}
+	fqdn_built_release(&b);
+	for (int k = 0; k < FQDN_Q_COUNT; k++) {
+		fqdn_queries_release(&q[k]);
+		free(want[k]);
+	}
+	fqdn_ref_release(&r);
+	fqdn_policy_release(&p);
+}
+
 /* One benchmark of a made-up scaling run: a sample of each metric. */
 static void made_up(struct results *res, const char *phase,
 		    const char *strategy, const char *engine, int domains,
