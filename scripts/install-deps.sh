@@ -13,8 +13,9 @@ pkgs=(cmake make gcc g++ pkg-config libre2-dev libpcre2-dev libtre-dev
 # Hyperscan is x86-only; Vectorscan is the drop-in fork for the others.
 if [ "$arch" = amd64 ]; then pkgs+=(libhyperscan-dev); else pkgs+=(libvectorscan-dev); fi
 if [ "${1:-build}" = test ]; then
-	# chromium + node: the HTML report is checked in headless Chromium
-	pkgs+=(libcriterion-dev chromium)
+	# chromium + node: the HTML report is checked in headless Chromium;
+	# modsecurity-crs: real ModSecurity rules for the payload suite's --rules
+	pkgs+=(libcriterion-dev chromium modsecurity-crs)
 	command -v node >/dev/null || pkgs+=(nodejs)
 fi
 

@@ -763,7 +763,7 @@ const struct suite suite_fqdn = {
 		 "  --queries=FILE        query names, one per line (phase "
 		 "queries)\n",
 	.in_default = 1,
-	.benchtime_ns = 100e6,
+	.default_benchtime_ns = 100e6,
 	.set_option = fqdn_set_option,
 	.prepare = fqdn_prepare,
 	.report = fqdn_report,

@@ -7,10 +7,12 @@
 #include <string.h>
 
 extern const struct suite suite_scan;
+extern const struct suite suite_payload;
 extern const struct suite suite_fqdn;
 
 const struct suite *const suite_table[] = {
 	&suite_scan,
+	&suite_payload,
 	&suite_fqdn,
 };
 

@@ -44,7 +44,8 @@ struct suite {
 	const char *desc;
 	const char *usage; /* its options, one per line, for --help */
 	int in_default;    /* run by a plain `rxbench run` */
-	double benchtime_ns; /* its default --benchtime; 0: the global 1s */
+	/* Time per sample when --benchtime was not given; 0: the common 1s. */
+	double default_benchtime_ns;
 
 	/* key without "--"; value is NULL for "--key" without "=value". */
 	int (*set_option)(const char *key, const char *value);

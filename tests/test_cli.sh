@@ -66,6 +66,28 @@ fi
 # several sizes: the scaling table with a fitted exponent
 expect 0 "FQDN scaling" -- run fqdn --engines=pcre2-jit --domains=20,40 --bench 'FQDN/phase=match-name/strategy=map' "${fast[@]}"
 grep -q 'match-name .*map+reverse+sort .*pcre2-jit .* N^' "$tmp/out" || { echo "FAIL: no fitted exponent"; fail=$((fail + 1)); }
+# the payload suite: its options, inputs and verification
+small=(--sizes=64 --packets=500 "${fast[@]}")
+expect 2 "--sizes=64,abc: use packet sizes" -- run payload --sizes=64,abc
+expect 2 "--sizes: '8' is not a number from 16 to 65535" -- run payload --sizes=8
+expect 2 "--match-rate=abc: not a rate" -- run payload --match-rate=abc
+expect 2 "--match-rate=101%: not a rate" -- run payload --match-rate=101%
+expect 2 "--link=0: not a link speed" -- run payload --link=0
+expect 2 "unknown scenario 'nope'" -- run payload --scenarios=base,nope
+expect 2 "$tmp/missing.pcap: No such file or directory" -- run payload --pcap "$tmp/missing.pcap"
+expect 2 "$tmp/c.txt: unknown file format" -- run payload --pcap "$tmp/c.txt"
+expect 2 "exclude each other" -- run payload --pcap data/payload/http.pcap --sizes=64
+expect 2 "data/payload/bad_flag.rules:2: pcre: unsupported flag 'Q'" -- run payload --rules data/payload/bad_flag.rules
+expect 2 "$tmp/missing.rules: No such file or directory" -- run payload --rules "$tmp/missing.rules"
+expect 0 "BenchmarkPayload/scenario=full-scan/size=64/engine=pcre2-jit" -- run payload --engines=pcre2,pcre2-jit "${small[@]}"
+grep -q '^| *64 | *148.8 |' "$tmp/out" || { echo "FAIL: no payload table row for 64 bytes"; fail=$((fail + 1)); }
+# the noop engine answers wrongly: MISMATCH rows, exit 1, the others still timed
+expect 1 "mismatch: noop: /private/, size 64: 0 matching packets, reference 5 (= planted)" -- run payload --engines=pcre2,noop "${small[@]}"
+grep -q 'BenchmarkPayload/scenario=literal/size=64/engine=pcre2 ' "$tmp/out" || { echo "FAIL: pcre2 not timed next to a mismatching engine"; fail=$((fail + 1)); }
+expect 0 "BenchmarkPayload/scenario=real-life/size=pcap/engine=pcre2" -- run payload --engines=pcre2,pcre2-jit --pcap data/payload/http.pcap "${fast[@]}"
+expect 0 "10.00 rules" -- run payload --engines=pcre2 --pcap data/payload/http.pcap --scenarios=real-life "${fast[@]}"
+expect 0 "BenchmarkPayload/scenario=real-life/size=64/engine=pcre2" -- run payload --engines=pcre2 --rules data/payload/snort.rules --scenarios=real-life "${small[@]}"
+expect 0 "ns/packet above touching its bytes" -- run payload --engines=pcre2 --scenarios=base,touch "${small[@]}"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -28,7 +28,7 @@ struct run_args {
 	const char *bench;
 	const char *out;
 	struct bench_opts opts;
-	int benchtime_set; /* the user gave --benchtime */
+	int benchtime_given; /* else a suite's default_benchtime_ns applies */
 	int quiet;
 };
 
@@ -184,7 +184,7 @@ static int common_option(struct run_args *a, const char *arg, char *next)
 				"like 1s, 200ms, or a count like 1000x\n", v);
 			return -1;
 		}
-		a->benchtime_set = 1;
+		a->benchtime_given = 1;
 	} else if ((v = opt_value(arg, "count", next, &used)) != NULL) {
 		if (cli_parse_u64("count", v, 1, 1000, &n) != 0)
 			return -1;
@@ -371,8 +371,8 @@ static int run_suite(const struct suite *s, struct run_args *a,
 	uint64_t t0 = clock_ns();
 	int rc, ok;
 
-	if (!a->benchtime_set && s->benchtime_ns > 0)
-		opts.benchtime_ns = s->benchtime_ns;
+	if (!a->benchtime_given && s->default_benchtime_ns > 0)
+		opts.benchtime_ns = s->default_benchtime_ns;
 	gofmt_write_pkg(g, s->name);
 	rc = s->prepare(&ctx);
 	print_failures(g, res, before);

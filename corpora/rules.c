@@ -1,0 +1,774 @@
+/*
+ * rules.c - the built-in rule set and the readers for regex, Snort/Suricata
+ * and ModSecurity rule files (see rules.h).
+ *
+ * Each reader works on logical lines (ModSecurity continuations joined)
+ * and appends to a struct ruleset; a syntax error stops the file with
+ * "FILE:LINE: what".  Patterns stay in the file's PCRE syntax: the engine
+ * adapters translate or refuse what they cannot run, and the suite
+ * reports those per engine and rule.
+ */
+#define _GNU_SOURCE
+#include "corpora/rules.h"
+
+#include "corpora/file.h"
+#include "engines/engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/*
+ * Written for rxbench: every engine runs them (the POSIX engines too: no
+ * \d, no (?:, no lazy or lookaround quantifiers, no \b).  Compiled caseless
+ * and dotall, as a WAF does.  The HTTP corpus (corpora/packets.c) plants
+ * attacks these detect and never anything else they match.
+ */
+static const struct {
+	const char *name, *re;
+} builtin[RULE_BUILTIN_COUNT] = {
+	[RULE_BAD_METHOD] = {"bad-method",
+		"^(TRACE|TRACK|DEBUG|CONNECT|PROPFIND) "},
+	[RULE_ENCODED_REQLINE] = {"encoded-request-line",
+		"^[a-z]+ +[^ ]*%(00|0a|0d|25|c0%af|2e%2e)"},
+	[RULE_PATH_TRAVERSAL] = {"path-traversal",
+		"([.][.]|%2e%2e)(/|%2f|%5c)"},
+	[RULE_SQLI_UNION] = {"sqli-union",
+		"union([ +]|%20|/[*][^*]*[*]/)+(all([ +]|%20)+)?select([ +]|%20)"},
+	[RULE_SQLI_TAUTOLOGY] = {"sqli-tautology",
+		"'[ +]*(or|and)[ +]+'?[0-9a-z]+'?[ +]*=[ +]*'?[0-9a-z]+"},
+	[RULE_XSS] = {"xss",
+		"<script[^>]*>|javascript:|<[a-z]+[^>]*[ /+]on(load|error|mouseover|focus|click)[ +]*="},
+	[RULE_SHELL_INJECTION] = {"shell-injection",
+		"(;|[|]|&&|`|[$][(])[ +]*(cat|wget|curl|bash|sh|nc|uname|whoami|id)[ +]+[-/a-z]"},
+	[RULE_SCANNER_UA] = {"scanner-user-agent",
+		"user-agent:[ -~]*(nikto|sqlmap|nmap|masscan|dirbuster|acunetix|wpscan|zgrab|nuclei)"},
+	[RULE_LOG4SHELL] = {"log4shell",
+		"[$][{][^}]*j[^}]*n[^}]*d[^}]*i[^}]*:"},
+	[RULE_SENSITIVE_FILE] = {"sensitive-file",
+		"/etc/(passwd|shadow|hosts)|/proc/self/environ|(boot|win)[.]ini|[.]htaccess|[.]git/(config|HEAD)|wp-config[.]php"},
+};
+
+/* The reader's position, for rule names and messages. */
+struct src {
+	const char *file; /* as the user gave it */
+	const char *base; /* its last path component */
+	long line;
+	int nth;  /* rules read from this line so far */
+	char *err;
+	size_t errsize;
+};
+
+static int src_error(const struct src *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Fill the error message "FILE:LINE: ..."; returns -1. */
+static int src_error(const struct src *s, const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(s->err, s->errsize, "%s:%ld: %s", s->file, s->line, msg);
+	return -1;
+}
+
+void ruleset_init(struct ruleset *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+}
+
+void rules_release(struct ruleset *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->r[i].re);
+		free(rs->r[i].name);
+		free(rs->r[i].where);
+	}
+	free(rs->r);
+	ruleset_init(rs);
+}
+
+/* Append one rule (copies everything).  0, or -1 out of memory. */
+static int rules_add(struct ruleset *rs, const char *re, size_t len,
+		     unsigned flags, const char *name, const char *where)
+{
+	struct rule *grown = realloc(rs->r, (rs->n + 1) * sizeof(*grown));
+	struct rule *r;
+
+	if (grown == NULL)
+		return -1;
+	rs->r = grown;
+	r = &rs->r[rs->n];
+	r->re = malloc(len + 1);
+	r->name = strdup(name);
+	r->where = strdup(where);
+	if (r->re == NULL || r->name == NULL || r->where == NULL) {
+		free(r->re);
+		free(r->name);
+		free(r->where);
+		return -1;
+	}
+	memcpy(r->re, re, len);
+	r->re[len] = '\0';
+	r->len = len;
+	r->flags = flags;
+	rs->n++;
+	return 0;
+}
+
+int rules_builtin(struct ruleset *rs)
+{
+	for (size_t i = 0; i < RULE_BUILTIN_COUNT; i++)
+		if (rules_add(rs, builtin[i].re, strlen(builtin[i].re),
+			      ENGINE_CASELESS | ENGINE_DOTALL, builtin[i].name,
+			      "built-in") != 0)
+			return -1;
+	return 0;
+}
+
+int rules_format_parse(const char *s)
+{
+	static const char *const names[] = {"auto", "regex", "snort", "modsec"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* ---- pattern normalisation: inline flags and extended mode ---- */
+
+/*
+ * Remove what PCRE's x flag ignores: unescaped whitespace and #-comments
+ * outside character classes.  In place; returns the new length.
+ */
+static size_t strip_extended(char *re, size_t len)
+{
+	size_t o = 0;
+	int in_class = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = re[i];
+		if (c == '\\' && i + 1 < len) {
+			re[o++] = c;
+			re[o++] = re[++i];
+			continue;
+		}
+		if (in_class) {
+			in_class = c != ']';
+		} else if (c == '[') {
+			in_class = 1;
+			/* a ']' right after '[' or '[^' is a member */
+			if (i + 1 < len && re[i + 1] == '^')
+				re[o++] = re[i++];
+			if (i + 1 < len && re[i + 1] == ']')
+				re[o++] = re[i++];
+		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+			   c == '\f' || c == '\v') {
+			continue;
+		} else if (c == '#') {
+			while (i < len && re[i] != '\n')
+				i++;
+			continue;
+		}
+		re[o++] = c;
+	}
+	return o;
+}
+
+/*
+ * Offset of the ')' closing the group that opens at re[0], or len when
+ * unbalanced.  Escapes and character classes are skipped.
+ */
+static size_t group_end(const char *re, size_t len)
+{
+	int depth = 0, in_class = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = re[i];
+		if (c == '\\') {
+			i++;
+		} else if (in_class) {
+			in_class = c != ']';
+		} else if (c == '[') {
+			in_class = 1;
+			if (i + 1 < len && re[i + 1] == '^')
+				i++;
+			if (i + 1 < len && re[i + 1] == ']')
+				i++;
+		} else if (c == '(') {
+			depth++;
+		} else if (c == ')' && --depth == 0) {
+			return i;
+		}
+	}
+	return len;
+}
+
+/*
+ * Flags letters at re[2..] of "(?ismx)" or "(?ismx:": the engine flags in
+ * *flags, extended mode in *x; returns the offset of the ')' or ':' that
+ * ends them, or 0 when re does not start that way.
+ */
+static size_t inline_flags(const char *re, size_t len, unsigned *flags,
+			   int *x)
+{
+	size_t i = 2;
+
+	*flags = 0;
+	*x = 0;
+	if (len < 4 || re[0] != '(' || re[1] != '?')
+		return 0;
+	for (; i < len; i++) {
+		switch (re[i]) {
+		case 'i': *flags |= ENGINE_CASELESS; break;
+		case 's': *flags |= ENGINE_DOTALL; break;
+		case 'm': *flags |= ENGINE_MULTILINE; break;
+		case 'x': *x = 1; break;
+		case ')':
+		case ':':
+			return i > 2 ? i : 0;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Turn a leading "(?is)" or a whole-pattern "(?i:...)" into engine flags,
+ * and apply x.  Works in place on re (len updated); *flags gains the
+ * flags.
+ */
+static void normalise(char *re, size_t *len, unsigned *flags, int x)
+{
+	unsigned f;
+	int fx;
+	size_t end = inline_flags(re, *len, &f, &fx);
+
+	if (end > 0 && re[end] == ')') {
+		memmove(re, re + end + 1, *len - end - 1);
+		*len -= end + 1;
+	} else if (end > 0 && group_end(re, *len) == *len - 1) {
+		memmove(re, re + end + 1, *len - end - 2);
+		*len -= end + 2;
+	} else {
+		f = 0;
+		fx = 0;
+	}
+	*flags |= f;
+	if (x || fx)
+		*len = strip_extended(re, *len);
+	re[*len] = '\0';
+}
+
+/* Add re[0..len) (copied, normalised) as a rule read at s. */
+static int add_read_rule(struct ruleset *rs, struct src *s,
+			 const char *re, size_t len, unsigned flags, int x,
+			 const char *id)
+{
+	char name[160], where[512];
+	char *copy = malloc(len + 1);
+	int rc;
+
+	if (copy == NULL)
+		return src_error(s, "out of memory");
+	memcpy(copy, re, len);
+	normalise(copy, &len, &flags, x);
+	if (len == 0) {
+		free(copy);
+		return src_error(s, "empty pattern");
+	}
+	/* a second rule of one line (two pcre options) gets ".2" */
+	s->nth++;
+	if (id != NULL)
+		snprintf(name, sizeof(name), "id%s", id);
+	else if (s->nth > 1)
+		snprintf(name, sizeof(name), "%s:%ld.%d", s->base, s->line, s->nth);
+	else
+		snprintf(name, sizeof(name), "%s:%ld", s->base, s->line);
+	if (id != NULL)
+		snprintf(where, sizeof(where), "%s:%ld (id %s)", s->file, s->line,
+			 id);
+	else
+		snprintf(where, sizeof(where), "%s:%ld", s->file, s->line);
+	rc = rules_add(rs, copy, len, flags, name, where);
+	free(copy);
+	return rc == 0 ? 0 : src_error(s, "out of memory");
+}
+
+/* ---- logical lines ---- */
+
+/* A logical line: physical lines joined at a trailing '\' (ModSecurity). */
+struct lline {
+	char *text;   /* malloc'd, NUL-terminated */
+	size_t len;
+	long first;   /* 1-based number of its first physical line */
+};
+
+/*
+ * The next logical line from text at *pos (continuations joined when
+ * `join`).  1 with *ll filled, 0 at the end, -1 out of memory.
+ */
+static int next_lline(const char *text, size_t len, size_t *pos, long *lineno,
+		      int join, struct lline *ll)
+{
+	size_t cap = 0;
+
+	ll->text = NULL;
+	ll->len = 0;
+	if (*pos >= len)
+		return 0;
+	ll->first = *lineno + 1;
+	while (*pos < len) {
+		const char *p = text + *pos;
+		const char *nl = memchr(p, '\n', len - *pos);
+		size_t l = nl ? (size_t)(nl - p) : len - *pos;
+		int cont;
+		char *grown;
+
+		*pos += l + (nl != NULL);
+		(*lineno)++;
+		if (l > 0 && p[l - 1] == '\r')
+			l--;
+		cont = join && l > 0 && p[l - 1] == '\\';
+		if (cont)
+			l--;
+		grown = realloc(ll->text, cap + l + 1);
+		if (grown == NULL) {
+			free(ll->text);
+			ll->text = NULL;
+			return -1;
+		}
+		ll->text = grown;
+		memcpy(ll->text + cap, p, l);
+		cap += l;
+		ll->text[cap] = '\0';
+		if (!cont)
+			break;
+	}
+	ll->len = cap;
+	return 1;
+}
+
+static const char *skip_space(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* A line the readers skip: blank, or a '#' comment. */
+static int insignificant(const char *p)
+{
+	p = skip_space(p);
+	return *p == '\0' || *p == '#';
+}
+
+/* ---- regex lines ---- */
+
+static int parse_regex(struct ruleset *rs, struct src *s, const struct lline *ll)
+{
+	if (insignificant(ll->text))
+		return 0;
+	return add_read_rule(rs, s, ll->text, ll->len, 0, 0, NULL);
+}
+
+/* ---- Snort / Suricata ---- */
+
+/* Map one pcre flag letter.  0, or -1 (unknown or unsupported). */
+static int snort_flag(char c, unsigned *flags, int *x)
+{
+	switch (c) {
+	case 'i': *flags |= ENGINE_CASELESS; return 0;
+	case 's': *flags |= ENGINE_DOTALL; return 0;
+	case 'm': *flags |= ENGINE_MULTILINE; return 0;
+	case 'A': *flags |= ENGINE_ANCHORED; return 0;
+	case 'x': *x = 1; return 0;
+	}
+	/* buffer selection and limits: where Snort looks, not how it matches */
+	return c != '\0' && strchr("RUIPHDMCKSYBO", c) != NULL ? 0 : -1;
+}
+
+/*
+ * The value of a pcre option, `"/re/flags"` with optional leading '!':
+ * unquote it (\" and \; are the rule language's escapes) and add the rule.
+ */
+static int snort_pcre(struct ruleset *rs, struct src *s, const char *v,
+		      size_t vlen)
+{
+	char *buf = malloc(vlen + 1), delim, *last;
+	size_t n = 0, i = 0;
+	unsigned flags = 0;
+	int x = 0, rc;
+
+	if (buf == NULL)
+		return src_error(s, "out of memory");
+	while (i < vlen && (v[i] == ' ' || v[i] == '!'))
+		i++;
+	if (i >= vlen || v[i] != '"') {
+		free(buf);
+		return src_error(s, "pcre: the value must be a quoted \"/regex/flags\"");
+	}
+	for (i++; i < vlen && v[i] != '"'; i++) {
+		if (v[i] == '\\' && i + 1 < vlen &&
+		    (v[i + 1] == '"' || v[i + 1] == ';'))
+			i++;
+		else if (v[i] == '\\' && i + 1 < vlen)
+			buf[n++] = v[i++];
+		buf[n++] = v[i];
+	}
+	buf[n] = '\0';
+	if (i >= vlen) {
+		free(buf);
+		return src_error(s, "pcre: unterminated quote");
+	}
+	i = buf[0] == 'm' ? 1 : 0;
+	delim = buf[i];
+	last = strrchr(buf + i + 1, delim);
+	if (n < i + 2 || (i == 0 && delim != '/') || delim == '\0' ||
+	    last == NULL) {
+		free(buf);
+		return src_error(s, "pcre: expected /regex/flags");
+	}
+	for (const char *f = last + 1; *f; f++) {
+		if (snort_flag(*f, &flags, &x) != 0) {
+			rc = src_error(s, "pcre: unsupported flag '%c'", *f);
+			free(buf);
+			return rc;
+		}
+	}
+	rc = add_read_rule(rs, s, buf + i + 1, (size_t)(last - buf - i - 1),
+			   flags, x, NULL);
+	free(buf);
+	return rc;
+}
+
+/*
+ * Length of the option starting at p: up to the ';' that is neither
+ * escaped nor inside quotes.  Sets *closed when that ';' exists.
+ */
+static size_t snort_option_len(const char *p, int *closed)
+{
+	int quoted = 0;
+	size_t i = 0;
+
+	*closed = 0;
+	for (; p[i]; i++) {
+		if (p[i] == '\\' && p[i + 1] != '\0')
+			i++;
+		else if (p[i] == '"')
+			quoted = !quoted;
+		else if (p[i] == ';' && !quoted) {
+			*closed = 1;
+			return i;
+		}
+	}
+	return i;
+}
+
+/* A Snort rule line: every pcre option in its (...) body is a rule. */
+static int parse_snort(struct ruleset *rs, struct src *s, const struct lline *ll)
+{
+	const char *p;
+
+	if (insignificant(ll->text))
+		return 0;
+	p = strchr(ll->text, '(');
+	if (p == NULL)
+		return src_error(s, "not a Snort rule: no '(' options");
+	for (p++;;) {
+		int closed;
+		size_t olen;
+
+		p = skip_space(p);
+		if (*p == ')' || *p == '\0')
+			break;
+		olen = snort_option_len(p, &closed);
+		if (strncmp(p, "pcre", 4) == 0 && *skip_space(p + 4) == ':') {
+			const char *v = skip_space(p + 4) + 1;
+			if (snort_pcre(rs, s, v, olen - (size_t)(v - p)) != 0)
+				return -1;
+		}
+		if (!closed)
+			return src_error(s, "unterminated option (missing ';')");
+		p += olen + 1;
+	}
+	return 0;
+}
+
+/* ---- ModSecurity ---- */
+
+/*
+ * One Apache-style argument at *pp: "quoted" (\\ -> \, \" -> ") or bare up
+ * to whitespace, into out (cap bytes at least strlen(*pp)+1).  1, 0 at the
+ * end of the line, -1 for an unterminated quote.
+ */
+static int modsec_word(const char **pp, char *out)
+{
+	const char *p = skip_space(*pp);
+	size_t o = 0;
+
+	if (*p == '\0')
+		return 0;
+	if (*p == '"' || *p == '\'') {
+		char q = *p++;
+		for (; *p && *p != q; p++) {
+			if (*p == '\\' && (p[1] == '\\' || p[1] == q))
+				p++;
+			out[o++] = *p;
+		}
+		if (*p != q)
+			return -1;
+		p++;
+	} else {
+		while (*p && *p != ' ' && *p != '\t')
+			out[o++] = *p++;
+	}
+	out[o] = '\0';
+	*pp = p;
+	return 1;
+}
+
+/* The value of "id:N" in a ModSecurity action list, into id; or "". */
+static void modsec_id(const char *actions, char *id, size_t size)
+{
+	const char *p = strstr(actions, "id:");
+	size_t n;
+
+	id[0] = '\0';
+	while (p != NULL && p != actions && p[-1] != ',' && p[-1] != ' ' &&
+	       p[-1] != '"' && p[-1] != '\'')
+		p = strstr(p + 1, "id:");
+	if (p == NULL)
+		return;
+	p += 3;
+	if (*p == '\'')
+		p++;
+	n = strspn(p, "0123456789");
+	if (n >= size)
+		n = size - 1;
+	memcpy(id, p, n);
+	id[n] = '\0';
+}
+
+/* The operator argument: the regex of @rx (or no operator), else NULL. */
+static const char *modsec_regex(const char *op)
+{
+	if (*op == '!')
+		op++;
+	if (*op != '@')
+		return op;
+	if (strncmp(op, "@rx", 3) == 0 && (op[3] == ' ' || op[3] == '\t' ||
+					    op[3] == '\0'))
+		return skip_space(op + 3);
+	return NULL;
+}
+
+/* SecRule VARIABLES OPERATOR [ACTIONS]; other directives are skipped. */
+static int parse_modsec(struct ruleset *rs, struct src *s, const struct lline *ll)
+{
+	const char *p = skip_space(ll->text), *re;
+	char *var = NULL, *op = NULL, *act = NULL, id[32];
+	int rc = -1;
+
+	if (insignificant(p) || strncasecmp(p, "SecRule", 7) != 0 ||
+	    (p[7] != ' ' && p[7] != '\t'))
+		return 0;
+	p += 7;
+	var = malloc(ll->len + 1);
+	op = malloc(ll->len + 1);
+	act = malloc(ll->len + 1);
+	if (var == NULL || op == NULL || act == NULL) {
+		src_error(s, "out of memory");
+		goto out;
+	}
+	act[0] = '\0'; /* the actions are optional */
+	if (modsec_word(&p, var) != 1 || modsec_word(&p, op) != 1) {
+		src_error(s, "SecRule: expected VARIABLES \"OPERATOR\" "
+			  "(unterminated quote or missing operator)");
+		goto out;
+	}
+	if (modsec_word(&p, act) < 0) {
+		src_error(s, "SecRule: unterminated quote in the actions");
+		goto out;
+	}
+	modsec_id(act, id, sizeof(id));
+	re = modsec_regex(op);
+	if (re == NULL || strstr(re, "%{") != NULL) {
+		rs->skipped++; /* another operator, or macros filled at run time */
+		rc = 0;
+		goto out;
+	}
+	rc = add_read_rule(rs, s, re, strlen(re), ENGINE_DOTALL, 0,
+			   id[0] ? id : NULL);
+out:
+	free(var);
+	free(op);
+	free(act);
+	return rc;
+}
+
+/* ---- files ---- */
+
+static int is_snort_action(const char *p)
+{
+	static const char *const actions[] = {"alert", "drop", "pass", "reject",
+					      "log", "sdrop", "rejectsrc",
+					      "rejectdst", "rejectboth"};
+
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
+		size_t n = strlen(actions[i]);
+		if (strncmp(p, actions[i], n) == 0 &&
+		    (p[n] == ' ' || p[n] == '\t'))
+			return 1;
+	}
+	return 0;
+}
+
+/* The format of text from its first significant line. */
+static enum rules_format detect(const char *text, size_t len)
+{
+	size_t pos = 0;
+	long lineno = 0;
+	struct lline ll;
+	enum rules_format f = RULES_REGEX;
+
+	while (next_lline(text, len, &pos, &lineno, 0, &ll) == 1) {
+		const char *p = skip_space(ll.text);
+		int done = !insignificant(p);
+		if (done && strncasecmp(p, "Sec", 3) == 0)
+			f = RULES_MODSEC;
+		else if (done && is_snort_action(p) && strchr(p, '(') != NULL)
+			f = RULES_SNORT;
+		free(ll.text);
+		if (done)
+			break;
+	}
+	return f;
+}
+
+/* Parse text into rs; a file without rules is not an error here. */
+static int parse_text(struct ruleset *rs, const char *file, const char *text,
+		      size_t len, enum rules_format fmt, char *err,
+		      size_t errsize)
+{
+	struct src s = {file, strrchr(file, '/') ? strrchr(file, '/') + 1 : file,
+			0, 0, err, errsize};
+	size_t pos = 0;
+	long lineno = 0;
+	struct lline ll;
+	int rc = 0, more;
+
+	if (fmt == RULES_AUTO)
+		fmt = detect(text, len);
+	while (rc == 0) {
+		more = next_lline(text, len, &pos, &lineno, fmt == RULES_MODSEC,
+				  &ll);
+		if (more <= 0)
+			return more < 0 ? src_error(&s, "out of memory") : 0;
+		s.line = ll.first;
+		s.nth = 0;
+		if (memchr(ll.text, '\0', ll.len) != NULL)
+			rc = src_error(&s, "NUL byte in a rule line");
+		else if (fmt == RULES_SNORT)
+			rc = parse_snort(rs, &s, &ll);
+		else if (fmt == RULES_MODSEC)
+			rc = parse_modsec(rs, &s, &ll);
+		else
+			rc = parse_regex(rs, &s, &ll);
+		free(ll.text);
+	}
+	return rc;
+}
+
+/* -1 with "NAME: no regex rules ..." when rs did not grow past `before`. */
+static int check_grew(const struct ruleset *rs, size_t before,
+		      size_t skipped_before, const char *name, char *err,
+		      size_t errsize)
+{
+	if (rs->n > before)
+		return 0;
+	snprintf(err, errsize, "%s: no regex rules found%s", name,
+		 rs->skipped > skipped_before ? " (only other operators)" : "");
+	return -1;
+}
+
+int rules_parse(struct ruleset *rs, const char *file, const char *text,
+		size_t len, enum rules_format fmt, char *err, size_t errsize)
+{
+	size_t before = rs->n, skipped = rs->skipped;
+
+	if (parse_text(rs, file, text, len, fmt, err, errsize) != 0)
+		return -1;
+	return check_grew(rs, before, skipped, file, err, errsize);
+}
+
+/* Read and parse one file (no check that it held rules). */
+static int load_file(struct ruleset *rs, const char *path,
+		     enum rules_format fmt, char *err, size_t errsize)
+{
+	struct corpus c;
+	int rc;
+
+	if (corpus_load_file(&c, path, err, errsize) != 0)
+		return -1;
+	rc = parse_text(rs, path, c.data, c.len, fmt, err, errsize);
+	corpus_release(&c);
+	return rc;
+}
+
+static int rule_file_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return (n > 5 && strcmp(d->d_name + n - 5, ".conf") == 0) ||
+	       (n > 6 && strcmp(d->d_name + n - 6, ".rules") == 0);
+}
+
+/* Every *.conf and *.rules file of a directory, in name order. */
+static int load_dir(struct ruleset *rs, const char *path,
+		    enum rules_format fmt, char *err, size_t errsize)
+{
+	struct dirent **list = NULL;
+	int n = scandir(path, &list, rule_file_name, alphasort), rc = 0;
+
+	if (n < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char file[4096];
+
+		snprintf(file, sizeof(file), "%s/%s", path, list[i]->d_name);
+		if (rc == 0)
+			rc = load_file(rs, file, fmt, err, errsize);
+		free(list[i]);
+	}
+	free(list);
+	return rc;
+}
+
+int rules_load(struct ruleset *rs, const char *path, enum rules_format fmt,
+	       char *err, size_t errsize)
+{
+	struct stat sb;
+	size_t before = rs->n, skipped = rs->skipped;
+	int rc;
+
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		rc = load_dir(rs, path, fmt, err, errsize);
+	else
+		rc = load_file(rs, path, fmt, err, errsize);
+	if (rc != 0)
+		return -1;
+	return check_grew(rs, before, skipped, path, err, errsize);
+}

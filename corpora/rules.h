@@ -1,0 +1,92 @@
+/*
+ * rules.h - rule sets for the payload suite's real-life scenario: the
+ * built-in network-security rules, and readers for users' rule files.
+ *
+ * Formats (--rules FILE, format detected from the first significant line
+ * or forced with --rules-format):
+ *   regex   one regex per line; blank lines and lines starting with '#'
+ *           are skipped; no flags.
+ *   snort   Snort/Suricata rules: every `pcre:"/re/flags";` option (also
+ *           `pcre:!"..."` and `m<delim>re<delim>`) is a rule.  Flags i s m
+ *           x A map to engine flags; the buffer modifiers R U I P H D M C
+ *           K S Y B O select what Snort matches, not how, and are ignored;
+ *           others (E G ...) are an error.
+ *   modsec  ModSecurity `SecRule VARIABLES "@rx re" ...` (and the implicit
+ *           operator `SecRule VARIABLES "re"`), with '\' line continuations
+ *           and Apache's quoting (\\ -> \, \" -> ").  Compiled as
+ *           ModSecurity does, dotall.  Rules with other operators (@pm,
+ *           @detectSQLi, ...) or with %{macros} are counted as skipped.
+ * Any format: a leading `(?i)`-style group of i s m x, or an `(?i:...)`
+ * group spanning the whole pattern, becomes engine flags, so engines
+ * without inline flags (the POSIX ones) can run the rule.  x (extended)
+ * is applied by removing its whitespace and comments.
+ *
+ * Errors are one line naming FILE:LINE and what is wrong.
+ */
+#ifndef RXB_RULES_H
+#define RXB_RULES_H
+
+#include <stddef.h>
+
+struct rule {
+	char *re;       /* pattern bytes, NUL-terminated past len */
+	size_t len;
+	unsigned flags; /* enum engine_flag */
+	char *name;     /* short and name-safe: "sqli-union", "id942100", "x.rules:7" */
+	char *where;    /* for messages: "FILE:LINE" or "built-in" */
+};
+
+struct ruleset {
+	struct rule *r;
+	size_t n;
+	size_t skipped; /* rules that were not regexes (other operators, macros) */
+};
+
+enum rules_format {
+	RULES_AUTO,
+	RULES_REGEX,
+	RULES_SNORT,
+	RULES_MODSEC,
+};
+
+/* The built-in rules, in this order (bit i of an HTTP packet's mark). */
+enum rule_builtin {
+	RULE_BAD_METHOD,      /* anchored: TRACE, TRACK, DEBUG, ... */
+	RULE_ENCODED_REQLINE, /* anchored, backtracking: %00 %0d %25 ... in the target */
+	RULE_PATH_TRAVERSAL,
+	RULE_SQLI_UNION,
+	RULE_SQLI_TAUTOLOGY,  /* backtracking */
+	RULE_XSS,             /* backtracking */
+	RULE_SHELL_INJECTION,
+	RULE_SCANNER_UA,      /* backtracking */
+	RULE_LOG4SHELL,       /* backtracking */
+	RULE_SENSITIVE_FILE,
+	RULE_BUILTIN_COUNT,
+};
+
+void ruleset_init(struct ruleset *rs);
+void rules_release(struct ruleset *rs);
+
+/* Append the built-in set to rs.  0, or -1 out of memory. */
+int rules_builtin(struct ruleset *rs);
+
+/*
+ * Append the rules of `path` to rs.  A directory loads its *.conf and
+ * *.rules files in name order.  0, or -1 with a one-line message in err
+ * ("FILE:LINE: ..." for a syntax error, "FILE: ..." when unreadable or
+ * when it holds no rule).
+ */
+int rules_load(struct ruleset *rs, const char *path, enum rules_format fmt,
+	       char *err, size_t errsize);
+
+/*
+ * Same on text already in memory; `file` names it in rule names and
+ * messages.
+ */
+int rules_parse(struct ruleset *rs, const char *file, const char *text,
+		size_t len, enum rules_format fmt, char *err, size_t errsize);
+
+/* "auto", "regex", "snort", "modsec" -> the format; -1 when unknown. */
+int rules_format_parse(const char *s);
+
+#endif

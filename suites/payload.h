@@ -1,0 +1,110 @@
+/*
+ * payload.h - shared state of the payload suite, split over two files:
+ *   suites/payload.c        options, inputs, benchmarks, tables
+ *   suites/payload_rules.c  the real-life scenario's rule sets: compiling
+ *                           them per engine and verifying match_ids
+ * Nothing outside suites/payload*.c includes this.
+ */
+#ifndef RXB_PAYLOAD_H
+#define RXB_PAYLOAD_H
+
+#include "corpora/packets.h"
+#include "corpora/rules.h"
+#include "suites/suite.h"
+
+#include <stdint.h>
+
+#define PAYLOAD_SUITE "payload"
+#define PAYLOAD_PREFIX "Payload"
+
+enum scenario {
+	SC_BASE,     /* no regex: touch every byte (the harness floor) */
+	SC_LITERAL,  /* "private", dotall */
+	SC_FULLSCAN, /* "pri.*ate", dotall, single match */
+	SC_REALLIFE, /* the rule set, match_ids per packet */
+	SC_TOUCH,    /* one contiguous sweep: base without per-packet work */
+	SC_COUNT,
+};
+
+/* The packets each scenario reads at one size (one row of the tables). */
+struct size_in {
+	char label[16];          /* "64", or "pcap" */
+	size_t size;             /* 0 for pcap */
+	struct packets gen[3];   /* generated: printable, full-scan, HTTP */
+	const struct packets *corpus[SC_COUNT];
+	double linerate;         /* Mpps at --link for this size */
+};
+
+/* Rules with the same flags: one compiled set per engine. */
+struct rule_group {
+	unsigned flags;
+	size_t *rule; /* indices into the rule set */
+	size_t n;
+};
+
+/* An engine's compiled set of one group: local id k is rule map[k]. */
+struct eset {
+	void *h;      /* NULL when the engine compiled none of the group */
+	size_t *map;
+	size_t n;
+};
+
+/* One engine's compiled patterns, alive from prepare() to cleanup(). */
+struct peng {
+	const struct engine *e;
+	void *single[SC_COUNT];        /* literal and full-scan handles */
+	char why[SC_COUNT][320];       /* why a handle is missing */
+	int status[SC_COUNT];          /* its result status then */
+	struct eset *sets;             /* one per rule group */
+	unsigned char *ok;             /* per rule: compiled */
+	size_t nok;                    /* rules compiled */
+	unsigned char *ids;            /* match_ids scratch (largest group) */
+};
+
+/* The rule side of the suite's state (payload_rules.c). */
+struct payload_rules {
+	struct ruleset rs;
+	int builtin;              /* rs is the built-in set: marks apply */
+	struct rule_group *groups;
+	size_t ngroups;
+};
+
+/*
+ * Group rs's rules by flags.  0, or -1 out of memory.
+ */
+int payload_rules_group(struct payload_rules *pr);
+void payload_rules_release(struct payload_rules *pr);
+
+/*
+ * Compile pr's rules for pe: each rule alone first (a rule it cannot
+ * compile gets an unsupported row, or an error row for a built-in rule),
+ * then one set per group of the rules that compiled.  pe->status and
+ * pe->why[SC_REALLIFE] are set when no set could be built.  0, or -1 out
+ * of memory.
+ */
+int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
+			  struct peng *pe);
+void payload_rules_free(const struct payload_rules *pr, struct peng *pe);
+
+/*
+ * Verify the real-life answers of every engine of pes (those with sets)
+ * on in's packets: per packet and rule, against the planted marks (built-in
+ * rules on the generated HTTP corpus) or else the engines' majority.  A
+ * difference or an engine error adds a row for that engine and clears
+ * ok_out[e]; ok_out[e] = 1 for the engines that verified, and matched[e]
+ * is the number of packets where some rule of engine e matched.  0, or
+ * -1 out of memory.
+ */
+int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
+			 struct peng *pes, size_t npes, const struct size_in *in,
+			 unsigned char *ok_out, size_t *matched);
+
+/* Name of benchmark scenario x size (x engine when e is not NULL). */
+void payload_name(char *buf, size_t size, enum scenario sc,
+		  const struct size_in *in, const struct engine *e);
+
+/* A packet's bytes for a message: escaped, at most `max` from `from`. */
+void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
+		     char *buf, size_t size);
+
+#endif

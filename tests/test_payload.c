@@ -1,0 +1,305 @@
+/*
+ * test_payload.c - the payload suite's generated inputs and arithmetic:
+ * exact and deterministic planted counts, printable filler that never
+ * holds a match, HTTP packets whose matching rules are exactly what was
+ * planted (checked with PCRE2 rule by rule), line rate, and the
+ * per-engine tables against tests/golden/payload_table.txt.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "corpora/http.h"
+#include "corpora/packets.h"
+#include "corpora/rules.h"
+#include "engines/engine.h"
+#include "report/table.h"
+#include "suites/payload.h"
+
+#include "golden.h"
+
+static const size_t sizes[] = {64, 128, 256, 512, 1000, 1500};
+
+Test(payload, linerate_arithmetic)
+{
+	/* 100 Gbps of 64-byte frames: 1e11 / (84 * 8) */
+	cr_expect_float_eq(packets_linerate_mpps(100, 64), 148.8095, 1e-4);
+	cr_expect_float_eq(packets_linerate_mpps(100, 1500), 8.2237, 1e-4);
+	cr_expect_float_eq(packets_linerate_mpps(10, 64), 14.88095, 1e-5);
+	cr_expect_float_eq(packets_linerate_mpps(400, 1500), 32.8947, 1e-4);
+}
+
+Test(payload, default_count)
+{
+	cr_expect_eq(packets_default_count(64), 65536);
+	cr_expect_eq(packets_default_count(1000), 4194);
+	cr_expect_eq(packets_default_count(1500), 4096);
+}
+
+static size_t count_marked(const struct packets *pk)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pk->n; i++)
+		n += pk->mark[i] != 0;
+	return n;
+}
+
+Test(payload, planted_counts_are_exact)
+{
+	const double rates[] = {0, 0.01, 0.013, 0.5, 1};
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		for (size_t r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
+			struct packets_spec spec = {sizes[s], 1000, rates[r], 7};
+			struct packets pk;
+			size_t want = (size_t)llround(rates[r] * 1000);
+
+			cr_assert_eq(packets_generate(&pk, PACKETS_LITERAL, &spec), 0);
+			cr_expect_eq(pk.n, 1000);
+			cr_expect_eq(pk.nplanted, want, "size %zu rate %g: %zu",
+				     sizes[s], rates[r], pk.nplanted);
+			cr_expect_eq(count_marked(&pk), want);
+			packets_release(&pk);
+		}
+	}
+}
+
+/* Every packet matches the literal / pri.*ate reference iff planted. */
+static void check_reference(enum packets_kind kind, size_t size)
+{
+	struct packets_spec spec = {size, 3000, 0.1, 42};
+	struct packets pk;
+
+	cr_assert_eq(packets_generate(&pk, kind, &spec), 0);
+	for (size_t i = 0; i < pk.n; i++) {
+		const struct packet *p = &pk.pkt[i];
+		int lit = memmem(p->p, p->len, "private", 7) != NULL;
+		int full = packets_has_pri_ate(p->p, p->len);
+		int pri = memmem(p->p, p->len, "pri", 3) != NULL;
+
+		cr_assert_eq(p->len, size);
+		cr_assert_eq(full, (int)pk.mark[i], "size %zu packet %zu", size, i);
+		cr_assert_eq(pri, (int)pk.mark[i], "stray \"pri\" in packet %zu", i);
+		if (kind == PACKETS_LITERAL)
+			cr_assert_eq(lit, (int)pk.mark[i]);
+		for (size_t k = 0; k < p->len; k++)
+			cr_assert(p->p[k] >= 0x20 && p->p[k] < 0x7f);
+	}
+	packets_release(&pk);
+}
+
+Test(payload, filler_never_matches)
+{
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		check_reference(PACKETS_LITERAL, sizes[s]);
+		check_reference(PACKETS_FULLSCAN, sizes[s]);
+	}
+	check_reference(PACKETS_FULLSCAN, PACKETS_MIN_SIZE);
+}
+
+Test(payload, deterministic)
+{
+	struct packets_spec spec = {256, 500, 0.05, 9};
+	struct packets a, b, c;
+
+	cr_assert_eq(packets_generate(&a, PACKETS_HTTP, &spec), 0);
+	cr_assert_eq(packets_generate(&b, PACKETS_HTTP, &spec), 0);
+	spec.seed = 10;
+	cr_assert_eq(packets_generate(&c, PACKETS_HTTP, &spec), 0);
+	cr_expect_eq(memcmp(a.buf, b.buf, a.n * a.size), 0);
+	cr_expect_eq(memcmp(a.mark, b.mark, a.n * sizeof(*a.mark)), 0);
+	cr_expect_neq(memcmp(a.buf, c.buf, a.n * a.size), 0);
+	packets_release(&a);
+	packets_release(&b);
+	packets_release(&c);
+}
+
+Test(payload, bad_specs)
+{
+	struct packets pk;
+	struct packets_spec small = {PACKETS_MIN_SIZE - 1, 10, 0.01, 1};
+	struct packets_spec rate = {64, 10, 1.5, 1};
+
+	cr_expect_eq(packets_generate(&pk, PACKETS_LITERAL, &small), -1);
+	cr_expect_eq(packets_generate(&pk, PACKETS_LITERAL, &rate), -1);
+}
+
+/* Compile each built-in rule alone with PCRE2. */
+static void compile_rules(const struct engine *e, struct ruleset *rs,
+			  void **h)
+{
+	cr_assert_eq(rules_builtin(rs), 0);
+	for (size_t r = 0; r < rs->n; r++) {
+		struct engine_pattern p = {rs->r[r].re, rs->r[r].len};
+		struct engine_error err = {0, -1, -1, ""};
+		cr_assert_eq(e->compile(&p, 1, rs->r[r].flags, &h[r], &err), 0,
+			     "%s: %s", rs->r[r].name, err.msg);
+	}
+}
+
+/* PCRE2's answer per rule equals the planted mask on every packet. */
+Test(payload, http_marks_are_exact)
+{
+	const struct engine *e = engine_find("pcre2");
+	struct ruleset rs;
+	void *h[RULE_BUILTIN_COUNT];
+	uint32_t seen = 0;
+	size_t planted = 0;
+
+	cr_assert_not_null(e, "built without PCRE2");
+	ruleset_init(&rs);
+	compile_rules(e, &rs, h);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		struct packets_spec spec = {sizes[s], 2000, 0.25, 3};
+		struct packets pk;
+
+		cr_assert_eq(packets_generate(&pk, PACKETS_HTTP, &spec), 0);
+		cr_expect_eq(pk.nplanted, 500, "size %zu: every rate slot planted",
+			     sizes[s]);
+		for (size_t i = 0; i < pk.n; i++) {
+			uint32_t got = 0;
+			for (size_t r = 0; r < rs.n; r++)
+				got |= (uint32_t)(e->is_match(h[r], pk.pkt[i].p,
+							      pk.pkt[i].len) == 1) << r;
+			cr_assert_eq(got, pk.mark[i], "size %zu packet %zu: "
+				     "matched %#x, planted %#x: %.*s", sizes[s], i,
+				     got, pk.mark[i], (int)pk.pkt[i].len,
+				     pk.pkt[i].p);
+			seen |= got;
+		}
+		planted += pk.nplanted;
+		packets_release(&pk);
+	}
+	cr_expect_eq(seen, (1u << RULE_BUILTIN_COUNT) - 1,
+		     "every rule fires somewhere: %#x", seen);
+	cr_expect_gt(planted, 0);
+	for (size_t r = 0; r < rs.n; r++)
+		e->free(h[r]);
+	rules_release(&rs);
+}
+
+Test(payload, http_packets_look_like_http)
+{
+	struct packets_spec spec = {1500, 200, 0, 5};
+	struct packets pk;
+
+	cr_assert_eq(packets_generate(&pk, PACKETS_HTTP, &spec), 0);
+	cr_expect_eq(pk.nplanted, 0);
+	for (size_t i = 0; i < pk.n; i++) {
+		cr_expect_not_null(memmem(pk.pkt[i].p, pk.pkt[i].len,
+					  " HTTP/1.1\r\nHost: ", 17));
+		cr_expect_not_null(memmem(pk.pkt[i].p, pk.pkt[i].len, "\r\n\r\n", 4));
+	}
+	packets_release(&pk);
+	cr_expect_gt(http_attack_count(), RULE_BUILTIN_COUNT);
+}
+
+/* ---- the per-engine tables (report/table.c), against a golden file ---- */
+
+static void mpps_sample(struct results *res, const char *name, double mpps)
+{
+	struct result *r = results_add(res, "payload", name);
+
+	result_sample_begin(r, 1000);
+	result_metric_add(r, "Mpps", BETTER_HIGHER, mpps);
+}
+
+Test(payload, table_golden)
+{
+	static const struct table_column cols[] = {
+		{"base", "base", 0},
+		{"literal", "literal", 1},
+		{"full-scan", "full payload scan", 1},
+		{"real-life", "real-life", 1},
+	};
+	const char *sizes[] = {"1500", "64"};
+	double lr[] = {packets_linerate_mpps(100, 1500),
+		       packets_linerate_mpps(100, 64)};
+	struct table_spec spec = {"Payload", "hyperscan", "hyperscan 5.4: test",
+				  sizes, lr, 2, cols, 4, "real-life",
+				  "* partial: 9 of 10 rules"};
+	struct results res;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	results_init(&res);
+	mpps_sample(&res, "Payload/scenario=base/size=1500", 16.5);
+	mpps_sample(&res, "Payload/scenario=base/size=64", 300);
+	mpps_sample(&res, "Payload/scenario=literal/size=64/engine=hyperscan", 40);
+	/* median of three samples: 10 */
+	mpps_sample(&res, "Payload/scenario=literal/size=1500/engine=hyperscan", 12);
+	mpps_sample(&res, "Payload/scenario=literal/size=1500/engine=hyperscan", 8);
+	mpps_sample(&res, "Payload/scenario=literal/size=1500/engine=hyperscan", 10);
+	mpps_sample(&res, "Payload/scenario=real-life/size=64/engine=hyperscan", 0.0512);
+	result_set_status(results_add(&res, "payload",
+				      "Payload/scenario=full-scan/size=64/engine=hyperscan"),
+			  RESULT_MISMATCH, "x");
+	mpps_sample(&res, "Payload/scenario=full-scan/size=64/engine=re2", 1);
+	table_write_payload(f, &res, &spec);
+	fclose(f);
+	check_golden("golden/payload_table.txt", buf);
+	free(buf);
+	results_release(&res);
+}
+
+/* ---- real-life verification (suites/payload_rules.c) ---- */
+
+/* PCRE2, except that it never reports rule sqli-union: a broken engine. */
+static long blind_match_ids(void *h, const char *data, size_t len,
+			    unsigned char *ids)
+{
+	long n = engine_find("pcre2")->match_ids(h, data, len, ids);
+
+	if (n > 0 && ids[RULE_SQLI_UNION]) {
+		ids[RULE_SQLI_UNION] = 0;
+		n--;
+	}
+	return n;
+}
+
+Test(payload, reallife_verification_catches_a_wrong_rule)
+{
+	const struct engine *pcre2 = engine_find("pcre2");
+	struct engine blind = *pcre2;
+	struct payload_rules pr = {0};
+	struct peng pes[2] = {{.e = pcre2}, {.e = &blind}};
+	struct size_in in = {.label = "256", .size = 256};
+	struct packets_spec spec = {256, 3000, 0.2, 5};
+	struct results res;
+	struct plan plan = {0};
+	struct suite_ctx ctx = {NULL, 0, NULL, NULL, &plan, &res};
+	unsigned char ok[2] = {1, 1};
+	size_t matched[2];
+	const struct result *r;
+
+	blind.name = "blind";
+	blind.match_ids = blind_match_ids;
+	results_init(&res);
+	cr_assert_eq(rules_builtin(&pr.rs), 0);
+	pr.builtin = 1;
+	cr_assert_eq(payload_rules_group(&pr), 0);
+	cr_assert_eq(packets_generate(&in.gen[2], PACKETS_HTTP, &spec), 0);
+	in.corpus[SC_REALLIFE] = &in.gen[2];
+	for (size_t e = 0; e < 2; e++)
+		cr_assert_eq(payload_rules_compile(&ctx, &pr, &pes[e]), 0);
+	cr_assert_eq(res.n, 0, "every built-in rule compiles");
+	cr_assert_eq(payload_rules_verify(&ctx, &pr, pes, 2, &in, ok, matched), 0);
+	cr_expect_eq(ok[0], 1);
+	cr_expect_eq(ok[1], 0);
+	cr_expect_eq(matched[0], in.gen[2].nplanted);
+	r = results_find(&res, "Payload/scenario=real-life/size=256/engine=blind");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_MISMATCH);
+	cr_expect_not_null(strstr(r->message, "rule sqli-union"), "%s", r->message);
+	cr_expect_not_null(strstr(r->message, "match 0, planted 1"), "%s",
+			   r->message);
+	for (size_t e = 0; e < 2; e++)
+		payload_rules_free(&pr, &pes[e]);
+	packets_release(&in.gen[2]);
+	payload_rules_release(&pr);
+	results_release(&res);
+}
