@@ -18,6 +18,8 @@ extern const struct engine engine_tre;
 extern const struct engine engine_posix;
 extern const struct engine engine_onig;
 extern const struct engine engine_noop;
+extern const struct engine engine_crash;
+extern const struct engine engine_hang;
 
 const struct engine *const engine_table[] = {
 #ifdef RXB_HAVE_RE2
@@ -38,6 +40,8 @@ const struct engine *const engine_table[] = {
 	&engine_onig,
 #endif
 	&engine_noop,
+	&engine_crash,
+	&engine_hang,
 };
 
 const size_t engine_count = sizeof(engine_table) / sizeof(engine_table[0]);

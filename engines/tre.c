@@ -157,7 +157,11 @@ static int tre_at_bol(const struct tre_set *s, const char *data, size_t start)
  * Leftmost-longest match of pattern i in data[start..len): 1 with its
  * extent relative to data in *m, 0 for none, <0 on error.  Under
  * ENGINE_ANCHORED the match must start at offset 0 (REG_NEWLINE lets the
- * translated ^ match after any newline).
+ * translated ^ match after any newline).  m NULL asks only whether it
+ * matches: TRE then runs without tags, which matters for patterns with
+ * many groups (the FQDN baseline regex has 500: with a submatch asked
+ * for, tre_tnfa_run_parallel alloca()s tags x states and overflows an
+ * 8 MiB stack).
  */
 static int tre_try(struct tre_set *s, size_t i, const char *data, size_t len,
 		   size_t start, regmatch_t *m)
@@ -168,11 +172,13 @@ static int tre_try(struct tre_set *s, size_t i, const char *data, size_t len,
 	if (len > TRE_MAX_LEN)
 		return ENGINE_ERR_UNSUPPORTED;
 	rc = tre_regnexec(&s->re[i], data != NULL ? data + start : "",
-			  len - start, 1, m, eflags);
+			  len - start, m != NULL, m, eflags);
 	if (rc == REG_NOMATCH)
 		return 0;
 	if (rc != REG_OK)
 		return rc == REG_ESPACE ? ENGINE_ERR_NOMEM : ENGINE_ERR_MATCH;
+	if (m == NULL)
+		return 1;
 	m->rm_so += (regoff_t)start;
 	m->rm_eo += (regoff_t)start;
 	return !s->anchored || m->rm_so == 0;
@@ -184,7 +190,7 @@ static int tre_is_match(void *h, const char *data, size_t len)
 	regmatch_t m;
 
 	for (size_t i = 0; i < s->n; i++) {
-		int rc = tre_try(s, i, data, len, 0, &m);
+		int rc = tre_try(s, i, data, len, 0, s->anchored ? &m : NULL);
 		if (rc != 0)
 			return rc;
 	}

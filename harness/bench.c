@@ -5,34 +5,23 @@
 
 #include "engines/engine.h"
 #include "harness/alloc.h"
+#include "harness/callgrind.h"
 #include "harness/clock.h"
+#include "harness/isolate.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BENCH_MAX_N 1000000000ull
 
-int bench_parse_benchtime(const char *s, struct bench_opts *o)
+int bench_parse_duration(const char *s, double *ns)
 {
 	char *end;
 	double v;
-	size_t len = strlen(s);
 
-	if (len == 0)
-		return -1;
-	if (s[len - 1] == 'x') {
-		unsigned long long n;
-		if (s[0] < '0' || s[0] > '9')
-			return -1;
-		errno = 0;
-		n = strtoull(s, &end, 10);
-		if (errno != 0 || end != s + len - 1 || n == 0 || n > BENCH_MAX_N)
-			return -1;
-		o->fixed_n = n;
-		return 0;
-	}
 	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.'))
 		return -1;
 	errno = 0;
@@ -53,7 +42,30 @@ int bench_parse_benchtime(const char *s, struct bench_opts *o)
 		return -1;
 	if (v < 1 || v > 3600e9)
 		return -1;
-	o->benchtime_ns = v;
+	*ns = v;
+	return 0;
+}
+
+int bench_parse_benchtime(const char *s, struct bench_opts *o)
+{
+	char *end;
+	size_t len = strlen(s);
+
+	if (len == 0)
+		return -1;
+	if (s[len - 1] == 'x') {
+		unsigned long long n;
+		if (s[0] < '0' || s[0] > '9')
+			return -1;
+		errno = 0;
+		n = strtoull(s, &end, 10);
+		if (errno != 0 || end != s + len - 1 || n == 0 || n > BENCH_MAX_N)
+			return -1;
+		o->fixed_n = n;
+		return 0;
+	}
+	if (bench_parse_duration(s, &o->benchtime_ns) != 0)
+		return -1;
 	o->fixed_n = 0;
 	return 0;
 }
@@ -165,13 +177,42 @@ static int bench_allocs(const struct bench *b, uint64_t n, double ns_per_op,
 	return 0;
 }
 
+/* The sample's metrics that come from the op's definition, not the clock. */
+static void bench_fixed_metrics(const struct bench *b, struct result *r)
+{
+	for (size_t i = 0; i < b->nextra; i++)
+		result_metric_add(r, b->extra[i].unit, b->extra[i].better,
+				  b->extra[i].value);
+}
+
+/* Instruction counts of a fixed n (no clock, so no ns/op, MB/s or derive). */
+static int bench_measure_instr(const struct bench *b,
+			       const struct bench_opts *o, struct result *r)
+{
+	uint64_t n = o->fixed_n ? o->fixed_n : BENCH_INSTR_DEFAULT_N;
+	int rc;
+
+	if (result_sample_begin(r, n) < 0)
+		return ENGINE_ERR_NOMEM;
+	rc = callgrind_measure(b, n, r);
+	if (rc < 0)
+		return rc;
+	bench_fixed_metrics(b, r);
+	if (!o->no_alloc && alloc_hooks_available())
+		return bench_allocs(b, n, 0, r);
+	return 0;
+}
+
 int bench_measure(const struct bench *b, const struct bench_opts *o,
 		  struct result *r)
 {
 	uint64_t n = 0, ns = 0;
 	double per;
-	int rc = bench_scale(b, o, &n, &ns);
+	int rc;
 
+	if (o->measure == BENCH_INSTRUCTIONS)
+		return bench_measure_instr(b, o, r);
+	rc = bench_scale(b, o, &n, &ns);
 	if (rc < 0)
 		return rc;
 	per = (double)ns / (double)n;
@@ -183,12 +224,32 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 				  b->bytes_per_op * 1e3 / per);
 	if (b->derive != NULL)
 		b->derive(b->arg, per, r);
-	for (size_t i = 0; i < b->nextra; i++)
-		result_metric_add(r, b->extra[i].unit, b->extra[i].better,
-				  b->extra[i].value);
+	bench_fixed_metrics(b, r);
 	if (!o->no_alloc && alloc_hooks_available())
 		return bench_allocs(b, n, per, r);
 	return 0;
+}
+
+void bench_status_text(int rc, char *buf, size_t size)
+{
+	if (rc == BENCH_ERR_CALLGRIND)
+		snprintf(buf, size, "callgrind: %s", callgrind_error());
+	else
+		snprintf(buf, size, "%s while timing", engine_status_name(rc));
+}
+
+/* One sample of b, in a child when asked.  0, or <0 with why filled. */
+static int harness_sample(const struct bench *b, const struct bench_opts *o,
+			  struct result *r, char *why, size_t size)
+{
+	int rc;
+
+	if (o->isolate)
+		return isolate_measure(b, o, r, why, size);
+	rc = bench_measure(b, o, r);
+	if (rc < 0)
+		bench_status_text(rc, why, size);
+	return rc;
 }
 
 int harness_run(const struct plan *p, const struct bench_opts *o,
@@ -204,6 +265,7 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 		for (size_t i = 0; i < p->n; i++) {
 			const struct bench *b = &p->b[i];
 			struct result *r;
+			char why[512];
 			int rc;
 
 			if (dead[i])
@@ -214,11 +276,12 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 				failed++;
 				continue;
 			}
-			rc = bench_measure(b, o, r);
+			rc = harness_sample(b, o, r, why, sizeof(why));
 			if (rc < 0) {
-				result_set_status(r, RESULT_ERROR,
-						  "%s while timing",
-						  engine_status_name(rc));
+				result_set_status(r, rc == ISOLATE_TIMEOUT
+							     ? RESULT_TIMEOUT
+							     : RESULT_ERROR,
+						  "%s", why);
 				dead[i] = 1;
 				failed++;
 				continue;

@@ -12,6 +12,11 @@
  * (--benchtime=1000x).  CLOCK_MONOTONIC brackets the whole loop.  Then a
  * separate short run with allocation counting gives B/op and allocs/op,
  * and retain/release give B(heap)/op.
+ *
+ * Options beyond Go's (see bench_opts): each sample may run in a forked
+ * child with a time limit (harness/isolate.h), and --measure=instructions
+ * counts instructions and cache events under callgrind instead of reading
+ * the clock (harness/callgrind.h).
  */
 #ifndef RXB_BENCH_H
 #define RXB_BENCH_H
@@ -55,15 +60,46 @@ struct bench {
 	size_t nextra;
 };
 
+/* What one sample measures (--measure=). */
+enum bench_mode {
+	BENCH_TIME,         /* the clock: ns/op (the default) */
+	BENCH_INSTRUCTIONS, /* callgrind: instr/op, est-cycles/op, ... */
+};
+
+/*
+ * bench_measure() failures of the harness itself (not of the op), below
+ * every enum engine_status.  bench_status_text() says what went wrong.
+ */
+enum bench_status {
+	BENCH_ERR_CALLGRIND = -32, /* the callgrind counters could not be read */
+};
+
+/* Iterations of one instruction-count sample when --benchtime=Nx is not given. */
+#define BENCH_INSTR_DEFAULT_N 10
+
+/*
+ * A zeroed struct is a valid in-process time measurement with no limit
+ * (what unit tests use); the command line turns isolation on.
+ */
 struct bench_opts {
 	double benchtime_ns;  /* target duration of one sample */
 	uint64_t fixed_n;     /* > 0: exactly this many iterations */
 	int count;            /* samples per benchmark (interleaved) */
 	int no_alloc;         /* skip the allocation-counting run */
+	enum bench_mode measure;
+	int isolate;          /* 1: each sample in a forked child */
+	double timeout_ns;    /* with isolate: kill a sample after this; 0: none */
 };
 
 /* Parse --benchtime: "1s", "500ms", "2.5s", "100us", or "1000x". 0 or -1. */
 int bench_parse_benchtime(const char *s, struct bench_opts *o);
+
+/*
+ * Parse a duration ("60s", "500ms", "2.5s", "100us", "10ns", "2m") into
+ * *ns, between 1 ns and one hour.  0, or -1 (junk, negative, zero,
+ * out of range).
+ */
+int bench_parse_duration(const char *s, double *ns);
 
 /* A list of benchmarks a suite wants timed. */
 struct plan {
@@ -81,18 +117,28 @@ typedef void (*bench_sample_fn)(void *ctx, const struct result *r,
 
 /*
  * Time every benchmark of the plan into res.  A benchmark whose op fails
- * gets an error result and is not run again; the others go on.
+ * gets an error result and is not run again; the others go on.  With
+ * o->isolate a crash of the measuring child is an error row naming the
+ * signal and a sample slower than o->timeout_ns a timeout row; samples
+ * measured before stay in res.
  * Returns the number of benchmarks that failed.
  */
 int harness_run(const struct plan *p, const struct bench_opts *o,
 		struct results *res, bench_sample_fn on_sample, void *ctx);
 
 /*
- * Measure one sample of b into r (a new sample).  0, or the op's
- * negative status.  Exposed for tests.
+ * Measure one sample of b into r (a new sample), in this process: time,
+ * or instruction counts when o->measure says so.  0, or the op's negative
+ * status.  Exposed for tests and for the isolated child.
  */
 int bench_measure(const struct bench *b, const struct bench_opts *o,
 		  struct result *r);
+
+/*
+ * The one-line reason for a negative bench_measure() status, e.g.
+ * "match limit while timing".
+ */
+void bench_status_text(int rc, char *buf, size_t size);
 
 /* Go's rule for the next n: the n to try after `last` took `ns` ns. */
 uint64_t bench_predict_n(uint64_t last, uint64_t ns, double goal_ns);

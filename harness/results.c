@@ -195,6 +195,20 @@ const struct metric *result_metric(const struct result *r, const char *unit)
 	return NULL;
 }
 
+int metric_unit_exact(const char *unit)
+{
+	/* the units harness/callgrind.c records */
+	static const char *const exact[] = {
+		"instr/op", "L1-hits/op", "LL-hits/op",
+		"RAM-hits/op", "rw/op", "est-cycles/op",
+	};
+
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (strcmp(unit, exact[i]) == 0)
+			return 1;
+	return 0;
+}
+
 void result_set_status(struct result *r, enum result_status st,
 		       const char *fmt, ...)
 {

@@ -102,6 +102,13 @@ int result_metric_add(struct result *r, const char *unit,
 /* The metric with this unit, or NULL. */
 const struct metric *result_metric(const struct result *r, const char *unit);
 
+/*
+ * 1 when a unit is a deterministic count (callgrind's instr/op,
+ * est-cycles/op, ...): any change beyond a threshold is real, no
+ * significance test is needed (benchstat's assume=exact).
+ */
+int metric_unit_exact(const char *unit);
+
 /* Set a non-ok status with a printf-style message (kept, not printed). */
 void result_set_status(struct result *r, enum result_status st,
 		       const char *fmt, ...)

@@ -16,12 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Units counted by callgrind (--measure=instructions): deterministic. */
-static const char *const deterministic_units[] = {
-	"instr/op", "est-cycles/op", "L1-hits/op", "LL-hits/op",
-	"RAM-hits/op", "rw/op", "reads+writes/op",
-};
-
 void compare_opts_init(struct compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -36,10 +30,9 @@ enum compare_mode compare_mode_of(const char *unit, enum metric_better b)
 {
 	if (b == BETTER_EXACT)
 		return COMPARE_EXACT;
-	for (size_t i = 0; i < sizeof(deterministic_units) /
-				   sizeof(deterministic_units[0]); i++)
-		if (strcmp(unit, deterministic_units[i]) == 0)
-			return COMPARE_DETERMINISTIC;
+	/* counted by callgrind (--measure=instructions): deterministic */
+	if (metric_unit_exact(unit))
+		return COMPARE_DETERMINISTIC;
 	return COMPARE_STAT;
 }
 

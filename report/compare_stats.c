@@ -55,6 +55,27 @@ double stats_median(const double *v, size_t n)
 	return med;
 }
 
+double stats_spread_pct(const double *v, size_t n)
+{
+	size_t m;
+	double *s = sorted_copy(v, n, &m);
+	double med, spread;
+
+	if (s == NULL || m == 0) {
+		free(s);
+		return NAN;
+	}
+	med = median_sorted(s, m);
+	for (size_t i = 0; i < m; i++) {
+		double base = s[i] != 0 ? fabs(s[i]) : fabs(med);
+		s[i] = base == 0 ? 0 : fabs(s[i] - med) / base;
+	}
+	qsort(s, m, sizeof(*s), cmp_double);
+	spread = 100 * median_sorted(s, m);
+	free(s);
+	return spread;
+}
+
 /* P(B = k) for B ~ Binomial(n, 1/2), through logs so large n is fine. */
 static double binom_half_pmf(size_t n, size_t k)
 {

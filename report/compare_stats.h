@@ -52,6 +52,17 @@ int stats_median_ci_orders(size_t n, double confidence, size_t *lo,
 /* The smallest n for which the median interval at `confidence` is finite. */
 size_t stats_ci_min_samples(double confidence);
 
+/* A spread above this (in percent) marks a row unstable, as nanobench does. */
+#define STATS_UNSTABLE_PCT 5.0
+
+/*
+ * The spread of v in percent: nanobench's err%, the median absolute
+ * percentage error median(|x - median| / x) * 100 (a value of 0 is
+ * compared with |median| instead).  Unlike (max - min) / median, one wild
+ * sample does not move it.  NAN when there is no value or out of memory.
+ */
+double stats_spread_pct(const double *v, size_t n);
+
 /*
  * Two-sided Mann-Whitney U test of x (nx values) against y (ny values).
  * 0 with *p set, or -1 when a side has no values (then *p = 1) or memory

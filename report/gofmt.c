@@ -78,6 +78,9 @@ static const char *unit_meta(const char *unit, enum metric_better better)
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (strcmp(unit, known[i]) == 0)
 			return NULL;
+	if (metric_unit_exact(unit))
+		return better == BETTER_HIGHER ? "better=higher assume=exact"
+					       : "better=lower assume=exact";
 	switch (better) {
 	case BETTER_LOWER: return "better=lower";
 	case BETTER_HIGHER: return "better=higher";

@@ -8,10 +8,12 @@
 
 extern const struct suite suite_scan;
 extern const struct suite suite_payload;
+extern const struct suite suite_fqdn;
 
 const struct suite *const suite_table[] = {
 	&suite_scan,
 	&suite_payload,
+	&suite_fqdn,
 };
 
 const size_t suite_count = sizeof(suite_table) / sizeof(suite_table[0]);

@@ -318,7 +318,8 @@ static int scan_case_init(struct suite_ctx *ctx, const struct scan_pattern *p,
 							       : RESULT_ERROR,
 			   "%s: pattern %s: %s", c->e->name, p->name,
 			   engine_status_name((int)c->answer));
-		/* no vote: a match limit is not an answer others must share */
+		/* no answer: out of the vote and the plan (else a MISMATCH
+		   row would replace this one) */
 		c->e->free(c->h);
 		c->h = NULL;
 		return -1;

@@ -37,6 +37,84 @@ expect 0 "1.000 matches" -- scan --engines=pcre2 --pattern abc --model grep --co
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/r.json"
 grep -q '"format": "rxbench-results"' "$tmp/r.json" || { echo "FAIL: no JSON results"; fail=$((fail + 1)); }
 
+# measurement options: bad values are refused with a message
+expect 2 "--count=abc" -- run scan --count=abc
+expect 2 "--count=1001" -- run scan --count=1001
+expect 2 "--timeout=0s" -- run scan --timeout=0s
+expect 2 "--timeout=abc" -- run scan --timeout=abc
+expect 2 "--timeout=-1s" -- run scan --timeout=-1s
+expect 2 "--timeout=2h" -- run scan --timeout=2h
+expect 2 "--cpu=-1" -- run scan --cpu=-1
+expect 2 "--cpu=abc" -- run scan --cpu=abc
+expect 2 "--cpu=99999" -- run scan --cpu=99999
+expect 2 "--cpu=1023: CPU 1023 is not available" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" --cpu=1023
+expect 2 "--measure=cycles: use time or instructions" -- run scan --measure=cycles
+
+# isolation: an engine that crashes while measured is an error row naming
+# the signal; every other benchmark keeps all its samples
+expect 1 "crashed: signal 11 (Segmentation fault) while timing" -- scan --engines=pcre2,crash,pcre2-jit --pattern abc --pattern hello --corpus "$tmp/c.txt" "${fast[@]}" --count=2 -o "$tmp/crash.json"
+n=$(grep -c 'BenchmarkScan/engine=pcre2-jit/pattern=hello' "$tmp/out")
+[ "$n" -eq 2 ] || { echo "FAIL: pcre2-jit/hello has $n samples after a crash, want 2"; fail=$((fail + 1)); }
+grep -q '"status": "error", "message": "crashed: signal 11' "$tmp/crash.json" || { echo "FAIL: no crash row in JSON"; fail=$((fail + 1)); }
+[ "$(grep -c '"status": "ok"' "$tmp/crash.json")" -eq 4 ] || { echo "FAIL: the 4 ok rows are not all in the JSON"; fail=$((fail + 1)); }
+
+# a sample that never ends is killed at --timeout: a timeout row
+expect 1 "no sample within 0.2s" -- scan --engines=hang,pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" --timeout=200ms -o "$tmp/hang.json"
+grep -q 'BenchmarkScan/engine=pcre2/pattern=abc' "$tmp/out" || { echo "FAIL: pcre2 not timed after a timeout"; fail=$((fail + 1)); }
+grep -q '"status": "timeout"' "$tmp/hang.json" || { echo "FAIL: no timeout row in JSON"; fail=$((fail + 1)); }
+
+# catastrophic backtracking ends as a match limit row, not a hang
+python3 -c "print('a' * 5000 + '!')" >"$tmp/aaa.txt"
+expect 1 "pcre2: pattern (a+)+\$: match limit" -- scan --engines=pcre2,pcre2-jit --pattern '(a+)+$' --pattern 'aaa!' --corpus "$tmp/aaa.txt" "${fast[@]}"
+grep -q 'pcre2-jit: pattern (a+)+\$: match limit' "$tmp/out" || { echo "FAIL: no pcre2-jit match limit row"; fail=$((fail + 1)); }
+grep -q 'BenchmarkScan/engine=pcre2-jit/pattern=aaa!.* 1.000 matches' "$tmp/out" || { echo "FAIL: aaa! not timed after the limit"; fail=$((fail + 1)); }
+
+# --count > 1 prints the statistics table; --cpu pins and is recorded
+cpu=$(awk '/^Cpus_allowed_list/ {split($2, a, /[-,]/); print a[1]}' /proc/self/status)
+expect 0 "Statistics of ns/op for suite scan" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" --count=3 --cpu="$cpu" -o "$tmp/pin.json"
+grep -q "\"cpu-pinned\": \"$cpu\"" "$tmp/pin.json" || { echo "FAIL: cpu-pinned not recorded"; fail=$((fail + 1)); }
+grep -q '"loadavg": ' "$tmp/pin.json" || { echo "FAIL: loadavg not recorded"; fail=$((fail + 1)); }
+
+# instruction counts under callgrind: the same counts twice (not in
+# sanitizer builds, which valgrind cannot run)
+if command -v valgrind >/dev/null && "$rx" run --measure=instructions --help >/dev/null 2>&1; then
+	expect 0 "Unit est-cycles/op better=lower assume=exact" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" --measure=instructions
+	grep -o '[0-9.]* instr/op' "$tmp/out" >"$tmp/i1"
+	expect 0 "instr/op" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" --measure=instructions
+	grep -o '[0-9.]* instr/op' "$tmp/out" >"$tmp/i2"
+	{ [ -s "$tmp/i1" ] && cmp -s "$tmp/i1" "$tmp/i2"; } || { echo "FAIL: instr/op differs between two runs"; fail=$((fail + 1)); }
+	expect 1 "crashed: signal 11" -- scan --engines=crash,pcre2 --pattern abc --corpus "$tmp/c.txt" --measure=instructions
+fi
+
+# fqdn: bad options and bad policy files are one-line errors, exit 2
+expect 2 "--domains=-1: use a number of selectors" -- run fqdn --domains=-1
+expect 2 "--domains=abc" -- run fqdn --domains=abc
+expect 2 "--domains=0" -- run fqdn --domains=0
+expect 2 "--domains=100,,500" -- run fqdn --domains=100,,500
+expect 2 "--seed=x" -- run fqdn --seed=x
+expect 2 "data/fqdn/bad_yaml.yaml:6: invalid YAML" -- run fqdn --policy data/fqdn/bad_yaml.yaml
+expect 2 "data/fqdn/bad_selector.yaml:7: matchPattern 'bad pattern.example.com'" -- run fqdn --policy=data/fqdn/bad_selector.yaml
+expect 2 "data/fqdn/bad_list.txt:3: matchName 'exa\$mple.com'" -- run fqdn --policy data/fqdn/bad_list.txt
+expect 2 "data/fqdn/empty.yaml:9: empty policy" -- run fqdn --policy data/fqdn/empty.yaml
+expect 2 "$tmp/nope.yaml: No such file or directory" -- run fqdn --policy "$tmp/nope.yaml"
+expect 2 "data/fqdn/empty-queries.txt:3: no query names" -- run fqdn --policy data/fqdn/list.txt --queries data/fqdn/empty-queries.txt
+expect 2 "--domains=100: data/fqdn/list.txt has only 4 selectors" -- run fqdn --policy data/fqdn/list.txt --domains=100
+
+# fqdn: a real policy and queries file verifies and times on pcre2
+expect 0 "FQDN match-name (medians" -- run fqdn --engines=pcre2 --policy data/fqdn/policy.yaml --queries data/fqdn/queries.txt "${fast[@]}"
+grep -q 'BenchmarkFQDN/phase=queries/strategy=map+reverse+sort/engine=pcre2 .* 4.000 domains' "$tmp/out" || { echo "FAIL: fqdn queries phase not timed"; fail=$((fail + 1)); }
+grep -q 'BenchmarkFQDN/phase=match-name/strategy=trie/engine=none' "$tmp/out" || { echo "FAIL: fqdn trie not timed"; fail=$((fail + 1)); }
+# an engine that never matches is caught before timing: MISMATCH, exit 1
+expect 1 "strategy baseline, engine noop, 4 domains: query 'uged.al.' (match-name): denied, the reference says allowed" -- run fqdn --engines=noop --policy data/fqdn/list.txt "${fast[@]}"
+grep -q 'BenchmarkFQDN/phase=match-name/strategy=baseline/engine=noop' "$tmp/out" && { echo "FAIL: a mismatching engine was timed"; fail=$((fail + 1)); }
+# a regex another engine compiled but Hyperscan rejects (16,000-byte limit)
+# is Hyperscan's limit: unsupported, exit 0
+if "$rx" list | grep -q '^  hyperscan '; then
+	expect 0 "other engines compiled it: a limit of this engine" -- run fqdn --engines=pcre2,hyperscan --bench 'FQDN/./strategy=baseline$' "${fast[@]}"
+fi
+# several sizes: the scaling table with a fitted exponent
+expect 0 "FQDN scaling" -- run fqdn --engines=pcre2-jit --domains=20,40 --bench 'FQDN/phase=match-name/strategy=map' "${fast[@]}"
+grep -q 'match-name .*map+reverse+sort .*pcre2-jit .* N^' "$tmp/out" || { echo "FAIL: no fitted exponent"; fail=$((fail + 1)); }
 # the payload suite: its options, inputs and verification
 small=(--sizes=64 --packets=500 "${fast[@]}")
 expect 2 "--sizes=64,abc: use packet sizes" -- run payload --sizes=64,abc

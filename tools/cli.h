@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "harness/bench.h"
 #include "harness/results.h"
 
 int cmd_run(int argc, char **argv);
@@ -39,5 +40,12 @@ int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 
 /* Fill the run context: Go config lines and JSON-only context. */
 void context_fill(struct results *res, int argc, char **argv);
+
+/*
+ * JSON-only context of how the run measures: count, mode, isolation, the
+ * CPU it is pinned to (cpu < 0: none) and that CPU's frequency scaling.
+ */
+void context_fill_measure(struct results *res, const struct bench_opts *o,
+			  int cpu);
 
 #endif

@@ -7,13 +7,17 @@
 #include "tools/cli.h"
 
 #include "harness/bench.h"
+#include "harness/callgrind.h"
 #include "harness/clock.h"
 #include "harness/filter.h"
+#include "harness/isolate.h"
 #include "report/gofmt.h"
 #include "report/json.h"
+#include "report/summary.h"
 #include "suites/suite.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,8 @@ struct run_args {
 	struct bench_opts opts;
 	int benchtime_given; /* else a suite's default_benchtime_ns applies */
 	int quiet;
+	int cpu;           /* --cpu: -1 when not pinned */
+	int timeout_given; /* --timeout was on the command line */
 };
 
 int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
@@ -189,6 +195,35 @@ static int common_option(struct run_args *a, const char *arg, char *next)
 		if (cli_parse_u64("count", v, 1, 1000, &n) != 0)
 			return -1;
 		a->opts.count = (int)n;
+	} else if ((v = opt_value(arg, "timeout", next, &used)) != NULL) {
+		if (bench_parse_duration(v, &a->opts.timeout_ns) != 0) {
+			fprintf(stderr, "rxbench: --timeout=%s: use a duration "
+				"like 60s, 500ms or 2m (at most 1 hour)\n", v);
+			return -1;
+		}
+		a->timeout_given = 1;
+	} else if ((v = opt_value(arg, "cpu", next, &used)) != NULL) {
+		if (cli_parse_u64("cpu", v, 0, CPU_SETSIZE - 1, &n) != 0)
+			return -1;
+		a->cpu = (int)n;
+	} else if ((v = opt_value(arg, "measure", next, &used)) != NULL) {
+		if (strcmp(v, "time") == 0)
+			a->opts.measure = BENCH_TIME;
+		else if (strcmp(v, "instructions") == 0 && callgrind_built())
+			a->opts.measure = BENCH_INSTRUCTIONS;
+		else if (strcmp(v, "instructions") == 0) {
+			fprintf(stderr, "rxbench: --measure=instructions: not "
+				"available in this build (no valgrind/callgrind.h, "
+				"or a sanitizer build)\n");
+			return -1;
+		} else {
+			fprintf(stderr, "rxbench: --measure=%s: use time or "
+				"instructions\n", v);
+			return -1;
+		}
+	} else if (strcmp(arg, "no-fork") == 0) {
+		a->opts.isolate = 0;
+		used = 1;
 	} else if (strcmp(arg, "quiet") == 0) {
 		a->quiet = 1;
 		used = 1;
@@ -209,11 +244,23 @@ static void run_usage(FILE *f)
 		"options:\n"
 		"  --engines=a,b       engines to run (default: all built)\n"
 		"  --bench=REGEX       select benchmarks, Go -bench style\n"
-		"  --benchtime=D|Nx    time per sample (default 1s) or N iterations\n"
-		"  --count=N           samples per benchmark, interleaved\n"
+		"  --benchtime=D|Nx    time per sample (default 1s, or the suite's)"
+		" or N iterations\n"
+		"  --count=N           samples per benchmark, interleaved; N > 1\n"
+		"                      adds a statistics table per suite\n"
+		"  --measure=time|instructions\n"
+		"                      the clock (default), or instruction and cache\n"
+		"                      counts under valgrind's callgrind (--benchtime=Nx\n"
+		"                      sets the ops counted, default %d)\n"
+		"  --timeout=D         kill a sample after D (default 60s; 10m with\n"
+		"                      --measure=instructions): a timeout row\n"
+		"  --no-fork           measure in this process: no crash isolation,\n"
+		"                      no timeout\n"
+		"  --cpu=N             pin the run to CPU N\n"
 		"  -o, --out=FILE      write the JSON results file\n"
 		"  --no-alloc          skip the allocation-counting run\n"
-		"  --quiet             no progress on stderr\n\nsuites:\n");
+		"  --quiet             no progress on stderr\n\nsuites:\n",
+		BENCH_INSTR_DEFAULT_N);
 	for (size_t i = 0; i < suite_count; i++)
 		fprintf(f, "  %-10s %s%s\n%s", suite_table[i]->name,
 			suite_table[i]->desc,
@@ -387,6 +434,10 @@ static int run_suite(const struct suite *s, struct run_args *a,
 		if (prog.on)
 			fputs("\r\033[K", stderr);
 		print_failures(g, res, before);
+		if (a->opts.count > 1)
+			summary_write_stats(stdout, res, s->name);
+		summary_write_complexity(stdout, res, s->name,
+					 summary_size_keys, summary_nsize_keys);
 		if (s->report != NULL)
 			s->report(&ctx, stdout);
 	}
@@ -398,6 +449,34 @@ static int run_suite(const struct suite *s, struct run_args *a,
 	fprintf(stdout, "%s\n%s\trxbench/suites/%s\t%.3fs\n",
 		ok ? "PASS" : "FAIL", ok ? "ok  " : "FAIL", s->name,
 		(double)(clock_ns() - t0) / 1e9);
+	return rc;
+}
+
+/*
+ * Pinning and the instruction-count re-execution.  -1 to go on measuring
+ * in this process, else the exit status to return (the re-executed run's,
+ * or EXIT_USAGE after a message).
+ */
+static int measure_setup(struct run_args *a, int argc, char **argv)
+{
+	char err[512];
+	int rc;
+
+	if (a->cpu >= 0 && isolate_pin_cpu(a->cpu, err, sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: --cpu=%d: %s\n", a->cpu, err);
+		return EXIT_USAGE;
+	}
+	if (a->opts.measure != BENCH_INSTRUCTIONS)
+		return -1;
+	if (!a->timeout_given)
+		a->opts.timeout_ns = 600e9; /* valgrind runs 10-100x slower */
+	if (callgrind_active())
+		return -1;
+	rc = callgrind_reexec(argc, argv, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "rxbench: --measure=instructions: %s\n", err);
+		return EXIT_USAGE;
+	}
 	return rc;
 }
 
@@ -421,8 +500,14 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 		fprintf(stderr, "rxbench: %s\n", err);
 		return EXIT_USAGE;
 	}
+	rc = measure_setup(a, argc - first, argv + first);
+	if (rc >= 0) {
+		filter_release(&filter);
+		return rc;
+	}
 	results_init(&res);
 	context_fill(&res, argc - first, argv + first);
+	context_fill_measure(&res, &a->opts, a->cpu);
 	gofmt_init(&g, stdout, 0);
 	gofmt_write_config(&g, &res);
 	for (size_t i = 0; i < a->nsuites; i++)
@@ -445,6 +530,9 @@ static void run_args_init(struct run_args *a)
 	memset(a, 0, sizeof(*a));
 	a->opts.benchtime_ns = 1e9;
 	a->opts.count = 1;
+	a->opts.isolate = 1;
+	a->opts.timeout_ns = 60e9;
+	a->cpu = -1;
 }
 
 int cmd_run(int argc, char **argv)

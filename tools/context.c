@@ -4,12 +4,14 @@
  * Go config lines (stable between runs, so benchstat can compare):
  * goos, goarch, cpu, rxbench version, one "<engine>-version" per engine.
  * JSON-only context (changes every run): host, kernel, compiler, date,
- * command line, load average, frequency governor.
+ * command line, load average, frequency governor; and how the run
+ * measures (count, mode, isolation, pinned CPU, its frequency scaling).
  */
 #define _GNU_SOURCE
 #include "tools/cli.h"
 
 #include "engines/engine.h"
+#include "harness/callgrind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,4 +111,101 @@ void context_fill(struct results *res, int argc, char **argv)
 	results_meta_set(res, "compiler", "cc " __VERSION__);
 #endif
 	meta_run(res, argc, argv);
+}
+
+/* "cpu MHz" of processor `cpu` in /proc/cpuinfo, or "". */
+static void cpu_mhz(int cpu, char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+	int proc = -1;
+
+	buf[0] = '\0';
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *colon = strchr(line, ':');
+		if (colon == NULL)
+			continue;
+		if (strncmp(line, "processor", 9) == 0)
+			proc = (int)strtol(colon + 1, NULL, 10);
+		else if (proc == cpu && strncmp(line, "cpu MHz", 7) == 0) {
+			colon += 1 + (colon[1] == ' ');
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, size, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* Append "name=<first line of file>" when the file is readable. */
+static void add_sysfs(char *buf, size_t size, const char *name,
+		      const char *path)
+{
+	char v[128];
+	size_t used = strlen(buf);
+
+	first_line(path, v, sizeof(v));
+	if (v[0] != '\0' && used < size)
+		snprintf(buf + used, size - used, "%s%s=%s", used ? " " : "",
+			 name, v);
+}
+
+/* Governor, frequency limits and turbo state of cpu, or "unavailable". */
+static void cpufreq_state(int cpu, char *buf, size_t size)
+{
+	static const char *const files[] = {
+		"scaling_governor", "scaling_driver", "scaling_cur_freq",
+		"scaling_min_freq", "scaling_max_freq",
+	};
+	char path[256];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/%s", cpu,
+			 files[i]);
+		add_sysfs(buf, size, files[i], path);
+	}
+	add_sysfs(buf, size, "boost", "/sys/devices/system/cpu/cpufreq/boost");
+	add_sysfs(buf, size, "no_turbo",
+		  "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	if (buf[0] == '\0')
+		snprintf(buf, size, "unavailable (no cpufreq in /sys: fixed or "
+			 "virtualized)");
+}
+
+void context_fill_measure(struct results *res, const struct bench_opts *o,
+			  int cpu)
+{
+	char buf[512], opts[256];
+	int c = cpu >= 0 ? cpu : 0;
+
+	snprintf(buf, sizeof(buf), "%d", o->count > 0 ? o->count : 1);
+	results_meta_set(res, "count", buf);
+	callgrind_describe(opts, sizeof(opts));
+	if (o->measure == BENCH_INSTRUCTIONS)
+		snprintf(buf, sizeof(buf), "instructions (valgrind %s)", opts);
+	else
+		snprintf(buf, sizeof(buf), "time");
+	results_meta_set(res, "measure", buf);
+	if (o->isolate && o->timeout_ns > 0)
+		snprintf(buf, sizeof(buf), "fork per sample, timeout %gs",
+			 o->timeout_ns / 1e9);
+	else
+		snprintf(buf, sizeof(buf), o->isolate ? "fork per sample"
+						      : "none (--no-fork)");
+	results_meta_set(res, "isolation", buf);
+	snprintf(buf, sizeof(buf), "%d", cpu);
+	results_meta_set(res, "cpu-pinned", cpu >= 0 ? buf : "no");
+	cpufreq_state(c, buf, sizeof(buf));
+	results_meta_set(res, "cpufreq", buf);
+	cpu_mhz(c, buf, sizeof(buf));
+	if (buf[0] != '\0')
+		results_meta_set(res, "cpu-mhz", buf);
+	snprintf(buf, sizeof(buf),
+		 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", c);
+	first_line(buf, buf, sizeof(buf));
+	results_meta_set(res, "governor", buf[0] ? buf : "unknown");
 }

@@ -1,0 +1,594 @@
+/*
+ * fqdn_policy.c - FQDN policies and query names: checks, the generator,
+ * the query-set generators and the file readers (see fqdn_policy.h).
+ * The YAML reader is in fqdn_yaml.c.
+ */
+#define _GNU_SOURCE
+#include "corpora/fqdn_policy.h"
+
+#include "corpora/file.h"
+#include "corpora/rng.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The generator's long second-level domain, as in the Go benchmark's data. */
+#define LONG_DOMAIN "this-very-long-super-long-domain"
+
+/* Used when the public suffix list is not installed. */
+static char *builtin_tlds[] = {
+	"com", "net", "org", "io", "no", "de", "uk", "co.uk", "fr", "nl",
+	"se", "jp", "cn", "br", "au", "com.au", "in", "ru", "it", "es",
+	"ch", "dev", "app", "cloud", "info", "eu", "ca", "us", "co", "me",
+};
+
+static const char *const qset_names[FQDN_Q_COUNT] = {
+	"match-name", "match-pattern", "bad-match-pattern", "bad-match-tld",
+};
+
+const char *fqdn_qset_name(enum fqdn_qset q)
+{
+	return q < FQDN_Q_COUNT ? qset_names[q] : "?";
+}
+
+void fqdn_policy_init(struct fqdn_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void fqdn_policy_release(struct fqdn_policy *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->sel[i].text);
+	free(p->sel);
+	fqdn_policy_init(p);
+}
+
+int fqdn_policy_add(struct fqdn_policy *p, enum fqdn_kind kind, const char *s,
+		    size_t len, long line)
+{
+	struct fqdn_selector *sel;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		sel = realloc(p->sel, cap * sizeof(*sel));
+		if (sel == NULL)
+			return -1;
+		p->sel = sel;
+		p->cap = cap;
+	}
+	sel = &p->sel[p->n];
+	sel->text = strndup(s, len);
+	if (sel->text == NULL)
+		return -1;
+	sel->kind = kind;
+	sel->len = len;
+	sel->line = line;
+	p->n++;
+	if (kind == FQDN_MATCH_NAME)
+		p->nnames++;
+	else
+		p->npatterns++;
+	return 0;
+}
+
+void fqdn_policy_truncate(struct fqdn_policy *p, size_t n)
+{
+	while (p->n > n) {
+		struct fqdn_selector *s = &p->sel[--p->n];
+		if (s->kind == FQDN_MATCH_NAME)
+			p->nnames--;
+		else
+			p->npatterns--;
+		free(s->text);
+	}
+}
+
+static int dns_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+/* The reason a character is refused, into msg. */
+static void bad_char(const char *s, size_t len, size_t i, char *msg,
+		     size_t msgsize)
+{
+	unsigned char c = (unsigned char)s[i];
+
+	if (c >= ' ' && c < 0x7f)
+		snprintf(msg, msgsize, "'%.*s': character '%c' is not allowed "
+			 "(letters, digits, '-', '_', '.'%s)", (int)len, s, c,
+			 " and '*' in a matchPattern");
+	else
+		snprintf(msg, msgsize, "'%.*s': byte 0x%02x at offset %zu is "
+			 "not allowed in a DNS name", (int)len, s, c, i);
+}
+
+int fqdn_selector_check(enum fqdn_kind kind, const char *s, size_t len,
+			char *msg, size_t msgsize)
+{
+	const char *what = kind == FQDN_MATCH_NAME ? "matchName" : "matchPattern";
+	size_t label = 0;
+
+	if (len == 0) {
+		snprintf(msg, msgsize, "empty %s", what);
+		return -1;
+	}
+	if (len > FQDN_NAME_MAX) {
+		snprintf(msg, msgsize, "%s '%.40s...' is %zu bytes long (at "
+			 "most %d)", what, s, len, FQDN_NAME_MAX);
+		return -1;
+	}
+	if (kind == FQDN_MATCH_PATTERN && len == 1 && s[0] == '*')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '.') {
+			if (label == 0) {
+				snprintf(msg, msgsize, "%s '%.*s': empty label "
+					 "at offset %zu", what, (int)len, s, i);
+				return -1;
+			}
+			label = 0;
+		} else if (dns_char(c) || (c == '*' && kind == FQDN_MATCH_PATTERN)) {
+			label++;
+		} else {
+			int w = snprintf(msg, msgsize, "%s ", what);
+			if (w > 0 && (size_t)w < msgsize)
+				bad_char(s, len, i, msg + w, msgsize - (size_t)w);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void fqdn_tlds_release(char **tlds, long n, int from_psl)
+{
+	if (!from_psl)
+		return;
+	for (long i = 0; i < n; i++)
+		free(tlds[i]);
+	free(tlds);
+}
+
+/* A public suffix rule usable as a TLD: ASCII DNS characters and dots. */
+static int psl_usable(const char *s, size_t len)
+{
+	char msg[8];
+
+	return len > 0 && fqdn_selector_check(FQDN_MATCH_NAME, s, len, msg,
+					      sizeof(msg)) == 0;
+}
+
+/* Each usable rule of the list; -1 out of memory. */
+static long psl_parse(const struct corpus *c, char ***out)
+{
+	struct line *lines = NULL;
+	long nl = corpus_lines(c, &lines), n = 0;
+	char **v = nl > 0 ? calloc((size_t)nl, sizeof(*v)) : NULL;
+
+	for (long i = 0; v != NULL && i < nl; i++) {
+		const char *p = lines[i].p;
+		size_t len = strcspn(p, " \t\r\n");
+		if (len > lines[i].len)
+			len = lines[i].len;
+		if (!psl_usable(p, len))
+			continue; /* comments, blank, wildcard and IDN rules */
+		v[n] = strndup(p, len);
+		if (v[n++] == NULL) {
+			fqdn_tlds_release(v, n, 1);
+			v = NULL;
+		}
+	}
+	free(lines);
+	*out = v;
+	return v == NULL ? -1 : n;
+}
+
+long fqdn_tlds_load(const char *psl_path, char ***tlds, int *from_psl)
+{
+	struct corpus c;
+	char err[256];
+	long n = 0;
+
+	*from_psl = 0;
+	if (psl_path != NULL &&
+	    corpus_load_file(&c, psl_path, err, sizeof(err)) == 0) {
+		n = psl_parse(&c, tlds);
+		corpus_release(&c);
+		if (n < 0)
+			return -1;
+		if (n > 0) {
+			*from_psl = 1;
+			return n;
+		}
+		free(*tlds);
+	}
+	*tlds = builtin_tlds;
+	return (long)(sizeof(builtin_tlds) / sizeof(builtin_tlds[0]));
+}
+
+/* A random lowercase label of 8 to 15 letters into buf. */
+static int rand_label(struct rng *r, char *buf)
+{
+	int len = 8 + (int)rng_below(r, 8);
+
+	for (int i = 0; i < len; i++)
+		buf[i] = (char)('a' + rng_below(r, 26));
+	buf[len] = '\0';
+	return len;
+}
+
+/* Selector `kind` (0-4, see fqdn_policy_generate) into buf. */
+static int gen_selector(struct rng *r, int shape, const char *tld, char *buf,
+			size_t size)
+{
+	char l[16];
+
+	rand_label(r, l);
+	switch (shape) {
+	case 1:
+		return snprintf(buf, size, "*.%s.domain.%s", l, tld);
+	case 2:
+		return snprintf(buf, size, "*.*.%s.domain.%s", l, tld);
+	case 3:
+		return snprintf(buf, size, "*%s.domain.%s", l, tld);
+	case 4:
+		return snprintf(buf, size, "%s*.domain.%s", l, tld);
+	default:
+		return snprintf(buf, size, "%s." LONG_DOMAIN ".%s", l, tld);
+	}
+}
+
+/* Shapes 0 (60%), 1-4 (10% each) for n selectors, shuffled. */
+static unsigned char *gen_shapes(struct rng *r, size_t n)
+{
+	unsigned char *shape = malloc(n ? n : 1);
+
+	if (shape == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t tenth = (i * 10) / n; /* 0..9, evenly spread */
+		shape[i] = (unsigned char)(tenth < 6 ? 0 : tenth - 5);
+	}
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)rng_below(r, i);
+		unsigned char t = shape[i - 1];
+		shape[i - 1] = shape[j];
+		shape[j] = t;
+	}
+	return shape;
+}
+
+int fqdn_policy_generate(struct fqdn_policy *p, size_t n, uint64_t seed,
+			 char *const *tlds, long ntlds)
+{
+	struct rng r;
+	unsigned char *shape;
+	char buf[512];
+	int rc = 0;
+
+	rng_init(&r, seed);
+	shape = gen_shapes(&r, n);
+	if (shape == NULL || ntlds <= 0) {
+		free(shape);
+		return -1;
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const char *tld = tlds[rng_below(&r, (uint64_t)ntlds)];
+		int len = gen_selector(&r, shape[i], tld, buf, sizeof(buf));
+		if (len <= 0 || (size_t)len >= sizeof(buf)) {
+			rc = -1;
+			break;
+		}
+		if (len > FQDN_NAME_MAX)
+			len = FQDN_NAME_MAX; /* cannot happen with real TLDs */
+		rc = fqdn_policy_add(p, shape[i] ? FQDN_MATCH_PATTERN
+						 : FQDN_MATCH_NAME,
+				     buf, (size_t)len, 0);
+	}
+	free(shape);
+	return rc;
+}
+
+void fqdn_queries_init(struct fqdn_queries *q)
+{
+	memset(q, 0, sizeof(*q));
+}
+
+void fqdn_queries_release(struct fqdn_queries *q)
+{
+	for (size_t i = 0; i < q->n; i++)
+		free(q->name[i]);
+	free(q->name);
+	free(q->len);
+	fqdn_queries_init(q);
+}
+
+int fqdn_queries_add(struct fqdn_queries *q, const char *s, size_t len)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 64;
+		char **name = realloc(q->name, cap * sizeof(*name));
+		size_t *l;
+		if (name == NULL)
+			return -1;
+		q->name = name;
+		l = realloc(q->len, cap * sizeof(*l));
+		if (l == NULL)
+			return -1;
+		q->len = l;
+		q->cap = cap;
+	}
+	q->name[q->n] = strndup(s, len);
+	if (q->name[q->n] == NULL)
+		return -1;
+	q->len[q->n++] = len;
+	if (len > q->maxlen)
+		q->maxlen = len;
+	return 0;
+}
+
+/* A growing string for building one query. */
+struct qbuf {
+	char b[1024];
+	size_t n;
+};
+
+static void qb_put(struct qbuf *b, const char *s, size_t len)
+{
+	if (len > sizeof(b->b) - 1 - b->n)
+		len = sizeof(b->b) - 1 - b->n;
+	memcpy(b->b + b->n, s, len);
+	b->n += len;
+	b->b[b->n] = '\0';
+}
+
+/* The selector with every '*' replaced by `fill` (or random characters). */
+static void qb_fill(struct qbuf *b, const struct fqdn_selector *s,
+		    const char *fill, struct rng *r)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789-_";
+
+	for (size_t i = 0; i < s->len; i++) {
+		if (s->text[i] != '*') {
+			qb_put(b, &s->text[i], 1);
+			continue;
+		}
+		if (fill != NULL) {
+			qb_put(b, fill, strlen(fill));
+			continue;
+		}
+		for (uint64_t k = 1 + rng_below(r, 8); k > 0; k--)
+			qb_put(b, &chars[rng_below(r, sizeof(chars) - 1)], 1);
+	}
+}
+
+static void qb_fqdn(struct qbuf *b)
+{
+	if (b->n == 0 || b->b[b->n - 1] != '.')
+		qb_put(b, ".", 1);
+}
+
+/* One in eight queries is sent in mixed case, as resolvers may do (0x20). */
+static void qb_mixcase(struct qbuf *b, struct rng *r)
+{
+	if (rng_below(r, 8) != 0)
+		return;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->b[i] >= 'a' && b->b[i] <= 'z' && rng_below(r, 2))
+			b->b[i] = (char)(b->b[i] - 'a' + 'A');
+}
+
+/* Query i of set `which` made from selector s. */
+static void gen_query(struct qbuf *b, const struct fqdn_selector *s,
+		      enum fqdn_qset which, size_t i, struct rng *r)
+{
+	char tld[32];
+
+	b->n = 0;
+	b->b[0] = '\0';
+	switch (which) {
+	case FQDN_Q_MATCH_NAME:
+		qb_fill(b, s, "", r);
+		break;
+	case FQDN_Q_MATCH_PATTERN:
+		if (s->len == 1 && s->text[0] == '*')
+			qb_put(b, "any.example.com", 15); /* the match-all */
+		else
+			qb_fill(b, s, NULL, r);
+		break;
+	case FQDN_Q_BAD_PATTERN:
+		qb_put(b, "nope.nop.nop.nop.", 17);
+		qb_fill(b, s, "bar.hmm", r);
+		break;
+	default:
+		qb_fill(b, s, "bar", r);
+		if (b->n > 0 && b->b[b->n - 1] == '.')
+			b->n--;
+		snprintf(tld, sizeof(tld), ".bar%zus", i);
+		qb_put(b, tld, strlen(tld));
+		break;
+	}
+	qb_fqdn(b);
+	if (which == FQDN_Q_MATCH_NAME || which == FQDN_Q_MATCH_PATTERN)
+		qb_mixcase(b, r);
+}
+
+/* The selectors a set is made from: names, patterns, or all. */
+static int qset_uses(enum fqdn_qset which, const struct fqdn_selector *s)
+{
+	if (which == FQDN_Q_MATCH_NAME)
+		return s->kind == FQDN_MATCH_NAME;
+	if (which == FQDN_Q_MATCH_PATTERN)
+		return s->kind == FQDN_MATCH_PATTERN;
+	return 1;
+}
+
+int fqdn_queries_generate(struct fqdn_queries *q, const struct fqdn_policy *p,
+			  enum fqdn_qset which, uint64_t seed)
+{
+	struct rng r;
+	struct qbuf b;
+	size_t j = 0, made = 0;
+
+	rng_init(&r, seed ^ (0x51ed2701u + (uint64_t)which));
+	if (p->n == 0 || (which == FQDN_Q_MATCH_NAME && p->nnames == 0) ||
+	    (which == FQDN_Q_MATCH_PATTERN && p->npatterns == 0))
+		return 0;
+	while (made < p->n) {
+		const struct fqdn_selector *s = &p->sel[j++ % p->n];
+		if (!qset_uses(which, s))
+			continue;
+		gen_query(&b, s, which, made, &r);
+		if (fqdn_queries_add(q, b.b, b.n) != 0)
+			return -1;
+		made++;
+	}
+	return 0;
+}
+
+/* printf into err, prefixed with "path:line: ". Returns -1. */
+static int fail_at(char *err, size_t errsize, const char *path, long line,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int w = snprintf(err, errsize, "%s:%ld: ", path, line);
+
+	if (w < 0 || (size_t)w >= errsize)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err + w, errsize - (size_t)w, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The line without leading and trailing blanks. */
+static struct line trim_blanks(struct line l)
+{
+	while (l.len > 0 && (l.p[0] == ' ' || l.p[0] == '\t')) {
+		l.p++;
+		l.len--;
+	}
+	while (l.len > 0 && (l.p[l.len - 1] == ' ' || l.p[l.len - 1] == '\t'))
+		l.len--;
+	return l;
+}
+
+/* The line trimmed of blanks; len 0 for blank and '#' comment lines. */
+static struct line trim_line(struct line l)
+{
+	l = trim_blanks(l);
+	if (l.len > 0 && l.p[0] == '#')
+		l.len = 0;
+	return l;
+}
+
+/* A YAML file has a line with "key:" or a "- " list item or "---". */
+static int looks_like_yaml(const struct line *lines, long n)
+{
+	for (long i = 0; i < n; i++) {
+		struct line l = trim_line(lines[i]);
+		if (l.len == 0)
+			continue;
+		if (memchr(l.p, ':', l.len) != NULL || l.p[0] == '{')
+			return 1;
+		if (l.p[0] == '-' && (l.len == 1 || l.p[1] == ' ' ||
+				      l.p[1] == '\t' || l.p[1] == '-'))
+			return 1;
+	}
+	return 0;
+}
+
+/* The plain list: one selector per line, '*' makes it a matchPattern. */
+static int parse_list(struct fqdn_policy *p, const char *path,
+		      const struct line *lines, long n, char *err,
+		      size_t errsize)
+{
+	char msg[512];
+
+	for (long i = 0; i < n; i++) {
+		struct line l = trim_line(lines[i]);
+		enum fqdn_kind k;
+		if (l.len == 0)
+			continue;
+		k = memchr(l.p, '*', l.len) ? FQDN_MATCH_PATTERN
+					    : FQDN_MATCH_NAME;
+		if (fqdn_selector_check(k, l.p, l.len, msg, sizeof(msg)) != 0)
+			return fail_at(err, errsize, path, i + 1, "%s", msg);
+		if (fqdn_policy_add(p, k, l.p, l.len, i + 1) != 0)
+			return fail_at(err, errsize, path, i + 1,
+				       "out of memory");
+	}
+	return 0;
+}
+
+int fqdn_policy_parse(struct fqdn_policy *p, const char *path,
+		      const char *data, size_t len, char *err, size_t errsize)
+{
+	struct corpus c = {(char *)data, len};
+	struct line *lines = NULL;
+	long n = corpus_lines(&c, &lines);
+	int rc;
+
+	if (n < 0)
+		return fail_at(err, errsize, path, 1, "out of memory");
+	if (looks_like_yaml(lines, n))
+		rc = fqdn_policy_parse_yaml(p, path, data, len, err, errsize);
+	else
+		rc = parse_list(p, path, lines, n, err, errsize);
+	free(lines);
+	if (rc == 0 && p->n == 0)
+		rc = fail_at(err, errsize, path, n > 0 ? n : 1,
+			     "empty policy: no matchName or matchPattern "
+			     "selector in the file");
+	return rc;
+}
+
+int fqdn_policy_load(struct fqdn_policy *p, const char *path, char *err,
+		     size_t errsize)
+{
+	struct corpus c;
+	int rc;
+
+	if (corpus_load_file(&c, path, err, errsize) != 0)
+		return -1;
+	rc = fqdn_policy_parse(p, path, c.data, c.len, err, errsize);
+	corpus_release(&c);
+	return rc;
+}
+
+int fqdn_queries_load(struct fqdn_queries *q, const char *path, char *err,
+		      size_t errsize)
+{
+	struct corpus c;
+	struct line *lines = NULL;
+	long n;
+	int rc = 0;
+
+	if (corpus_load_file(&c, path, err, errsize) != 0)
+		return -1;
+	n = corpus_lines(&c, &lines);
+	if (n < 0)
+		rc = fail_at(err, errsize, path, 1, "out of memory");
+	for (long i = 0; i < n && rc == 0; i++) {
+		struct line l = trim_blanks(lines[i]);
+		if (l.len == 0)
+			continue;
+		if (l.len > FQDN_NAME_MAX)
+			rc = fail_at(err, errsize, path, i + 1, "query name of "
+				     "%zu bytes (at most %d)", l.len,
+				     FQDN_NAME_MAX);
+		else if (fqdn_queries_add(q, l.p, l.len) != 0)
+			rc = fail_at(err, errsize, path, i + 1, "out of memory");
+	}
+	if (rc == 0 && q->n == 0)
+		rc = fail_at(err, errsize, path, n > 0 ? n : 1,
+			     "no query names in the file");
+	free(lines);
+	corpus_release(&c);
+	return rc;
+}

@@ -1,0 +1,411 @@
+/*
+ * fqdn_strategies.c - the FQDN strategies as data (see fqdn_strategies.h).
+ *
+ * Each seed strategy is a regex_spec: a rule for matchNames, a rule for
+ * matchPatterns, whether the pieces are sorted (Go's sort.Strings: byte
+ * order) and the frame around the pieces joined with '|'.  A rule says
+ * how a selector's text becomes a piece: add or strip the trailing dot,
+ * reverse it, then Cilium's ToRegexp body ('*' -> [-a-zA-Z0-9_]*, '.' ->
+ * [.], lower case), optionally anchored ^...$ and grouped (...).
+ */
+#define _GNU_SOURCE
+#include "suites/fqdn_strategies.h"
+
+#include "suites/fqdn_trie.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum dot_rule { DOT_ADD, DOT_STRIP };
+
+struct piece_rule {
+	enum dot_rule dot;
+	int reverse;
+	int to_set;            /* into the name set, not the regex */
+	int anchor;            /* ^...$ (Cilium's ToRegexp) */
+	int group;             /* (...) around it */
+	const char *match_all; /* what the matchPattern "*" becomes */
+};
+
+struct regex_spec {
+	const struct piece_rule *name, *pattern;
+	int sort;
+	const char *prefix, *suffix;
+	int each; /* one regex per piece (map+multi), no frame */
+};
+
+/* matchName rules */
+static const struct piece_rule name_grouped = {DOT_ADD, 0, 0, 1, 1, NULL};
+static const struct piece_rule name_plain = {DOT_ADD, 0, 0, 0, 0, NULL};
+static const struct piece_rule name_reversed = {DOT_STRIP, 1, 0, 0, 0, NULL};
+static const struct piece_rule name_set = {DOT_ADD, 0, 1, 0, 0, NULL};
+static const struct piece_rule name_set_reversed = {DOT_ADD, 1, 1, 0, 0, NULL};
+
+/* matchPattern rules */
+static const struct piece_rule pat_grouped = {DOT_ADD, 0, 0, 1, 1,
+					      "(" FQDN_MATCH_ALL_RE ")"};
+static const struct piece_rule pat_plain = {DOT_ADD, 0, 0, 0, 0,
+					    FQDN_MATCH_ALL_RE};
+static const struct piece_rule pat_reversed = {DOT_STRIP, 1, 0, 0, 0,
+					       FQDN_MATCH_ALL_INNER};
+static const struct piece_rule pat_nodot = {DOT_STRIP, 0, 0, 0, 0,
+					    FQDN_MATCH_ALL_INNER};
+static const struct piece_rule pat_anchored = {DOT_ADD, 0, 0, 1, 0,
+					       FQDN_MATCH_ALL_RE};
+
+static const struct regex_spec spec_baseline = {
+	&name_grouped, &pat_grouped, 0, "", "", 0};
+static const struct regex_spec spec_baseline_opt = {
+	&name_plain, &pat_plain, 1, "^(?:", ")$", 0};
+static const struct regex_spec spec_reverse = {
+	&name_reversed, &pat_reversed, 0, "^[.](?:", ")$", 0};
+static const struct regex_spec spec_reverse_sort = {
+	&name_reversed, &pat_reversed, 1, "^[.](?:", ")$", 0};
+static const struct regex_spec spec_map_baseline = {
+	&name_set, &pat_grouped, 0, "", "", 0};
+static const struct regex_spec spec_map_opt = {
+	&name_set, &pat_nodot, 0, "^(?:", ")[.]$", 0};
+static const struct regex_spec spec_map_reverse_sort = {
+	&name_set_reversed, &pat_reversed, 1, "^[.](?:", ")$", 0};
+static const struct regex_spec spec_map_multi = {
+	&name_set, &pat_anchored, 0, "", "", 1};
+
+/* A growing string. */
+struct sbuf {
+	char *p;
+	size_t n, cap;
+	int oom;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t len)
+{
+	if (b->oom)
+		return;
+	if (b->n + len + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		char *p;
+		while (cap < b->n + len + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (p == NULL) {
+			b->oom = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, len);
+	b->n += len;
+	b->p[b->n] = '\0';
+}
+
+static void sb_str(struct sbuf *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* The selector text after the dot rule and reversal, lower case. */
+static void sb_name(struct sbuf *b, const char *s, size_t len,
+		    const struct piece_rule *r)
+{
+	int dotted = len > 0 && s[len - 1] == '.';
+	size_t start = b->n;
+
+	if (r->dot == DOT_STRIP && dotted)
+		len--;
+	for (size_t i = 0; i < len; i++) {
+		char c = ascii_lower(s[i]);
+		sb_put(b, &c, 1);
+	}
+	if (r->dot == DOT_ADD && !dotted)
+		sb_put(b, ".", 1);
+	if (r->reverse && !b->oom)
+		for (size_t i = start, j = b->n; i + 1 < j; i++, j--) {
+			char t = b->p[i];
+			b->p[i] = b->p[j - 1];
+			b->p[j - 1] = t;
+		}
+}
+
+/* Cilium's ToRegexp body of an already lower-cased name. */
+static void sb_regex(struct sbuf *b, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '*')
+			sb_str(b, FQDN_DNS_CLASS "*");
+		else if (s[i] == '.')
+			sb_str(b, "[.]");
+		else
+			sb_put(b, &s[i], 1);
+	}
+}
+
+/* A list of regex pieces. */
+struct piece {
+	char *s;
+	size_t len;
+};
+
+struct pieces {
+	struct piece *p;
+	size_t n;
+};
+
+/* Take b's string as the next piece. */
+static int pieces_add(struct pieces *ps, struct sbuf *b)
+{
+	if (b->oom)
+		return -1;
+	ps->p[ps->n++] = (struct piece){b->p, b->n};
+	memset(b, 0, sizeof(*b));
+	return 0;
+}
+
+static void pieces_free(struct pieces *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		free(ps->p[i].s);
+	free(ps->p);
+}
+
+/* One selector by rule r: a key of the name set or a regex piece. */
+static int apply_rule(const struct piece_rule *r, const struct fqdn_selector *s,
+		      struct fqdn_built *b, struct pieces *ps)
+{
+	struct sbuf name = {0}, re = {0};
+	int rc = 0;
+
+	if (r->match_all != NULL && s->len == 1 && s->text[0] == '*') {
+		sb_str(&re, r->match_all);
+		return pieces_add(ps, &re);
+	}
+	sb_name(&name, s->text, s->len, r);
+	if (name.oom)
+		return -1;
+	if (r->to_set) {
+		rc = strset_add(&b->names, name.p, name.n, 0) < 0 ? -1 : 0;
+		free(name.p);
+		return rc;
+	}
+	sb_str(&re, r->group ? (r->anchor ? "(^" : "(") : (r->anchor ? "^" : ""));
+	sb_regex(&re, name.p, name.n);
+	sb_str(&re, r->group ? (r->anchor ? "$)" : ")") : (r->anchor ? "$" : ""));
+	free(name.p);
+	return pieces_add(ps, &re);
+}
+
+static int piece_cmp(const void *a, const void *b)
+{
+	const struct piece *x = a, *y = b;
+
+	return strcmp(x->s, y->s);
+}
+
+/* Hand the pieces over to b as its regexes (map+multi). */
+static int pieces_give(struct pieces *ps, struct fqdn_built *b)
+{
+	b->re = malloc((ps->n + 1) * sizeof(*b->re));
+	b->relen = malloc((ps->n + 1) * sizeof(*b->relen));
+	if (b->re == NULL || b->relen == NULL)
+		return -1;
+	for (size_t i = 0; i < ps->n; i++) {
+		b->re[i] = ps->p[i].s;
+		b->relen[i] = ps->p[i].len;
+	}
+	b->nre = ps->n;
+	ps->n = 0;
+	return 0;
+}
+
+/* prefix + pieces joined by '|' + suffix, as the one regex of b. */
+static int join_pieces(const struct regex_spec *sp, struct pieces *ps,
+		       struct fqdn_built *b)
+{
+	struct sbuf re = {0};
+
+	sb_str(&re, sp->prefix);
+	for (size_t i = 0; i < ps->n; i++) {
+		if (i > 0)
+			sb_put(&re, "|", 1);
+		sb_put(&re, ps->p[i].s, ps->p[i].len);
+	}
+	sb_str(&re, sp->suffix);
+	b->re = malloc(sizeof(*b->re));
+	b->relen = malloc(sizeof(*b->relen));
+	if (re.oom || b->re == NULL || b->relen == NULL) {
+		free(re.p);
+		return -1;
+	}
+	b->re[0] = re.p;
+	b->relen[0] = re.n;
+	b->nre = 1;
+	return 0;
+}
+
+/* The seed strategies and map+multi: a name set and regex pieces. */
+static int generate_regex(const struct fqdn_strategy *st,
+			  const struct fqdn_policy *p, struct fqdn_built *b)
+{
+	const struct regex_spec *sp = st->spec;
+	struct pieces ps = {0};
+	int rc = 0;
+
+	if ((st->flags & FQDN_S_MAP) && strset_init(&b->names, p->nnames) != 0)
+		return -1;
+	ps.p = malloc((p->n + 1) * sizeof(*ps.p));
+	if (ps.p == NULL)
+		rc = -1;
+	for (size_t i = 0; i < p->n && rc == 0; i++) {
+		const struct fqdn_selector *s = &p->sel[i];
+		rc = apply_rule(s->kind == FQDN_MATCH_NAME ? sp->name
+							   : sp->pattern,
+				s, b, &ps);
+	}
+	if (rc == 0 && sp->sort)
+		qsort(ps.p, ps.n, sizeof(*ps.p), piece_cmp);
+	if (rc == 0 && sp->each)
+		rc = pieces_give(&ps, b);
+	else if (rc == 0 && ps.n > 0)
+		rc = join_pieces(sp, &ps, b);
+	pieces_free(&ps);
+	return rc;
+}
+
+static int generate_trie(const struct fqdn_strategy *st,
+			 const struct fqdn_policy *p, struct fqdn_built *b)
+{
+	(void)st;
+	b->trie = fqdn_trie_build(p);
+	return b->trie == NULL ? -1 : 0;
+}
+
+const struct fqdn_strategy fqdn_strategies[] = {
+	{"baseline", 0, generate_regex, &spec_baseline},
+	{"baseline-optimized", 0, generate_regex, &spec_baseline_opt},
+	{"reverse", FQDN_S_REVERSE, generate_regex, &spec_reverse},
+	{"reverse+sort", FQDN_S_REVERSE, generate_regex, &spec_reverse_sort},
+	{"map+baseline", FQDN_S_MAP, generate_regex, &spec_map_baseline},
+	{"map+optimized", FQDN_S_MAP, generate_regex, &spec_map_opt},
+	{"map+reverse+sort", FQDN_S_MAP | FQDN_S_REVERSE, generate_regex,
+	 &spec_map_reverse_sort},
+	{"map+multi", FQDN_S_MAP | FQDN_S_MULTI, generate_regex,
+	 &spec_map_multi},
+	{"trie", FQDN_S_TRIE, generate_trie, NULL},
+};
+
+const size_t fqdn_nstrategies =
+	sizeof(fqdn_strategies) / sizeof(fqdn_strategies[0]);
+
+const struct fqdn_strategy *fqdn_strategy_find(const char *name)
+{
+	for (size_t i = 0; i < fqdn_nstrategies; i++)
+		if (strcmp(fqdn_strategies[i].name, name) == 0)
+			return &fqdn_strategies[i];
+	return NULL;
+}
+
+int fqdn_generate(const struct fqdn_strategy *s, const struct fqdn_policy *p,
+		  struct fqdn_built *b)
+{
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	rc = s->generate(s, p, b);
+	if (rc != 0)
+		fqdn_built_release(b);
+	return rc;
+}
+
+void fqdn_built_release(struct fqdn_built *b)
+{
+	for (size_t i = 0; i < b->nre; i++)
+		free(b->re[i]);
+	free(b->re);
+	free(b->relen);
+	strset_release(&b->names);
+	fqdn_trie_free(b->trie);
+	memset(b, 0, sizeof(*b));
+}
+
+size_t fqdn_rewrite(const struct fqdn_strategy *s, const char *q, size_t len,
+		    char *buf)
+{
+	size_t n = len;
+
+	for (size_t i = 0; i < len; i++)
+		buf[i] = ascii_lower(q[i]);
+	if (n == 0 || buf[n - 1] != '.')
+		buf[n++] = '.';
+	buf[n] = '\0';
+	if (s->flags & FQDN_S_REVERSE)
+		for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
+			char t = buf[i];
+			buf[i] = buf[j - 1];
+			buf[j - 1] = t;
+		}
+	return n;
+}
+
+int fqdn_decide(const struct fqdn_strategy *s, const struct fqdn_built *b,
+		const struct engine *e, void *h, const char *q, size_t len,
+		char *buf)
+{
+	size_t n = fqdn_rewrite(s, q, len, buf);
+
+	if (s->flags & FQDN_S_TRIE)
+		return fqdn_trie_match(b->trie, buf, n);
+	if (fqdn_built_has_name(b, buf, n))
+		return 1;
+	if (h == NULL)
+		return 0;
+	return e->is_match(h, buf, n);
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+long fqdn_built_format_map(const struct fqdn_built *b, char *buf, size_t size)
+{
+	struct sbuf out = {0};
+	char **keys = malloc((b->names.n + 1) * sizeof(*keys));
+	size_t nk = 0;
+	long need = -1;
+
+	for (size_t i = 0; keys != NULL && i < b->names.n; i++) {
+		size_t len;
+		const char *k = strset_key(&b->names, i, &len);
+		keys[nk] = strndup(k, len);
+		if (keys[nk] == NULL)
+			goto out;
+		nk++;
+	}
+	if (keys == NULL)
+		goto out;
+	qsort(keys, nk, sizeof(*keys), key_cmp);
+	sb_str(&out, "map[");
+	for (size_t i = 0; i < nk; i++) {
+		sb_str(&out, i ? " " : "");
+		sb_str(&out, keys[i]);
+		sb_str(&out, ":");
+	}
+	sb_str(&out, "]");
+	if (!out.oom) {
+		need = (long)out.n;
+		if (size > 0)
+			snprintf(buf, size, "%s", out.p);
+	}
+out:
+	for (size_t i = 0; i < nk; i++)
+		free(keys[i]);
+	free(keys);
+	free(out.p);
+	return need;
+}

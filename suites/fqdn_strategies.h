@@ -1,0 +1,118 @@
+/*
+ * fqdn_strategies.h - how a DNS proxy turns a policy's selectors into
+ * something it can match query names against.
+ *
+ * The first seven are the seed's (Go benchmark of Cilium's DNS proxy,
+ * seed 000), byte for byte: each produces a name set (a hash set; empty
+ * for the strategies without a map) and one regex string.  Two go beyond:
+ *   map+multi  the name set plus one anchored expression per matchPattern,
+ *              for an engine's native multi-pattern set (RE2::Set,
+ *              Hyperscan database);
+ *   trie       no regex at all: reversed labels in a trie (fqdn_trie.h).
+ *
+ * A query is rewritten the way each strategy expects (lower case, a
+ * trailing dot, reversed for the reverse strategies: Cilium lowercases the
+ * name before matching, so no regex is compiled caseless), then looked up
+ * in the name set, then matched by the regex.
+ *
+ * Where the seed's strings cannot work, and only there, the strategies
+ * differ from it (the golden test pins the rest):
+ *   - a matchPattern "*" (Cilium's match-all) embeds ToRegexp's anchored
+ *     form `(^(...)+$)|(^[.]$)` after a prefix or before a suffix in
+ *     reverse, reverse+sort, map+optimized and map+reverse+sort, where it
+ *     can never match; those strategies get FQDN_MATCH_ALL_INNER instead;
+ *   - a map strategy with no matchPattern gets no regex (Go compiles "",
+ *     which matches every name);
+ *   - map+reverse+sort lowercases its names like the other map strategies.
+ */
+#ifndef RXB_FQDN_STRATEGIES_H
+#define RXB_FQDN_STRATEGIES_H
+
+#include <stddef.h>
+
+#include "corpora/fqdn_policy.h"
+#include "engines/engine.h"
+#include "suites/strset.h"
+
+struct fqdn_trie;
+
+/* Cilium's character class of a '*' (allowedDNSCharsREGroup). */
+#define FQDN_DNS_CLASS "[-a-zA-Z0-9_]"
+
+/* Cilium's match-all regex, as ToRegexp("*") returns it. */
+#define FQDN_MATCH_ALL_RE \
+	"(^(" FQDN_DNS_CLASS "+[.])+$)|(^[.]$)"
+
+/* Match-all for a frame that strips one dot: labels joined by dots, or "". */
+#define FQDN_MATCH_ALL_INNER \
+	"(?:" FQDN_DNS_CLASS "+(?:[.]" FQDN_DNS_CLASS "+)*)?"
+
+enum fqdn_strategy_flag {
+	FQDN_S_MAP = 1u << 0,     /* matchNames go to the name set */
+	FQDN_S_REVERSE = 1u << 1, /* queries are reversed before matching */
+	FQDN_S_MULTI = 1u << 2,   /* one expression per pattern: a native set */
+	FQDN_S_TRIE = 1u << 3,    /* no regex engine */
+};
+
+/* What a strategy generates from a policy. */
+struct fqdn_built {
+	struct strset names; /* keys as the rewritten query spells them */
+	char **re;           /* 1 regex, or one per pattern (map+multi) */
+	size_t *relen;
+	size_t nre;          /* 0: no regex to compile */
+	struct fqdn_trie *trie;
+};
+
+struct fqdn_strategy {
+	const char *name;
+	unsigned flags; /* enum fqdn_strategy_flag */
+	/* Fill b from p.  0, or -1 out of memory (b is then released). */
+	int (*generate)(const struct fqdn_strategy *s,
+			const struct fqdn_policy *p, struct fqdn_built *b);
+	const void *spec; /* how the seven seed strategies build their regex */
+};
+
+extern const struct fqdn_strategy fqdn_strategies[];
+extern const size_t fqdn_nstrategies;
+
+/* The strategy called name, or NULL. */
+const struct fqdn_strategy *fqdn_strategy_find(const char *name);
+
+/* Same as s->generate(s, p, b). */
+int fqdn_generate(const struct fqdn_strategy *s, const struct fqdn_policy *p,
+		  struct fqdn_built *b);
+void fqdn_built_release(struct fqdn_built *b);
+
+/*
+ * The query as strategy s matches it: ASCII lower case, a trailing dot
+ * added when missing, reversed for FQDN_S_REVERSE.  buf holds len + 2
+ * bytes; the result is NUL-terminated.  Returns its length.
+ */
+size_t fqdn_rewrite(const struct fqdn_strategy *s, const char *q, size_t len,
+		    char *buf);
+
+/* 1 when the rewritten query is in the name set. */
+static inline int fqdn_built_has_name(const struct fqdn_built *b,
+				      const char *q, size_t len)
+{
+	return b->names.n > 0 && strset_find(&b->names, q, len, NULL);
+}
+
+/*
+ * The DNS proxy's verdict on query q under strategy s: rewrite q into buf
+ * (len + 2 bytes), look it up in the name set, then match it with h, the
+ * regex of b compiled on e (NULL when b has none), or walk the trie.
+ * 1 allowed, 0 denied, or a negative engine status.  Never allocates.
+ */
+int fqdn_decide(const struct fqdn_strategy *s, const struct fqdn_built *b,
+		const struct engine *e, void *h, const char *q, size_t len,
+		char *buf);
+
+/*
+ * The name set as Go's fmt prints a map[string]string of empty values,
+ * keys sorted: "map[cilium.io.: uged.al.:]".  Returns the length it
+ * needs (snprintf-like), -1 out of memory.
+ */
+long fqdn_built_format_map(const struct fqdn_built *b, char *buf, size_t size);
+
+#endif

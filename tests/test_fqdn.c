@@ -1,0 +1,519 @@
+/*
+ * test_fqdn.c - the FQDN strategies: the seed's regex strings and maps
+ * byte for byte (golden), the reference matcher on hand cases, every
+ * strategy on PCRE2 and the trie against the reference, and verification
+ * catching a deliberately wrong strategy.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "golden.h"
+
+#include "corpora/fqdn_policy.h"
+#include "report/fqdn_tables.h"
+#include "suites/fqdn_ref.h"
+#include "suites/fqdn_strategies.h"
+#include "suites/fqdn_verify.h"
+#include "suites/strset.h"
+
+/* "p:" marks a matchPattern, anything else is a matchName. */
+static void policy_of(struct fqdn_policy *p, const char *const *sel, size_t n)
+{
+	fqdn_policy_init(p);
+	for (size_t i = 0; i < n; i++) {
+		int pat = strncmp(sel[i], "p:", 2) == 0;
+		const char *s = pat ? sel[i] + 2 : sel[i];
+		cr_assert_eq(fqdn_policy_add(p, pat ? FQDN_MATCH_PATTERN
+						    : FQDN_MATCH_NAME,
+					     s, strlen(s), 0),
+			     0);
+	}
+}
+
+/* The seed's four selectors, in its order. */
+static const char *const seed_sel[] = {"uged.al", "cilium.io", "p:wil*dc.ard",
+				       "p:*.s3.io"};
+
+/* The seed's output, copied from seed 000 ("Regexes:"). */
+static const struct {
+	const char *strategy, *regex, *map;
+} golden[] = {
+	{"baseline",
+	 "(^uged[.]al[.]$)|(^cilium[.]io[.]$)|(^wil[-a-zA-Z0-9_]*dc[.]ard[.]$)|"
+	 "(^[-a-zA-Z0-9_]*[.]s3[.]io[.]$)",
+	 "map[]"},
+	{"baseline-optimized",
+	 "^(?:[-a-zA-Z0-9_]*[.]s3[.]io[.]|cilium[.]io[.]|uged[.]al[.]|"
+	 "wil[-a-zA-Z0-9_]*dc[.]ard[.])$",
+	 "map[]"},
+	{"reverse",
+	 "^[.](?:la[.]degu|oi[.]muilic|dra[.]cd[-a-zA-Z0-9_]*liw|"
+	 "oi[.]3s[.][-a-zA-Z0-9_]*)$",
+	 "map[]"},
+	{"reverse+sort",
+	 "^[.](?:dra[.]cd[-a-zA-Z0-9_]*liw|la[.]degu|oi[.]3s[.][-a-zA-Z0-9_]*|"
+	 "oi[.]muilic)$",
+	 "map[]"},
+	{"map+baseline",
+	 "(^wil[-a-zA-Z0-9_]*dc[.]ard[.]$)|(^[-a-zA-Z0-9_]*[.]s3[.]io[.]$)",
+	 "map[cilium.io.: uged.al.:]"},
+	{"map+optimized",
+	 "^(?:wil[-a-zA-Z0-9_]*dc[.]ard|[-a-zA-Z0-9_]*[.]s3[.]io)[.]$",
+	 "map[cilium.io.: uged.al.:]"},
+	{"map+reverse+sort",
+	 "^[.](?:dra[.]cd[-a-zA-Z0-9_]*liw|oi[.]3s[.][-a-zA-Z0-9_]*)$",
+	 "map[.la.degu: .oi.muilic:]"},
+};
+
+Test(fqdn_golden, seed_strings_byte_for_byte)
+{
+	struct fqdn_policy p;
+
+	policy_of(&p, seed_sel, 4);
+	for (size_t i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
+		const struct fqdn_strategy *s =
+			fqdn_strategy_find(golden[i].strategy);
+		struct fqdn_built b;
+		char map[256];
+
+		cr_assert_not_null(s, "%s", golden[i].strategy);
+		cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+		cr_assert_eq(b.nre, 1);
+		cr_expect_str_eq(b.re[0], golden[i].regex, "%s", s->name);
+		cr_expect_eq(b.relen[0], strlen(golden[i].regex));
+		cr_assert_geq(fqdn_built_format_map(&b, map, sizeof(map)), 0);
+		cr_expect_str_eq(map, golden[i].map, "%s", s->name);
+		fqdn_built_release(&b);
+	}
+	fqdn_policy_release(&p);
+}
+
+Test(fqdn_golden, map_multi_is_one_anchored_regex_per_pattern)
+{
+	struct fqdn_policy p;
+	struct fqdn_built b;
+	char map[256];
+
+	policy_of(&p, seed_sel, 4);
+	cr_assert_eq(fqdn_generate(fqdn_strategy_find("map+multi"), &p, &b), 0);
+	cr_assert_eq(b.nre, 2);
+	cr_expect_str_eq(b.re[0], "^wil[-a-zA-Z0-9_]*dc[.]ard[.]$");
+	cr_expect_str_eq(b.re[1], "^[-a-zA-Z0-9_]*[.]s3[.]io[.]$");
+	fqdn_built_format_map(&b, map, sizeof(map));
+	cr_expect_str_eq(map, "map[cilium.io.: uged.al.:]");
+	fqdn_built_release(&b);
+	fqdn_policy_release(&p);
+}
+
+Test(fqdn_golden, no_pattern_means_no_regex_for_map_strategies)
+{
+	static const char *const names[] = {"a.com", "b.org"};
+	struct fqdn_policy p;
+	struct fqdn_built b;
+
+	policy_of(&p, names, 2);
+	cr_assert_eq(fqdn_generate(fqdn_strategy_find("map+baseline"), &p, &b), 0);
+	cr_expect_eq(b.nre, 0); /* Go would compile "", which matches all */
+	cr_expect_eq(b.names.n, 2);
+	fqdn_built_release(&b);
+	fqdn_policy_release(&p);
+}
+
+Test(fqdn_rewrite, lower_case_dot_and_reversal)
+{
+	char buf[64];
+
+	cr_expect_eq(fqdn_rewrite(fqdn_strategy_find("baseline"), "WWW.Ex.com",
+				  10, buf), 11);
+	cr_expect_str_eq(buf, "www.ex.com.");
+	fqdn_rewrite(fqdn_strategy_find("reverse"), "uged.al.", 8, buf);
+	cr_expect_str_eq(buf, ".la.degu");
+	fqdn_rewrite(fqdn_strategy_find("reverse"), "", 0, buf);
+	cr_expect_str_eq(buf, ".");
+}
+
+/* Hand cases of Cilium v1.11 semantics: policy, query, verdict. */
+static const char *const hand_policy[] = {
+	"uged.al",     "Cilium.IO.", "p:wil*dc.ard", "p:*.s3.io",
+	"p:*.*.x.net", "p:a*b*c.org", "p:pre*.com",  "p:*",
+};
+
+static const struct {
+	const char *q;
+	int without_all; /* verdict without the match-all "*" */
+} hand[] = {
+	{"uged.al.", 1},
+	{"uged.al", 1},          /* the trailing dot is implied */
+	{"UGED.AL.", 1},         /* case-insensitive */
+	{"cilium.io.", 1},       /* the selector's case and dot do not matter */
+	{"www.uged.al.", 0},     /* a matchName is exact */
+	{"wil-card-dc.ard.", 1},
+	{"wildcard.ard.", 0},    /* does not end in "dc" */
+	{"wildc.ard.", 1},       /* '*' may match nothing */
+	{"wilc.ard.", 0},        /* "wil" and "dc" may not overlap */
+	{"wil-dc.ard.", 1},
+	{"wil.x.dc.ard.", 0},    /* '*' stays inside one label */
+	{"bucket.s3.io.", 1},
+	{".s3.io.", 1},          /* '*' may match nothing */
+	{"a.b.s3.io.", 0},
+	{"s3.io.", 0},
+	{"a.b.x.net.", 1},       /* *.*. is exactly two labels */
+	{"a.x.net.", 0},
+	{"a.b.c.x.net.", 0},
+	{"abc.org.", 1},
+	{"a1b2c.org.", 1},
+	{"ab.org.", 0},
+	{"a_b-c.org.", 1},
+	{"prefix.com.", 1},
+	{"pre.com.", 1},
+	{"pre$x.com.", 0},       /* '*' matches DNS characters only */
+	{"xpre.com.", 0},
+	{"other.example.", 0},
+	{".", 0},                /* the root, allowed by match-all only */
+	{"", 0},
+	{"a..b.", 0},
+	{"bad$char.com.", 0},
+};
+
+/* Verdicts of "*": every valid name (non-empty labels) and the root. */
+static int match_all_allows(const char *q)
+{
+	size_t len = strlen(q);
+
+	if (len > 0 && q[len - 1] == '.')
+		len--;
+	if (len == 0)
+		return 1;
+	if (q[0] == '.' || strstr(q, "..") != NULL)
+		return 0;
+	return strcspn(q, "$ ") == strlen(q);
+}
+
+static void ref_of(struct fqdn_ref *r, struct fqdn_policy *p, size_t n)
+{
+	policy_of(p, hand_policy, n);
+	cr_assert_eq(fqdn_ref_init(r, p), 0);
+}
+
+Test(fqdn_ref, hand_cases_without_match_all)
+{
+	struct fqdn_policy p;
+	struct fqdn_ref r;
+
+	ref_of(&r, &p, 7);
+	for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++)
+		cr_expect_eq(fqdn_ref_allows(&r, hand[i].q, strlen(hand[i].q)),
+			     hand[i].without_all, "%s", hand[i].q);
+	fqdn_ref_release(&r);
+	fqdn_policy_release(&p);
+}
+
+Test(fqdn_ref, match_all_allows_every_valid_name)
+{
+	struct fqdn_policy p;
+	struct fqdn_ref r;
+
+	ref_of(&r, &p, 8);
+	for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
+		const char *q = hand[i].q;
+		cr_expect_eq(fqdn_ref_allows(&r, q, strlen(q)),
+			     hand[i].without_all || match_all_allows(q), "%s", q);
+	}
+	fqdn_ref_release(&r);
+	fqdn_policy_release(&p);
+}
+
+/* The hand cases as query sets with the reference's verdicts. */
+struct hand_sets {
+	struct fqdn_queries q;
+	unsigned char expect[64];
+	struct fqdn_qset_ref set;
+};
+
+static void hand_sets_init(struct hand_sets *h, size_t npolicy,
+			   struct fqdn_policy *p)
+{
+	struct fqdn_ref r;
+
+	ref_of(&r, p, npolicy);
+	fqdn_queries_init(&h->q);
+	for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
+		cr_assert_eq(fqdn_queries_add(&h->q, hand[i].q,
+					      strlen(hand[i].q)),
+			     0);
+		h->expect[i] = (unsigned char)fqdn_ref_allows(&r, hand[i].q,
+							      strlen(hand[i].q));
+	}
+	h->set = (struct fqdn_qset_ref){"hand", &h->q, h->expect};
+	fqdn_ref_release(&r);
+}
+
+/* Every strategy on pcre2 (or none) agrees with the reference. */
+static void all_strategies_agree(size_t npolicy)
+{
+	const struct engine *e = engine_find("pcre2");
+	struct hand_sets h;
+	struct fqdn_policy p;
+	char buf[64];
+
+	cr_assert_not_null(e);
+	hand_sets_init(&h, npolicy, &p);
+	for (size_t i = 0; i < fqdn_nstrategies; i++) {
+		const struct fqdn_strategy *s = &fqdn_strategies[i];
+		struct fqdn_built b;
+		struct fqdn_verdict v;
+		struct engine_pattern pats[16];
+		struct engine_error err;
+		void *hd = NULL;
+
+		cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+		cr_assert_leq(b.nre, 16);
+		for (size_t k = 0; k < b.nre; k++)
+			pats[k] = (struct engine_pattern){b.re[k], b.relen[k]};
+		/* PCRE2 has no native set; a loop over patterns is exact */
+		if (b.nre > 0)
+			cr_assert_eq(e->compile(pats, b.nre, 0, &hd, &err), 0,
+				     "%s: %s", s->name, err.msg);
+		cr_expect_eq(fqdn_verify(s, &b, e, hd, &h.set, 1, buf, &v), 0,
+			     "%s: query '%s' got %d want %d", s->name,
+			     v.query ? v.query : "", v.got, v.want);
+		cr_expect_eq(v.total, sizeof(hand) / sizeof(hand[0]));
+		if (hd != NULL)
+			e->free(hd);
+		fqdn_built_release(&b);
+	}
+	fqdn_queries_release(&h.q);
+	fqdn_policy_release(&p);
+}
+
+Test(fqdn_strategies, agree_with_reference)
+{
+	all_strategies_agree(7);
+}
+
+/* The seed's strings would never match "*" in four strategies; ours do. */
+Test(fqdn_strategies, agree_with_reference_with_match_all)
+{
+	all_strategies_agree(8);
+}
+
+/* A strategy that forgets the last selector. */
+static int forgetful_generate(const struct fqdn_strategy *s,
+			      const struct fqdn_policy *p,
+			      struct fqdn_built *b)
+{
+	struct fqdn_policy less = *p;
+	const struct fqdn_strategy *real = fqdn_strategy_find("reverse+sort");
+
+	(void)s;
+	less.n--;
+	return real->generate(real, &less, b);
+}
+
+/*
+ * Verify strategy s on engine `engine` over the hand cases (policy of
+ * npolicy selectors); the first wrong query is copied into first.
+ */
+static int verify_hand(const struct fqdn_strategy *s, const char *engine,
+		       size_t npolicy, struct fqdn_verdict *v, char *first)
+{
+	const struct engine *e = engine_find(engine);
+	struct hand_sets h;
+	struct fqdn_policy p;
+	struct fqdn_built b;
+	struct engine_error err;
+	struct engine_pattern pat;
+	void *hd;
+	char buf[64];
+	int rc;
+
+	cr_assert_not_null(e);
+	hand_sets_init(&h, npolicy, &p);
+	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+	cr_assert_eq(b.nre, 1);
+	pat = (struct engine_pattern){b.re[0], b.relen[0]};
+	cr_assert_eq(e->compile(&pat, 1, 0, &hd, &err), 0);
+	rc = fqdn_verify(s, &b, e, hd, &h.set, 1, buf, v);
+	snprintf(first, 64, "%s", v->query ? v->query : "");
+	e->free(hd);
+	fqdn_built_release(&b);
+	fqdn_queries_release(&h.q);
+	fqdn_policy_release(&p);
+	return rc;
+}
+
+Test(fqdn_verify, catches_a_wrong_strategy)
+{
+	struct fqdn_strategy wrong = *fqdn_strategy_find("reverse+sort");
+	struct fqdn_verdict v;
+	char first[64];
+
+	wrong.generate = forgetful_generate;
+	/* the last of the 7 selectors is "pre*.com" */
+	cr_expect_eq(verify_hand(&wrong, "pcre2-jit", 7, &v, first), -1);
+	cr_expect_eq(v.wrong, 2); /* prefix.com. and pre.com. */
+	cr_expect_str_eq(first, "prefix.com.");
+	cr_expect_str_eq(v.set, "hand");
+	cr_expect_eq(v.got, 0);
+	cr_expect_eq(v.want, 1);
+}
+
+Test(fqdn_verify, reports_an_engine_that_matches_nothing)
+{
+	struct fqdn_verdict v;
+	char first[64];
+
+	cr_expect_eq(verify_hand(fqdn_strategy_find("baseline"), "noop", 7, &v,
+				 first),
+		     -1);
+	cr_expect_str_eq(first, "uged.al.");
+	cr_expect_gt(v.wrong, 10);
+}
+
+Test(strset, add_find_grow)
+{
+	struct strset s;
+	char key[32];
+	uint32_t v;
+
+	cr_assert_eq(strset_init(&s, 1), 0);
+	for (uint32_t i = 0; i < 5000; i++) {
+		int n = snprintf(key, sizeof(key), "name-%u.example.", i);
+		cr_assert_eq(strset_add(&s, key, (size_t)n, i), (long)i);
+	}
+	cr_expect_eq(strset_add(&s, "name-7.example.", 15, 99), 7);
+	cr_expect_eq(s.n, 5000);
+	for (uint32_t i = 0; i < 5000; i++) {
+		int n = snprintf(key, sizeof(key), "name-%u.example.", i);
+		cr_assert(strset_find(&s, key, (size_t)n, &v));
+		cr_assert_eq(v, i);
+	}
+	cr_expect_not(strset_find(&s, "name-5000.example.", 18, NULL));
+	cr_expect_not(strset_find(&s, "name-1.example", 14, NULL));
+	cr_expect(strset_find(&s, "name-1.example.", 15, NULL));
+	strset_release(&s);
+}
+
+/*
+ * The seed's baseline at 500 generated selectors (a 34 KB regex with 500
+ * groups) on every engine that compiles it: each verdict is the
+ * reference's.  TRE once overflowed its stack here.
+ */
+Test(fqdn_engines, baseline_of_500_selectors_on_every_engine)
+{
+	static char *tlds[] = {"com", "no", "co.uk", "io"};
+	const struct fqdn_strategy *s = fqdn_strategy_find("baseline");
+	struct fqdn_policy p;
+	struct fqdn_ref r;
+	struct fqdn_queries q[FQDN_Q_COUNT];
+	unsigned char *want[FQDN_Q_COUNT];
+	struct fqdn_qset_ref sets[FQDN_Q_COUNT];
+	struct fqdn_built b;
+	char buf[FQDN_NAME_MAX + 64];
+
+	fqdn_policy_init(&p);
+	cr_assert_eq(fqdn_policy_generate(&p, 500, 1, tlds, 4), 0);
+	cr_assert_eq(fqdn_ref_init(&r, &p), 0);
+	for (int k = 0; k < FQDN_Q_COUNT; k++) {
+		fqdn_queries_init(&q[k]);
+		cr_assert_eq(fqdn_queries_generate(&q[k], &p, k, 1), 0);
+		cr_assert_lt(q[k].maxlen + 2, sizeof(buf));
+		want[k] = malloc(q[k].n);
+		for (size_t i = 0; i < q[k].n; i++)
+			want[k][i] = (unsigned char)fqdn_ref_allows(
+				&r, q[k].name[i], q[k].len[i]);
+		sets[k] = (struct fqdn_qset_ref){fqdn_qset_name(k), &q[k],
+						 want[k]};
+	}
+	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+		struct engine_pattern pat = {b.re[0], b.relen[0]};
+		struct engine_error err;
+		struct fqdn_verdict v;
+		void *h;
+
+		if ((e->caps & CAP_TEST_ONLY) ||
+		    e->compile(&pat, 1, 0, &h, &err) != 0)
+			continue; /* Hyperscan: 16,000-byte pattern limit */
+		cr_expect_eq(fqdn_verify(s, &b, e, h, sets, FQDN_Q_COUNT, buf,
+					 &v),
+			     0, "%s: query '%s' got %d want %d", e->name,
+			     v.query ? v.query : "", v.got, v.want);
+		cr_expect_eq(v.total, 2000, "%s", e->name);
+		e->free(h);
+	}
+	fqdn_built_release(&b);
+	for (int k = 0; k < FQDN_Q_COUNT; k++) {
+		fqdn_queries_release(&q[k]);
+		free(want[k]);
+	}
+	fqdn_ref_release(&r);
+	fqdn_policy_release(&p);
+}
+
+/* One benchmark of a made-up scaling run: a sample of each metric. */
+static void made_up(struct results *res, const char *phase,
+		    const char *strategy, const char *engine, int domains,
+		    double ns, double heap)
+{
+	char name[256];
+	struct result *r;
+
+	snprintf(name, sizeof(name), "FQDN/phase=%s/strategy=%s/engine=%s/"
+		 "domains=%d", phase, strategy, engine, domains);
+	r = results_add(res, "fqdn", name);
+	for (int s = 0; s < 3; s++) {
+		result_sample_begin(r, 1000);
+		/* samples ns*0.9, ns, ns*1.5: the median is ns */
+		result_metric_add(r, "ns/op", BETTER_LOWER,
+				  ns * (s == 0 ? 0.9 : s == 1 ? 1.0 : 1.5));
+		result_metric_add(r, "domains", BETTER_EXACT, domains);
+		if (heap > 0)
+			result_metric_add(r, "B(heap)/op", BETTER_LOWER, heap);
+		result_metric_add(r, "B/op", BETTER_LOWER, heap > 0 ? 4096 : 0);
+		result_metric_add(r, "allocs/op", BETTER_LOWER, heap > 0 ? 12 : 0);
+	}
+}
+
+Test(fqdn_tables, golden_seed_layout_scaling_and_budget)
+{
+	struct results res;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct result *bad;
+
+	results_init(&res);
+	/* ns/op ~ N^2 for compile, N^0 for the map lookup */
+	made_up(&res, "compile", "baseline", "re2", 100, 1e6, 65536);
+	made_up(&res, "match-name", "map+reverse+sort", "pcre2-jit", 100,
+		54.5, 0);
+	made_up(&res, "compile", "baseline", "re2", 1000, 1e8, 655360);
+	made_up(&res, "match-name", "map+reverse+sort", "pcre2-jit", 1000,
+		54.5, 0);
+	made_up(&res, "compile", "baseline", "tre", 100, 3e8, 1 << 22);
+	bad = results_add(&res, "fqdn", "FQDN/strategy=baseline/engine=noop");
+	result_set_status(bad, RESULT_MISMATCH, "skipped by the tables");
+	fqdn_tables_write(f, &res, "fqdn", 100e6);
+	fclose(f);
+	check_golden("golden/fqdn_tables.txt", buf);
+	free(buf);
+	results_release(&res);
+}
+
+Test(fqdn_tables, fit_exponent)
+{
+	double x[] = {100, 1000, 10000}, y[] = {3, 300, 30000}, k = 0;
+	double x1[] = {1000, 3000}, y1[] = {2.7, 31.7};
+
+	cr_assert_eq(fqdn_fit_exponent(x, y, 3, &k), 0);
+	cr_expect_float_eq(k, 2.0, 1e-9);
+	/* seed 001: iptables, 1,000 -> 3,000 rules, 2.7 s -> 31.7 s */
+	cr_assert_eq(fqdn_fit_exponent(x1, y1, 2, &k), 0);
+	cr_expect_float_eq(k, 2.24, 0.01);
+	cr_expect_eq(fqdn_fit_exponent(x, y, 1, &k), -1);
+}

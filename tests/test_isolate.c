@@ -1,0 +1,217 @@
+/*
+ * test_isolate.c - samples in forked children: a crash, a hang and a
+ * failing op each become their row while every other benchmark keeps all
+ * its samples; the wire form of a sample; --timeout parsing.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "engines/engine.h"
+#include "harness/bench.h"
+#include "harness/isolate.h"
+
+static int ok_run(void *arg, uint64_t n)
+{
+	volatile uint64_t x = 0;
+
+	(void)arg;
+	for (uint64_t i = 0; i < n; i++)
+		x += i;
+	return 0;
+}
+
+static int segv_run(void *arg, uint64_t n)
+{
+	(void)arg;
+	(void)n;
+	signal(SIGSEGV, SIG_DFL); /* not a sanitizer's report: the signal */
+	raise(SIGSEGV);
+	return 0;
+}
+
+static int abort_run(void *arg, uint64_t n)
+{
+	(void)arg;
+	(void)n;
+	abort();
+}
+
+static int sleep_run(void *arg, uint64_t n)
+{
+	struct timespec ts = {30, 0};
+
+	(void)arg;
+	(void)n;
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+static int limit_run(void *arg, uint64_t n)
+{
+	(void)arg;
+	(void)n;
+	return ENGINE_ERR_LIMIT;
+}
+
+static void add(struct plan *p, const char *name, int (*run)(void *, uint64_t))
+{
+	struct bench b = {0};
+
+	b.name = strdup(name);
+	b.suite = "t";
+	b.run = run;
+	b.extra[0] = (struct bench_metric){"matches", BETTER_EXACT, 7};
+	b.nextra = 1;
+	cr_assert_eq(plan_add(p, &b), 0);
+}
+
+Test(isolate, failures_become_rows_and_the_run_goes_on)
+{
+	struct plan p = {0};
+	struct results res;
+	struct bench_opts o = {.count = 3, .no_alloc = 1, .isolate = 1,
+			       .timeout_ns = 300e6};
+	const struct result *r;
+
+	cr_assert_eq(bench_parse_benchtime("1000x", &o), 0);
+	add(&p, "A/ok", ok_run);
+	add(&p, "B/segv", segv_run);
+	add(&p, "C/hang", sleep_run);
+	add(&p, "D/abort", abort_run);
+	add(&p, "E/limit", limit_run);
+	add(&p, "F/ok", ok_run);
+	results_init(&res);
+	cr_assert_eq(harness_run(&p, &o, &res, NULL, NULL), 4);
+
+	r = results_find(&res, "A/ok");
+	cr_assert_eq(r->status, RESULT_OK);
+	cr_assert_eq(r->nsamples, 3);
+	cr_assert_eq(r->iters[2], 1000);
+	cr_assert_float_eq(result_metric(r, "matches")->v[2], 7, 0);
+	cr_assert_gt(result_metric(r, "ns/op")->v[2], 0);
+	r = results_find(&res, "F/ok");
+	cr_assert_eq(r->status, RESULT_OK);
+	cr_assert_eq(r->nsamples, 3);
+
+	r = results_find(&res, "B/segv");
+	cr_assert_eq(r->status, RESULT_ERROR);
+	cr_assert_eq(r->nsamples, 0);
+	cr_assert(strstr(r->message, "signal 11") != NULL, "%s", r->message);
+	cr_assert(strstr(r->message, strsignal(SIGSEGV)) != NULL, "%s",
+		  r->message);
+	r = results_find(&res, "D/abort");
+	cr_assert_eq(r->status, RESULT_ERROR);
+	cr_assert(strstr(r->message, strsignal(SIGABRT)) != NULL, "%s",
+		  r->message);
+	r = results_find(&res, "C/hang");
+	cr_assert_eq(r->status, RESULT_TIMEOUT);
+	cr_assert(strstr(r->message, "0.3s") != NULL, "%s", r->message);
+	r = results_find(&res, "E/limit");
+	cr_assert_eq(r->status, RESULT_ERROR);
+	cr_assert_str_eq(r->message, "match limit while timing");
+	results_release(&res);
+	plan_release(&p);
+}
+
+/* The child's changes to the op's state are lost; the parent's are not. */
+static int count_run(void *arg, uint64_t n)
+{
+	*(uint64_t *)arg += n;
+	return 0;
+}
+
+Test(isolate, child_state_stays_in_the_child)
+{
+	uint64_t calls = 0;
+	struct bench b = {.name = "T", .suite = "t", .run = count_run,
+			  .arg = &calls};
+	struct bench_opts o = {.count = 1, .no_alloc = 1, .isolate = 1};
+	struct result r = {0};
+	char why[128];
+
+	cr_assert_eq(bench_parse_benchtime("50x", &o), 0);
+	cr_assert_eq(isolate_measure(&b, &o, &r, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(r.nsamples, 1);
+	cr_assert_eq(r.iters[0], 50);
+	cr_assert_eq(calls, 0);
+	result_release(&r);
+}
+
+Test(isolate, wire_round_trip)
+{
+	struct result a = {0}, b = {0};
+	unsigned char buf[1024];
+	char why[64];
+	size_t len;
+	int rc = 1;
+
+	result_sample_begin(&a, 123);
+	result_metric_add(&a, "ns/op", BETTER_LOWER, 45.5);
+	result_metric_add(&a, "MB/s", BETTER_HIGHER, 1e3);
+	result_metric_add(&a, "domains", BETTER_EXACT, 500);
+	len = isolate_encode(&a, 0, 0, NULL, buf, sizeof(buf));
+	cr_assert_gt(len, 0);
+	cr_assert_eq(isolate_decode(buf, len, &b, &rc, why, sizeof(why)), 0);
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(b.nsamples, 1);
+	cr_assert_eq(b.iters[0], 123);
+	cr_assert_eq(b.nm, 3);
+	cr_assert_float_eq(result_metric(&b, "ns/op")->v[0], 45.5, 0);
+	cr_assert_eq(result_metric(&b, "MB/s")->better, BETTER_HIGHER);
+	cr_assert_float_eq(result_metric(&b, "domains")->v[0], 500, 0);
+	/* truncated or corrupted messages are refused */
+	cr_assert_eq(isolate_decode(buf, len - 1, &b, &rc, why, sizeof(why)), -1);
+	buf[0] = 'X';
+	cr_assert_eq(isolate_decode(buf, len, &b, &rc, why, sizeof(why)), -1);
+	cr_assert_eq(isolate_encode(&a, 0, 0, NULL, buf, 10), 0);
+	/* a failure carries its text and no sample */
+	len = isolate_encode(&a, 0, ENGINE_ERR_LIMIT, "match limit while timing",
+			     buf, sizeof(buf));
+	cr_assert_eq(isolate_decode(buf, len, &b, &rc, why, sizeof(why)), 0);
+	cr_assert_eq(rc, ENGINE_ERR_LIMIT);
+	cr_assert_str_eq(why, "match limit while timing");
+	result_release(&a);
+	result_release(&b);
+}
+
+Test(isolate, parse_duration)
+{
+	double ns = 0;
+
+	cr_assert_eq(bench_parse_duration("60s", &ns), 0);
+	cr_assert_float_eq(ns, 60e9, 1);
+	cr_assert_eq(bench_parse_duration("250ms", &ns), 0);
+	cr_assert_float_eq(ns, 250e6, 1);
+	cr_assert_eq(bench_parse_duration("2m", &ns), 0);
+	cr_assert_float_eq(ns, 120e9, 1);
+	cr_assert_neq(bench_parse_duration("0s", &ns), 0);
+	cr_assert_neq(bench_parse_duration("-1s", &ns), 0);
+	cr_assert_neq(bench_parse_duration("2h", &ns), 0);
+	cr_assert_neq(bench_parse_duration("61m", &ns), 0);
+	cr_assert_neq(bench_parse_duration("abc", &ns), 0);
+	cr_assert_neq(bench_parse_duration("", &ns), 0);
+}
+
+Test(isolate, pin_cpu_checks_the_cpu)
+{
+	char err[128];
+	cpu_set_t set;
+	int first = 0;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	while (!CPU_ISSET(first, &set))
+		first++;
+	cr_assert_eq(isolate_pin_cpu(-1, err, sizeof(err)), -1);
+	cr_assert_eq(isolate_pin_cpu(CPU_SETSIZE, err, sizeof(err)), -1);
+	cr_assert_eq(isolate_pin_cpu(CPU_SETSIZE - 1, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "not available") != NULL, "%s", err);
+	cr_assert_eq(isolate_pin_cpu(first, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	cr_assert_eq(CPU_COUNT(&set), 1);
+	cr_assert(CPU_ISSET(first, &set));
+}
