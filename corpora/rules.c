@@ -276,9 +276,13 @@ static int add_read_rule(struct ruleset *rs, struct src *s,
 			 const char *id)
 {
 	char name[160], where[512];
-	char *copy = malloc(len + 1);
+	char *copy;
 	int rc;
 
+	if (len > RULES_MAX_PATTERN)
+		return src_error(s, "pattern of %zu bytes, longer than %d (1 MiB)",
+				 len, RULES_MAX_PATTERN);
+	copy = malloc(len + 1);
 	if (copy == NULL)
 		return src_error(s, "out of memory");
 	memcpy(copy, re, len);

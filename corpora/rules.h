@@ -28,6 +28,12 @@
 
 #include <stddef.h>
 
+/*
+ * Longest pattern a rule may have: some engines need hundreds of bytes
+ * of memory per pattern byte, and no real rule comes near.
+ */
+#define RULES_MAX_PATTERN (1 << 20)
+
 struct rule {
 	char *re;       /* pattern bytes, NUL-terminated past len */
 	size_t len;

@@ -148,6 +148,15 @@ void engine_caps_format(unsigned caps, char *buf, size_t size);
 /* One-line name of a status, e.g. "match limit". */
 const char *engine_status_name(int status);
 
+/*
+ * Offset of the first byte of s[0..len) that does not start a valid
+ * UTF-8 sequence (overlong forms, surrogates and code points above
+ * U+10FFFF are invalid), or -1 when all of s is valid UTF-8.  For
+ * adapters whose library trusts its UTF-8 input, and for suites that
+ * must give them valid UTF-8.
+ */
+long engine_utf8_invalid(const char *s, size_t len);
+
 /* Fill err: helper for adapters. */
 void engine_error_set(struct engine_error *err, int status, long pattern,
 		      long offset, const char *fmt, ...)

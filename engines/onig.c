@@ -110,8 +110,15 @@ static int onig_compile_one(struct onig_set *s, size_t i,
 	const OnigUChar *re = (const OnigUChar *)(p->re != NULL ? p->re : "");
 	OnigEncoding enc = (flags & ENGINE_UTF8) ? ONIG_ENCODING_UTF8
 						 : ONIG_ENCODING_ASCII;
+	long bad = (flags & ENGINE_UTF8) ? engine_utf8_invalid(p->re, p->len)
+					 : -1;
 	int rc;
 
+	if (bad >= 0) { /* Oniguruma does not check: it would read past */
+		engine_error_set(err, ENGINE_ERR_COMPILE, (long)i, bad,
+				 "invalid UTF-8 in the pattern");
+		return ENGINE_ERR_COMPILE;
+	}
 	rc = onig_new(&s->re[i], re, re + p->len, onig_options(flags), enc,
 		      ONIG_SYNTAX_PERL, &einfo);
 	if (rc == ONIG_NORMAL)

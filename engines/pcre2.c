@@ -73,8 +73,10 @@ static uint32_t pcre2_options(unsigned flags)
 		o |= PCRE2_ANCHORED;
 	if (flags & ENGINE_MULTILINE)
 		o |= PCRE2_MULTILINE;
+	/* the pattern is checked: invalid UTF-8 is a compile error, never
+	   the undefined behaviour PCRE2_NO_UTF_CHECK would allow */
 	if (flags & ENGINE_UTF8)
-		o |= PCRE2_UTF | PCRE2_NO_UTF_CHECK;
+		o |= PCRE2_UTF;
 	return o;
 }
 

@@ -118,3 +118,49 @@ void engine_error_set(struct engine_error *err, int status, long pattern,
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 }
+
+/* Length of the valid UTF-8 sequence at p (avail bytes), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t avail)
+{
+	unsigned lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* the second byte excludes overlongs, surrogates, > U+10FFFF */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (n > avail || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+long engine_utf8_invalid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_len(p + i, len - i);
+		if (n == 0)
+			return (long)i;
+		i += n;
+	}
+	return -1;
+}

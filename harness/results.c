@@ -37,6 +37,7 @@ void results_release(struct results *res)
 		result_release(&res->r[i]);
 	free(res->cfg);
 	free(res->r);
+	free(res->slot);
 	results_init(res);
 }
 
@@ -90,26 +91,70 @@ const char *results_config_get(const struct results *res, const char *key)
 	return NULL;
 }
 
+/* FNV-1a of a name: the index's hash. */
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The index slot that holds `name` or the empty slot where it belongs. */
+static size_t slot_of(const struct results *res, const char *name)
+{
+	size_t mask = res->nslot - 1, i = name_hash(name) & mask;
+
+	while (res->slot[i] != 0 &&
+	       strcmp(res->r[res->slot[i] - 1].name, name) != 0)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Rebuild the index with room for twice the results.  0, or -1. */
+static int index_grow(struct results *res)
+{
+	size_t n = res->nslot ? res->nslot * 2 : 64;
+	size_t *slot = calloc(n, sizeof(*slot));
+
+	if (slot == NULL)
+		return -1;
+	free(res->slot);
+	res->slot = slot;
+	res->nslot = n;
+	for (size_t i = 0; i < res->n; i++)
+		res->slot[slot_of(res, res->r[i].name)] = i + 1;
+	return 0;
+}
+
 struct result *results_find(const struct results *res, const char *name)
 {
-	for (size_t i = 0; i < res->n; i++)
-		if (strcmp(res->r[i].name, name) == 0)
-			return &res->r[i];
-	return NULL;
+	size_t i;
+
+	if (res->nslot == 0)
+		return NULL;
+	i = slot_of(res, name);
+	return res->slot[i] ? &res->r[res->slot[i] - 1] : NULL;
 }
 
 struct result *results_add(struct results *res, const char *suite,
 			   const char *name)
 {
 	struct result *r = results_find(res, name);
-	struct result *grown;
 
 	if (r != NULL)
 		return r;
-	grown = realloc(res->r, (res->n + 1) * sizeof(*grown));
-	if (grown == NULL)
+	if (2 * (res->n + 1) > res->nslot && index_grow(res) != 0)
 		return NULL;
-	res->r = grown;
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? res->cap * 2 : 16;
+		struct result *grown = realloc(res->r, cap * sizeof(*grown));
+		if (grown == NULL)
+			return NULL;
+		res->r = grown;
+		res->cap = cap;
+	}
 	r = &res->r[res->n];
 	memset(r, 0, sizeof(*r));
 	r->name = strdup(name);
@@ -118,7 +163,7 @@ struct result *results_add(struct results *res, const char *suite,
 		result_release(r);
 		return NULL;
 	}
-	res->n++;
+	res->slot[slot_of(res, name)] = ++res->n;
 	return r;
 }
 

@@ -60,6 +60,12 @@ struct results {
 	struct result *r;
 	size_t n;
 	int interrupted; /* the run stopped early (signal) */
+	/* private to results.c: capacity of r, and a hash index of the
+	   names (slot = 1 + index into r, 0 empty) so results_add and
+	   results_find stay O(1) with 100,000s of results */
+	size_t cap;
+	size_t *slot;
+	size_t nslot;
 };
 
 void results_init(struct results *res);

@@ -16,6 +16,7 @@
 
 #include "corpora/file.h"
 #include "corpora/text.h"
+#include "suites/strset.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -23,6 +24,8 @@
 #include <string.h>
 
 enum scan_model { MODEL_COUNT, MODEL_GREP };
+
+#define SCAN_MAX_PATTERN (1 << 20) /* bytes of one --patterns-file line */
 
 struct scan_pattern {
 	char *name;
@@ -64,6 +67,7 @@ static struct {
 	long nlines;
 	struct scan_case *cases;
 	size_t ncases;
+	struct strset names; /* of user patterns */
 } st = {.corpus_size = 1u << 20};
 
 /* One pattern x engine, alive from prepare() to cleanup(). */
@@ -101,22 +105,24 @@ static int add_pattern(const char *name, const char *re, size_t len,
 	return 0;
 }
 
-/* A user pattern's name: its text made name-safe, numbered if repeated. */
+/* A user pattern's name: its text made name-safe, numbered if repeated
+ * (st.names finds repeats in O(1): 100,000 patterns load at once). */
 static int add_user_pattern(const char *re, size_t len)
 {
 	char name[48];
+	size_t l;
 
+	if (st.names.slot == NULL && strset_init(&st.names, 64) != 0)
+		return -1;
 	bench_name_part(re, len < 32 ? len : 32, name, sizeof(name));
 	if (name[0] == '\0')
 		snprintf(name, sizeof(name), "empty");
-	for (size_t i = 0; i < st.npats; i++) {
-		if (strcmp(st.pats[i].name, name) == 0) {
-			size_t l = strlen(name);
-			snprintf(name + (l > 36 ? 36 : l), 12, "#%zu",
-				 st.npats + 1);
-			break;
-		}
-	}
+	l = strlen(name);
+	for (size_t k = st.npats + 1; strset_find(&st.names, name, strlen(name),
+						  NULL); k++)
+		snprintf(name + (l > 36 ? 36 : l), 12, "#%zu", k);
+	if (strset_add(&st.names, name, strlen(name), 0) < 0)
+		return -1;
 	return add_pattern(name, re, len, st.flags, 0, 0);
 }
 
@@ -178,7 +184,12 @@ static int scan_set_option(const char *key, const char *value)
 	return SUITE_OPT_UNKNOWN;
 }
 
-/* Read --patterns-file: one pattern per line, blank lines skipped. */
+/*
+ * Read --patterns-file: one pattern per line, blank lines skipped.  A
+ * pattern longer than SCAN_MAX_PATTERN is refused: some engines need a
+ * few hundred bytes of memory per pattern byte (glibc: 220 MiB for one
+ * MiB), and no real pattern is that long.
+ */
 static int load_patterns_file(const char *path)
 {
 	struct corpus f;
@@ -191,15 +202,38 @@ static int load_patterns_file(const char *path)
 		return -1;
 	}
 	n = corpus_lines(&f, &lines);
-	for (long i = 0; i < n; i++)
-		if (lines[i].len > 0 &&
-		    add_user_pattern(lines[i].p, lines[i].len) != 0)
+	for (long i = 0; i < n; i++) {
+		if (lines[i].len > SCAN_MAX_PATTERN) {
+			fprintf(stderr, "rxbench: %s:%ld: pattern of %zu bytes, "
+				"longer than %d (1 MiB)\n", path, i + 1,
+				lines[i].len, SCAN_MAX_PATTERN);
+			n = -2;
+		} else if (lines[i].len > 0 &&
+			   add_user_pattern(lines[i].p, lines[i].len) != 0) {
 			n = -1;
-	if (n == 0 || st.npats == 0)
+		}
+	}
+	if (n == 0 || (n > 0 && st.npats == 0))
 		fprintf(stderr, "rxbench: %s: no patterns in the file\n", path);
 	free(lines);
 	corpus_release(&f);
 	return n > 0 && st.npats > 0 ? 0 : -1;
+}
+
+/* With --flags=u the corpus must be UTF-8: PCRE2's JIT and Oniguruma
+ * trust it and would read past a broken sequence. */
+static int check_utf8_corpus(void)
+{
+	long bad;
+
+	if (!(st.flags & ENGINE_UTF8) || st.corpus_path == NULL)
+		return 0;
+	bad = engine_utf8_invalid(st.corpus.data, st.corpus.len);
+	if (bad < 0)
+		return 0;
+	fprintf(stderr, "rxbench: %s: not UTF-8 at byte %ld (--flags=u needs "
+		"a UTF-8 corpus)\n", st.corpus_path, bad);
+	return -1;
 }
 
 static int load_inputs(void)
@@ -223,6 +257,8 @@ static int load_inputs(void)
 	} else if (text_generate(&st.corpus, st.corpus_size, 1) != 0) {
 		return -1;
 	}
+	if (check_utf8_corpus() != 0)
+		return -1;
 	st.nlines = corpus_lines(&st.corpus, &st.lines);
 	return st.nlines < 0 ? -1 : 0;
 }
@@ -284,13 +320,22 @@ static void case_name(const struct scan_pattern *p, const struct engine *e,
 		 st.model == MODEL_GREP ? "/model=grep" : "");
 }
 
+/* " (offset N)" when the engine knows where the error is, else "". */
+static const char *offset_text(long offset, char *buf, size_t size)
+{
+	if (offset < 0)
+		return "";
+	snprintf(buf, size, " (offset %ld)", offset);
+	return buf;
+}
+
 /* Compile and answer one case; 0 when it has an answer, else a row was added. */
 static int scan_case_init(struct suite_ctx *ctx, const struct scan_pattern *p,
 			  struct scan_case *c)
 {
 	struct engine_pattern ep = {p->re, p->len};
 	struct engine_error err = {0, -1, -1, ""};
-	char name[256];
+	char name[256], off[32];
 	int rc;
 
 	case_name(p, c->e, name, sizeof(name));
@@ -305,8 +350,8 @@ static int scan_case_init(struct suite_ctx *ctx, const struct scan_pattern *p,
 		suite_fail(ctx, "scan", name,
 			   rc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
 							: RESULT_ERROR,
-			   "%s: pattern %s: %s (offset %ld)", c->e->name,
-			   p->name, err.msg, err.offset);
+			   "%s: pattern %s: %s%s", c->e->name, p->name,
+			   err.msg, offset_text(err.offset, off, sizeof(off)));
 		c->h = NULL;
 		return -1;
 	}
@@ -503,6 +548,7 @@ static void scan_cleanup(void)
 	}
 	free(st.cases);
 	free(st.pats);
+	strset_release(&st.names);
 	free(st.lines);
 	corpus_release(&st.corpus);
 	st.cases = NULL;

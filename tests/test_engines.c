@@ -188,6 +188,38 @@ Test(engines, invalid_pattern_is_a_compile_error)
 	}
 }
 
+/* In UTF-8 mode a pattern that is not UTF-8 is refused, never trusted. */
+Test(engines, invalid_utf8_pattern_is_a_compile_error)
+{
+	const struct engine_pattern p = {"x\xff\xfey", 4};
+
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+		struct engine_error err = {0};
+		void *h = NULL;
+
+		if (!engine_tested(e) || !(e->caps & CAP_UTF8))
+			continue;
+		int rc = e->compile(&p, 1, ENGINE_UTF8, &h, &err);
+		cr_expect_eq(rc, ENGINE_ERR_COMPILE, "%s: compile = %d (%s)",
+			     e->name, rc, engine_status_name(rc));
+		cr_expect_gt(strlen(err.msg), 0, "%s: empty message", e->name);
+		if (h != NULL)
+			e->free(h);
+	}
+}
+
+Test(engines, utf8_check)
+{
+	cr_expect_eq(engine_utf8_invalid("", 0), -1);
+	cr_expect_eq(engine_utf8_invalid("a\xc3\xa9\xf0\x9f\x98\x80", 7), -1);
+	cr_expect_eq(engine_utf8_invalid("ab\xff", 3), 2);
+	cr_expect_eq(engine_utf8_invalid("a\xc3", 2), 1);       /* cut short */
+	cr_expect_eq(engine_utf8_invalid("\xc0\xaf", 2), 0);   /* overlong */
+	cr_expect_eq(engine_utf8_invalid("\xed\xa0\x80", 3), 0); /* surrogate */
+	cr_expect_eq(engine_utf8_invalid("\xf4\x90\x80\x80", 4), 0); /* > U+10FFFF */
+}
+
 Test(engines, find_by_name)
 {
 	for (size_t i = 0; i < engine_count; i++) {
