@@ -22,7 +22,9 @@ int bench_parse_duration(const char *s, double *ns)
 	char *end;
 	double v;
 
-	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.'))
+	/* decimal only: strtod would also take hex ("0x1s") */
+	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.') ||
+	    strpbrk(s, "xXpP") != NULL)
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);

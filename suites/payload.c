@@ -129,9 +129,8 @@ void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
 
 /* ---- options ---- */
 
-/* A decimal integer in [min, max] for --opt.  0, or -1 after a message. */
-static int parse_size(const char *opt, const char *s, size_t min, size_t max,
-		      size_t *out)
+/* A decimal integer in [min, max].  0, or -1 (junk, sign, range). */
+static int size_value(const char *s, size_t min, size_t max, size_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -139,13 +138,21 @@ static int parse_size(const char *opt, const char *s, size_t min, size_t max,
 	errno = 0;
 	v = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
 	if (s[0] < '0' || s[0] > '9' || errno != 0 || *end != '\0' ||
-	    v < min || v > max) {
-		fprintf(stderr, "rxbench: --%s: '%s' is not a number from %zu "
-			"to %zu\n", opt, s, min, max);
+	    v < min || v > max)
 		return -1;
-	}
 	*out = (size_t)v;
 	return 0;
+}
+
+/* size_value() for --opt.  0, or -1 after a message. */
+static int parse_size(const char *opt, const char *s, size_t min, size_t max,
+		      size_t *out)
+{
+	if (size_value(s, min, max, out) == 0)
+		return 0;
+	fprintf(stderr, "rxbench: --%s: '%s' is not a number from %zu to %zu\n",
+		opt, s, min, max);
+	return -1;
 }
 
 /*
@@ -178,10 +185,11 @@ static int add_size(const char *item, const char *v)
 			MAX_SIZES);
 		return -1;
 	}
-	if (parse_size("sizes", item, PACKETS_MIN_SIZE, PACKETS_MAX_SIZE,
-		       &s) != 0) {
-		fprintf(stderr, "rxbench: --sizes=%s: use packet sizes separated "
-			"by commas, e.g. 64,128,1500\n", v);
+	if (size_value(item, PACKETS_MIN_SIZE, PACKETS_MAX_SIZE, &s) != 0) {
+		fprintf(stderr, "rxbench: --sizes=%s: '%s' is not a number from "
+			"%d to %d; use packet sizes separated by commas, e.g. "
+			"64,128,1500\n", v, item, PACKETS_MIN_SIZE,
+			PACKETS_MAX_SIZE);
 		return -1;
 	}
 	st.sizes[st.nsizes++] = s;
@@ -207,7 +215,8 @@ static int opt_match_rate(const char *v)
 		end++;
 	}
 	if (end == v || *end != '\0' || errno != 0 || !isfinite(r) || r < 0 ||
-	    r > 1 || !((v[0] >= '0' && v[0] <= '9') || v[0] == '.')) {
+	    r > 1 || !((v[0] >= '0' && v[0] <= '9') || v[0] == '.') ||
+	    strpbrk(v, "xX") != NULL) {
 		fprintf(stderr, "rxbench: --match-rate=%s: not a rate (use a "
 			"percentage like 1%% or a fraction like 0.01)\n", v);
 		return -1;
@@ -224,7 +233,7 @@ static int opt_link(const char *v)
 	errno = 0;
 	g = strtod(v, &end);
 	if (end == v || *end != '\0' || errno != 0 || !isfinite(g) || g <= 0 ||
-	    g > 1e6 || v[0] < '0' || v[0] > '9') {
+	    g > 1e6 || v[0] < '0' || v[0] > '9' || strpbrk(v, "xX") != NULL) {
 		fprintf(stderr, "rxbench: --link=%s: not a link speed in Gbps "
 			"(e.g. 100)\n", v);
 		return -1;

@@ -44,7 +44,7 @@ static int parse_fraction(const char *opt, const char *s, double lo,
 	if (end != s && percent && *end == '%')
 		end++;
 	if (end == s || *end != '\0' || errno != 0 || !isfinite(v) || v < lo ||
-	    v > hi) {
+	    v > hi || strpbrk(s, "xX") != NULL) {
 		fprintf(stderr, "rxbench: --%s=%s: use a number between %g "
 			"and %g%s\n", opt, s, lo, hi, percent ? "%" : "");
 		return -1;

@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# test_hostile.sh - hostile inputs thrown at the built binary (issue 7):
+# patterns engines must refuse or survive, broken and unreadable files for
+# every file option, and junk numbers for every numeric option.  Each run
+# is bounded in time (timeout) and, outside sanitizer builds, in address
+# space (ulimit -v): a hang or a runaway allocation fails the test.
+# Usage: test_hostile.sh path/to/rxbench
+set -u
+real=$1
+. "$(dirname "$0")/cli_expect.sh"
+
+# Every rxbench below runs through this wrapper: at most 300 s, and a
+# peak resident set of at most 2 GiB (6 GiB in sanitizer builds, whose
+# shadow memory triples it).  Address-space limits (ulimit -v) cannot be
+# used: PCRE2's JIT reserves a 1 MiB stack per pattern, ASan terabytes.
+limit_mb=2048
+if grep -qa __asan_init "$real"; then
+	limit_mb=6144
+fi
+cat >"$tmp/rxbench" <<EOF
+#!/usr/bin/env python3
+import resource, subprocess, sys
+try:
+    rc = subprocess.run(["$real"] + sys.argv[1:], timeout=300).returncode
+except subprocess.TimeoutExpired:
+    print("rxbench: still running after 300 s: killed", file=sys.stderr)
+    sys.exit(124)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+if peak > $limit_mb:
+    print("rxbench: peak RSS %d MiB, over the %d MiB bound" % (peak, $limit_mb), file=sys.stderr)
+    sys.exit(125)
+sys.exit(rc if rc >= 0 else 128 - rc)
+EOF
+chmod +x "$tmp/rxbench"
+rx=$tmp/rxbench
+
+fast=(--benchtime=1x --no-alloc)
+engines=$("$real" list | awk '/^engines:/ {on = 1; next} /^$/ {on = 0}
+	on && $1 != "name" && $1 != "noop" && $1 != "crash" && $1 != "hang" {print $1}')
+all=$(echo $engines | tr ' ' ,)
+check() { # check 'DESCRIPTION' COMMAND...: a shell condition on the output
+	local what=$1; shift
+	if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
+}
+lacks() { ! "$@"; }
+# has ENGINE PATTERN-NAME: the engine has a timed line or a status row
+has_row() { grep -qF -- "engine=$1/pattern=$2" "$tmp/out"; }
+
+# ---- patterns -------------------------------------------------------------
+printf 'hello world\nabc abc\naaa!\n' >"$tmp/c.txt"
+
+# invalid syntax, per engine: an error (or unsupported) row with the
+# engine's own message for each pattern it refuses; valid ones still timed
+bad=('a(b' '[z-a]' '*a' 'a{3,2}' '(?<' 'a\' '(?P<>x)' '[[:nope:]]')
+args=()
+for p in "${bad[@]}"; do args+=(--pattern "$p"); done
+expect 1 "pcre2: pattern a(b: missing closing parenthesis (offset 3)" -- scan --engines="$all" "${args[@]}" --pattern abc --corpus "$tmp/c.txt" "${fast[@]}"
+for e in $engines; do
+	check "$e: no 'missing' message for a(b" grep -qE "(error|unsupported): $e: pattern a\(b: .*(missing|unmatched|parenthes)" "$tmp/out"
+	check "$e: abc not timed after invalid patterns" grep -q "^BenchmarkScan/engine=$e/pattern=abc[[:space:]].* 2.000 matches" "$tmp/out"
+	for p in "${bad[@]}"; do
+		check "$e: no row for pattern $p" has_row "$e" "$p"
+	done
+done
+
+# catastrophic backtracking: a match limit row, or linear time; never a hang
+python3 -c "print('a' * 5000 + '!')" >"$tmp/aaa.txt"
+expect 1 "onig: pattern (a+)+\$: match limit" -- scan --engines="$all" --pattern '(a+)+$' --pattern 'aaa!' --corpus "$tmp/aaa.txt" "${fast[@]}"
+for e in $engines; do
+	check "$e: (a+)+\$ neither timed nor a limit row" has_row "$e" '(a+)+$'
+	check "$e: aaa! not timed after (a+)+\$" grep -q "^BenchmarkScan/engine=$e/pattern=aaa![[:space:]].* 1.000 matches" "$tmp/out"
+done
+
+# a 1 MiB pattern: compiled or refused with the engine's message
+python3 -c "
+import random
+random.seed(1)
+print(''.join(random.choice('abcdefghij') for _ in range(1 << 20)))" >"$tmp/big.pat"
+expect 1 "pcre2: pattern cjbebhhhgdbhaggjahedjbfaaaiagdga: regular expression is too large" -- scan --engines="$all" --patterns-file "$tmp/big.pat" --corpus "$tmp/c.txt" "${fast[@]}"
+for e in $engines; do
+	check "$e: no row for the 1 MiB pattern" has_row "$e" cjbebhhhgdbhaggjahedjbfaaaiagdga
+done
+# one byte more is refused at load, naming the file and line
+{ echo abc; python3 -c "print('a' * ((1 << 20) + 1))"; } >"$tmp/bigger.pat"
+expect 2 "$tmp/bigger.pat:2: pattern of 1048577 bytes, longer than 1048576 (1 MiB)" -- scan --patterns-file "$tmp/bigger.pat" --corpus "$tmp/c.txt" "${fast[@]}"
+
+# 100,000 patterns: all compiled and verified, a few timed
+python3 -c "
+for i in range(100000): print('w%dx[a-c]+' % i)" >"$tmp/100k.pat"
+printf 'w99999xab w5xc\n' >"$tmp/w.txt"
+expect 0 "BenchmarkScan/engine=onig/pattern=w99999x[a-c]+" -- scan --engines=re2,pcre2-jit,onig --patterns-file "$tmp/100k.pat" --corpus "$tmp/w.txt" --bench 'Scan/./pattern=w9999[0-9]x' "${fast[@]}"
+check "100k patterns: not 30 timed lines" [ "$(grep -c '^BenchmarkScan/' "$tmp/out")" -eq 30 ]
+check "100k patterns: w99999x did not match once" grep -q '^BenchmarkScan/engine=re2/pattern=w99999x\[a-c\]+[[:space:]].* 1.000 matches' "$tmp/out"
+
+# NUL bytes inside a pattern: engines that take C strings say so
+printf 'a\0b\nabc\n' >"$tmp/nul.pat"
+printf 'xa\0by abc\n' >"$tmp/nul.txt"
+expect 0 "unsupported: hyperscan: pattern a_b: NUL byte in pattern" -- scan --engines="$all" --patterns-file "$tmp/nul.pat" --corpus "$tmp/nul.txt" "${fast[@]}"
+check "posix: no NUL message" grep -q 'unsupported: posix: pattern a_b: a NUL byte is not supported' "$tmp/out"
+check "pcre2: a\\0b not timed" grep -q '^BenchmarkScan/engine=pcre2/pattern=a_b[[:space:]].* 1.000 matches' "$tmp/out"
+
+# bytes that are not UTF-8: plain bytes by default; in UTF-8 mode every
+# engine refuses the pattern, and a corpus that is not UTF-8 is refused
+printf 'x\xff\xfey\n\xc3(\nabc\n' >"$tmp/bytes.pat"
+printf 'x\xff\xfey abc\n' >"$tmp/bytes.txt"
+printf 'x\xc3\xa9y abc\n' >"$tmp/utf8.txt"
+expect 1 "error: pcre2: pattern _(: missing closing parenthesis" -- scan --engines="$all" --patterns-file "$tmp/bytes.pat" --corpus "$tmp/bytes.txt" "${fast[@]}"
+for e in $engines; do
+	check "$e: x\\xff\\xfey not timed as bytes" grep -q "^BenchmarkScan/engine=$e/pattern=x__y[[:space:]].* 1.000 matches" "$tmp/out"
+done
+expect 2 "$tmp/bytes.txt: not UTF-8 at byte 1 (--flags=u needs a UTF-8 corpus)" -- scan --flags=u --patterns-file "$tmp/bytes.pat" --corpus "$tmp/bytes.txt" "${fast[@]}"
+expect 1 "pcre2-jit: pattern x__y: UTF-8 error" -- scan --flags=u --engines="$all" --patterns-file "$tmp/bytes.pat" --corpus "$tmp/utf8.txt" "${fast[@]}"
+for e in $engines; do
+	check "$e: x\\xff\\xfey timed in UTF-8 mode" lacks grep -q "^BenchmarkScan/engine=$e/pattern=x__y " "$tmp/out"
+	check "$e: no row for x\\xff\\xfey in UTF-8 mode" has_row "$e" x__y
+done
+check "onig: no invalid UTF-8 message" grep -q 'error: onig: pattern x__y: invalid UTF-8 in the pattern (offset 1)' "$tmp/out"
+
+# the payload suite: a rule every engine refuses is reported per engine
+# and the real-life rows run the other rules; 100,000 rules load
+printf 'a(b\nabc\n' >"$tmp/bad.rules"
+small=(--scenarios=real-life --sizes=64 --packets=200 "${fast[@]}")
+expect 0 "unsupported: pcre2 cannot compile rule bad.rules:1 (${tmp}/bad.rules:1): missing closing parenthesis (offset 3)" -- run payload --engines="$all" --rules "$tmp/bad.rules" "${small[@]}"
+for e in $engines; do
+	check "payload: $e not timed next to a bad rule" grep -q "^BenchmarkPayload/scenario=real-life/size=64/engine=$e[[:space:]]" "$tmp/out"
+done
+sed 's/^/w/' "$tmp/100k.pat" >"$tmp/100k.rules"
+expect 0 "100000 rules" -- run payload --engines=re2,onig --rules "$tmp/100k.rules" "${small[@]}"
+
+# ---- files ----------------------------------------------------------------
+python3 -c "
+import random
+random.seed(7)
+open('$tmp/garbage.bin', 'wb').write(bytes(random.randrange(256) for _ in range(4096)))"
+python3 -c "print('a' * (10 << 20))" >"$tmp/long.txt"
+: >"$tmp/empty"
+mkdir "$tmp/dir"
+head -c 400 data/payload/http.pcap >"$tmp/trunc.pcap"
+head -c 1500 data/report/old.json >"$tmp/trunc.json"
+printf 'alert tcp any any -> any any (msg:"x"; pcre:"/a/' >"$tmp/trunc.rules"
+printf 'spec:\n  egress:\n  - toFQDNs:\n    - matchName: "exa' >"$tmp/trunc.yaml"
+head -c 30 data/fqdn/queries.txt >"$tmp/trunc.queries"
+old=data/report/old.json
+
+# --corpus: any bytes are a haystack, but not a directory
+expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/empty" "${fast[@]}"
+expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/garbage.bin" "${fast[@]}"
+expect 0 "1.000 matches" -- scan --engines=pcre2 --pattern 'a$' --model grep --corpus "$tmp/long.txt" "${fast[@]}"
+expect 2 "$tmp/dir: is a directory, not a file" -- scan --pattern abc --corpus "$tmp/dir"
+# --patterns-file
+expect 2 "$tmp/empty: no patterns in the file" -- scan --patterns-file "$tmp/empty"
+expect 2 "$tmp/long.txt:1: pattern of 10485760 bytes, longer than 1048576 (1 MiB)" -- scan --patterns-file "$tmp/long.txt"
+expect 2 "$tmp/dir: is a directory, not a file" -- scan --patterns-file "$tmp/dir"
+printf 'abc\n' >"$tmp/one.pat"
+"$rx" scan --engines="$all" --patterns-file "$tmp/garbage.bin" --patterns-file "$tmp/one.pat" --corpus "$tmp/garbage.bin" "${fast[@]}" >"$tmp/out" 2>&1
+check "garbage patterns: exit $? (want 0 or 1)" [ $? -le 1 ]
+# --rules
+expect 2 "$tmp/empty: no regex rules found" -- run payload --rules "$tmp/empty"
+expect 2 "$tmp/trunc.rules:1: pcre: unterminated quote" -- run payload --rules "$tmp/trunc.rules"
+expect 2 "$tmp/garbage.bin:1: NUL byte in a rule line" -- run payload --rules "$tmp/garbage.bin"
+expect 2 "$tmp/long.txt:1: pattern of 10485760 bytes, longer than 1048576 (1 MiB)" -- run payload --rules "$tmp/long.txt"
+expect 2 "$tmp/dir: no regex rules found" -- run payload --rules "$tmp/dir"
+# --pcap
+expect 2 "$tmp/empty: truncated dump file" -- run payload --pcap "$tmp/empty"
+expect 2 "$tmp/trunc.pcap: truncated dump file; tried to read 143 captured bytes, only got 85 (after 2 packets)" -- run payload --pcap "$tmp/trunc.pcap"
+expect 2 "$tmp/garbage.bin: unknown file format" -- run payload --pcap "$tmp/garbage.bin"
+expect 2 "$tmp/long.txt: unknown file format" -- run payload --pcap "$tmp/long.txt"
+expect 2 "$tmp/dir: is a directory" -- run payload --pcap "$tmp/dir"
+# --policy
+expect 2 "$tmp/empty:1: empty policy" -- run fqdn --policy "$tmp/empty"
+expect 2 "$tmp/trunc.yaml:4: invalid YAML" -- run fqdn --policy "$tmp/trunc.yaml"
+expect 2 "$tmp/garbage.bin:1: invalid YAML" -- run fqdn --policy "$tmp/garbage.bin"
+expect 2 "$tmp/long.txt:1: matchName 'aaaa" -- run fqdn --policy "$tmp/long.txt"
+expect 2 "$tmp/dir: is a directory, not a file" -- run fqdn --policy "$tmp/dir"
+# --queries
+expect 2 "$tmp/empty:1: no query names in the file" -- run fqdn --queries "$tmp/empty"
+expect 2 "$tmp/garbage.bin:2: query name of 405 bytes (at most 254)" -- run fqdn --queries "$tmp/garbage.bin"
+expect 2 "$tmp/long.txt:1: query name of 10485760 bytes (at most 254)" -- run fqdn --queries "$tmp/long.txt"
+expect 2 "$tmp/dir: is a directory, not a file" -- run fqdn --queries "$tmp/dir"
+"$rx" run fqdn --engines=pcre2 --queries "$tmp/trunc.queries" --domains=20 "${fast[@]}" >"$tmp/out" 2>&1
+check "truncated queries: a cut name is still a query (exit $?)" [ $? -eq 0 ]
+# report and compare: RESULTS, OLD and NEW
+for cmd in "report" "compare $old" "compare"; do
+	tail=(); [ "$cmd" = compare ] && tail=("$old")
+	expect 2 "$tmp/empty: no benchmark results in it" -- $cmd "$tmp/empty" "${tail[@]}"
+	expect 2 "$tmp/trunc.json:98:13: expected ':', got the end of the file" -- $cmd "$tmp/trunc.json" "${tail[@]}"
+	expect 2 "$tmp/garbage.bin: no benchmark results in it" -- $cmd "$tmp/garbage.bin" "${tail[@]}"
+	expect 2 "$tmp/long.txt: no benchmark results in it" -- $cmd "$tmp/long.txt" "${tail[@]}"
+	expect 2 "$tmp/dir: is a directory" -- $cmd "$tmp/dir" "${tail[@]}"
+done
+# an output file that cannot be written: named, exit 2, the run printed
+expect 2 "$tmp/dir/no/x.json: No such file or directory" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/dir/no/x.json"
+check "unwritable -o: the Go text was lost" grep -q '^BenchmarkScan/engine=pcre2/pattern=abc' "$tmp/out"
+
+# no read permission.  root reads a chmod 000 file anyway: run those cases
+# as nobody (setpriv), or skip them with a message
+pdir=$(mktemp -d)
+chmod 755 "$pdir"
+printf 'abc\n' >"$pdir/secret"
+chmod 000 "$pdir/secret"
+as=()
+if [ "$(id -u)" -eq 0 ]; then
+	if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+		as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+	else
+		as=(skip)
+	fi
+fi
+if [ "${as[0]:-}" = skip ]; then
+	echo "SKIP: no-read-permission cases (root, and no setpriv or nobody user)"
+else
+	noread() { # noread 'MESSAGE' ARGS...: exit 2 and MESSAGE
+		local want=$1; shift
+		"${as[@]}" "$real" "$@" >"$tmp/out" 2>&1
+		local got=$?
+		if [ $got -ne 2 ] || ! grep -qF -- "$want" "$tmp/out"; then
+			echo "FAIL: (unreadable) rxbench $* -> exit $got, output:"; head -3 "$tmp/out"
+			fail=$((fail + 1))
+		else
+			pass=$((pass + 1))
+		fi
+	}
+	denied="$pdir/secret: Permission denied"
+	noread "$denied" scan --pattern abc --corpus "$pdir/secret"
+	noread "$denied" scan --patterns-file "$pdir/secret"
+	noread "$denied" run payload --rules "$pdir/secret"
+	noread "$denied" run payload --pcap "$pdir/secret"
+	noread "$denied" run fqdn --policy "$pdir/secret"
+	noread "$denied" run fqdn --queries "$pdir/secret"
+	noread "$denied" report "$pdir/secret"
+	noread "$denied" compare "$pdir/secret" "$PWD/$old"
+	noread "$denied" compare "$PWD/$old" "$pdir/secret"
+fi
+rm -rf "$pdir"
+
+# ---- numbers --------------------------------------------------------------
+# every numeric option: negative, zero (where it means nothing), overflow,
+# hex, junk and empty are refused with a message quoting the value
+big=99999999999999999999
+numbers() { # numbers SUITE OPTION VALUE...
+	local suite=$1 opt=$2; shift 2
+	for v in "$@"; do
+		"$rx" run $suite --$opt="$v" >"$tmp/out" 2>"$tmp/err"
+		local got=$?
+		if [ $got -ne 2 ] || ! grep -qF -- "--$opt" "$tmp/err" ||
+			! grep -qF -- "$v" "$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+			echo "FAIL: run $suite --$opt=$v -> exit $got:"; head -3 "$tmp/err"
+			fail=$((fail + 1))
+		else
+			pass=$((pass + 1))
+		fi
+	done
+}
+numbers scan benchtime -1s 0s 0x -5x ${big}x 1e999s 1e-300s 0x1s 1.5x abc nan inf ''
+numbers scan count -1 0 $big 1.5 abc ''
+numbers scan timeout -1s 0s 1e999s 2h 0x10s abc ''
+numbers scan cpu -1 $big abc ''
+numbers fqdn domains -1 0 $big 1, abc ''
+numbers fqdn seed -1 $big abc ''
+numbers payload seed -1 $big abc ''
+numbers payload sizes -1 0 $big abc
+numbers payload packets -1 0 $big abc ''
+numbers payload match-rate -1% 101% 1e999 0x0.1 abc nan inf ''
+numbers payload link -1 0 1e999 0x10 abc inf ''
+for v in -5% 1e999 0x5% abc nan inf ''; do
+	expect 2 "--threshold=$v: use a number between 0 and 1000%" -- compare "$old" "$old" --threshold="$v"
+done
+for v in -1 0 1 abc ''; do
+	expect 2 "--alpha=$v: use a number between 1e-09 and 0.5" -- compare "$old" "$old" --alpha="$v"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
