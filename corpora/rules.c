@@ -100,12 +100,16 @@ void rules_release(struct ruleset *rs)
 static int rules_add(struct ruleset *rs, const char *re, size_t len,
 		     unsigned flags, const char *name, const char *where)
 {
-	struct rule *grown = realloc(rs->r, (rs->n + 1) * sizeof(*grown));
 	struct rule *r;
 
-	if (grown == NULL)
-		return -1;
-	rs->r = grown;
+	if (rs->n == rs->cap) { /* doubling: rule files of 100,000 rules */
+		size_t cap = rs->cap ? rs->cap * 2 : 16;
+		struct rule *grown = realloc(rs->r, cap * sizeof(*grown));
+		if (grown == NULL)
+			return -1;
+		rs->r = grown;
+		rs->cap = cap;
+	}
 	r = &rs->r[rs->n];
 	r->re = malloc(len + 1);
 	r->name = strdup(name);

@@ -45,6 +45,7 @@ struct rule {
 struct ruleset {
 	struct rule *r;
 	size_t n;
+	size_t cap;     /* of r */
 	size_t skipped; /* rules that were not regexes (other operators, macros) */
 };
 

@@ -74,11 +74,14 @@ int bench_parse_benchtime(const char *s, struct bench_opts *o)
 
 int plan_add(struct plan *p, const struct bench *b)
 {
-	struct bench *grown = realloc(p->b, (p->n + 1) * sizeof(*grown));
-
-	if (grown == NULL)
-		return -1;
-	p->b = grown;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		struct bench *grown = realloc(p->b, cap * sizeof(*grown));
+		if (grown == NULL)
+			return -1;
+		p->b = grown;
+		p->cap = cap;
+	}
 	p->b[p->n++] = *b;
 	return 0;
 }
@@ -90,6 +93,7 @@ void plan_release(struct plan *p)
 	free(p->b);
 	p->b = NULL;
 	p->n = 0;
+	p->cap = 0;
 }
 
 uint64_t bench_predict_n(uint64_t last, uint64_t ns, double goal_ns)

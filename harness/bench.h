@@ -105,6 +105,7 @@ int bench_parse_duration(const char *s, double *ns);
 struct plan {
 	struct bench *b;
 	size_t n;
+	size_t cap; /* of b: grows by doubling (100,000s of benchmarks) */
 };
 
 /* Append a copy of *b (its name is taken over). 0, or -1 out of memory. */

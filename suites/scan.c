@@ -56,7 +56,7 @@ static const struct {
 
 static struct {
 	struct scan_pattern *pats;
-	size_t npats;
+	size_t npats, cap;
 	unsigned flags;        /* --flags for user patterns */
 	const char *corpus_path;
 	const char *patterns_path;
@@ -81,12 +81,16 @@ struct scan_case {
 static int add_pattern(const char *name, const char *re, size_t len,
 		       unsigned flags, unsigned needs, int literal)
 {
-	struct scan_pattern *grown, *p;
+	struct scan_pattern *p;
 
-	grown = realloc(st.pats, (st.npats + 1) * sizeof(*grown));
-	if (grown == NULL)
-		return -1;
-	st.pats = grown;
+	if (st.npats == st.cap) { /* doubling: 100,000 patterns load at once */
+		size_t cap = st.cap ? st.cap * 2 : 16;
+		struct scan_pattern *grown = realloc(st.pats, cap * sizeof(*grown));
+		if (grown == NULL)
+			return -1;
+		st.pats = grown;
+		st.cap = cap;
+	}
 	p = &st.pats[st.npats];
 	p->name = strdup(name);
 	p->re = malloc(len + 1);
@@ -554,7 +558,7 @@ static void scan_cleanup(void)
 	st.cases = NULL;
 	st.pats = NULL;
 	st.lines = NULL;
-	st.ncases = st.npats = 0;
+	st.ncases = st.npats = st.cap = 0;
 }
 
 const struct suite suite_scan = {
