@@ -76,19 +76,6 @@ static void posix_set_free(void *h)
 	free(s);
 }
 
-static unsigned posix_ere_options(unsigned flags)
-{
-	unsigned o = ERE_BACKREF | ERE_WORD_BOUNDARY;
-
-	if (flags & ENGINE_DOTALL)
-		o |= ERE_DOTALL;
-	if (flags & ENGINE_MULTILINE)
-		o |= ERE_NEWLINE;
-	if (flags & ENGINE_ANCHORED)
-		o |= ERE_ANCHOR;
-	return o;
-}
-
 static int posix_cflags(unsigned flags)
 {
 	int c = REG_EXTENDED;
@@ -110,13 +97,8 @@ static int posix_compile_one(struct posix_set *s, size_t i,
 	char msg[200];
 	int rc;
 
-	if (flags & ENGINE_UTF8) {
-		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)i, -1,
-				 "no UTF-8 mode (C locale bytes only)");
-		return ENGINE_ERR_UNSUPPORTED;
-	}
-	rc = ere_translate(p->re, p->len, posix_ere_options(flags), (long)i,
-			   &ere, &len, err);
+	rc = ere_prepare(p, (long)i, flags, ERE_BACKREF | ERE_WORD_BOUNDARY, &ere, &len,
+			 err);
 	if (rc != 0)
 		return rc;
 	rc = posix_api->comp(&s->re[i], ere, posix_cflags(flags));

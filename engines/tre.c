@@ -58,19 +58,6 @@ static void tre_set_free(void *h)
 	free(s);
 }
 
-static unsigned tre_ere_options(unsigned flags)
-{
-	unsigned o = ERE_BACKREF | ERE_NUL;
-
-	if (flags & ENGINE_DOTALL)
-		o |= ERE_DOTALL;
-	if (flags & ENGINE_MULTILINE)
-		o |= ERE_NEWLINE;
-	if (flags & ENGINE_ANCHORED)
-		o |= ERE_ANCHOR;
-	return o;
-}
-
 static int tre_cflags(unsigned flags)
 {
 	int c = REG_EXTENDED;
@@ -92,13 +79,8 @@ static int tre_compile_one(struct tre_set *s, size_t i,
 	char msg[200];
 	int rc;
 
-	if (flags & ENGINE_UTF8) {
-		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)i, -1,
-				 "no UTF-8 mode (C locale bytes only)");
-		return ENGINE_ERR_UNSUPPORTED;
-	}
-	rc = ere_translate(p->re, p->len, tre_ere_options(flags), (long)i,
-			   &ere, &len, err);
+	rc = ere_prepare(p, (long)i, flags, ERE_BACKREF | ERE_NUL, &ere, &len,
+			 err);
 	if (rc != 0)
 		return rc;
 	rc = tre_regncomp(&s->re[i], ere, len, tre_cflags(flags));
