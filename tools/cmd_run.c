@@ -446,8 +446,10 @@ static int run_suite(const struct suite *s, struct run_args *a,
 		print_failures(g, res, before);
 		if (a->opts.count > 1)
 			summary_write_stats(stdout, res, s->name);
-		summary_write_complexity(stdout, res, s->name,
-					 summary_size_keys, summary_nsize_keys);
+		if (!s->reports_growth)
+			summary_write_complexity(stdout, res, s->name,
+						 summary_size_keys,
+						 summary_nsize_keys);
 		if (s->report != NULL)
 			s->report(&ctx, stdout);
 	}
