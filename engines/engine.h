@@ -6,6 +6,9 @@
  * them all; callers find an engine by name with engine_find().  The harness
  * owns the clock: adapters never time, print or allocate inside is_match /
  * count / match_ids (scratch and match data are made at compile time).
+ * Some libraries still allocate inside their own match calls (Oniguruma's
+ * backtrack stack, RE2::Set::Match, glibc regexec, TRE); that is a real
+ * cost of the engine and shows in B/op and allocs/op.
  *
  * Build options: each adapter is compiled only when CMake found its
  * library (RXB_HAVE_<ENGINE>); registry.c reacts to the same macros.

@@ -629,3 +629,23 @@ int ere_translate(const char *re, size_t len, unsigned opts, long index,
 	*outlen = e.used;
 	return 0;
 }
+
+int ere_prepare(const struct engine_pattern *p, long index, unsigned flags,
+		unsigned engine_opts, char **out, size_t *outlen,
+		struct engine_error *err)
+{
+	unsigned o = engine_opts;
+
+	if (flags & ENGINE_UTF8) {
+		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, index, -1,
+				 "no UTF-8 mode (C locale bytes only)");
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	if (flags & ENGINE_DOTALL)
+		o |= ERE_DOTALL;
+	if (flags & ENGINE_MULTILINE)
+		o |= ERE_NEWLINE;
+	if (flags & ENGINE_ANCHORED)
+		o |= ERE_ANCHOR;
+	return ere_translate(p->re, p->len, o, index, out, outlen, err);
+}

@@ -48,4 +48,15 @@ enum ere_option {
 int ere_translate(const char *re, size_t len, unsigned opts, long index,
 		  char **out, size_t *outlen, struct engine_error *err);
 
+/*
+ * The ERE for pattern i of a set compiled with engine `flags` (enum
+ * engine_flag) by an engine whose own abilities are `engine_opts`
+ * (ERE_BACKREF, ERE_WORD_BOUNDARY, ERE_NUL): refuses ENGINE_UTF8 (bytes
+ * in the C locale only), then ere_translate() with the options the flags
+ * ask for.  Same returns and ownership as ere_translate().
+ */
+int ere_prepare(const struct engine_pattern *p, long index, unsigned flags,
+		unsigned engine_opts, char **out, size_t *outlen,
+		struct engine_error *err);
+
 #endif

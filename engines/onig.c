@@ -17,6 +17,7 @@
  * Build: only when CMake found Oniguruma (RXB_HAVE_ONIG).
  */
 #include "engines/engine.h"
+#include "engines/inturn.h"
 
 #include <oniguruma.h>
 #include <pthread.h>
@@ -27,12 +28,14 @@
 #define RXB_ONIG_RETRY_LIMIT 10000000ul
 
 struct onig_set {
-	size_t n;
-	int anchored;
+	struct inturn turn; /* n, anchored, utf8 and onig_try */
 	OnigRegex *re;
 	OnigRegion *region; /* shared: one search at a time */
 	OnigMatchParam *mp;
 };
+
+static int onig_try(void *h, size_t i, const char *data, size_t len,
+		    size_t start, struct inturn_span *span);
 
 static pthread_once_t onig_once = PTHREAD_ONCE_INIT;
 static int onig_init_rc = -1;
@@ -55,7 +58,7 @@ static void onig_set_free(void *h)
 
 	if (s == NULL)
 		return;
-	for (size_t i = 0; s->re != NULL && i < s->n; i++)
+	for (size_t i = 0; s->re != NULL && i < s->turn.n; i++)
 		if (s->re[i] != NULL)
 			onig_free(s->re[i]);
 	if (s->region != NULL)
@@ -135,7 +138,7 @@ static int onig_make_match_data(struct onig_set *s, struct engine_error *err)
 {
 	int groups = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->turn.n; i++) {
 		int g = onig_number_of_captures(s->re[i]);
 		if (g > groups)
 			groups = g;
@@ -176,8 +179,8 @@ static int onig_compile_set(const struct engine_pattern *pats, size_t n,
 		rc = ENGINE_ERR_NOMEM;
 		goto out;
 	}
-	s->n = n;
-	s->anchored = (flags & ENGINE_ANCHORED) != 0;
+	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0,
+				  (flags & ENGINE_UTF8) != 0, onig_try};
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = onig_compile_one(s, i, &pats[i], flags, err);
 	if (rc == 0)
@@ -192,87 +195,54 @@ out:
 }
 
 /*
- * One match of pattern i at or after `start` (only at 0 when anchored):
- * 1 with the extent in s->region, 0 for none, <0 on error.
+ * One match of pattern i at or after `start` (only at 0 when anchored),
+ * an inturn_try_fn.  The extent comes from s->region, asked for only
+ * when span is wanted.
  */
-static int onig_try(struct onig_set *s, size_t i, const char *data,
-		    size_t len, size_t start, OnigRegion *region)
+static int onig_try(void *h, size_t i, const char *data, size_t len,
+		    size_t start, struct inturn_span *span)
 {
+	struct onig_set *s = h;
+	OnigRegion *region = span != NULL ? s->region : NULL;
 	const OnigUChar *str = (const OnigUChar *)(data != NULL ? data : "");
 	const OnigUChar *end = str + len;
 	int rc;
 
-	if (s->anchored)
+	if (s->turn.anchored)
 		rc = onig_match_with_param(s->re[i], str, end, str + start,
 					   region, ONIG_OPTION_NONE, s->mp);
 	else
 		rc = onig_search_with_param(s->re[i], str, end, str + start,
 					    end, region, ONIG_OPTION_NONE,
 					    s->mp);
-	return rc >= 0 ? 1 : onig_status(rc);
+	if (rc < 0)
+		return onig_status(rc);
+	if (span != NULL)
+		*span = (struct inturn_span){(size_t)region->beg[0],
+					     (size_t)region->end[0]};
+	return 1;
 }
 
 static int onig_is_match(void *h, const char *data, size_t len)
 {
 	struct onig_set *s = h;
 
-	for (size_t i = 0; i < s->n; i++) {
-		int rc = onig_try(s, i, data, len, 0, NULL);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* Non-overlapping matches of pattern i; one byte past an empty match. */
-static long onig_count_one(struct onig_set *s, size_t i, const char *data,
-			   size_t len)
-{
-	long count = 0;
-	size_t start = 0;
-
-	while (start <= len) {
-		int rc = onig_try(s, i, data, len, start, s->region);
-		if (rc <= 0)
-			return rc < 0 ? rc : count;
-		count++;
-		if (s->anchored)
-			break;
-		size_t so = (size_t)s->region->beg[0];
-		size_t eo = (size_t)s->region->end[0];
-		start = eo > so ? eo : eo + 1;
-	}
-	return count;
+	return inturn_is_match(&s->turn, s, data, len);
 }
 
 static long onig_count(void *h, const char *data, size_t len)
 {
 	struct onig_set *s = h;
-	long total = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
-		long c = onig_count_one(s, i, data, len);
-		if (c < 0)
-			return c;
-		total += c;
-	}
-	return total;
+	return inturn_count(&s->turn, s, data, len);
 }
 
 static long onig_match_ids(void *h, const char *data, size_t len,
 			   unsigned char *ids)
 {
 	struct onig_set *s = h;
-	long matched = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
-		int rc = onig_try(s, i, data, len, 0, NULL);
-		if (rc < 0)
-			return rc;
-		ids[i] = (unsigned char)rc;
-		matched += rc;
-	}
-	return matched;
+	return inturn_match_ids(&s->turn, s, data, len, ids);
 }
 
 const struct engine engine_onig = {

@@ -12,6 +12,7 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "engines/engine.h"
+#include "engines/inturn.h"
 
 #include <pcre2.h>
 #include <stdlib.h>
@@ -23,15 +24,16 @@
 #define RXB_PCRE2_JIT_STACK (1u << 20)
 
 struct pcre2_set {
-	size_t n;
+	struct inturn turn; /* n, anchored, utf8 and pcre2_try */
 	int jit;
-	int anchored;
-	int utf;
 	pcre2_code **code;
 	pcre2_match_data **md; /* one per pattern, made at compile time */
 	pcre2_match_context *mctx;
 	pcre2_jit_stack *stack;
 };
+
+static int pcre2_try(void *h, size_t i, const char *data, size_t len,
+		     size_t start, struct inturn_span *span);
 
 static const char *rxb_pcre2_version(void)
 {
@@ -48,7 +50,7 @@ static void pcre2_set_free(void *h)
 
 	if (s == NULL)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->turn.n; i++) {
 		if (s->md != NULL)
 			pcre2_match_data_free(s->md[i]);
 		if (s->code != NULL)
@@ -151,10 +153,9 @@ static int pcre2_compile_set(const struct engine_pattern *pats, size_t n,
 	s = calloc(1, sizeof(*s));
 	if (s == NULL)
 		goto nomem;
-	s->n = n;
+	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0,
+				  (flags & ENGINE_UTF8) != 0, pcre2_try};
 	s->jit = jit;
-	s->anchored = (flags & ENGINE_ANCHORED) != 0;
-	s->utf = (flags & ENGINE_UTF8) != 0;
 	s->code = calloc(n, sizeof(*s->code));
 	s->md = calloc(n, sizeof(*s->md));
 	if (s->code == NULL || s->md == NULL)
@@ -191,10 +192,11 @@ static int pcre2_jit_compile_set(const struct engine_pattern *pats, size_t n,
 	return pcre2_compile_set(pats, n, flags, 1, out, err);
 }
 
-/* One match attempt of pattern i from `start`: >0 match, 0 none, <0 error. */
-static int pcre2_try(struct pcre2_set *s, size_t i, const char *data,
-		     size_t len, size_t start)
+/* One match attempt of pattern i from `start` (an inturn_try_fn). */
+static int pcre2_try(void *h, size_t i, const char *data, size_t len,
+		     size_t start, struct inturn_span *span)
 {
+	struct pcre2_set *s = h;
 	int rc;
 
 	if (s->jit)
@@ -203,8 +205,14 @@ static int pcre2_try(struct pcre2_set *s, size_t i, const char *data,
 	else
 		rc = pcre2_match(s->code[i], (PCRE2_SPTR)data, len, start, 0,
 				 s->md[i], s->mctx);
-	if (rc >= 0)
+	if (rc >= 0) {
+		if (span != NULL) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md[i]);
+			span->so = ov[0];
+			span->eo = ov[1];
+		}
 		return 1;
+	}
 	switch (rc) {
 	case PCRE2_ERROR_NOMATCH:
 		return 0;
@@ -224,78 +232,22 @@ static int pcre2_is_match(void *h, const char *data, size_t len)
 {
 	struct pcre2_set *s = h;
 
-	for (size_t i = 0; i < s->n; i++) {
-		int rc = pcre2_try(s, i, data, len, 0);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/*
- * Where to resume after a match [so, eo): at eo, or one byte past an
- * empty match; in UTF-8 mode one character past it, since a start
- * inside a character is undefined with PCRE2_NO_UTF_CHECK.
- */
-static size_t pcre2_resume(const struct pcre2_set *s, const char *data,
-			   size_t len, size_t so, size_t eo)
-{
-	if (eo > so)
-		return eo;
-	eo++;
-	while (s->utf && eo < len && ((unsigned char)data[eo] & 0xc0) == 0x80)
-		eo++;
-	return eo;
-}
-
-/* Non-overlapping matches of pattern i; one byte past an empty match. */
-static long pcre2_count_one(struct pcre2_set *s, size_t i, const char *data,
-			    size_t len)
-{
-	long count = 0;
-	size_t start = 0;
-
-	while (start <= len) {
-		int rc = pcre2_try(s, i, data, len, start);
-		if (rc <= 0)
-			return rc < 0 ? rc : count;
-		count++;
-		if (s->anchored)
-			break;
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md[i]);
-		start = pcre2_resume(s, data, len, ov[0], ov[1]);
-	}
-	return count;
+	return inturn_is_match(&s->turn, s, data, len);
 }
 
 static long pcre2_count(void *h, const char *data, size_t len)
 {
 	struct pcre2_set *s = h;
-	long total = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
-		long c = pcre2_count_one(s, i, data, len);
-		if (c < 0)
-			return c;
-		total += c;
-	}
-	return total;
+	return inturn_count(&s->turn, s, data, len);
 }
 
 static long pcre2_match_ids(void *h, const char *data, size_t len,
 			    unsigned char *ids)
 {
 	struct pcre2_set *s = h;
-	long matched = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
-		int rc = pcre2_try(s, i, data, len, 0);
-		if (rc < 0)
-			return rc;
-		ids[i] = (unsigned char)rc;
-		matched += rc;
-	}
-	return matched;
+	return inturn_match_ids(&s->turn, s, data, len, ids);
 }
 
 static size_t pcre2_size(void *h)
@@ -303,7 +255,7 @@ static size_t pcre2_size(void *h)
 	struct pcre2_set *s = h;
 	size_t total = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->turn.n; i++) {
 		size_t sz = 0;
 		pcre2_pattern_info(s->code[i], PCRE2_INFO_SIZE, &sz);
 		total += sz;

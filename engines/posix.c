@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include "engines/engine.h"
+#include "engines/inturn.h"
 #include "engines/ere.h"
 #include "engines/libc_regex.h"
 
@@ -37,11 +38,13 @@
 #define POSIX_MAX_LEN (((size_t)1 << (sizeof(regoff_t) * 8 - 1)) - 1)
 
 struct posix_set {
-	size_t n;
-	size_t compiled; /* re[0..compiled) need regfree() */
-	int anchored;
+	struct inturn turn; /* n, anchored and posix_try */
+	size_t compiled;    /* re[0..compiled) need regfree() */
 	regex_t *re;
 };
+
+static int posix_try(void *h, size_t i, const char *data, size_t len,
+		     size_t start, struct inturn_span *span);
 
 static const struct libc_regex *posix_api;
 
@@ -73,19 +76,6 @@ static void posix_set_free(void *h)
 	free(s);
 }
 
-static unsigned posix_ere_options(unsigned flags)
-{
-	unsigned o = ERE_BACKREF | ERE_WORD_BOUNDARY;
-
-	if (flags & ENGINE_DOTALL)
-		o |= ERE_DOTALL;
-	if (flags & ENGINE_MULTILINE)
-		o |= ERE_NEWLINE;
-	if (flags & ENGINE_ANCHORED)
-		o |= ERE_ANCHOR;
-	return o;
-}
-
 static int posix_cflags(unsigned flags)
 {
 	int c = REG_EXTENDED;
@@ -107,13 +97,8 @@ static int posix_compile_one(struct posix_set *s, size_t i,
 	char msg[200];
 	int rc;
 
-	if (flags & ENGINE_UTF8) {
-		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)i, -1,
-				 "no UTF-8 mode (C locale bytes only)");
-		return ENGINE_ERR_UNSUPPORTED;
-	}
-	rc = ere_translate(p->re, p->len, posix_ere_options(flags), (long)i,
-			   &ere, &len, err);
+	rc = ere_prepare(p, (long)i, flags, ERE_BACKREF | ERE_WORD_BOUNDARY, &ere, &len,
+			 err);
 	if (rc != 0)
 		return rc;
 	rc = posix_api->comp(&s->re[i], ere, posix_cflags(flags));
@@ -154,8 +139,8 @@ static int posix_compile(const struct engine_pattern *pats, size_t n,
 		posix_set_free(s);
 		return ENGINE_ERR_NOMEM;
 	}
-	s->n = n;
-	s->anchored = (flags & ENGINE_ANCHORED) != 0;
+	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0, 0,
+				  posix_try};
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = posix_compile_one(s, i, &pats[i], flags, err);
 	if (rc != 0) {
@@ -172,9 +157,11 @@ static int posix_compile(const struct engine_pattern *pats, size_t n,
  * translation is ^(...), and a match must also start at offset 0 because
  * REG_NEWLINE lets ^ match after any newline.
  */
-static int posix_try(struct posix_set *s, size_t i, const char *data,
-		     size_t len, size_t start, regmatch_t *m)
+static int posix_try(void *h, size_t i, const char *data, size_t len,
+		     size_t start, struct inturn_span *span)
 {
+	struct posix_set *s = h;
+	regmatch_t mm, *m = &mm;
 	/* glibc keeps the left context with REG_STARTEND; NOTBOL is a guard. */
 	int eflags = REG_STARTEND | (start > 0 ? REG_NOTBOL : 0);
 	int rc;
@@ -189,72 +176,31 @@ static int posix_try(struct posix_set *s, size_t i, const char *data,
 		return 0;
 	if (rc != 0)
 		return rc == REG_ESPACE ? ENGINE_ERR_NOMEM : ENGINE_ERR_MATCH;
-	return !s->anchored || m->rm_so == 0;
+	if (span != NULL)
+		*span = (struct inturn_span){(size_t)m->rm_so, (size_t)m->rm_eo};
+	return !s->turn.anchored || m->rm_so == 0;
 }
 
 static int posix_is_match(void *h, const char *data, size_t len)
 {
 	struct posix_set *s = h;
-	regmatch_t m;
 
-	for (size_t i = 0; i < s->n; i++) {
-		int rc = posix_try(s, i, data, len, 0, &m);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* Non-overlapping matches of pattern i; one byte past an empty match. */
-static long posix_count_one(struct posix_set *s, size_t i, const char *data,
-			    size_t len)
-{
-	long count = 0;
-	size_t start = 0;
-	regmatch_t m;
-
-	while (start <= len) {
-		int rc = posix_try(s, i, data, len, start, &m);
-		if (rc <= 0)
-			return rc < 0 ? rc : count;
-		count++;
-		if (s->anchored)
-			break;
-		start = m.rm_eo > m.rm_so ? (size_t)m.rm_eo
-					  : (size_t)m.rm_eo + 1;
-	}
-	return count;
+	return inturn_is_match(&s->turn, s, data, len);
 }
 
 static long posix_count(void *h, const char *data, size_t len)
 {
 	struct posix_set *s = h;
-	long total = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
-		long c = posix_count_one(s, i, data, len);
-		if (c < 0)
-			return c;
-		total += c;
-	}
-	return total;
+	return inturn_count(&s->turn, s, data, len);
 }
 
 static long posix_match_ids(void *h, const char *data, size_t len,
-			    unsigned char *ids)
+                  unsigned char *ids)
 {
 	struct posix_set *s = h;
-	long matched = 0;
-	regmatch_t m;
 
-	for (size_t i = 0; i < s->n; i++) {
-		int rc = posix_try(s, i, data, len, 0, &m);
-		if (rc < 0)
-			return rc;
-		ids[i] = (unsigned char)rc;
-		matched += rc;
-	}
-	return matched;
+	return inturn_match_ids(&s->turn, s, data, len, ids);
 }
 
 const struct engine engine_posix = {

@@ -17,6 +17,7 @@
  * Build: only when CMake found libtre (RXB_HAVE_TRE).
  */
 #include "engines/engine.h"
+#include "engines/inturn.h"
 #include "engines/ere.h"
 
 #include <stdlib.h>
@@ -27,12 +28,14 @@
 #define TRE_MAX_LEN (((size_t)1 << (sizeof(regoff_t) * 8 - 1)) - 1)
 
 struct tre_set {
-	size_t n;
-	size_t compiled; /* re[0..compiled) need tre_regfree() */
-	int anchored;
+	struct inturn turn; /* n, anchored and tre_try */
+	size_t compiled;    /* re[0..compiled) need tre_regfree() */
 	int multiline;
 	regex_t *re;
 };
+
+static int tre_try(void *h, size_t i, const char *data, size_t len,
+		   size_t start, struct inturn_span *span);
 
 static const char *tre_engine_version(void)
 {
@@ -53,19 +56,6 @@ static void tre_set_free(void *h)
 		tre_regfree(&s->re[i]);
 	free(s->re);
 	free(s);
-}
-
-static unsigned tre_ere_options(unsigned flags)
-{
-	unsigned o = ERE_BACKREF | ERE_NUL;
-
-	if (flags & ENGINE_DOTALL)
-		o |= ERE_DOTALL;
-	if (flags & ENGINE_MULTILINE)
-		o |= ERE_NEWLINE;
-	if (flags & ENGINE_ANCHORED)
-		o |= ERE_ANCHOR;
-	return o;
 }
 
 static int tre_cflags(unsigned flags)
@@ -89,13 +79,8 @@ static int tre_compile_one(struct tre_set *s, size_t i,
 	char msg[200];
 	int rc;
 
-	if (flags & ENGINE_UTF8) {
-		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)i, -1,
-				 "no UTF-8 mode (C locale bytes only)");
-		return ENGINE_ERR_UNSUPPORTED;
-	}
-	rc = ere_translate(p->re, p->len, tre_ere_options(flags), (long)i,
-			   &ere, &len, err);
+	rc = ere_prepare(p, (long)i, flags, ERE_BACKREF | ERE_NUL, &ere, &len,
+			 err);
 	if (rc != 0)
 		return rc;
 	rc = tre_regncomp(&s->re[i], ere, len, tre_cflags(flags));
@@ -134,8 +119,8 @@ static int tre_compile_set(const struct engine_pattern *pats, size_t n,
 		tre_set_free(s);
 		return ENGINE_ERR_NOMEM;
 	}
-	s->n = n;
-	s->anchored = (flags & ENGINE_ANCHORED) != 0;
+	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0, 0,
+				  tre_try};
 	s->multiline = (flags & ENGINE_MULTILINE) != 0;
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = tre_compile_one(s, i, &pats[i], flags, err);
@@ -163,9 +148,17 @@ static int tre_at_bol(const struct tre_set *s, const char *data, size_t start)
  * for, tre_tnfa_run_parallel alloca()s tags x states and overflows an
  * 8 MiB stack).
  */
-static int tre_try(struct tre_set *s, size_t i, const char *data, size_t len,
-		   size_t start, regmatch_t *m)
+static int tre_try(void *h, size_t i, const char *data, size_t len,
+		   size_t start, struct inturn_span *span)
 {
+	struct tre_set *s = h;
+	regmatch_t mm;
+	/*
+	 * Ask TRE for the match extent only when it is needed: with a
+	 * submatch, a 500-group regex overflows the stack inside
+	 * tre_tnfa_run_parallel (an alloca of tags x states).
+	 */
+	regmatch_t *m = span != NULL || s->turn.anchored ? &mm : NULL;
 	int eflags = tre_at_bol(s, data, start) ? 0 : REG_NOTBOL;
 	int rc;
 
@@ -181,72 +174,31 @@ static int tre_try(struct tre_set *s, size_t i, const char *data, size_t len,
 		return 1;
 	m->rm_so += (regoff_t)start;
 	m->rm_eo += (regoff_t)start;
-	return !s->anchored || m->rm_so == 0;
+	if (span != NULL)
+		*span = (struct inturn_span){(size_t)m->rm_so, (size_t)m->rm_eo};
+	return !s->turn.anchored || m->rm_so == 0;
 }
 
 static int tre_is_match(void *h, const char *data, size_t len)
 {
 	struct tre_set *s = h;
-	regmatch_t m;
 
-	for (size_t i = 0; i < s->n; i++) {
-		int rc = tre_try(s, i, data, len, 0, s->anchored ? &m : NULL);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* Non-overlapping matches of pattern i; one byte past an empty match. */
-static long tre_count_one(struct tre_set *s, size_t i, const char *data,
-			  size_t len)
-{
-	long count = 0;
-	size_t start = 0;
-	regmatch_t m;
-
-	while (start <= len) {
-		int rc = tre_try(s, i, data, len, start, &m);
-		if (rc <= 0)
-			return rc < 0 ? rc : count;
-		count++;
-		if (s->anchored)
-			break;
-		start = m.rm_eo > m.rm_so ? (size_t)m.rm_eo
-					  : (size_t)m.rm_eo + 1;
-	}
-	return count;
+	return inturn_is_match(&s->turn, s, data, len);
 }
 
 static long tre_count(void *h, const char *data, size_t len)
 {
 	struct tre_set *s = h;
-	long total = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
-		long c = tre_count_one(s, i, data, len);
-		if (c < 0)
-			return c;
-		total += c;
-	}
-	return total;
+	return inturn_count(&s->turn, s, data, len);
 }
 
 static long tre_match_ids(void *h, const char *data, size_t len,
-			  unsigned char *ids)
+                unsigned char *ids)
 {
 	struct tre_set *s = h;
-	long matched = 0;
-	regmatch_t m;
 
-	for (size_t i = 0; i < s->n; i++) {
-		int rc = tre_try(s, i, data, len, 0, &m);
-		if (rc < 0)
-			return rc;
-		ids[i] = (unsigned char)rc;
-		matched += rc;
-	}
-	return matched;
+	return inturn_match_ids(&s->turn, s, data, len, ids);
 }
 
 const struct engine engine_tre = {

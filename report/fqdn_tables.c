@@ -4,6 +4,8 @@
  */
 #include "report/fqdn_tables.h"
 
+#include "harness/complexity.h"
+
 #include "report/gofmt.h"
 
 #include <math.h>
@@ -138,24 +140,6 @@ static void seed_tables(FILE *out, const struct row *rows, size_t n)
 	free(done);
 }
 
-int fqdn_fit_exponent(const double *x, const double *y, size_t n, double *k)
-{
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, den;
-
-	for (size_t i = 0; i < n; i++) {
-		double lx = log(x[i]), ly = log(y[i]);
-		sx += lx;
-		sy += ly;
-		sxx += lx * lx;
-		sxy += lx * ly;
-	}
-	den = (double)n * sxx - sx * sx;
-	if (n < 2 || den <= 1e-12)
-		return -1;
-	*k = ((double)n * sxy - sx * sy) / den;
-	return 0;
-}
-
 /* The distinct sizes of the run, ascending. */
 static size_t sizes_of(const struct row *rows, size_t n, double *sizes)
 {
@@ -184,7 +168,9 @@ static void scaling_header(FILE *out, const double *sizes, size_t ns)
 	char col[32];
 
 	fprintf(out, "\nFQDN scaling: median ns/op per policy size, growth "
-		"between sizes, and k of a least-squares fit ns/op ~ N^k\n");
+		"between sizes, k of a least-squares fit ns/op ~ N^k, and the\n"
+		"best least-squares fit of O(1), O(log N), O(N), O(N log N), "
+		"O(N^2), O(N^3)\n");
 	fprintf(out, "%-17s %-18s %-11s", "phase", "strategy", "engine");
 	for (size_t i = 0; i < ns; i++) {
 		snprintf(col, sizeof(col), "N=%.0f", sizes[i]);
@@ -194,7 +180,7 @@ static void scaling_header(FILE *out, const double *sizes, size_t ns)
 		snprintf(col, sizeof(col), "%.0f->%.0f", sizes[i], sizes[i + 1]);
 		fprintf(out, " %11s", col);
 	}
-	fprintf(out, " %7s\n", "fit");
+	fprintf(out, " %7s %10s\n", "fit", "best fit");
 }
 
 /* The row of series s at each size (NULL where it was not timed). */
@@ -216,6 +202,7 @@ static void scaling_row(FILE *out, const struct row *label,
 			size_t ns)
 {
 	double x[MAX_SIZES], y[MAX_SIZES], k;
+	struct complexity_fit fit;
 	char cell[32];
 	size_t np = 0;
 
@@ -237,11 +224,14 @@ static void scaling_row(FILE *out, const struct row *label,
 			snprintf(cell, sizeof(cell), "-");
 		fprintf(out, " %11s", cell);
 	}
-	if (fqdn_fit_exponent(x, y, np, &k) == 0)
+	if (complexity_exponent(x, y, np, &k) == 0)
 		snprintf(cell, sizeof(cell), "N^%.2f", k);
 	else
 		snprintf(cell, sizeof(cell), "-");
-	fprintf(out, " %7s\n", cell);
+	fprintf(out, " %7s", cell);
+	fprintf(out, " %10s\n", complexity_fit_best(x, y, np, &fit) == 0
+					 ? complexity_name(fit.model)
+					 : "-");
 }
 
 static void scaling_table(FILE *out, const struct row *rows, size_t n)

@@ -31,10 +31,5 @@
 void fqdn_tables_write(FILE *out, const struct results *res, const char *suite,
 		       double benchtime_ns);
 
-/*
- * Least-squares slope of log(y) on log(x) over n points (x, y > 0).
- * Returns 0 and *k, or -1 when fewer than two distinct x.
- */
-int fqdn_fit_exponent(const double *x, const double *y, size_t n, double *k);
 
 #endif

@@ -767,5 +767,6 @@ const struct suite suite_fqdn = {
 	.set_option = fqdn_set_option,
 	.prepare = fqdn_prepare,
 	.report = fqdn_report,
+	.reports_growth = 1,
 	.cleanup = fqdn_cleanup,
 };

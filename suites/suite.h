@@ -55,6 +55,8 @@ struct suite {
 
 	/* Optional: tables after the timings. */
 	void (*report)(struct suite_ctx *ctx, FILE *out);
+	/* report() prints its own growth-with-size table: skip the generic one. */
+	int reports_growth;
 
 	/* Optional: free what prepare() built. */
 	void (*cleanup)(void);

@@ -33,6 +33,11 @@ grep -q 'Benchmark.*Scan/engine=pcre2/pattern=abc.* 2.000 matches' "$tmp/out" ||
 # grep model counts lines
 expect 0 "1.000 matches" -- scan --engines=pcre2 --pattern abc --model grep --corpus "$tmp/c.txt" "${fast[@]}"
 
+# the built-in table's expected answers hold on the built-in corpus
+expect 0 "BenchmarkScan/engine=pcre2/pattern=suffix" -- scan --engines=pcre2,posix --bench 'Scan/./pattern=(literal|suffix)$' "${fast[@]}"
+grep -q 'pattern=literal[[:space:]].* 1730 matches' "$tmp/out" || { echo "FAIL: built-in literal count"; fail=$((fail + 1)); }
+expect 0 "9344 matches" -- scan --engines=pcre2,tre --model grep --bench 'Scan/./pattern=suffix' "${fast[@]}"
+
 # the JSON results file is written
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/r.json"
 grep -q '"format": "rxbench-results"' "$tmp/r.json" || { echo "FAIL: no JSON results"; fail=$((fail + 1)); }

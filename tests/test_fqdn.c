@@ -13,6 +13,7 @@
 #include "golden.h"
 
 #include "corpora/fqdn_policy.h"
+#include "harness/complexity.h"
 #include "report/fqdn_tables.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
@@ -505,15 +506,15 @@ Test(fqdn_tables, golden_seed_layout_scaling_and_budget)
 	results_release(&res);
 }
 
-Test(fqdn_tables, fit_exponent)
+Test(fqdn_tables, fit_exponent_of_seed_001)
 {
 	double x[] = {100, 1000, 10000}, y[] = {3, 300, 30000}, k = 0;
 	double x1[] = {1000, 3000}, y1[] = {2.7, 31.7};
 
-	cr_assert_eq(fqdn_fit_exponent(x, y, 3, &k), 0);
+	cr_assert_eq(complexity_exponent(x, y, 3, &k), 0);
 	cr_expect_float_eq(k, 2.0, 1e-9);
 	/* seed 001: iptables, 1,000 -> 3,000 rules, 2.7 s -> 31.7 s */
-	cr_assert_eq(fqdn_fit_exponent(x1, y1, 2, &k), 0);
+	cr_assert_eq(complexity_exponent(x1, y1, 2, &k), 0);
 	cr_expect_float_eq(k, 2.24, 0.01);
-	cr_expect_eq(fqdn_fit_exponent(x, y, 1, &k), -1);
+	cr_expect_eq(complexity_exponent(x, y, 1, &k), -1);
 }

@@ -21,7 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#define RUN_DEFAULT_DIR "results"
+#define RUN_DEFAULT_OUT RUN_DEFAULT_DIR "/latest.json"
 
 struct run_args {
 	const struct suite *suites[16];
@@ -34,6 +38,7 @@ struct run_args {
 	struct bench_opts opts;
 	int benchtime_given; /* else a suite's default_benchtime_ns applies */
 	int quiet;
+	int no_results; /* --no-results: no JSON file at all */
 	int cpu;           /* --cpu: -1 when not pinned */
 	int timeout_given; /* --timeout was on the command line */
 };
@@ -227,6 +232,9 @@ static int common_option(struct run_args *a, const char *arg, char *next)
 	} else if (strcmp(arg, "quiet") == 0) {
 		a->quiet = 1;
 		used = 1;
+	} else if (strcmp(arg, "no-results") == 0) {
+		a->no_results = 1;
+		used = 1;
 	} else if (strcmp(arg, "no-alloc") == 0) {
 		a->opts.no_alloc = 1;
 		used = 1;
@@ -257,7 +265,9 @@ static void run_usage(FILE *f)
 		"  --no-fork           measure in this process: no crash isolation,\n"
 		"                      no timeout\n"
 		"  --cpu=N             pin the run to CPU N\n"
-		"  -o, --out=FILE      write the JSON results file\n"
+		"  -o, --out=FILE      the JSON results file (default "
+		RUN_DEFAULT_OUT ")\n"
+		"  --no-results        write no results file\n"
 		"  --no-alloc          skip the allocation-counting run\n"
 		"  --quiet             no progress on stderr\n\nsuites:\n",
 		BENCH_INSTR_DEFAULT_N);
@@ -436,8 +446,10 @@ static int run_suite(const struct suite *s, struct run_args *a,
 		print_failures(g, res, before);
 		if (a->opts.count > 1)
 			summary_write_stats(stdout, res, s->name);
-		summary_write_complexity(stdout, res, s->name,
-					 summary_size_keys, summary_nsize_keys);
+		if (!s->reports_growth)
+			summary_write_complexity(stdout, res, s->name,
+						 summary_size_keys,
+						 summary_nsize_keys);
 		if (s->report != NULL)
 			s->report(&ctx, stdout);
 	}
@@ -480,6 +492,20 @@ static int measure_setup(struct run_args *a, int argc, char **argv)
 	return rc;
 }
 
+/*
+ * Every run writes a results file (the lossless record every report is
+ * made from): -o FILE, else results/latest.json under the current
+ * directory.  0 when the default's directory exists or was made.
+ */
+static int default_out_dir(void)
+{
+	if (mkdir(RUN_DEFAULT_DIR, 0777) == 0 || errno == EEXIST)
+		return 0;
+	fprintf(stderr, "rxbench: %s: %s; no results file written\n",
+		RUN_DEFAULT_DIR, strerror(errno));
+	return -1;
+}
+
 static int run_main(struct run_args *a, int argc, char **argv, int first)
 {
 	struct bench_filter filter;
@@ -515,6 +541,8 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 			status = EXIT_USAGE;
 	if (status == EXIT_OK && results_failed(&res))
 		status = EXIT_FAILED;
+	if (a->out == NULL && !a->no_results && default_out_dir() == 0)
+		a->out = RUN_DEFAULT_OUT;
 	if (a->out != NULL && json_save_results(a->out, &res) != 0) {
 		fprintf(stderr, "rxbench: %s: %s\n", a->out, strerror(errno));
 		status = EXIT_USAGE;

@@ -1,0 +1,77 @@
+/*
+ * inturn.c - sets as patterns tried in turn (see inturn.h).
+ */
+#include "engines/inturn.h"
+
+int inturn_is_match(const struct inturn *t, void *h, const char *data,
+		    size_t len)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		int rc = t->try_one(h, i, data, len, 0, NULL);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Where to resume after m: its end, or one byte/character past it if empty. */
+static size_t inturn_resume(const struct inturn *t, const char *data,
+			    size_t len, const struct inturn_span *m)
+{
+	size_t at = m->eo;
+
+	if (m->eo > m->so)
+		return at;
+	at++;
+	while (t->utf8 && at < len && ((unsigned char)data[at] & 0xc0) == 0x80)
+		at++;
+	return at;
+}
+
+static long inturn_count_one(const struct inturn *t, void *h, size_t i,
+			     const char *data, size_t len)
+{
+	struct inturn_span m;
+	long count = 0;
+	size_t start = 0;
+
+	while (start <= len) {
+		int rc = t->try_one(h, i, data, len, start, &m);
+		if (rc <= 0)
+			return rc < 0 ? rc : count;
+		count++;
+		if (t->anchored)
+			break;
+		start = inturn_resume(t, data, len, &m);
+	}
+	return count;
+}
+
+long inturn_count(const struct inturn *t, void *h, const char *data,
+		  size_t len)
+{
+	long total = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		long c = inturn_count_one(t, h, i, data, len);
+		if (c < 0)
+			return c;
+		total += c;
+	}
+	return total;
+}
+
+long inturn_match_ids(const struct inturn *t, void *h, const char *data,
+		      size_t len, unsigned char *ids)
+{
+	long matched = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		int rc = t->try_one(h, i, data, len, 0, NULL);
+		if (rc < 0)
+			return rc;
+		ids[i] = (unsigned char)rc;
+		matched += rc;
+	}
+	return matched;
+}
