@@ -7,6 +7,7 @@
 #include "harness/alloc.h"
 #include "harness/callgrind.h"
 #include "harness/clock.h"
+#include "harness/interrupt.h"
 #include "harness/isolate.h"
 
 #include <errno.h>
@@ -276,6 +277,8 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 
 			if (dead[i])
 				continue;
+			if (interrupt_signal())
+				goto out;
 			r = results_add(res, b->suite, b->name);
 			if (r == NULL) {
 				dead[i] = 1;
@@ -283,6 +286,14 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 				continue;
 			}
 			rc = harness_sample(b, o, r, why, sizeof(why));
+			if (rc == ISOLATE_INTERRUPTED) {
+				/* abandoned, not failed; a row without a sample
+				   would only say where the signal came */
+				if (r == &res->r[res->n - 1] && r->nsamples == 0 &&
+				    r->status == RESULT_OK)
+					results_pop(res);
+				goto out;
+			}
 			if (rc < 0) {
 				result_set_status(r, rc == ISOLATE_TIMEOUT
 							     ? RESULT_TIMEOUT
@@ -296,6 +307,7 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 				on_sample(ctx, r, r->nsamples - 1);
 		}
 	}
+out:
 	free(dead);
 	return failed;
 }

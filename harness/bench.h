@@ -121,7 +121,9 @@ typedef void (*bench_sample_fn)(void *ctx, const struct result *r,
  * gets an error result and is not run again; the others go on.  With
  * o->isolate a crash of the measuring child is an error row naming the
  * signal and a sample slower than o->timeout_ns a timeout row; samples
- * measured before stay in res.
+ * measured before stay in res.  After SIGINT or SIGTERM (interrupt.h) it
+ * returns at the next sample boundary; with o->isolate it kills the
+ * measuring child at once and drops that unfinished sample.
  * Returns the number of benchmarks that failed.
  */
 int harness_run(const struct plan *p, const struct bench_opts *o,

@@ -8,6 +8,7 @@
 #include "harness/callgrind.h"
 
 #include "engines/engine.h"
+#include "harness/interrupt.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -289,21 +290,35 @@ static char **reexec_argv(int argc, char **argv, const char *self,
 	return v;
 }
 
-/* Wait for pid with SIGINT/SIGQUIT ignored (the child gets them), as system() does. */
+/*
+ * Wait for pid with SIGINT/SIGQUIT ignored (the child gets them from the
+ * terminal), as system() does.  A SIGTERM sent to this process alone is
+ * passed on, so the measuring child stops and writes what it finished
+ * (interrupt.h) instead of running on orphaned.
+ */
 static int wait_ignoring_signals(pid_t pid)
 {
-	struct sigaction ign = {0}, old_int, old_quit;
-	int status = 0;
+	struct sigaction ign = {0}, old_int, old_quit, old_term;
+	int status = 0, passed = 0;
 	pid_t w;
 
+	sigaction(SIGTERM, NULL, &old_term);
+	interrupt_install();
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	do
+	for (;;) {
 		w = waitpid(pid, &status, 0);
-	while (w < 0 && errno == EINTR);
+		if (w >= 0 || errno != EINTR)
+			break;
+		if (interrupt_signal() == SIGTERM && !passed) {
+			kill(pid, SIGTERM);
+			passed = 1;
+		}
+	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	if (w < 0)
 		return -1;
 	if (WIFSIGNALED(status))

@@ -6,6 +6,7 @@
 
 #include "engines/engine.h"
 #include "harness/clock.h"
+#include "harness/interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -172,6 +173,7 @@ child_run(const struct bench *b, const struct bench_opts *o, int fd)
 
 	/* a crash on purpose must not write a core file per sample */
 	setrlimit(RLIMIT_CORE, &no_core);
+	interrupt_child_reset();
 	memset(&tmp, 0, sizeof(tmp));
 	/*
 	 * With a fixed n the measured run is the first: one op first (Go's
@@ -192,7 +194,10 @@ child_run(const struct bench *b, const struct bench_opts *o, int fd)
 
 /*
  * Read the child's message until EOF or the deadline (0: none).
- * 0 at EOF, 1 on timeout, -1 on a read error or an oversized message.
+ * 0 at EOF, 1 on timeout, 2 when a signal asks the run to stop
+ * (interrupt.h), -1 on a read error or an oversized message.  poll()
+ * waits at most 100 ms at a time, so a signal that lands just before it
+ * is seen within 100 ms.
  */
 static int read_until(int fd, uint64_t deadline, unsigned char *buf,
 		      size_t size, size_t *len)
@@ -201,16 +206,19 @@ static int read_until(int fd, uint64_t deadline, unsigned char *buf,
 
 	*len = 0;
 	for (;;) {
-		int wait_ms = -1, rc;
+		int wait_ms = 100, rc;
 		ssize_t got;
 
 		if (deadline != 0) {
 			uint64_t now = clock_ns();
 			if (now >= deadline)
 				return 1;
-			wait_ms = (int)((deadline - now + 999999) / 1000000);
+			if (deadline - now < 100000000)
+				wait_ms = (int)((deadline - now + 999999) / 1000000);
 		}
 		rc = poll(&pfd, 1, wait_ms);
+		if ((rc == 0 || (rc < 0 && errno == EINTR)) && interrupt_signal())
+			return 2;
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc < 0)
@@ -296,11 +304,19 @@ int isolate_measure(const struct bench *b, const struct bench_opts *o,
 		deadline = clock_ns() + (uint64_t)o->timeout_ns;
 	rc = read_until(fds[0], deadline, buf, sizeof(buf), &len);
 	close(fds[0]);
-	if (rc == 1)
+	if (rc == 1 || rc == 2)
 		kill(pid, SIGKILL);
 	if (wait_child(pid, &status) < 0) {
 		snprintf(why, size, "waitpid: %s", strerror(errno));
 		return ISOLATE_SYSTEM;
+	}
+	/* a Ctrl-C reaches the child too: its death is the interruption,
+	   not a crash; a sample it finished before is kept */
+	if (rc == 2 || (interrupt_signal() && !(WIFEXITED(status) &&
+						 WEXITSTATUS(status) == 0))) {
+		snprintf(why, size, "interrupted (%s): the measuring child was "
+			 "stopped", interrupt_name(interrupt_signal()));
+		return ISOLATE_INTERRUPTED;
 	}
 	if (rc == 1) {
 		snprintf(why, size, "no sample within %gs: the measuring "

@@ -24,6 +24,7 @@ enum isolate_status {
 	ISOLATE_CRASHED = -64, /* killed by a signal, or no sample came back */
 	ISOLATE_TIMEOUT = -65, /* no sample before o->timeout_ns */
 	ISOLATE_SYSTEM = -66,  /* pipe or fork failed */
+	ISOLATE_INTERRUPTED = -67, /* SIGINT/SIGTERM (interrupt.h): child killed */
 };
 
 /*

@@ -128,6 +128,17 @@ static int index_grow(struct results *res)
 	return 0;
 }
 
+void results_pop(struct results *res)
+{
+	if (res->n == 0)
+		return;
+	result_release(&res->r[--res->n]);
+	/* open addressing: rebuilding is simpler than deleting a slot */
+	memset(res->slot, 0, res->nslot * sizeof(*res->slot));
+	for (size_t i = 0; i < res->n; i++)
+		res->slot[slot_of(res, res->r[i].name)] = i + 1;
+}
+
 struct result *results_find(const struct results *res, const char *name)
 {
 	size_t i;

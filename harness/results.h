@@ -89,6 +89,12 @@ const char *results_config_get(const struct results *res, const char *key);
 struct result *results_add(struct results *res, const char *suite,
 			   const char *name);
 
+/*
+ * Remove the newest result (the harness's, for a benchmark a signal
+ * stopped before its first sample).  Nothing when there is none.
+ */
+void results_pop(struct results *res);
+
 /* The result named `name`, or NULL. */
 struct result *results_find(const struct results *res, const char *name);
 

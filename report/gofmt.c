@@ -167,4 +167,7 @@ void gofmt_write_results(struct gofmt *g, const struct results *res)
 			gofmt_write_sample(g, r, s);
 		gofmt_write_status(g, r);
 	}
+	if (res->interrupted)
+		fputs("interrupted: the run was stopped by a signal; the "
+		      "benchmarks above finished\n", g->out);
 }

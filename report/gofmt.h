@@ -37,7 +37,8 @@ void gofmt_write_sample(struct gofmt *g, const struct result *r, size_t i);
 /* The FAIL/SKIP block of a result that is not ok; nothing when ok. */
 void gofmt_write_status(struct gofmt *g, const struct result *r);
 
-/* Whole results: config, then per suite its pkg line, samples, statuses. */
+/* Whole results: config, then per suite its pkg line, samples, statuses;
+ * last an "interrupted: ..." line when a signal stopped the run. */
 void gofmt_write_results(struct gofmt *g, const struct results *res);
 
 /* Format x the way Go's testing package does for a metric (no padding). */

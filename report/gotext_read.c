@@ -267,6 +267,10 @@ static int config_line(struct gt *g, char *line)
 		;
 	for (char *e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t');)
 		*--e = '\0'; /* benchfmt trims the value */
+	if (strcmp(line, "interrupted") == 0) { /* what `rxbench run` prints */
+		g->res->interrupted = 1;
+		return 1;
+	}
 	if (strcmp(line, "pkg") == 0) {
 		size_t plen = strlen(SUITES_PREFIX);
 		free(g->suite);

@@ -11,6 +11,7 @@
  *                       one sample; the -N (GOMAXPROCS) suffix is
  *                       dropped, repeated names add samples
  *   Unit UNIT better=higher|lower assume=exact|nothing
+ *   interrupted: TEXT   a signal stopped the run (res->interrupted)
  *   --- FAIL: BenchmarkNAME / --- SKIP: BenchmarkNAME, then indented
  *                       lines: the status and message rxbench wrote
  *                       ("    mismatch: ..."), else error / unsupported

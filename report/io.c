@@ -7,6 +7,8 @@
 #include "report/json_read.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -87,23 +89,84 @@ out:
 	return rc;
 }
 
+/*
+ * A new file at tmp for writing: created here (O_EXCL, so never a
+ * symlink or a file someone else has open), after removing a leftover
+ * of a process that had this pid and was killed while writing.
+ */
+static FILE *create_tmp(const char *tmp)
+{
+	int fd;
+	FILE *f;
+
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		close(fd);
+		unlink(tmp);
+	}
+	return f;
+}
+
+/* Flush the directory holding path, so the rename survives a crash. */
+static void sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int fd;
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path + 1), path);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/*
+ * Write straight into path: standard output ("-"), or something that is
+ * not a regular file (/dev/stdout, a FIFO), which a rename would replace.
+ */
+static int save_direct(const char *path, report_write_fn write,
+		       const void *arg)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+	int rc;
+
+	if (f == NULL)
+		return -1;
+	rc = write(f, arg);
+	if (fflush(f) != 0)
+		rc = -1;
+	if (f != stdout && fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
 int report_save_atomic(const char *path, report_write_fn write,
 		       const void *arg)
 {
 	size_t len = strlen(path) + 32;
+	struct stat st;
 	char *tmp;
 	FILE *f;
 	int rc = -1, saved;
 
-	if (strcmp(path, "-") == 0) {
-		rc = write(stdout, arg);
-		return fflush(stdout) != 0 ? -1 : rc;
-	}
+	if (strcmp(path, "-") == 0 ||
+	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	     !S_ISDIR(st.st_mode)))
+		return save_direct(path, write, arg);
 	tmp = malloc(len);
 	if (tmp == NULL)
 		return -1;
 	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
+	f = create_tmp(tmp);
 	if (f == NULL)
 		goto out;
 	rc = write(f, arg);
@@ -113,6 +176,8 @@ int report_save_atomic(const char *path, report_write_fn write,
 		rc = -1;
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = -1;
+	if (rc == 0)
+		sync_dir(path);
 	if (rc != 0) {
 		saved = errno;
 		unlink(tmp);

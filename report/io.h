@@ -27,8 +27,9 @@ typedef int (*report_write_fn)(FILE *f, const void *arg);
 /*
  * Run write() into a temporary file beside `path`, flush it to disk and
  * rename it over path, so readers never see a half-written file.
- * "-" writes to standard output.  0, or -1 with errno set (path
- * untouched).
+ * "-" writes to standard output, and a path that exists but is not a
+ * regular file or directory (/dev/null, a FIFO) is written in place.
+ * 0, or -1 with errno set (path untouched).
  */
 int report_save_atomic(const char *path, report_write_fn write,
 		       const void *arg);

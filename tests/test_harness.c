@@ -4,6 +4,8 @@
  */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
+
 #include <stdlib.h>
 
 #include "harness/alloc.h"
@@ -223,5 +225,31 @@ Test(results, keys_and_samples)
 	cr_assert_not(results_failed(&res));
 	result_set_status(r, RESULT_MISMATCH, "count %d", 3);
 	cr_assert(results_failed(&res));
+	results_release(&res);
+}
+
+/* The name index: many results, found by name; the newest popped. */
+Test(results, index_finds_every_name_and_pops_the_newest)
+{
+	struct results res;
+	char name[32];
+
+	results_init(&res);
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "S/n=%d", i);
+		cr_assert_not_null(results_add(&res, "s", name));
+	}
+	cr_assert_eq(res.n, 5000);
+	for (int i = 0; i < 5000; i += 7) {
+		snprintf(name, sizeof(name), "S/n=%d", i);
+		cr_assert_eq(results_find(&res, name), &res.r[i], "%s", name);
+	}
+	cr_assert_eq(results_add(&res, "s", "S/n=42"), &res.r[42]);
+	results_pop(&res);
+	cr_assert_eq(res.n, 4999);
+	cr_assert_null(results_find(&res, "S/n=4999"));
+	cr_assert_eq(results_find(&res, "S/n=4998"), &res.r[4998]);
+	cr_assert_eq(results_add(&res, "s", "S/n=4999"), &res.r[4999]);
+	cr_assert_null(results_find(&res, "S/n=5000"));
 	results_release(&res);
 }

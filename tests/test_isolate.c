@@ -10,9 +10,11 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engines/engine.h"
 #include "harness/bench.h"
+#include "harness/interrupt.h"
 #include "harness/isolate.h"
 
 static int ok_run(void *arg, uint64_t n)
@@ -214,4 +216,47 @@ Test(isolate, pin_cpu_checks_the_cpu)
 	cr_assert_eq(sched_getaffinity(0, sizeof(set), &set), 0);
 	cr_assert_eq(CPU_COUNT(&set), 1);
 	cr_assert(CPU_ISSET(first, &set));
+}
+
+/* In the child: SIGTERM to the harness (as `kill` would), then hang. */
+static int term_parent_run(void *arg, uint64_t n)
+{
+	struct timespec ts = {30, 0};
+
+	(void)arg;
+	(void)n;
+	kill(getppid(), SIGTERM);
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+Test(isolate, a_signal_stops_the_run_and_keeps_what_finished)
+{
+	struct plan p = {0};
+	struct results res;
+	struct bench_opts o = {.count = 2, .no_alloc = 1, .isolate = 1,
+			       .timeout_ns = 60e9};
+	struct timespec t0, t1;
+
+	cr_assert_eq(bench_parse_benchtime("1000x", &o), 0);
+	add(&p, "A/ok", ok_run);
+	add(&p, "B/term", term_parent_run);
+	add(&p, "C/ok", ok_run);
+	results_init(&res);
+	interrupt_install();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cr_assert_eq(harness_run(&p, &o, &res, NULL, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	cr_expect_eq(interrupt_signal(), SIGTERM);
+	interrupt_clear();
+	signal(SIGTERM, SIG_DFL);
+	/* the hung child was killed at once, not at the 60 s timeout */
+	cr_expect_lt(t1.tv_sec - t0.tv_sec, 5);
+	cr_assert_eq(res.n, 1, "%zu results", res.n);
+	cr_expect_eq(res.r[0].nsamples, 1);
+	cr_expect_eq(res.r[0].status, RESULT_OK);
+	cr_expect_null(results_find(&res, "B/term"));
+	cr_expect_null(results_find(&res, "C/ok"));
+	results_release(&res);
+	plan_release(&p);
 }

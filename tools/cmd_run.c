@@ -10,6 +10,7 @@
 #include "harness/callgrind.h"
 #include "harness/clock.h"
 #include "harness/filter.h"
+#include "harness/interrupt.h"
 #include "harness/isolate.h"
 #include "report/gofmt.h"
 #include "report/json.h"
@@ -391,6 +392,7 @@ static void on_sample(void *ctx, const struct result *r, size_t sample)
 	if (p->on)
 		fputs("\r\033[K", stderr);
 	gofmt_write_sample(p->g, r, sample);
+	fflush(p->g->out); /* a line per finished sample, even into a pipe */
 	if (++p->done < p->total && p->on)
 		progress_show(p);
 }
@@ -456,7 +458,7 @@ static int run_suite(const struct suite *s, struct run_args *a,
 	if (s->cleanup != NULL)
 		s->cleanup();
 	plan_release(&plan);
-	ok = rc == 0 && !suite_failed(res, s->name);
+	ok = rc == 0 && !suite_failed(res, s->name) && !interrupt_signal();
 	/* Go's closing lines for a package */
 	fprintf(stdout, "%s\n%s\trxbench/suites/%s\t%.3fs\n",
 		ok ? "PASS" : "FAIL", ok ? "ok  " : "FAIL", s->name,
@@ -506,6 +508,19 @@ static int default_out_dir(void)
 	return -1;
 }
 
+/*
+ * A signal stopped the run: mark the results and say so in the Go text,
+ * as a configuration line benchstat ignores and `rxbench report` and
+ * `compare` read back as "interrupted".
+ */
+static void run_interrupted(struct results *res)
+{
+	res->interrupted = 1;
+	fprintf(stdout, "interrupted: %s; the benchmarks above finished, the "
+		"rest did not run\n", interrupt_name(interrupt_signal()));
+	fflush(stdout);
+}
+
 static int run_main(struct run_args *a, int argc, char **argv, int first)
 {
 	struct bench_filter filter;
@@ -536,16 +551,26 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	context_fill_measure(&res, &a->opts, a->cpu);
 	gofmt_init(&g, stdout, 0);
 	gofmt_write_config(&g, &res);
-	for (size_t i = 0; i < a->nsuites; i++)
+	interrupt_install(); /* Ctrl-C: stop, but keep and write what ran */
+	for (size_t i = 0; i < a->nsuites && !interrupt_signal(); i++)
 		if (run_suite(a->suites[i], a, &filter, &res, &g) != 0)
 			status = EXIT_USAGE;
 	if (status == EXIT_OK && results_failed(&res))
 		status = EXIT_FAILED;
+	if (interrupt_signal())
+		run_interrupted(&res);
 	if (a->out == NULL && !a->no_results && default_out_dir() == 0)
 		a->out = RUN_DEFAULT_OUT;
 	if (a->out != NULL && json_save_results(a->out, &res) != 0) {
 		fprintf(stderr, "rxbench: %s: %s\n", a->out, strerror(errno));
 		status = EXIT_USAGE;
+	}
+	if (interrupt_signal()) {
+		fprintf(stderr, "rxbench: interrupted by %s%s%s\n",
+			interrupt_name(interrupt_signal()),
+			a->out ? "; the finished benchmarks are in " : "",
+			a->out ? a->out : "");
+		status = 128 + interrupt_signal(); /* as a shell reports it */
 	}
 	gofmt_release(&g);
 	results_release(&res);

@@ -1,0 +1,63 @@
+/*
+ * interrupt.c - SIGINT and SIGTERM as a flag (see interrupt.h).
+ */
+#define _GNU_SOURCE
+#include "harness/interrupt.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static volatile sig_atomic_t received;
+
+/* Remember the first signal; a second SIGINT takes the default action. */
+static void on_signal(int sig)
+{
+	if (received != 0 && sig == SIGINT) {
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+		return;
+	}
+	if (received == 0)
+		received = sig;
+}
+
+void interrupt_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: poll and waitpid see EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int interrupt_signal(void)
+{
+	return received;
+}
+
+void interrupt_clear(void)
+{
+	received = 0;
+}
+
+void interrupt_child_reset(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
+const char *interrupt_name(int sig)
+{
+	static char buf[32];
+
+	if (sig == SIGINT)
+		return "SIGINT";
+	if (sig == SIGTERM)
+		return "SIGTERM";
+	snprintf(buf, sizeof(buf), "signal %d", sig);
+	return buf;
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# test_interrupt.sh - Ctrl-C and SIGTERM during a run lose nothing that
+# finished (issue 7): a long run is started in the background, signalled
+# once some benchmark lines have appeared, and must exit 130 (SIGINT) or
+# 143 (SIGTERM) promptly, with a valid JSON results file that holds every
+# finished benchmark, "interrupted": true, and a Go text that says so.
+# Usage: test_interrupt.sh path/to/rxbench
+set -u
+rx=$1
+. "$(dirname "$0")/cli_expect.sh"
+
+fail_msg() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# wait_lines FILE N: until FILE has N benchmark lines (at most 60 s)
+wait_lines() {
+	for _ in $(seq 600); do
+		[ "$(grep -c '^Benchmark' "$1" 2>/dev/null)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# check_json FILE TEXT: valid JSON, interrupted, one benchmark per
+# finished line of TEXT (each with its samples), no error rows
+check_json() {
+	python3 - "$1" "$2" <<'EOF'
+import json, re, sys
+res = json.load(open(sys.argv[1]))
+lines = [l.split()[0][len("Benchmark"):] for l in open(sys.argv[2])
+         if l.startswith("Benchmark")]
+names = [b["name"] for b in res["benchmarks"]]
+problems = []
+if res.get("interrupted") is not True:
+    problems.append("interrupted is not true")
+if sorted(set(lines)) != sorted(names):
+    problems.append("JSON %s != finished %s" % (names, sorted(set(lines))))
+for b in res["benchmarks"]:
+    if b["status"] != "ok" or not b["iterations"]:
+        problems.append("%s: status %s, %d samples" % (b["name"], b["status"], len(b["iterations"])))
+if problems:
+    print("; ".join(problems))
+    sys.exit(1)
+EOF
+}
+
+# interrupt NAME SIGNAL WANT-STATUS LINES ARGS...: run rxbench ARGS in the
+# background (its own process group), wait for LINES benchmark lines,
+# send SIGNAL to the process ("-" prefix: to its whole group, as a
+# terminal's Ctrl-C does), then check status, promptness, JSON and text.
+interrupt() {
+	local name=$1 sig=$2 want=$3 lines=$4; shift 4
+	local out=$tmp/$name.txt json=$tmp/$name.json target t0 got
+	echo '{"stale": true}' >"$json"
+	setsid "$rx" "$@" -o "$json" >"$out" 2>"$tmp/$name.err" &
+	local pid=$!
+	if ! wait_lines "$out" "$lines"; then
+		fail_msg "$name: no $lines benchmark lines within 60 s"
+		kill -KILL "$pid"; wait "$pid"; return
+	fi
+	target=$pid
+	[ "${sig:0:1}" = - ] && { sig=${sig:1}; target=-$pid; }
+	t0=$(date +%s%N)
+	kill -s "$sig" -- "$target"
+	wait "$pid"
+	got=$?
+	local ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$got" -eq "$want" ] || fail_msg "$name: exit $got, want $want ($(head -2 "$tmp/$name.err"))"
+	[ "$ms" -lt 5000 ] || fail_msg "$name: took ${ms} ms to stop after $sig"
+	local why
+	why=$(check_json "$json" "$out") || fail_msg "$name: $why"
+	grep -q "^interrupted: SIG$sig" "$out" || fail_msg "$name: no 'interrupted: SIG$sig' line in the Go text"
+	grep -q "interrupted by SIG$sig; the finished benchmarks are in $json" "$tmp/$name.err" ||
+		fail_msg "$name: no message on stderr"
+	ls "$tmp" | grep -q '\.tmp\.' && fail_msg "$name: a temporary results file was left"
+	[ "$fail" -eq "${fails_before:-0}" ] && pass=$((pass + 1))
+	fails_before=$fail
+}
+
+long=(scan --engines=pcre2,pcre2-jit,re2 --benchtime=200ms --quiet)
+# SIGINT and SIGTERM to the process, while a forked child measures
+interrupt sigint INT 130 3 "${long[@]}"
+interrupt sigterm TERM 143 3 "${long[@]}"
+# Ctrl-C from a terminal: the whole process group, children included;
+# a child that dies of it is the interruption, not a crash row
+interrupt group -INT 130 3 "${long[@]}"
+# in this process (--no-fork): the sample being measured finishes first
+interrupt nofork INT 130 2 "${long[@]}" --no-fork
+# a child stuck in an op is killed at once, not after --timeout
+interrupt hang TERM 143 1 scan --engines=pcre2,hang --pattern abc --pattern hello \
+	--corpus data/payload/regex.txt --benchtime=3x --count=50 --timeout=60s --quiet
+grep -q 'engine=hang' "$tmp/hang.json" && fail_msg "hang: the unfinished sample has a row"
+
+# what was written reads back as interrupted: JSON to Markdown, Go text
+# to JSON, and compare takes the partial file
+expect 0 "The run was interrupted" -- report "$tmp/sigint.json" --format=md
+expect 0 '"interrupted": true' -- report "$tmp/sigint.txt" --format=json
+expect 0 "interrupted: the run was stopped by a signal" -- report "$tmp/sigint.json" --format=text
+expect 0 "" -- compare "$tmp/sigint.json" "$tmp/sigterm.json"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
