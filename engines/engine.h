@@ -152,11 +152,17 @@ void engine_caps_format(unsigned caps, char *buf, size_t size);
 const char *engine_status_name(int status);
 
 /*
+ * Length (1 to 4) of the valid UTF-8 sequence at s, which has `avail` > 0
+ * bytes, or 0 when it is not one: overlong forms, surrogates and code
+ * points above U+10FFFF are invalid.
+ */
+size_t engine_utf8_len(const char *s, size_t avail);
+
+/*
  * Offset of the first byte of s[0..len) that does not start a valid
- * UTF-8 sequence (overlong forms, surrogates and code points above
- * U+10FFFF are invalid), or -1 when all of s is valid UTF-8.  For
- * adapters whose library trusts its UTF-8 input, and for suites that
- * must give them valid UTF-8.
+ * UTF-8 sequence, or -1 when all of s is valid UTF-8.  For adapters whose
+ * library trusts its UTF-8 input, for suites that must give them valid
+ * UTF-8, and for writers of formats that must be UTF-8 (JSON).
  */
 long engine_utf8_invalid(const char *s, size_t len);
 

@@ -119,9 +119,9 @@ void engine_error_set(struct engine_error *err, int status, long pattern,
 	va_end(ap);
 }
 
-/* Length of the valid UTF-8 sequence at p (avail bytes), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t avail)
+size_t engine_utf8_len(const char *s, size_t avail)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	unsigned lo = 0x80, hi = 0xbf;
 	size_t n;
 
@@ -154,10 +154,8 @@ static size_t utf8_len(const unsigned char *p, size_t avail)
 
 long engine_utf8_invalid(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(p + i, len - i);
+		size_t n = engine_utf8_len(s + i, len - i);
 		if (n == 0)
 			return (long)i;
 		i += n;

@@ -3,34 +3,12 @@
  */
 #include "report/json.h"
 
+#include "engines/engine.h" /* engine_utf8_len: strict UTF-8 */
 #include "report/io.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t avail)
-{
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (n > avail)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
 
 void json_write_string(FILE *out, const char *s, size_t len)
 {
@@ -48,7 +26,7 @@ void json_write_string(FILE *out, const char *s, size_t len)
 		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
 			i++;
-		} else if ((n = utf8_seq(p + i, len - i)) != 0) {
+		} else if ((n = engine_utf8_len(s + i, len - i)) != 0) {
 			fwrite(p + i, 1, n, out);
 			i += n;
 		} else {

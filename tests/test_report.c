@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engines/engine.h"
 #include "report/compare.h"
 #include "report/compare_stats.h"
 #include "report/csv.h"
@@ -103,15 +104,19 @@ Test(json_read, raw_bytes_and_controls_come_back)
 	results_init(&a);
 	results_config_set(&a, "cpu", "caf\xc3\xa9 \xe9");
 	r = results_add(&a, "scan", "Scan/engine=x/pattern=\xff\xfe");
-	result_set_status(r, RESULT_ERROR, "tab\there\nnl \x01 \"q\" \\ \xe2\x82\xac");
+	result_set_status(r, RESULT_ERROR, "tab\there\nnl \x01 \"q\" \\ \xe2\x82\xac"
+			  " \xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80");
 	text = render(write_json, &a);
+	/* surrogates, overlongs, > U+10FFFF are escaped: the file is UTF-8 */
+	cr_assert_eq(engine_utf8_invalid(text, strlen(text)), -1);
 	results_init(&b);
 	cr_assert_eq(json_read_results(text, strlen(text), "t", &b, err,
 				       sizeof(err)), 0, "%s", err);
 	cr_assert_str_eq(results_config_get(&b, "cpu"), "caf\xc3\xa9 \xe9");
 	cr_assert_str_eq(b.r[0].name, "Scan/engine=x/pattern=\xff\xfe");
 	cr_assert_str_eq(b.r[0].message,
-			 "tab\there\nnl \x01 \"q\" \\ \xe2\x82\xac");
+			 "tab\there\nnl \x01 \"q\" \\ \xe2\x82\xac"
+			 " \xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80");
 	cr_assert_eq(b.r[0].status, RESULT_ERROR);
 	free(text);
 	results_release(&a);

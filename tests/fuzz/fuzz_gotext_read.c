@@ -7,6 +7,7 @@
  * builds results the writers or the JSON reader choke on is a bug too.
  */
 #define _GNU_SOURCE
+#include "engines/engine.h"
 #include "report/gofmt.h"
 #include "report/gotext_read.h"
 #include "report/json.h"
@@ -34,7 +35,7 @@ static void write_text(const struct results *res)
 	free(buf);
 }
 
-/* The JSON writer; what it wrote must read back. */
+/* The JSON writer; what it wrote must be UTF-8 and read back. */
 static void write_json(const struct results *res)
 {
 	struct results again;
@@ -47,6 +48,8 @@ static void write_json(const struct results *res)
 	if (json_write_results(f, res) != 0)
 		abort();
 	fclose(f);
+	if (engine_utf8_invalid(buf, len) >= 0)
+		abort();
 	results_init(&again);
 	if (json_read_results(buf, len, "written", &again, err,
 			      sizeof(err)) != 0)
