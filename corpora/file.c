@@ -90,6 +90,28 @@ out:
 	return rc;
 }
 
+void msg_escape_controls(char *msg, size_t size)
+{
+	char copy[1024];
+	size_t o = 0;
+
+	if (size == 0)
+		return;
+	snprintf(copy, sizeof(copy), "%s", msg);
+	for (const char *p = copy; *p && o + 1 < size; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c >= 0x20 && c != 0x7f) {
+			msg[o++] = (char)c;
+			continue;
+		}
+		if (o + 5 > size)
+			break;
+		snprintf(msg + o, size - o, "\\x%02x", c);
+		o += 4;
+	}
+	msg[o] = '\0';
+}
+
 void corpus_release(struct corpus *c)
 {
 	free(c->data);

@@ -33,4 +33,13 @@ struct line {
  */
 long corpus_lines(const struct corpus *c, struct line **out);
 
+/*
+ * Make a message that quotes bytes from a user's file safe to print as
+ * one line: each control byte (a newline from a JSON or YAML string, an
+ * escape sequence for the terminal) becomes "\xNN".  In place in the
+ * NUL-terminated msg of `size` bytes; the end is cut when it no longer
+ * fits.  Every reader's error formatter calls it.
+ */
+void msg_escape_controls(char *msg, size_t size);
+
 #endif

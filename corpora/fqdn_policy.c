@@ -463,6 +463,7 @@ static int fail_at(char *err, size_t errsize, const char *path, long line,
 	va_start(ap, fmt);
 	vsnprintf(err + w, errsize - (size_t)w, fmt, ap);
 	va_end(ap);
+	msg_escape_controls(err, errsize);
 	return -1;
 }
 

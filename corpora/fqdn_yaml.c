@@ -12,6 +12,8 @@
  */
 #include "corpora/fqdn_policy.h"
 
+#include "corpora/file.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +50,7 @@ static int walk_fail(struct walk *w, size_t line0, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(w->err + n, w->errsize - (size_t)n, fmt, ap);
 	va_end(ap);
+	msg_escape_controls(w->err, w->errsize); /* a scalar may hold \n */
 	return -1;
 }
 

@@ -77,6 +77,7 @@ static int src_error(const struct src *s, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(s->err, s->errsize, "%s:%ld: %s", s->file, s->line, msg);
+	msg_escape_controls(s->err, s->errsize);
 	return -1;
 }
 

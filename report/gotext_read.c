@@ -6,6 +6,8 @@
  */
 #include "report/gotext_read.h"
 
+#include "corpora/file.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -46,6 +48,7 @@ static int gt_fail(struct gt *g, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(g->err, g->errsize, "%s:%zu: %s", g->name, g->line, msg);
+	msg_escape_controls(g->err, g->errsize);
 	return -1;
 }
 

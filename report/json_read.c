@@ -8,6 +8,8 @@
  */
 #include "report/json_read.h"
 
+#include "corpora/file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -51,6 +53,7 @@ static int jp_fail(struct jp *p, size_t at, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(p->err, p->errsize, "%s:%zu:%zu: %s", p->name, line, col, msg);
+	msg_escape_controls(p->err, p->errsize); /* quoted names may hold \n */
 	return -1;
 }
 

@@ -204,6 +204,16 @@ for cmd in "report" "compare $old" "compare"; do
 	expect 2 "$tmp/long.txt: no benchmark results in it" -- $cmd "$tmp/long.txt" "${tail[@]}"
 	expect 2 "$tmp/dir: is a directory" -- $cmd "$tmp/dir" "${tail[@]}"
 done
+# bytes quoted from a file cannot break the one-line error or drive the
+# terminal: a newline in a JSON name, a newline and ESC in a YAML scalar
+printf '{"format":"rxbench-results","version":1,"benchmarks":[{"name":"A\\nBenchmarkX 1 1 ns/op","suite":"a"}]}' >"$tmp/nl.json"
+expect 2 'benchmark name "A\x0aBenchmarkX 1 1 ns/op" is empty or has blanks' -- report "$tmp/nl.json"
+check "JSON name: the error is not one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+printf 'toFQDNs:\n  - matchName: "a\\nb\\x1b[31m.com"\n' >"$tmp/nl.yaml"
+expect 2 "$tmp/nl.yaml:2: matchName 'a\x0ab\x1b[31m.com'" -- run fqdn --policy "$tmp/nl.yaml"
+check "YAML scalar: the error is not one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+check "YAML scalar: an ESC reached the terminal" lacks grep -q $'\x1b' "$tmp/err"
+
 # an output file that cannot be written: named, exit 2, the run printed
 expect 2 "$tmp/dir/no/x.json: No such file or directory" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/dir/no/x.json"
 check "unwritable -o: the Go text was lost" grep -q '^BenchmarkScan/engine=pcre2/pattern=abc' "$tmp/out"
