@@ -13,6 +13,8 @@
 #include "report/json.h"
 #include "report/json_read.h"
 
+#include "tests/fuzz/fuzz_check.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				sizeof(err)) == 0) {
 		write_text(&res);
 		write_json(&res);
-	} else if (strncmp(err, "fuzz.txt:", 9) != 0)
+	} else if (!fuzz_message_ok(err, "fuzz.txt:"))
 		abort();
 	results_release(&res);
 	return 0;

@@ -12,6 +12,8 @@
 #include "report/json.h"
 #include "report/json_read.h"
 
+#include "tests/fuzz/fuzz_check.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (json_read_results((const char *)data, size, "fuzz.json", &res, err,
 			      sizeof(err)) == 0)
 		round_trip(&res);
-	else if (strncmp(err, "fuzz.json:", 10) != 0)
+	else if (!fuzz_message_ok(err, "fuzz.json:"))
 		abort();
 	results_release(&res);
 	return 0;
