@@ -17,6 +17,7 @@
 
 #include "corpora/file.h"
 #include "corpora/text.h"
+#include "harness/interrupt.h"
 #include "suites/strset.h"
 
 #include <errno.h>
@@ -567,7 +568,8 @@ static int scan_prepare(struct suite_ctx *ctx)
 	st.cases = calloc(st.ncases ? st.ncases : 1, sizeof(*st.cases));
 	if (st.cases == NULL)
 		return -1;
-	for (size_t i = 0; i < st.npats; i++)
+	/* a Ctrl-C stops verifying too (100,000 patterns take a while) */
+	for (size_t i = 0; i < st.npats && !interrupt_signal(); i++)
 		if (scan_pattern_plan(ctx, &st.pats[i],
 				      &st.cases[i * ctx->nengines]) != 0)
 			return -1;
