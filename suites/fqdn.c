@@ -31,6 +31,7 @@
 #include "suites/suite.h"
 
 #include "corpora/fqdn_policy.h"
+#include "harness/interrupt.h"
 #include "report/fqdn_tables.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
@@ -695,7 +696,7 @@ static void note_inputs(struct suite_ctx *ctx)
 /* The cases of size z, strategy by strategy. */
 static int size_plan(struct suite_ctx *ctx, struct fqdn_size *z)
 {
-	for (size_t i = 0; i < fqdn_nstrategies; i++)
+	for (size_t i = 0; i < fqdn_nstrategies && !interrupt_signal(); i++)
 		if (strategy_plan(ctx, z, i) != 0)
 			return -1;
 	return 0;
@@ -717,7 +718,7 @@ static int fqdn_prepare(struct suite_ctx *ctx)
 			  sizeof(*st.cases));
 	if (st.sz == NULL || st.cases == NULL)
 		return -1;
-	for (size_t i = 0; i < st.nsizes; i++) {
+	for (size_t i = 0; i < st.nsizes && !interrupt_signal(); i++) {
 		if (size_init(&st.sz[i], st.sizes[i], explicit_n) != 0 ||
 		    size_plan(ctx, &st.sz[i]) != 0)
 			return -1;

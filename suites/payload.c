@@ -25,6 +25,7 @@
 #include "suites/payload.h"
 
 #include "corpora/pcap.h"
+#include "harness/interrupt.h"
 #include "report/table.h"
 
 #include <errno.h>
@@ -897,7 +898,7 @@ static int payload_prepare(struct suite_ctx *ctx)
 {
 	if (load_inputs() != 0 || engines_init(ctx) != 0)
 		return -1;
-	for (size_t sc = 0; sc < SC_COUNT; sc++)
+	for (size_t sc = 0; sc < SC_COUNT && !interrupt_signal(); sc++)
 		for (size_t i = 0; i < st.nin && wanted(sc); i++)
 			if (plan_scenario(ctx, sc, &st.in[i]) != 0)
 				return -1;
