@@ -75,3 +75,19 @@ long inturn_match_ids(const struct inturn *t, void *h, const char *data,
 	}
 	return matched;
 }
+
+int inturn_op_is_match(void *h, const char *data, size_t len)
+{
+	return inturn_is_match(h, h, data, len);
+}
+
+long inturn_op_count(void *h, const char *data, size_t len)
+{
+	return inturn_count(h, h, data, len);
+}
+
+long inturn_op_match_ids(void *h, const char *data, size_t len,
+			 unsigned char *ids)
+{
+	return inturn_match_ids(h, h, data, len, ids);
+}

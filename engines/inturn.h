@@ -38,6 +38,15 @@ struct inturn {
 	inturn_try_fn try_one;
 };
 
+/*
+ * The same three as engine operations, for an adapter whose set struct
+ * has its struct inturn as FIRST member: h points at both.
+ */
+int inturn_op_is_match(void *h, const char *data, size_t len);
+long inturn_op_count(void *h, const char *data, size_t len);
+long inturn_op_match_ids(void *h, const char *data, size_t len,
+			 unsigned char *ids);
+
 /* 1 if any pattern matches, 0 if none, <0 on the first error. */
 int inturn_is_match(const struct inturn *t, void *h, const char *data,
 		    size_t len);

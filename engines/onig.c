@@ -28,6 +28,7 @@
 #define RXB_ONIG_RETRY_LIMIT 10000000ul
 
 struct onig_set {
+	/* first member: inturn_op_* get the set as a struct inturn */
 	struct inturn turn; /* n, anchored, utf8 and onig_try */
 	OnigRegex *re;
 	OnigRegion *region; /* shared: one search at a time */
@@ -223,28 +224,6 @@ static int onig_try(void *h, size_t i, const char *data, size_t len,
 	return 1;
 }
 
-static int onig_is_match(void *h, const char *data, size_t len)
-{
-	struct onig_set *s = h;
-
-	return inturn_is_match(&s->turn, s, data, len);
-}
-
-static long onig_count(void *h, const char *data, size_t len)
-{
-	struct onig_set *s = h;
-
-	return inturn_count(&s->turn, s, data, len);
-}
-
-static long onig_match_ids(void *h, const char *data, size_t len,
-			   unsigned char *ids)
-{
-	struct onig_set *s = h;
-
-	return inturn_match_ids(&s->turn, s, data, len, ids);
-}
-
 const struct engine engine_onig = {
 	.name = "onig",
 	.desc = "Oniguruma (backtracking, Perl syntax); sets tried in turn",
@@ -257,9 +236,9 @@ const struct engine engine_onig = {
 	.semantics = SEM_LEFTMOST_FIRST,
 	.version = onig_engine_version,
 	.compile = onig_compile_set,
-	.is_match = onig_is_match,
-	.count = onig_count,
-	.match_ids = onig_match_ids,
+	.is_match = inturn_op_is_match,
+	.count = inturn_op_count,
+	.match_ids = inturn_op_match_ids,
 	.size = NULL,
 	.free = onig_set_free,
 };

@@ -24,6 +24,7 @@
 #define RXB_PCRE2_JIT_STACK (1u << 20)
 
 struct pcre2_set {
+	/* first member: inturn_op_* get the set as a struct inturn */
 	struct inturn turn; /* n, anchored, utf8 and pcre2_try */
 	int jit;
 	pcre2_code **code;
@@ -228,28 +229,6 @@ static int pcre2_try(void *h, size_t i, const char *data, size_t len,
 	}
 }
 
-static int pcre2_is_match(void *h, const char *data, size_t len)
-{
-	struct pcre2_set *s = h;
-
-	return inturn_is_match(&s->turn, s, data, len);
-}
-
-static long pcre2_count(void *h, const char *data, size_t len)
-{
-	struct pcre2_set *s = h;
-
-	return inturn_count(&s->turn, s, data, len);
-}
-
-static long pcre2_match_ids(void *h, const char *data, size_t len,
-			    unsigned char *ids)
-{
-	struct pcre2_set *s = h;
-
-	return inturn_match_ids(&s->turn, s, data, len, ids);
-}
-
 static size_t pcre2_size(void *h)
 {
 	struct pcre2_set *s = h;
@@ -281,9 +260,9 @@ const struct engine engine_pcre2 = {
 	.semantics = SEM_LEFTMOST_FIRST,
 	.version = rxb_pcre2_version,
 	.compile = pcre2_interp_compile,
-	.is_match = pcre2_is_match,
-	.count = pcre2_count,
-	.match_ids = pcre2_match_ids,
+	.is_match = inturn_op_is_match,
+	.count = inturn_op_count,
+	.match_ids = inturn_op_match_ids,
 	.size = pcre2_size,
 	.free = pcre2_set_free,
 };
@@ -295,9 +274,9 @@ const struct engine engine_pcre2_jit = {
 	.semantics = SEM_LEFTMOST_FIRST,
 	.version = rxb_pcre2_version,
 	.compile = pcre2_jit_compile_set,
-	.is_match = pcre2_is_match,
-	.count = pcre2_count,
-	.match_ids = pcre2_match_ids,
+	.is_match = inturn_op_is_match,
+	.count = inturn_op_count,
+	.match_ids = inturn_op_match_ids,
 	.size = pcre2_size,
 	.free = pcre2_set_free,
 };

@@ -38,6 +38,7 @@
 #define POSIX_MAX_LEN (((size_t)1 << (sizeof(regoff_t) * 8 - 1)) - 1)
 
 struct posix_set {
+	/* first member: inturn_op_* get the set as a struct inturn */
 	struct inturn turn; /* n, anchored and posix_try */
 	size_t compiled;    /* re[0..compiled) need regfree() */
 	regex_t *re;
@@ -181,28 +182,6 @@ static int posix_try(void *h, size_t i, const char *data, size_t len,
 	return !s->turn.anchored || m->rm_so == 0;
 }
 
-static int posix_is_match(void *h, const char *data, size_t len)
-{
-	struct posix_set *s = h;
-
-	return inturn_is_match(&s->turn, s, data, len);
-}
-
-static long posix_count(void *h, const char *data, size_t len)
-{
-	struct posix_set *s = h;
-
-	return inturn_count(&s->turn, s, data, len);
-}
-
-static long posix_match_ids(void *h, const char *data, size_t len,
-                  unsigned char *ids)
-{
-	struct posix_set *s = h;
-
-	return inturn_match_ids(&s->turn, s, data, len, ids);
-}
-
 const struct engine engine_posix = {
 	.name = "posix",
 	.desc = "glibc POSIX regex (ERE, leftmost-longest); sets tried in turn",
@@ -212,9 +191,9 @@ const struct engine engine_posix = {
 	.semantics = SEM_LEFTMOST_LONGEST,
 	.version = posix_version,
 	.compile = posix_compile,
-	.is_match = posix_is_match,
-	.count = posix_count,
-	.match_ids = posix_match_ids,
+	.is_match = inturn_op_is_match,
+	.count = inturn_op_count,
+	.match_ids = inturn_op_match_ids,
 	.size = NULL,
 	.free = posix_set_free,
 };

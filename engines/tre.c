@@ -28,6 +28,7 @@
 #define TRE_MAX_LEN (((size_t)1 << (sizeof(regoff_t) * 8 - 1)) - 1)
 
 struct tre_set {
+	/* first member: inturn_op_* get the set as a struct inturn */
 	struct inturn turn; /* n, anchored and tre_try */
 	size_t compiled;    /* re[0..compiled) need tre_regfree() */
 	int multiline;
@@ -179,28 +180,6 @@ static int tre_try(void *h, size_t i, const char *data, size_t len,
 	return !s->turn.anchored || m->rm_so == 0;
 }
 
-static int tre_is_match(void *h, const char *data, size_t len)
-{
-	struct tre_set *s = h;
-
-	return inturn_is_match(&s->turn, s, data, len);
-}
-
-static long tre_count(void *h, const char *data, size_t len)
-{
-	struct tre_set *s = h;
-
-	return inturn_count(&s->turn, s, data, len);
-}
-
-static long tre_match_ids(void *h, const char *data, size_t len,
-                unsigned char *ids)
-{
-	struct tre_set *s = h;
-
-	return inturn_match_ids(&s->turn, s, data, len, ids);
-}
-
 const struct engine engine_tre = {
 	.name = "tre",
 	.desc = "TRE (tagged NFA, leftmost-longest); sets tried in turn",
@@ -210,9 +189,9 @@ const struct engine engine_tre = {
 	.semantics = SEM_LEFTMOST_LONGEST,
 	.version = tre_engine_version,
 	.compile = tre_compile_set,
-	.is_match = tre_is_match,
-	.count = tre_count,
-	.match_ids = tre_match_ids,
+	.is_match = inturn_op_is_match,
+	.count = inturn_op_count,
+	.match_ids = inturn_op_match_ids,
 	.size = NULL,
 	.free = tre_set_free,
 };
