@@ -1,5 +1,5 @@
 /*
- * interrupt.c - SIGINT and SIGTERM as a flag (see interrupt.h).
+ * interrupt.c - SIGINT, SIGTERM and SIGPIPE as a flag (see interrupt.h).
  */
 #define _GNU_SOURCE
 #include "harness/interrupt.h"
@@ -8,15 +8,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static volatile sig_atomic_t received;
+static volatile sig_atomic_t received, sigint_seen;
 
 /* Remember the first signal; a second SIGINT takes the default action. */
 static void on_signal(int sig)
 {
-	if (received != 0 && sig == SIGINT) {
-		signal(SIGINT, SIG_DFL);
-		raise(SIGINT);
-		return;
+	if (sig == SIGINT) {
+		if (sigint_seen) {
+			signal(SIGINT, SIG_DFL);
+			raise(SIGINT);
+			return;
+		}
+		sigint_seen = 1;
 	}
 	if (received == 0)
 		received = sig;
@@ -32,6 +35,7 @@ void interrupt_install(void)
 	sa.sa_flags = 0; /* no SA_RESTART: poll and waitpid see EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 int interrupt_signal(void)
@@ -42,12 +46,14 @@ int interrupt_signal(void)
 void interrupt_clear(void)
 {
 	received = 0;
+	sigint_seen = 0;
 }
 
 void interrupt_child_reset(void)
 {
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 }
 
 const char *interrupt_name(int sig)
@@ -58,6 +64,8 @@ const char *interrupt_name(int sig)
 		return "SIGINT";
 	if (sig == SIGTERM)
 		return "SIGTERM";
+	if (sig == SIGPIPE)
+		return "SIGPIPE";
 	snprintf(buf, sizeof(buf), "signal %d", sig);
 	return buf;
 }

@@ -1,13 +1,16 @@
 /*
- * interrupt.h - Ctrl-C and SIGTERM during a run: remembered, not fatal.
+ * interrupt.h - Ctrl-C, SIGTERM and a closed output pipe during a run:
+ * remembered, not fatal.
  *
- * After interrupt_install(), SIGINT and SIGTERM only set a flag (a
+ * After interrupt_install(), SIGINT, SIGTERM and SIGPIPE only set a flag (a
  * volatile sig_atomic_t).  The harness looks at it between samples and
  * while it waits for a measuring child (which it then kills), so a run
  * stops at the next sample boundary, keeps every sample it finished and
  * writes its results files; the command then exits 128 + the signal (130
- * for SIGINT, 143 for SIGTERM), as a shell reports a process the signal
- * killed.  A second SIGINT (Ctrl-C pressed again) ends the process at once:
+ * for SIGINT, 143 for SIGTERM, 141 for SIGPIPE), as a shell reports a
+ * process the signal killed.  SIGPIPE is a reader of the Go text that went
+ * away (`rxbench run | head`): the write fails with EPIPE, and the
+ * benchmarks measured so far still reach the JSON results file.  A second SIGINT (Ctrl-C pressed again) ends the process at once:
  * the way out of an op stuck in this process (--no-fork).
  *
  * The handlers do not restart system calls: a blocked poll() or waitpid()
@@ -16,10 +19,10 @@
 #ifndef RXB_INTERRUPT_H
 #define RXB_INTERRUPT_H
 
-/* Catch SIGINT and SIGTERM (see above).  Safe to call more than once. */
+/* Catch SIGINT, SIGTERM and SIGPIPE (see above).  Safe to call more than once. */
 void interrupt_install(void);
 
-/* 0, or the first of SIGINT / SIGTERM received since install. */
+/* 0, or the first of SIGINT / SIGTERM / SIGPIPE received since install. */
 int interrupt_signal(void);
 
 /* Forget a received signal (tests). */

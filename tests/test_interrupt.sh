@@ -104,6 +104,28 @@ python3 -c "
 for i in range(100000): print('w%dx[a-c]+' % i)" >"$tmp/100k.pat"
 interrupt verify INT 130 0 scan --engines=posix,re2 --patterns-file "$tmp/100k.pat" --quiet
 
+# a reader of the Go text that goes away (rxbench run | grep -m1): SIGPIPE
+# stops the run like a signal; what was measured reaches the JSON
+echo '{"stale": true}' >"$tmp/pipe.json"
+{ "$rx" "${long[@]}" -o "$tmp/pipe.json" 2>"$tmp/pipe.err"; echo $? >"$tmp/pipe.rc"; } |
+	grep -m1 '^Benchmark' >"$tmp/pipe.txt"
+got=$(cat "$tmp/pipe.rc")
+[ "$got" -eq 141 ] || fail_msg "pipe: exit $got, want 141 ($(head -2 "$tmp/pipe.err"))"
+grep -q "interrupted by SIGPIPE; the finished benchmarks are in $tmp/pipe.json" "$tmp/pipe.err" ||
+	fail_msg "pipe: no message on stderr"
+python3 - "$tmp/pipe.json" "$(cat "$tmp/pipe.txt")" <<'EOF' || fail_msg "pipe: JSON"
+import json, sys
+res = json.load(open(sys.argv[1]))
+names = [b["name"] for b in res["benchmarks"]]
+first = sys.argv[2][len("Benchmark"):].split()[0]
+ok = res.get("interrupted") is True and first in names and 1 <= len(names) <= 3
+if not ok:
+    print("interrupted=%s, benchmarks %s, first line %s" % (res.get("interrupted"), names, first))
+sys.exit(0 if ok else 1)
+EOF
+[ "$fail" -eq "${fails_before:-0}" ] && pass=$((pass + 1))
+fails_before=$fail
+
 # what was written reads back as interrupted: JSON to Markdown, Go text
 # to JSON, and compare takes the partial file
 expect 0 "The run was interrupted" -- report "$tmp/sigint.json" --format=md
