@@ -14,13 +14,23 @@ static const char *const fixed_cols[] = {
 	"sample", "iterations", "status", "message",
 };
 
+/* 1 when a spreadsheet would read s as a formula (see csv.h). */
+static int formula_like(const char *s)
+{
+	return s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+}
+
 void csv_field(FILE *out, const char *s)
 {
-	if (s == NULL || strpbrk(s, ",\"\r\n") == NULL) {
+	int formula = s != NULL && formula_like(s);
+
+	if (s == NULL || (!formula && strpbrk(s, ",\"\r\n") == NULL)) {
 		fputs(s ? s : "", out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);

@@ -26,7 +26,13 @@
 /* Write res as CSV.  0, or -1 on a write error or out of memory. */
 int report_write_csv(FILE *out, const struct results *res);
 
-/* One field, quoted when RFC 4180 needs it. */
+/*
+ * One text field, quoted when RFC 4180 needs it.  Text that starts with
+ * = + - @ or a tab or CR (a pattern name, an engine's message) would run as
+ * a formula in a spreadsheet (CSV injection): it is written quoted with a
+ * leading ' (OWASP's advice), which spreadsheets show and do not run.
+ * Numbers are not written through here and keep their sign.
+ */
 void csv_field(FILE *out, const char *s);
 
 #endif

@@ -376,6 +376,30 @@ Test(writers, csv_quotes_like_rfc4180)
 	free(buf);
 }
 
+/* CSV injection: text a spreadsheet would run gets a leading ' */
+Test(writers, csv_defuses_formulas)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	csv_field(f, "=HYPERLINK(\"http://x\")");
+	fputc('|', f);
+	csv_field(f, "+1");
+	fputc('|', f);
+	csv_field(f, "@SUM(A1)");
+	fputc('|', f);
+	csv_field(f, "-2+3");
+	fputc('|', f);
+	csv_field(f, "a=b");
+	fputc('|', f);
+	csv_field(f, "");
+	fclose(f);
+	cr_assert_str_eq(buf, "\"'=HYPERLINK(\"\"http://x\"\")\"|\"'+1\"|"
+			      "\"'@SUM(A1)\"|\"'-2+3\"|a=b|");
+	free(buf);
+}
+
 Test(writers, markdown_escapes_markup)
 {
 	char *buf = NULL;
