@@ -5,11 +5,13 @@
  *   hang   sleeps forever there (a timeout row with --timeout).
  *
  * Both match literal patterns only (memmem; anything else is
- * `unsupported`), and they misbehave only in a process other than the one
- * that compiled the pattern: the forked child that measures a sample.  So
- * a suite's verification, which runs in the parent, gets correct answers
- * and plans the case; the timed run then fails, which is exactly what
- * isolation is for.  With --no-fork they never misbehave.
+ * `unsupported`), and they misbehave only in a forked child of the
+ * harness (engine_phase): by default the child that measures a sample, so
+ * a suite's verification gets correct answers and plans the case, and the
+ * timed run then fails, which is what isolation is for.  With
+ * RXB_MISBEHAVE=verify in the environment when the pattern is compiled,
+ * they fail in the child that computes the answers instead (a crash or a
+ * hang while verifying).  With --no-fork they never misbehave.
  *
  * Hidden from default runs by CAP_TEST_ONLY; ask with --engines=crash.
  */
@@ -23,8 +25,8 @@
 #include <unistd.h>
 
 struct literal {
-	pid_t owner; /* the process that compiled it */
-	int hang;    /* 1: sleep instead of crashing */
+	enum engine_phase when; /* the phase it fails in */
+	int hang;               /* 1: sleep instead of crashing */
 	size_t len;
 	char re[];
 };
@@ -48,6 +50,7 @@ static int literal_compile(const struct engine_pattern *pats, size_t n,
 			   struct engine_error *err)
 {
 	struct literal *l;
+	const char *v;
 
 	*out = NULL;
 	if (n != 1 || flags != 0 || !is_literal(&pats[0])) {
@@ -61,7 +64,9 @@ static int literal_compile(const struct engine_pattern *pats, size_t n,
 		engine_error_set(err, ENGINE_ERR_NOMEM, 0, -1, "out of memory");
 		return ENGINE_ERR_NOMEM;
 	}
-	l->owner = getpid();
+	v = getenv("RXB_MISBEHAVE");
+	l->when = v != NULL && strcmp(v, "verify") == 0 ? ENGINE_PHASE_VERIFY
+							: ENGINE_PHASE_MEASURE;
 	l->hang = hang;
 	l->len = pats[0].len;
 	memcpy(l->re, pats[0].re, pats[0].len);
@@ -81,12 +86,12 @@ static int hang_compile(const struct engine_pattern *pats, size_t n,
 	return literal_compile(pats, n, flags, 1, out, err);
 }
 
-/* In a measuring child: fail the way this engine fails. */
+/* In the phase it was compiled for: fail the way this engine fails. */
 static void misbehave(const struct literal *l)
 {
 	struct timespec second = {1, 0};
 
-	if (getpid() == l->owner)
+	if (engine_phase != l->when)
 		return;
 	if (!l->hang) {
 		/* the default action, even where a sanitizer runtime has

@@ -133,6 +133,19 @@ struct engine {
 extern const struct engine *const engine_table[];
 extern const size_t engine_count;
 
+/*
+ * What this process is doing, set by the harness in the children it forks
+ * (harness/isolate.c): the parent compiles, a verifying child computes
+ * answers, a measuring child times a sample.  Only the test-only engines
+ * (crash.c) look at it, to fail in one phase on purpose.
+ */
+enum engine_phase {
+	ENGINE_PHASE_PARENT = 0,
+	ENGINE_PHASE_VERIFY,
+	ENGINE_PHASE_MEASURE,
+};
+extern enum engine_phase engine_phase;
+
 /* Returns the engine called `name`, or NULL. */
 const struct engine *engine_find(const char *name);
 

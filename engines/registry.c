@@ -46,6 +46,8 @@ const struct engine *const engine_table[] = {
 
 const size_t engine_count = sizeof(engine_table) / sizeof(engine_table[0]);
 
+enum engine_phase engine_phase = ENGINE_PHASE_PARENT;
+
 const struct engine *engine_find(const char *name)
 {
 	for (size_t i = 0; i < engine_count; i++)

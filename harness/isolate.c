@@ -174,6 +174,7 @@ child_run(const struct bench *b, const struct bench_opts *o, int fd)
 	/* a crash on purpose must not write a core file per sample */
 	setrlimit(RLIMIT_CORE, &no_core);
 	interrupt_child_reset();
+	engine_phase = ENGINE_PHASE_MEASURE;
 	memset(&tmp, 0, sizeof(tmp));
 	/*
 	 * With a fixed n the measured run is the first: one op first (Go's
@@ -193,21 +194,17 @@ child_run(const struct bench *b, const struct bench_opts *o, int fd)
 }
 
 /*
- * Read the child's message until EOF or the deadline (0: none).
- * 0 at EOF, 1 on timeout, 2 when a signal asks the run to stop
- * (interrupt.h), -1 on a read error or an oversized message.  poll()
- * waits at most 100 ms at a time, so a signal that lands just before it
- * is seen within 100 ms.
+ * Wait until fd is readable or the deadline (0: none) passes.  0 when
+ * readable, 1 on timeout, 2 when a signal asks the run to stop
+ * (interrupt.h), -1 on a poll error.  poll() waits at most 100 ms at a
+ * time, so a signal that lands just before it is seen within 100 ms.
  */
-static int read_until(int fd, uint64_t deadline, unsigned char *buf,
-		      size_t size, size_t *len)
+static int wait_readable(int fd, uint64_t deadline)
 {
 	struct pollfd pfd = {fd, POLLIN, 0};
 
-	*len = 0;
 	for (;;) {
 		int wait_ms = 100, rc;
-		ssize_t got;
 
 		if (deadline != 0) {
 			uint64_t now = clock_ns();
@@ -219,12 +216,28 @@ static int read_until(int fd, uint64_t deadline, unsigned char *buf,
 		rc = poll(&pfd, 1, wait_ms);
 		if ((rc == 0 || (rc < 0 && errno == EINTR)) && interrupt_signal())
 			return 2;
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc < 0)
+		if (rc > 0)
+			return 0;
+		if (rc < 0 && errno != EINTR)
 			return -1;
-		if (rc == 0)
-			continue; /* the deadline check above decides */
+	}
+}
+
+/*
+ * Read the child's message until EOF or the deadline (0: none).
+ * 0 at EOF, 1 on timeout, 2 on a signal (see wait_readable), -1 on a read
+ * error or an oversized message.
+ */
+static int read_until(int fd, uint64_t deadline, unsigned char *buf,
+		      size_t size, size_t *len)
+{
+	*len = 0;
+	for (;;) {
+		int rc = wait_readable(fd, deadline);
+		ssize_t got;
+
+		if (rc != 0)
+			return rc;
 		got = read(fd, buf + *len, size - *len);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -325,6 +338,178 @@ int isolate_measure(const struct bench *b, const struct bench_opts *o,
 		return ISOLATE_TIMEOUT;
 	}
 	return judge(status, buf, rc == 0 ? len : 0, r, why, size);
+}
+
+/* One answer on the wire: the item, its status, its values. */
+struct answer_rec {
+	uint64_t i;
+	int64_t status;
+	int64_t v[ISOLATE_MAX_OUT];
+};
+
+/* The verifying child: items from..n-1, each sent as soon as it is known. */
+static void __attribute__((noreturn))
+answers_child(size_t from, size_t n, size_t nout, isolate_answer_fn answer,
+	      void *arg, int fd)
+{
+	struct rlimit no_core = {0, 0};
+
+	setrlimit(RLIMIT_CORE, &no_core);
+	interrupt_child_reset();
+	engine_phase = ENGINE_PHASE_VERIFY;
+	for (size_t i = from; i < n; i++) {
+		struct answer_rec rec;
+		long v[ISOLATE_MAX_OUT] = {0};
+
+		memset(&rec, 0, sizeof(rec));
+		rec.i = i;
+		rec.status = answer(arg, i, v);
+		for (size_t k = 0; k < nout; k++)
+			rec.v[k] = v[k];
+		if (write_all(fd, (const unsigned char *)&rec, sizeof(rec)) != 0)
+			_exit(3);
+	}
+	_exit(0);
+}
+
+/*
+ * Read answer records until EOF, a late answer, or a signal; each answer
+ * gets o->timeout_ns from the one before.  *next is the first item without
+ * an answer.  0 at EOF, 1 on timeout, 2 on a signal, -1 on an error.
+ */
+static int answers_read(int fd, const struct bench_opts *o, size_t nout,
+			long *out, int *status, size_t *next)
+{
+	unsigned char buf[sizeof(struct answer_rec)];
+	size_t have = 0;
+
+	for (;;) {
+		uint64_t deadline = 0;
+		struct answer_rec rec;
+		ssize_t got;
+		int rc;
+
+		if (o->timeout_ns > 0 && have == 0)
+			deadline = clock_ns() + (uint64_t)o->timeout_ns;
+		rc = wait_readable(fd, deadline);
+		if (rc != 0)
+			return rc;
+		got = read(fd, buf + have, sizeof(buf) - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got == 0 ? 0 : -1;
+		have += (size_t)got;
+		if (have < sizeof(buf))
+			continue;
+		have = 0;
+		memcpy(&rec, buf, sizeof(rec));
+		if (rec.i != *next)
+			return -1;
+		status[rec.i] = (int)rec.status;
+		for (size_t j = 0; j < nout; j++)
+			out[rec.i * nout + j] = (long)rec.v[j];
+		(*next)++;
+	}
+}
+
+/* Items from..n-1 in this process (no isolation, or no fork). */
+static int answers_here(size_t from, size_t n, size_t nout,
+			isolate_answer_fn answer, void *arg, long *out,
+			int *status)
+{
+	for (size_t i = from; i < n; i++) {
+		if (interrupt_signal())
+			return ISOLATE_INTERRUPTED;
+		status[i] = answer(arg, i, out + i * nout);
+	}
+	return 0;
+}
+
+/*
+ * One verifying child for items *next..n-1.  0 when it answered them all
+ * or failed in one (that item's status set, *next past it);
+ * ISOLATE_INTERRUPTED; ISOLATE_SYSTEM when it could not start.
+ */
+static int answers_batch(size_t *next, size_t n, size_t nout,
+			 isolate_answer_fn answer, void *arg,
+			 const struct bench_opts *o, long *out, int *status)
+{
+	int fds[2], wstatus = 0, rc;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return ISOLATE_SYSTEM;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return ISOLATE_SYSTEM;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		answers_child(*next, n, nout, answer, arg, fds[1]);
+	}
+	close(fds[1]);
+	rc = answers_read(fds[0], o, nout, out, status, next);
+	close(fds[0]);
+	if (rc != 0)
+		kill(pid, SIGKILL);
+	if (wait_child(pid, &wstatus) < 0)
+		return ISOLATE_SYSTEM;
+	if (rc == 2 || (interrupt_signal() && *next < n))
+		return ISOLATE_INTERRUPTED;
+	if (*next >= n)
+		return 0;
+	/* item *next got no answer: late, or the child died in it */
+	status[*next] = rc == 1 ? ISOLATE_TIMEOUT : ISOLATE_CRASHED;
+	out[*next * nout] = rc == 1 || !WIFSIGNALED(wstatus)
+				    ? 0
+				    : WTERMSIG(wstatus);
+	(*next)++;
+	return 0;
+}
+
+int isolate_answers(size_t n, size_t nout, isolate_answer_fn answer,
+		    void *arg, const struct bench_opts *o, long *out,
+		    int *status)
+{
+	size_t next = 0;
+
+	if (nout == 0 || nout > ISOLATE_MAX_OUT)
+		return ISOLATE_SYSTEM;
+	if (!o->isolate)
+		return answers_here(0, n, nout, answer, arg, out, status);
+	while (next < n) {
+		int rc = answers_batch(&next, n, nout, answer, arg, o, out,
+				       status);
+		if (rc == ISOLATE_SYSTEM)
+			return answers_here(next, n, nout, answer, arg, out,
+					    status) == 0
+				       ? ISOLATE_SYSTEM
+				       : ISOLATE_INTERRUPTED;
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+void isolate_answer_text(int status, const long *out,
+			 const struct bench_opts *o, char *buf, size_t size)
+{
+	if (status == ISOLATE_TIMEOUT)
+		snprintf(buf, size, "no answer within %gs while verifying: the "
+			 "child was killed (see --timeout)", o->timeout_ns / 1e9);
+	else if (status == ISOLATE_CRASHED && out[0] > 0)
+		snprintf(buf, size, "crashed: signal %ld (%s) while verifying",
+			 out[0], strsignal((int)out[0]));
+	else if (status == ISOLATE_CRASHED)
+		snprintf(buf, size, "the verifying child exited without an "
+			 "answer");
+	else
+		snprintf(buf, size, "%s while verifying",
+			 engine_status_name(status));
 }
 
 int isolate_pin_cpu(int cpu, char *err, size_t size)

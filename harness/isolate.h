@@ -10,6 +10,9 @@
  * run goes on.  What a child changes in memory is lost with it, so state
  * an op keeps between samples (a query cursor) starts afresh each sample.
  *
+ * isolate_answers() does the same for a suite's verification: the answers
+ * are computed in a child, each within the time limit.
+ *
  * Without fork (--no-fork) there is no isolation and no time limit.
  */
 #ifndef RXB_ISOLATE_H
@@ -35,6 +38,35 @@ enum isolate_status {
  */
 int isolate_measure(const struct bench *b, const struct bench_opts *o,
 		    struct result *r, char *why, size_t size);
+
+/*
+ * Answers that verification needs, computed in a forked child with a time
+ * limit per answer, so that a pattern an engine takes minutes over (glibc's
+ * regexec has no match limit) or a crash costs one row, not the run.
+ *
+ * answer(arg, i, out) computes item i: 0 with out[0..nout-1] filled, or a
+ * negative enum engine_status.  Items run in order in one child, each
+ * answer sent back as it is found; when one takes longer than
+ * o->timeout_ns the child is killed, status[i] is ISOLATE_TIMEOUT and a
+ * new child goes on from i + 1.  A child that dies in item i makes
+ * status[i] ISOLATE_CRASHED with the signal number in out[i * nout].  The
+ * parent's memory is not changed by answer() (it runs in the child): only
+ * out and status come back.  nout is at most ISOLATE_MAX_OUT.
+ *
+ * Without isolation (o->isolate == 0) the items run in this process.
+ * Returns 0; ISOLATE_INTERRUPTED when a signal stopped it (interrupt.h:
+ * the items from the one running are left unset); ISOLATE_SYSTEM when
+ * pipe or fork failed (the items are then computed in this process).
+ */
+#define ISOLATE_MAX_OUT 4
+typedef int (*isolate_answer_fn)(void *arg, size_t i, long *out);
+int isolate_answers(size_t n, size_t nout, isolate_answer_fn answer,
+		    void *arg, const struct bench_opts *o, long *out,
+		    int *status);
+
+/* One-line text for an isolate_answers() failure of item i ("crashed: ..."). */
+void isolate_answer_text(int status, const long *out,
+			 const struct bench_opts *o, char *buf, size_t size);
 
 /*
  * The wire form of sample `sample` of r and the op's status rc: a magic,

@@ -18,6 +18,7 @@
 #include "corpora/file.h"
 #include "corpora/text.h"
 #include "harness/interrupt.h"
+#include "harness/isolate.h"
 #include "suites/strset.h"
 
 #include <errno.h>
@@ -361,9 +362,9 @@ static const char *offset_text(long offset, char *buf, size_t size)
 	return buf;
 }
 
-/* Compile and answer one case; 0 when it has an answer, else a row was added. */
-static int scan_case_init(struct suite_ctx *ctx, const struct scan_pattern *p,
-			  struct scan_case *c)
+/* Compile one case; 0 when it has a handle, else a row was added. */
+static int scan_case_compile(struct suite_ctx *ctx,
+			     const struct scan_pattern *p, struct scan_case *c)
 {
 	struct engine_pattern ep = {p->re, p->len};
 	struct engine_error err = {0, -1, -1, ""};
@@ -387,21 +388,96 @@ static int scan_case_init(struct suite_ctx *ctx, const struct scan_pattern *p,
 		c->h = NULL;
 		return -1;
 	}
-	c->matched = c->e->is_match(c->h, st.corpus.data, st.corpus.len);
-	c->answer = c->matched < 0 ? c->matched : scan_answer(c);
-	if (c->answer < 0) {
-		suite_fail(ctx, "scan", name,
-			   c->answer == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
-							       : RESULT_ERROR,
-			   "%s: pattern %s: %s", c->e->name, p->name,
-			   engine_status_name((int)c->answer));
-		/* no answer: out of the vote and the plan (else a MISMATCH
-		   row would replace this one) */
-		c->e->free(c->h);
-		c->h = NULL;
-		return -1;
-	}
 	return 0;
+}
+
+/*
+ * isolate_answers() item i of an array of compiled cases: out[0] is
+ * is_match on the corpus, out[1] the answer under the model.
+ */
+static int scan_case_answer(void *arg, size_t i, long *out)
+{
+	const struct scan_case *c = ((struct scan_case *const *)arg)[i];
+	int m = c->e->is_match(c->h, st.corpus.data, st.corpus.len);
+	long a;
+
+	if (m < 0)
+		return m;
+	a = scan_answer(c);
+	if (a < 0)
+		return (int)a;
+	out[0] = m;
+	out[1] = a;
+	return 0;
+}
+
+/*
+ * Keep case c's answer, or make its failure a row and drop the case (no
+ * answer: out of the vote and the plan, else a MISMATCH row would
+ * replace this one).
+ */
+static void scan_case_settle(struct suite_ctx *ctx,
+			     const struct scan_pattern *p, struct scan_case *c,
+			     int status, const long *out)
+{
+	char name[256], why[256];
+
+	if (status == 0) {
+		c->matched = (int)out[0];
+		c->answer = out[1];
+		return;
+	}
+	case_name(p, c->e, name, sizeof(name));
+	if (status == ISOLATE_TIMEOUT || status == ISOLATE_CRASHED)
+		isolate_answer_text(status, out, ctx->opts, why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "%s", engine_status_name(status));
+	suite_fail(ctx, "scan", name,
+		   status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
+		   : status == ISOLATE_TIMEOUT	    ? RESULT_TIMEOUT
+						    : RESULT_ERROR,
+		   "%s: pattern %s: %s", c->e->name, p->name, why);
+	c->e->free(c->h);
+	c->h = NULL;
+}
+
+/*
+ * Every compiled case's answer, computed in a child with --timeout per
+ * answer (isolate.h): glibc's regexec has no match limit, and a case that
+ * takes minutes must cost one row, not the run.  0, or ISOLATE_INTERRUPTED.
+ */
+static int scan_answer_all(struct suite_ctx *ctx)
+{
+	size_t nlive = 0, k = 0;
+	struct scan_case **live;
+	long *out;
+	int *status, rc = -1;
+
+	for (size_t i = 0; i < st.ncases; i++)
+		nlive += st.cases[i].h != NULL;
+	live = calloc(nlive ? nlive : 1, sizeof(*live));
+	out = calloc(nlive ? 2 * nlive : 1, sizeof(*out));
+	status = calloc(nlive ? nlive : 1, sizeof(*status));
+	if (live == NULL || out == NULL || status == NULL)
+		goto out;
+	for (size_t i = 0; i < st.ncases; i++)
+		if (st.cases[i].h != NULL)
+			live[k++] = &st.cases[i];
+	rc = isolate_answers(nlive, 2, scan_case_answer, live, ctx->opts, out,
+			     status);
+	if (rc == ISOLATE_INTERRUPTED)
+		goto out;
+	for (k = 0; k < nlive; k++) {
+		size_t pat = (size_t)(live[k] - st.cases) / ctx->nengines;
+		scan_case_settle(ctx, &st.pats[pat], live[k], status[k],
+				 &out[2 * k]);
+	}
+	rc = 0;
+out:
+	free(live);
+	free(out);
+	free(status);
+	return rc;
 }
 
 /* Do engines a and b have to agree on the answer? */
@@ -508,16 +584,12 @@ static int scan_run_grep(void *arg, uint64_t n)
 	return 0;
 }
 
-/* Verify the engines of one pattern, then plan the ones that agree. */
+/* Compare the answers of one pattern's engines; plan the ones that agree. */
 static int scan_pattern_plan(struct suite_ctx *ctx, const struct scan_pattern *p,
 			     struct scan_case *cs)
 {
 	int want_match = 0;
 
-	for (size_t i = 0; i < ctx->nengines; i++) {
-		cs[i].e = ctx->engines[i];
-		scan_case_init(ctx, p, &cs[i]);
-	}
 	want_match = majority_match(cs, ctx->nengines);
 	for (size_t i = 0; i < ctx->nengines; i++) {
 		struct scan_case *c = &cs[i];
@@ -568,8 +640,24 @@ static int scan_prepare(struct suite_ctx *ctx)
 	st.cases = calloc(st.ncases ? st.ncases : 1, sizeof(*st.cases));
 	if (st.cases == NULL)
 		return -1;
-	/* a Ctrl-C stops verifying too (100,000 patterns take a while) */
+	/* a Ctrl-C stops compiling and verifying too (100,000 patterns) */
 	for (size_t i = 0; i < st.npats && !interrupt_signal(); i++)
+		for (size_t j = 0; j < ctx->nengines; j++) {
+			struct scan_case *c = &st.cases[i * ctx->nengines + j];
+			c->e = ctx->engines[j];
+			scan_case_compile(ctx, &st.pats[i], c);
+		}
+	if (interrupt_signal())
+		return 0;
+	switch (scan_answer_all(ctx)) {
+	case 0:
+		break;
+	case ISOLATE_INTERRUPTED:
+		return 0; /* nothing is planned: the run stops */
+	default:
+		return -1;
+	}
+	for (size_t i = 0; i < st.npats; i++)
 		if (scan_pattern_plan(ctx, &st.pats[i],
 				      &st.cases[i * ctx->nengines]) != 0)
 			return -1;

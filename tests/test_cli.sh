@@ -68,6 +68,21 @@ expect 1 "no sample within 0.2s" -- scan --engines=hang,pcre2 --pattern abc --co
 grep -q 'BenchmarkScan/engine=pcre2/pattern=abc' "$tmp/out" || { echo "FAIL: pcre2 not timed after a timeout"; fail=$((fail + 1)); }
 grep -q '"status": "timeout"' "$tmp/hang.json" || { echo "FAIL: no timeout row in JSON"; fail=$((fail + 1)); }
 
+# verification runs in a child with --timeout per answer too: glibc's
+# regexec (no match limit) on (a+)+$ over 20,000 a's takes seconds, a
+# crash or a hang while computing answers costs one row
+python3 -c "print('a' * 20000 + '!')" >"$tmp/a20k.txt"
+t0=$(date +%s)
+expect 1 "timeout: posix: pattern (a+)+\$: no answer within 1s while verifying" -- scan --engines=posix,re2 --pattern '(a+)+$' --pattern 'aaa!' --corpus "$tmp/a20k.txt" "${fast[@]}" --timeout=1s
+[ $(($(date +%s) - t0)) -lt 30 ] || { echo "FAIL: a verification timeout of 1s took $(($(date +%s) - t0)) s"; fail=$((fail + 1)); }
+for e in posix re2; do
+	grep -q "^BenchmarkScan/engine=$e/pattern=aaa!.* 1.000 matches" "$tmp/out" || { echo "FAIL: $e/aaa! not timed after a verification timeout"; fail=$((fail + 1)); }
+done
+RXB_MISBEHAVE=verify expect 1 "error: crash: pattern abc: crashed: signal 11 (Segmentation fault) while verifying" -- scan --engines=pcre2,crash,re2 --pattern abc --pattern hello --corpus "$tmp/c.txt" "${fast[@]}" --count=2 -o "$tmp/vcrash.json"
+[ "$(grep -c '"status": "ok"' "$tmp/vcrash.json")" -eq 4 ] || { echo "FAIL: the 4 ok rows are not all in the JSON after a crash while verifying"; fail=$((fail + 1)); }
+RXB_MISBEHAVE=verify expect 1 "timeout: hang: pattern abc: no answer within 0.2s while verifying" -- scan --engines=hang,pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" --timeout=200ms
+grep -q 'BenchmarkScan/engine=pcre2/pattern=abc' "$tmp/out" || { echo "FAIL: pcre2 not timed after a hang while verifying"; fail=$((fail + 1)); }
+
 # catastrophic backtracking ends as a match limit row, not a hang
 python3 -c "print('a' * 5000 + '!')" >"$tmp/aaa.txt"
 expect 1 "pcre2: pattern (a+)+\$: match limit" -- scan --engines=pcre2,pcre2-jit --pattern '(a+)+$' --pattern 'aaa!' --corpus "$tmp/aaa.txt" "${fast[@]}"

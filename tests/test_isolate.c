@@ -260,3 +260,55 @@ Test(isolate, a_signal_stops_the_run_and_keeps_what_finished)
 	results_release(&res);
 	plan_release(&p);
 }
+
+/* Item 1 crashes, item 3 hangs, item 4 fails: the others answer. */
+static int answer_fn(void *arg, size_t i, long *out)
+{
+	struct timespec second = {1, 0};
+
+	*(int *)arg = 1; /* in the child: the parent must not see it */
+	if (i == 1) {
+		signal(SIGSEGV, SIG_DFL);
+		raise(SIGSEGV);
+	}
+	if (i == 3)
+		for (;;)
+			nanosleep(&second, NULL);
+	if (i == 4)
+		return ENGINE_ERR_LIMIT;
+	out[0] = (long)i * 10;
+	out[1] = engine_phase;
+	return 0;
+}
+
+Test(isolate, answers_in_a_child_with_a_time_limit)
+{
+	struct bench_opts o = {0};
+	long out[6 * 2] = {0};
+	int status[6] = {0}, touched = 0;
+	char why[256];
+
+	o.isolate = 1;
+	o.timeout_ns = 200e6;
+	cr_assert_eq(isolate_answers(6, 2, answer_fn, &touched, &o, out,
+				     status),
+		     0);
+	cr_assert_eq(touched, 0, "answer() ran in the parent");
+	for (size_t i = 0; i < 6; i++) {
+		if (i == 1 || i == 3 || i == 4)
+			continue;
+		cr_assert_eq(status[i], 0, "item %zu: status %d", i, status[i]);
+		cr_assert_eq(out[2 * i], (long)i * 10);
+		cr_assert_eq(out[2 * i + 1], ENGINE_PHASE_VERIFY);
+	}
+	cr_assert_eq(status[1], ISOLATE_CRASHED);
+	isolate_answer_text(status[1], &out[2], &o, why, sizeof(why));
+	cr_assert_str_eq(why, "crashed: signal 11 (Segmentation fault) while "
+			      "verifying");
+	cr_assert_eq(status[3], ISOLATE_TIMEOUT);
+	isolate_answer_text(status[3], &out[6], &o, why, sizeof(why));
+	cr_assert_str_eq(why, "no answer within 0.2s while verifying: the "
+			      "child was killed (see --timeout)");
+	cr_assert_eq(status[4], ENGINE_ERR_LIMIT);
+	cr_assert_eq(engine_phase, ENGINE_PHASE_PARENT);
+}
