@@ -340,102 +340,132 @@ int isolate_measure(const struct bench *b, const struct bench_opts *o,
 	return judge(status, buf, rc == 0 ? len : 0, r, why, size);
 }
 
-/* One answer on the wire: the item, its status, its values. */
-struct answer_rec {
+/* An answer on the wire: this header, then it->size bytes. */
+struct answer_hdr {
 	uint64_t i;
 	int64_t status;
-	int64_t v[ISOLATE_MAX_OUT];
 };
 
-/* The verifying child: items from..n-1, each sent as soon as it is known. */
+/* The item after failed item i. */
+static size_t after_failure(const struct isolate_items *it, size_t i)
+{
+	size_t next = it->after_failure ? it->after_failure(it->arg, i) : i + 1;
+
+	return next > i ? next : i + 1;
+}
+
+/* The verifying child: items from `from` on, each sent when it is known. */
 static void __attribute__((noreturn))
-answers_child(size_t from, size_t n, size_t nout, isolate_answer_fn answer,
-	      void *arg, int fd)
+answers_child(const struct isolate_items *it, size_t from, int fd)
 {
 	struct rlimit no_core = {0, 0};
+	size_t len = sizeof(struct answer_hdr) + it->size;
+	unsigned char *rec = malloc(len);
 
+	if (rec == NULL)
+		_exit(4);
 	setrlimit(RLIMIT_CORE, &no_core);
 	interrupt_child_reset();
 	engine_phase = ENGINE_PHASE_VERIFY;
-	for (size_t i = from; i < n; i++) {
-		struct answer_rec rec;
-		long v[ISOLATE_MAX_OUT] = {0};
+	for (size_t i = from; i < it->n;) {
+		struct answer_hdr h = {i, 0};
 
-		memset(&rec, 0, sizeof(rec));
-		rec.i = i;
-		rec.status = answer(arg, i, v);
-		for (size_t k = 0; k < nout; k++)
-			rec.v[k] = v[k];
-		if (write_all(fd, (const unsigned char *)&rec, sizeof(rec)) != 0)
+		memset(rec, 0, len);
+		h.status = it->answer(it->arg, i, rec + sizeof(h));
+		memcpy(rec, &h, sizeof(h));
+		if (write_all(fd, rec, len) != 0)
 			_exit(3);
+		i = h.status < 0 ? after_failure(it, i) : i + 1;
 	}
 	_exit(0);
 }
 
-/*
- * Read answer records until EOF, a late answer, or a signal; each answer
- * gets o->timeout_ns from the one before.  *next is the first item without
- * an answer.  0 at EOF, 1 on timeout, 2 on a signal, -1 on an error.
- */
-static int answers_read(int fd, const struct bench_opts *o, size_t nout,
-			long *out, int *status, size_t *next)
+/* Items [from, to) were passed over. */
+static void mark_skipped(struct isolate_verdict *v, size_t from, size_t to)
 {
-	unsigned char buf[sizeof(struct answer_rec)];
-	size_t have = 0;
+	for (size_t i = from; i < to; i++)
+		v[i] = (struct isolate_verdict){ISOLATE_SKIPPED, 0};
+}
 
+/*
+ * Read answers until EOF, a late answer, or a signal; each answer gets
+ * o->timeout_ns from the one before.  *next is the first item without an
+ * answer.  0 at EOF, 1 on timeout, 2 on a signal, -1 on an error.
+ */
+static int answers_read(int fd, const struct isolate_items *it,
+			const struct bench_opts *o, unsigned char *out,
+			struct isolate_verdict *v, size_t *next)
+{
+	size_t len = sizeof(struct answer_hdr) + it->size, have = 0;
+	unsigned char *rec = malloc(len);
+	int rc = -1;
+
+	if (rec == NULL)
+		return -1;
 	for (;;) {
 		uint64_t deadline = 0;
-		struct answer_rec rec;
+		struct answer_hdr h;
 		ssize_t got;
-		int rc;
 
 		if (o->timeout_ns > 0 && have == 0)
 			deadline = clock_ns() + (uint64_t)o->timeout_ns;
 		rc = wait_readable(fd, deadline);
 		if (rc != 0)
-			return rc;
-		got = read(fd, buf + have, sizeof(buf) - have);
+			break;
+		got = read(fd, rec + have, len - have);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got <= 0)
-			return got == 0 ? 0 : -1;
+		if (got <= 0) {
+			rc = got == 0 ? 0 : -1;
+			break;
+		}
 		have += (size_t)got;
-		if (have < sizeof(buf))
+		if (have < len)
 			continue;
 		have = 0;
-		memcpy(&rec, buf, sizeof(rec));
-		if (rec.i != *next)
-			return -1;
-		status[rec.i] = (int)rec.status;
-		for (size_t j = 0; j < nout; j++)
-			out[rec.i * nout + j] = (long)rec.v[j];
-		(*next)++;
+		memcpy(&h, rec, sizeof(h));
+		if (h.i != *next) { /* the child skips as the parent does */
+			rc = -1;
+			break;
+		}
+		v[h.i] = (struct isolate_verdict){(int)h.status, 0};
+		memcpy(out + h.i * it->size, rec + sizeof(h), it->size);
+		*next = h.status < 0 ? after_failure(it, (size_t)h.i)
+				     : (size_t)h.i + 1;
+		mark_skipped(v, (size_t)h.i + 1, *next < it->n ? *next : it->n);
 	}
+	free(rec);
+	return rc;
 }
 
-/* Items from..n-1 in this process (no isolation, or no fork). */
-static int answers_here(size_t from, size_t n, size_t nout,
-			isolate_answer_fn answer, void *arg, long *out,
-			int *status)
+/* Items from `from` on in this process (no isolation, or no fork). */
+static int answers_here(const struct isolate_items *it, size_t from,
+			unsigned char *out, struct isolate_verdict *v)
 {
-	for (size_t i = from; i < n; i++) {
+	for (size_t i = from; i < it->n;) {
+		size_t next;
 		if (interrupt_signal())
 			return ISOLATE_INTERRUPTED;
-		status[i] = answer(arg, i, out + i * nout);
+		v[i] = (struct isolate_verdict){
+			it->answer(it->arg, i, out + i * it->size), 0};
+		next = v[i].status < 0 ? after_failure(it, i) : i + 1;
+		mark_skipped(v, i + 1, next < it->n ? next : it->n);
+		i = next;
 	}
 	return 0;
 }
 
 /*
- * One verifying child for items *next..n-1.  0 when it answered them all
- * or failed in one (that item's status set, *next past it);
+ * One verifying child from item *next on.  0 when it answered to the end
+ * or died in one item (its verdict set, *next past it);
  * ISOLATE_INTERRUPTED; ISOLATE_SYSTEM when it could not start.
  */
-static int answers_batch(size_t *next, size_t n, size_t nout,
-			 isolate_answer_fn answer, void *arg,
-			 const struct bench_opts *o, long *out, int *status)
+static int answers_batch(const struct isolate_items *it,
+			 const struct bench_opts *o, unsigned char *out,
+			 struct isolate_verdict *v, size_t *next)
 {
 	int fds[2], wstatus = 0, rc;
+	size_t skip_to;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) != 0)
@@ -449,44 +479,41 @@ static int answers_batch(size_t *next, size_t n, size_t nout,
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		answers_child(*next, n, nout, answer, arg, fds[1]);
+		answers_child(it, *next, fds[1]);
 	}
 	close(fds[1]);
-	rc = answers_read(fds[0], o, nout, out, status, next);
+	rc = answers_read(fds[0], it, o, out, v, next);
 	close(fds[0]);
 	if (rc != 0)
 		kill(pid, SIGKILL);
 	if (wait_child(pid, &wstatus) < 0)
 		return ISOLATE_SYSTEM;
-	if (rc == 2 || (interrupt_signal() && *next < n))
+	if (rc == 2 || (interrupt_signal() && *next < it->n))
 		return ISOLATE_INTERRUPTED;
-	if (*next >= n)
+	if (*next >= it->n)
 		return 0;
 	/* item *next got no answer: late, or the child died in it */
-	status[*next] = rc == 1 ? ISOLATE_TIMEOUT : ISOLATE_CRASHED;
-	out[*next * nout] = rc == 1 || !WIFSIGNALED(wstatus)
-				    ? 0
-				    : WTERMSIG(wstatus);
-	(*next)++;
+	v[*next].status = rc == 1 ? ISOLATE_TIMEOUT : ISOLATE_CRASHED;
+	v[*next].sig = rc != 1 && WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+	skip_to = after_failure(it, *next);
+	mark_skipped(v, *next + 1, skip_to < it->n ? skip_to : it->n);
+	*next = skip_to;
 	return 0;
 }
 
-int isolate_answers(size_t n, size_t nout, isolate_answer_fn answer,
-		    void *arg, const struct bench_opts *o, long *out,
-		    int *status)
+int isolate_answers(const struct isolate_items *it, const struct bench_opts *o,
+		    void *out, struct isolate_verdict *v)
 {
 	size_t next = 0;
 
-	if (nout == 0 || nout > ISOLATE_MAX_OUT)
+	if (it->size == 0)
 		return ISOLATE_SYSTEM;
 	if (!o->isolate)
-		return answers_here(0, n, nout, answer, arg, out, status);
-	while (next < n) {
-		int rc = answers_batch(&next, n, nout, answer, arg, o, out,
-				       status);
+		return answers_here(it, 0, out, v);
+	while (next < it->n) {
+		int rc = answers_batch(it, o, out, v, &next);
 		if (rc == ISOLATE_SYSTEM)
-			return answers_here(next, n, nout, answer, arg, out,
-					    status) == 0
+			return answers_here(it, next, out, v) == 0
 				       ? ISOLATE_SYSTEM
 				       : ISOLATE_INTERRUPTED;
 		if (rc != 0)
@@ -495,21 +522,23 @@ int isolate_answers(size_t n, size_t nout, isolate_answer_fn answer,
 	return 0;
 }
 
-void isolate_answer_text(int status, const long *out,
-			 const struct bench_opts *o, char *buf, size_t size)
+void isolate_verdict_text(const struct isolate_verdict *v,
+			  const struct bench_opts *o, char *buf, size_t size)
 {
-	if (status == ISOLATE_TIMEOUT)
+	if (v->status == ISOLATE_TIMEOUT)
 		snprintf(buf, size, "no answer within %gs while verifying: the "
 			 "child was killed (see --timeout)", o->timeout_ns / 1e9);
-	else if (status == ISOLATE_CRASHED && out[0] > 0)
-		snprintf(buf, size, "crashed: signal %ld (%s) while verifying",
-			 out[0], strsignal((int)out[0]));
-	else if (status == ISOLATE_CRASHED)
+	else if (v->status == ISOLATE_CRASHED && v->sig > 0)
+		snprintf(buf, size, "crashed: signal %d (%s) while verifying",
+			 v->sig, strsignal(v->sig));
+	else if (v->status == ISOLATE_CRASHED)
 		snprintf(buf, size, "the verifying child exited without an "
 			 "answer");
+	else if (v->status == ISOLATE_SKIPPED)
+		snprintf(buf, size, "not verified after an earlier failure");
 	else
 		snprintf(buf, size, "%s while verifying",
-			 engine_status_name(status));
+			 engine_status_name(v->status));
 }
 
 int isolate_pin_cpu(int cpu, char *err, size_t size)

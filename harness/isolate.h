@@ -28,6 +28,7 @@ enum isolate_status {
 	ISOLATE_TIMEOUT = -65, /* no sample before o->timeout_ns */
 	ISOLATE_SYSTEM = -66,  /* pipe or fork failed */
 	ISOLATE_INTERRUPTED = -67, /* SIGINT/SIGTERM (interrupt.h): child killed */
+	ISOLATE_SKIPPED = -68, /* isolate_answers(): passed over after a failure */
 };
 
 /*
@@ -43,30 +44,44 @@ int isolate_measure(const struct bench *b, const struct bench_opts *o,
  * Answers that verification needs, computed in a forked child with a time
  * limit per answer, so that a pattern an engine takes minutes over (glibc's
  * regexec has no match limit) or a crash costs one row, not the run.
- *
- * answer(arg, i, out) computes item i: 0 with out[0..nout-1] filled, or a
- * negative enum engine_status.  Items run in order in one child, each
- * answer sent back as it is found; when one takes longer than
- * o->timeout_ns the child is killed, status[i] is ISOLATE_TIMEOUT and a
- * new child goes on from i + 1.  A child that dies in item i makes
- * status[i] ISOLATE_CRASHED with the signal number in out[i * nout].  The
- * parent's memory is not changed by answer() (it runs in the child): only
- * out and status come back.  nout is at most ISOLATE_MAX_OUT.
- *
- * Without isolation (o->isolate == 0) the items run in this process.
- * Returns 0; ISOLATE_INTERRUPTED when a signal stopped it (interrupt.h:
- * the items from the one running are left unset); ISOLATE_SYSTEM when
- * pipe or fork failed (the items are then computed in this process).
  */
-#define ISOLATE_MAX_OUT 4
-typedef int (*isolate_answer_fn)(void *arg, size_t i, long *out);
-int isolate_answers(size_t n, size_t nout, isolate_answer_fn answer,
-		    void *arg, const struct bench_opts *o, long *out,
-		    int *status);
+struct isolate_items {
+	size_t n;    /* items */
+	size_t size; /* bytes of one answer (> 0) */
+	/* Item i: 0 with `size` bytes at out, or a negative enum engine_status. */
+	int (*answer)(void *arg, size_t i, void *out);
+	/*
+	 * Optional: after item i failed, the next item worth computing
+	 * (> i; the ones between are ISOLATE_SKIPPED), e.g. the next
+	 * engine's first item.  NULL: i + 1.
+	 */
+	size_t (*after_failure)(void *arg, size_t i);
+	void *arg;
+};
 
-/* One-line text for an isolate_answers() failure of item i ("crashed: ..."). */
-void isolate_answer_text(int status, const long *out,
-			 const struct bench_opts *o, char *buf, size_t size);
+/* What became of one item. */
+struct isolate_verdict {
+	int status; /* 0, answer()'s status, or ISOLATE_TIMEOUT / _CRASHED / _SKIPPED */
+	int sig;    /* ISOLATE_CRASHED: the signal, 0 when the child just exited */
+};
+
+/*
+ * Compute every item of it in order in one child, each answer sent back as
+ * it is found (into out + i * it->size, with v[i]).  An item that takes
+ * longer than o->timeout_ns is ISOLATE_TIMEOUT and one the child dies in
+ * ISOLATE_CRASHED: the child is killed, and a new one goes on after it
+ * (after_failure).  answer() changes nothing in the parent: only out and v
+ * come back.  Without isolation (o->isolate == 0) the items run in this
+ * process.  Returns 0; ISOLATE_INTERRUPTED when a signal stopped it
+ * (interrupt.h: the items from the one running are left unset);
+ * ISOLATE_SYSTEM when pipe or fork failed (the items then run here).
+ */
+int isolate_answers(const struct isolate_items *it, const struct bench_opts *o,
+		    void *out, struct isolate_verdict *v);
+
+/* One-line text of a failed verdict: "crashed: signal 11 (...) while verifying". */
+void isolate_verdict_text(const struct isolate_verdict *v,
+			  const struct bench_opts *o, char *buf, size_t size);
 
 /*
  * The wire form of sample `sample` of r and the op's status rc: a magic,

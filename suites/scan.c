@@ -391,23 +391,26 @@ static int scan_case_compile(struct suite_ctx *ctx,
 	return 0;
 }
 
-/*
- * isolate_answers() item i of an array of compiled cases: out[0] is
- * is_match on the corpus, out[1] the answer under the model.
- */
-static int scan_case_answer(void *arg, size_t i, long *out)
+/* One case's answer, as computed in the verifying child. */
+struct scan_answer {
+	long matched; /* is_match on the corpus */
+	long answer;  /* the count or matching lines under the model */
+};
+
+/* isolate_items.answer: case i of an array of compiled cases. */
+static int scan_case_answer(void *arg, size_t i, void *out)
 {
 	const struct scan_case *c = ((struct scan_case *const *)arg)[i];
+	struct scan_answer a;
 	int m = c->e->is_match(c->h, st.corpus.data, st.corpus.len);
-	long a;
 
 	if (m < 0)
 		return m;
-	a = scan_answer(c);
-	if (a < 0)
-		return (int)a;
-	out[0] = m;
-	out[1] = a;
+	a.matched = m;
+	a.answer = scan_answer(c);
+	if (a.answer < 0)
+		return (int)a.answer;
+	memcpy(out, &a, sizeof(a));
 	return 0;
 }
 
@@ -418,24 +421,25 @@ static int scan_case_answer(void *arg, size_t i, long *out)
  */
 static void scan_case_settle(struct suite_ctx *ctx,
 			     const struct scan_pattern *p, struct scan_case *c,
-			     int status, const long *out)
+			     const struct isolate_verdict *v,
+			     const struct scan_answer *a)
 {
 	char name[256], why[256];
 
-	if (status == 0) {
-		c->matched = (int)out[0];
-		c->answer = out[1];
+	if (v->status == 0) {
+		c->matched = (int)a->matched;
+		c->answer = a->answer;
 		return;
 	}
 	case_name(p, c->e, name, sizeof(name));
-	if (status == ISOLATE_TIMEOUT || status == ISOLATE_CRASHED)
-		isolate_answer_text(status, out, ctx->opts, why, sizeof(why));
+	if (v->status <= ISOLATE_CRASHED)
+		isolate_verdict_text(v, ctx->opts, why, sizeof(why));
 	else
-		snprintf(why, sizeof(why), "%s", engine_status_name(status));
+		snprintf(why, sizeof(why), "%s", engine_status_name(v->status));
 	suite_fail(ctx, "scan", name,
-		   status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
-		   : status == ISOLATE_TIMEOUT	    ? RESULT_TIMEOUT
-						    : RESULT_ERROR,
+		   v->status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
+		   : v->status == ISOLATE_TIMEOUT      ? RESULT_TIMEOUT
+						       : RESULT_ERROR,
 		   "%s: pattern %s: %s", c->e->name, p->name, why);
 	c->e->free(c->h);
 	c->h = NULL;
@@ -444,39 +448,42 @@ static void scan_case_settle(struct suite_ctx *ctx,
 /*
  * Every compiled case's answer, computed in a child with --timeout per
  * answer (isolate.h): glibc's regexec has no match limit, and a case that
- * takes minutes must cost one row, not the run.  0, or ISOLATE_INTERRUPTED.
+ * takes minutes must cost one row, not the run.  0, ISOLATE_INTERRUPTED,
+ * or -1 out of memory.
  */
 static int scan_answer_all(struct suite_ctx *ctx)
 {
-	size_t nlive = 0, k = 0;
+	struct isolate_items it = {0, sizeof(struct scan_answer),
+				   scan_case_answer, NULL, NULL};
 	struct scan_case **live;
-	long *out;
-	int *status, rc = -1;
+	struct scan_answer *out;
+	struct isolate_verdict *v;
+	size_t k = 0;
+	int rc = -1;
 
 	for (size_t i = 0; i < st.ncases; i++)
-		nlive += st.cases[i].h != NULL;
-	live = calloc(nlive ? nlive : 1, sizeof(*live));
-	out = calloc(nlive ? 2 * nlive : 1, sizeof(*out));
-	status = calloc(nlive ? nlive : 1, sizeof(*status));
-	if (live == NULL || out == NULL || status == NULL)
+		it.n += st.cases[i].h != NULL;
+	live = calloc(it.n ? it.n : 1, sizeof(*live));
+	out = calloc(it.n ? it.n : 1, sizeof(*out));
+	v = calloc(it.n ? it.n : 1, sizeof(*v));
+	if (live == NULL || out == NULL || v == NULL)
 		goto out;
 	for (size_t i = 0; i < st.ncases; i++)
 		if (st.cases[i].h != NULL)
 			live[k++] = &st.cases[i];
-	rc = isolate_answers(nlive, 2, scan_case_answer, live, ctx->opts, out,
-			     status);
+	it.arg = live;
+	rc = isolate_answers(&it, ctx->opts, out, v);
 	if (rc == ISOLATE_INTERRUPTED)
 		goto out;
-	for (k = 0; k < nlive; k++) {
+	for (k = 0; k < it.n; k++) {
 		size_t pat = (size_t)(live[k] - st.cases) / ctx->nengines;
-		scan_case_settle(ctx, &st.pats[pat], live[k], status[k],
-				 &out[2 * k]);
+		scan_case_settle(ctx, &st.pats[pat], live[k], &v[k], &out[k]);
 	}
 	rc = 0;
 out:
 	free(live);
 	free(out);
-	free(status);
+	free(v);
 	return rc;
 }
 

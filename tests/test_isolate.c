@@ -262,9 +262,10 @@ Test(isolate, a_signal_stops_the_run_and_keeps_what_finished)
 }
 
 /* Item 1 crashes, item 3 hangs, item 4 fails: the others answer. */
-static int answer_fn(void *arg, size_t i, long *out)
+static int answer_fn(void *arg, size_t i, void *out)
 {
 	struct timespec second = {1, 0};
+	long a[2];
 
 	*(int *)arg = 1; /* in the child: the parent must not see it */
 	if (i == 1) {
@@ -276,39 +277,75 @@ static int answer_fn(void *arg, size_t i, long *out)
 			nanosleep(&second, NULL);
 	if (i == 4)
 		return ENGINE_ERR_LIMIT;
-	out[0] = (long)i * 10;
-	out[1] = engine_phase;
+	a[0] = (long)i * 10;
+	a[1] = engine_phase;
+	memcpy(out, a, sizeof(a));
 	return 0;
+}
+
+/* After item 4 fails, go on at 6: item 5 is skipped. */
+static size_t skip_one(void *arg, size_t i)
+{
+	(void)arg;
+	return i == 4 ? 6 : i + 1;
 }
 
 Test(isolate, answers_in_a_child_with_a_time_limit)
 {
 	struct bench_opts o = {0};
-	long out[6 * 2] = {0};
-	int status[6] = {0}, touched = 0;
+	long out[8 * 2] = {0};
+	struct isolate_verdict v[8];
+	int touched = 0;
+	struct isolate_items it = {8, 2 * sizeof(long), answer_fn, skip_one,
+				   &touched};
 	char why[256];
 
 	o.isolate = 1;
 	o.timeout_ns = 200e6;
-	cr_assert_eq(isolate_answers(6, 2, answer_fn, &touched, &o, out,
-				     status),
-		     0);
+	cr_assert_eq(isolate_answers(&it, &o, out, v), 0);
 	cr_assert_eq(touched, 0, "answer() ran in the parent");
-	for (size_t i = 0; i < 6; i++) {
-		if (i == 1 || i == 3 || i == 4)
+	for (size_t i = 0; i < 8; i++) {
+		if (i == 1 || i == 3 || i == 4 || i == 5)
 			continue;
-		cr_assert_eq(status[i], 0, "item %zu: status %d", i, status[i]);
+		cr_assert_eq(v[i].status, 0, "item %zu: status %d", i, v[i].status);
 		cr_assert_eq(out[2 * i], (long)i * 10);
 		cr_assert_eq(out[2 * i + 1], ENGINE_PHASE_VERIFY);
 	}
-	cr_assert_eq(status[1], ISOLATE_CRASHED);
-	isolate_answer_text(status[1], &out[2], &o, why, sizeof(why));
+	cr_assert_eq(v[1].status, ISOLATE_CRASHED);
+	isolate_verdict_text(&v[1], &o, why, sizeof(why));
 	cr_assert_str_eq(why, "crashed: signal 11 (Segmentation fault) while "
 			      "verifying");
-	cr_assert_eq(status[3], ISOLATE_TIMEOUT);
-	isolate_answer_text(status[3], &out[6], &o, why, sizeof(why));
+	cr_assert_eq(v[3].status, ISOLATE_TIMEOUT);
+	isolate_verdict_text(&v[3], &o, why, sizeof(why));
 	cr_assert_str_eq(why, "no answer within 0.2s while verifying: the "
 			      "child was killed (see --timeout)");
-	cr_assert_eq(status[4], ENGINE_ERR_LIMIT);
+	cr_assert_eq(v[4].status, ENGINE_ERR_LIMIT);
+	cr_assert_eq(v[5].status, ISOLATE_SKIPPED);
 	cr_assert_eq(engine_phase, ENGINE_PHASE_PARENT);
+}
+
+/* --no-fork: the same answers and skips, in this process. */
+static int plain_fn(void *arg, size_t i, void *out)
+{
+	long a = (long)i;
+
+	(void)arg;
+	if (i == 4)
+		return ENGINE_ERR_LIMIT;
+	memcpy(out, &a, sizeof(a));
+	return 0;
+}
+
+Test(isolate, answers_without_isolation)
+{
+	struct bench_opts o = {0};
+	long out[8] = {0};
+	struct isolate_verdict v[8];
+	struct isolate_items it = {8, sizeof(long), plain_fn, skip_one, NULL};
+
+	cr_assert_eq(isolate_answers(&it, &o, out, v), 0);
+	cr_assert_eq(v[4].status, ENGINE_ERR_LIMIT);
+	cr_assert_eq(v[5].status, ISOLATE_SKIPPED);
+	cr_assert_eq(v[7].status, 0);
+	cr_assert_eq(out[7], 7);
 }
