@@ -11,6 +11,8 @@
 #define _GNU_SOURCE
 #include "suites/payload.h"
 
+#include "harness/isolate.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +211,17 @@ struct verdict {
 	size_t pkt, rule;
 	int got, want;
 	int status;     /* < 0: the engine failed on packet `pkt` */
+	struct isolate_verdict iv; /* how, when the verifying child failed */
 };
+
+/*
+ * Packets per verifying child: as many as keep its answers (a row of
+ * rules per packet and engine) under VERIFY_CHUNK_BYTES, at most
+ * VERIFY_CHUNK.  Few children, because what an engine builds lazily while
+ * matching (RE2's DFA states, glibc's) is built again in each.
+ */
+#define VERIFY_CHUNK 8192
+#define VERIFY_CHUNK_BYTES ((size_t)64 << 20)
 
 /*
  * Engine pe's answer per rule for one packet into row (0, 1, or
@@ -234,27 +246,66 @@ static int answer_row(const struct payload_rules *pr, struct peng *pe,
 	return 0;
 }
 
-/* Every engine's row for packet i; an engine that fails answers nothing. */
-static void fill_rows(const struct payload_rules *pr, struct peng *pes,
-		      size_t npes, const struct packets *pk, size_t i,
-		      const unsigned char *ok, unsigned char *rows,
-		      struct verdict *v)
-{
-	for (size_t e = 0; e < npes; e++) {
-		unsigned char *row = rows + e * pr->rs.n;
-		int rc;
+/* A chunk of packets x the engines still verifying, for isolate_answers(). */
+struct rows_job {
+	const struct payload_rules *pr;
+	struct peng *pes;
+	const struct packets *pk;
+	size_t from, npk; /* packets [from, from + npk) */
+	size_t *live;     /* engine of each slot */
+	size_t nlive;
+};
 
-		if (!ok[e] || v[e].status < 0) {
-			memset(row, ANSWER_NONE, pr->rs.n);
+/* Item slot * npk + j: engine live[slot]'s row for packet from + j. */
+static int rows_answer(void *arg, size_t item, void *out)
+{
+	const struct rows_job *j = arg;
+
+	return answer_row(j->pr, &j->pes[j->live[item / j->npk]],
+			  &j->pk->pkt[j->from + item % j->npk], out);
+}
+
+/* An engine that failed on a packet is not asked about the rest. */
+static size_t rows_after_failure(void *arg, size_t item)
+{
+	const struct rows_job *j = arg;
+
+	return (item / j->npk + 1) * j->npk;
+}
+
+/*
+ * Engine e's row for packet `from + k` of a computed chunk into row:
+ * ANSWER_NONE when it is not verifying or failed there.
+ */
+static void chunk_row(const struct rows_job *j, const unsigned char *answers,
+		      const struct isolate_verdict *iv, size_t e, size_t k,
+		      unsigned char *row)
+{
+	for (size_t slot = 0; slot < j->nlive; slot++) {
+		size_t item = slot * j->npk + k;
+		if (j->live[slot] != e || iv[item].status != 0)
 			continue;
-		}
-		rc = answer_row(pr, &pes[e], &pk->pkt[i], row);
-		if (rc < 0) {
-			v[e].status = rc;
-			v[e].pkt = i;
-			memset(row, ANSWER_NONE, pr->rs.n);
-		}
+		memcpy(row, answers + item * j->pr->rs.n, j->pr->rs.n);
+		return;
 	}
+	memset(row, ANSWER_NONE, j->pr->rs.n);
+}
+
+/* The first failure of each engine in the chunk, into its verdict. */
+static void chunk_failures(const struct rows_job *j,
+			   const struct isolate_verdict *iv, struct verdict *v)
+{
+	for (size_t slot = 0; slot < j->nlive; slot++)
+		for (size_t k = 0; k < j->npk; k++) {
+			const struct isolate_verdict *x = &iv[slot * j->npk + k];
+			struct verdict *ve = &v[j->live[slot]];
+			if (x->status == 0)
+				continue;
+			ve->status = x->status;
+			ve->iv = *x;
+			ve->pkt = j->from + k;
+			break;
+		}
 }
 
 /*
@@ -327,9 +378,17 @@ static void verdict_row(struct suite_ctx *ctx, const struct payload_rules *pr,
 	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	if (v->status < 0) {
-		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_ERROR,
+		char why[256];
+		if (v->status <= ISOLATE_CRASHED)
+			isolate_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "%s",
+				 engine_status_name(v->status));
+		suite_fail(ctx, PAYLOAD_SUITE, name,
+			   v->status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT
+							: RESULT_ERROR,
 			   "%s: real-life: %s on packet %zu \"%s\"", pe->e->name,
-			   engine_status_name(v->status), v->pkt, text);
+			   why, v->pkt, text);
 		return;
 	}
 	suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_MISMATCH,
@@ -343,6 +402,47 @@ static void verdict_row(struct suite_ctx *ctx, const struct payload_rules *pr,
 		   : (v->want ? "majority 1" : "majority 0"), text);
 }
 
+/*
+ * Compute one chunk's rows in a verifying child (isolate_answers: a rule
+ * set an engine takes too long over is a timeout row, not a stuck run) and
+ * judge its packets.  0, 1 when a signal stopped it, -1 out of memory.
+ */
+static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
+			const unsigned char *ok, size_t npes,
+			unsigned char *rows, signed char *want, struct verdict *v)
+{
+	size_t nrules = j->pr->rs.n;
+	struct isolate_items it = {0, nrules ? nrules : 1, rows_answer,
+				   rows_after_failure, j};
+	unsigned char *answers;
+	struct isolate_verdict *iv;
+	int rc = -1;
+
+	j->nlive = 0;
+	for (size_t e = 0; e < npes; e++)
+		if (ok[e] && v[e].status >= 0)
+			j->live[j->nlive++] = e;
+	it.n = j->nlive * j->npk;
+	answers = malloc(it.n * it.size + 1);
+	iv = calloc(it.n + 1, sizeof(*iv));
+	if (answers == NULL || iv == NULL)
+		goto out;
+	rc = 1;
+	if (isolate_answers(&it, ctx->opts, answers, iv) == ISOLATE_INTERRUPTED)
+		goto out;
+	for (size_t k = 0; k < j->npk; k++) {
+		for (size_t e = 0; e < npes; e++)
+			chunk_row(j, answers, iv, e, k, rows + e * nrules);
+		judge_packet(j->pr, j->pk, j->from + k, rows, npes, want, v);
+	}
+	chunk_failures(j, iv, v);
+	rc = 0;
+out:
+	free(answers);
+	free(iv);
+	return rc;
+}
+
 int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pes, size_t npes, const struct size_in *in,
 			 unsigned char *ok_out, size_t *matched)
@@ -351,14 +451,29 @@ int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 	unsigned char *rows = malloc(npes * pr->rs.n + 1);
 	signed char *want = malloc(pr->rs.n + 1);
 	struct verdict *v = calloc(npes ? npes : 1, sizeof(*v));
+	struct rows_job j = {pr, pes, pk, 0, 0, NULL, 0};
+	size_t chunk;
 	int rc = -1;
 
-	if (rows == NULL || want == NULL || v == NULL)
+	j.live = calloc(npes ? npes : 1, sizeof(*j.live));
+	if (rows == NULL || want == NULL || v == NULL || j.live == NULL)
 		goto out;
-	for (size_t i = 0; i < pk->n; i++) {
-		fill_rows(pr, pes, npes, pk, i, ok_out, rows, v);
-		judge_packet(pr, pk, i, rows, npes, want, v);
+	chunk = VERIFY_CHUNK_BYTES / (npes * pr->rs.n + 1);
+	chunk = chunk < 1 ? 1 : chunk > VERIFY_CHUNK ? VERIFY_CHUNK : chunk;
+	rc = 0;
+	for (j.from = 0; j.from < pk->n; j.from += j.npk) {
+		j.npk = pk->n - j.from < chunk ? pk->n - j.from : chunk;
+		rc = verify_chunk(ctx, &j, ok_out, npes, rows, want, v);
+		if (rc != 0)
+			break;
 	}
+	if (rc == 1) { /* interrupted: nothing of this size is planned */
+		memset(ok_out, 0, npes);
+		rc = 0;
+		goto out;
+	}
+	if (rc != 0)
+		goto out;
 	for (size_t e = 0; e < npes; e++) {
 		matched[e] = v[e].matched;
 		if (!ok_out[e] || (v[e].status == 0 && v[e].differ == 0))
@@ -371,5 +486,6 @@ out:
 	free(rows);
 	free(want);
 	free(v);
+	free(j.live);
 	return rc;
 }

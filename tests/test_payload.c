@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "corpora/http.h"
 #include "corpora/packets.h"
@@ -271,7 +272,9 @@ Test(payload, reallife_verification_catches_a_wrong_rule)
 	struct packets_spec spec = {256, 3000, 0.2, 5};
 	struct results res;
 	struct plan plan = {0};
-	struct suite_ctx ctx = {NULL, 0, NULL, NULL, &plan, &res};
+	/* answers come from a verifying child, as in a run */
+	struct bench_opts opts = {.isolate = 1, .timeout_ns = 60e9};
+	struct suite_ctx ctx = {NULL, 0, &opts, NULL, &plan, &res};
 	unsigned char ok[2] = {1, 1};
 	size_t matched[2];
 	const struct result *r;
@@ -297,6 +300,63 @@ Test(payload, reallife_verification_catches_a_wrong_rule)
 	cr_expect_not_null(strstr(r->message, "rule sqli-union"), "%s", r->message);
 	cr_expect_not_null(strstr(r->message, "match 0, planted 1"), "%s",
 			   r->message);
+	for (size_t e = 0; e < 2; e++)
+		payload_rules_free(&pr, &pes[e]);
+	packets_release(&in.gen[2]);
+	payload_rules_release(&pr);
+	results_release(&res);
+}
+
+/* PCRE2, except that it never answers while verifying: a stuck engine. */
+static long stuck_match_ids(void *h, const char *data, size_t len,
+			    unsigned char *ids)
+{
+	struct timespec second = {1, 0};
+
+	while (engine_phase == ENGINE_PHASE_VERIFY)
+		nanosleep(&second, NULL);
+	return engine_find("pcre2")->match_ids(h, data, len, ids);
+}
+
+/* A stuck engine is a timeout row after --timeout; the others verify. */
+Test(payload, reallife_verification_has_a_time_limit)
+{
+	const struct engine *pcre2 = engine_find("pcre2");
+	struct engine stuck = *pcre2;
+	struct payload_rules pr = {0};
+	struct peng pes[2] = {{.e = &stuck}, {.e = pcre2}};
+	struct size_in in = {.label = "64", .size = 64};
+	struct packets_spec spec = {64, 600, 0.2, 5};
+	struct results res;
+	struct plan plan = {0};
+	struct bench_opts opts = {.isolate = 1, .timeout_ns = 200e6};
+	struct suite_ctx ctx = {NULL, 0, &opts, NULL, &plan, &res};
+	unsigned char ok[2] = {1, 1};
+	size_t matched[2];
+	const struct result *r;
+
+	stuck.name = "stuck";
+	stuck.match_ids = stuck_match_ids;
+	results_init(&res);
+	cr_assert_eq(rules_builtin(&pr.rs), 0);
+	pr.builtin = 1;
+	cr_assert_eq(payload_rules_group(&pr), 0);
+	cr_assert_eq(packets_generate(&in.gen[2], PACKETS_HTTP, &spec), 0);
+	in.corpus[SC_REALLIFE] = &in.gen[2];
+	for (size_t e = 0; e < 2; e++)
+		cr_assert_eq(payload_rules_compile(&ctx, &pr, &pes[e]), 0);
+	cr_assert_eq(payload_rules_verify(&ctx, &pr, pes, 2, &in, ok, matched), 0);
+	cr_expect_eq(ok[0], 0);
+	cr_expect_eq(ok[1], 1);
+	cr_expect_eq(matched[1], in.gen[2].nplanted);
+	r = results_find(&res, "Payload/scenario=real-life/size=64/engine=stuck");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_TIMEOUT);
+	cr_expect_not_null(strstr(r->message, "stuck: real-life: no answer "
+					      "within 0.2s while verifying"),
+			   "%s", r->message);
+	cr_expect_not_null(strstr(r->message, "on packet 0 "), "%s", r->message);
+	cr_expect_eq(res.n, 1, "one row: the stuck engine's");
 	for (size_t e = 0; e < 2; e++)
 		payload_rules_free(&pr, &pes[e]);
 	packets_release(&in.gen[2]);
