@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -262,49 +263,79 @@ static long blind_match_ids(void *h, const char *data, size_t len,
 	return n;
 }
 
+/*
+ * Engines a and b verified on the built-in rules over generated HTTP
+ * packets, each answer from a verifying child as in a run.
+ */
+struct reallife {
+	struct payload_rules pr;
+	struct peng pes[2];
+	struct size_in in;
+	struct results res;
+	struct plan plan;
+	struct bench_opts opts;
+	struct suite_ctx ctx;
+	unsigned char ok[2];
+	size_t matched[2];
+};
+
+static void reallife_verify(struct reallife *t, const struct engine *a,
+			    const struct engine *b, const char *label,
+			    size_t size, size_t npackets, double timeout_ns)
+{
+	struct packets_spec spec = {size, npackets, 0.2, 5};
+
+	memset(t, 0, sizeof(*t));
+	t->pes[0].e = a;
+	t->pes[1].e = b;
+	snprintf(t->in.label, sizeof(t->in.label), "%s", label);
+	t->in.size = size;
+	t->opts = (struct bench_opts){.isolate = 1, .timeout_ns = timeout_ns};
+	t->ctx = (struct suite_ctx){NULL, 0, &t->opts, NULL, &t->plan, &t->res};
+	t->ok[0] = t->ok[1] = 1;
+	results_init(&t->res);
+	cr_assert_eq(rules_builtin(&t->pr.rs), 0);
+	t->pr.builtin = 1;
+	cr_assert_eq(payload_rules_group(&t->pr), 0);
+	cr_assert_eq(packets_generate(&t->in.gen[2], PACKETS_HTTP, &spec), 0);
+	t->in.corpus[SC_REALLIFE] = &t->in.gen[2];
+	for (size_t e = 0; e < 2; e++)
+		cr_assert_eq(payload_rules_compile(&t->ctx, &t->pr, &t->pes[e]), 0);
+	cr_assert_eq(t->res.n, 0, "every built-in rule compiles");
+	cr_assert_eq(payload_rules_verify(&t->ctx, &t->pr, t->pes, 2, &t->in,
+					  t->ok, t->matched),
+		     0);
+}
+
+static void reallife_release(struct reallife *t)
+{
+	for (size_t e = 0; e < 2; e++)
+		payload_rules_free(&t->pr, &t->pes[e]);
+	packets_release(&t->in.gen[2]);
+	payload_rules_release(&t->pr);
+	results_release(&t->res);
+}
+
 Test(payload, reallife_verification_catches_a_wrong_rule)
 {
 	const struct engine *pcre2 = engine_find("pcre2");
 	struct engine blind = *pcre2;
-	struct payload_rules pr = {0};
-	struct peng pes[2] = {{.e = pcre2}, {.e = &blind}};
-	struct size_in in = {.label = "256", .size = 256};
-	struct packets_spec spec = {256, 3000, 0.2, 5};
-	struct results res;
-	struct plan plan = {0};
-	/* answers come from a verifying child, as in a run */
-	struct bench_opts opts = {.isolate = 1, .timeout_ns = 60e9};
-	struct suite_ctx ctx = {NULL, 0, &opts, NULL, &plan, &res};
-	unsigned char ok[2] = {1, 1};
-	size_t matched[2];
+	struct reallife t;
 	const struct result *r;
 
 	blind.name = "blind";
 	blind.match_ids = blind_match_ids;
-	results_init(&res);
-	cr_assert_eq(rules_builtin(&pr.rs), 0);
-	pr.builtin = 1;
-	cr_assert_eq(payload_rules_group(&pr), 0);
-	cr_assert_eq(packets_generate(&in.gen[2], PACKETS_HTTP, &spec), 0);
-	in.corpus[SC_REALLIFE] = &in.gen[2];
-	for (size_t e = 0; e < 2; e++)
-		cr_assert_eq(payload_rules_compile(&ctx, &pr, &pes[e]), 0);
-	cr_assert_eq(res.n, 0, "every built-in rule compiles");
-	cr_assert_eq(payload_rules_verify(&ctx, &pr, pes, 2, &in, ok, matched), 0);
-	cr_expect_eq(ok[0], 1);
-	cr_expect_eq(ok[1], 0);
-	cr_expect_eq(matched[0], in.gen[2].nplanted);
-	r = results_find(&res, "Payload/scenario=real-life/size=256/engine=blind");
+	reallife_verify(&t, pcre2, &blind, "256", 256, 3000, 60e9);
+	cr_expect_eq(t.ok[0], 1);
+	cr_expect_eq(t.ok[1], 0);
+	cr_expect_eq(t.matched[0], t.in.gen[2].nplanted);
+	r = results_find(&t.res, "Payload/scenario=real-life/size=256/engine=blind");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_MISMATCH);
 	cr_expect_not_null(strstr(r->message, "rule sqli-union"), "%s", r->message);
 	cr_expect_not_null(strstr(r->message, "match 0, planted 1"), "%s",
 			   r->message);
-	for (size_t e = 0; e < 2; e++)
-		payload_rules_free(&pr, &pes[e]);
-	packets_release(&in.gen[2]);
-	payload_rules_release(&pr);
-	results_release(&res);
+	reallife_release(&t);
 }
 
 /* PCRE2, except that it never answers while verifying: a stuck engine. */
@@ -323,43 +354,22 @@ Test(payload, reallife_verification_has_a_time_limit)
 {
 	const struct engine *pcre2 = engine_find("pcre2");
 	struct engine stuck = *pcre2;
-	struct payload_rules pr = {0};
-	struct peng pes[2] = {{.e = &stuck}, {.e = pcre2}};
-	struct size_in in = {.label = "64", .size = 64};
-	struct packets_spec spec = {64, 600, 0.2, 5};
-	struct results res;
-	struct plan plan = {0};
-	struct bench_opts opts = {.isolate = 1, .timeout_ns = 200e6};
-	struct suite_ctx ctx = {NULL, 0, &opts, NULL, &plan, &res};
-	unsigned char ok[2] = {1, 1};
-	size_t matched[2];
+	struct reallife t;
 	const struct result *r;
 
 	stuck.name = "stuck";
 	stuck.match_ids = stuck_match_ids;
-	results_init(&res);
-	cr_assert_eq(rules_builtin(&pr.rs), 0);
-	pr.builtin = 1;
-	cr_assert_eq(payload_rules_group(&pr), 0);
-	cr_assert_eq(packets_generate(&in.gen[2], PACKETS_HTTP, &spec), 0);
-	in.corpus[SC_REALLIFE] = &in.gen[2];
-	for (size_t e = 0; e < 2; e++)
-		cr_assert_eq(payload_rules_compile(&ctx, &pr, &pes[e]), 0);
-	cr_assert_eq(payload_rules_verify(&ctx, &pr, pes, 2, &in, ok, matched), 0);
-	cr_expect_eq(ok[0], 0);
-	cr_expect_eq(ok[1], 1);
-	cr_expect_eq(matched[1], in.gen[2].nplanted);
-	r = results_find(&res, "Payload/scenario=real-life/size=64/engine=stuck");
+	reallife_verify(&t, &stuck, pcre2, "64", 64, 600, 200e6);
+	cr_expect_eq(t.ok[0], 0);
+	cr_expect_eq(t.ok[1], 1);
+	cr_expect_eq(t.matched[1], t.in.gen[2].nplanted);
+	r = results_find(&t.res, "Payload/scenario=real-life/size=64/engine=stuck");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_TIMEOUT);
 	cr_expect_not_null(strstr(r->message, "stuck: real-life: no answer "
 					      "within 0.2s while verifying"),
 			   "%s", r->message);
 	cr_expect_not_null(strstr(r->message, "on packet 0 "), "%s", r->message);
-	cr_expect_eq(res.n, 1, "one row: the stuck engine's");
-	for (size_t e = 0; e < 2; e++)
-		payload_rules_free(&pr, &pes[e]);
-	packets_release(&in.gen[2]);
-	payload_rules_release(&pr);
-	results_release(&res);
+	cr_expect_eq(t.res.n, 1, "one row: the stuck engine's");
+	reallife_release(&t);
 }
