@@ -398,15 +398,16 @@ static int answers_read(int fd, const struct isolate_items *it,
 {
 	size_t len = sizeof(struct answer_hdr) + it->size, have = 0;
 	unsigned char *rec = malloc(len);
+	uint64_t deadline = 0;
 	int rc = -1;
 
 	if (rec == NULL)
 		return -1;
 	for (;;) {
-		uint64_t deadline = 0;
 		struct answer_hdr h;
 		ssize_t got;
 
+		/* a new answer starts: it gets the whole limit */
 		if (o->timeout_ns > 0 && have == 0)
 			deadline = clock_ns() + (uint64_t)o->timeout_ns;
 		rc = wait_readable(fd, deadline);
