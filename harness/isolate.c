@@ -160,21 +160,28 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
+/* A forked child's start: no core files, default signals, its phase. */
+static void child_begin(enum engine_phase phase)
+{
+	struct rlimit no_core = {0, 0};
+
+	/* a crash on purpose must not write a core file per sample */
+	setrlimit(RLIMIT_CORE, &no_core);
+	interrupt_child_reset();
+	engine_phase = phase;
+}
+
 /* The child: measure, send, exit without running atexit or stdio flushes. */
 static void __attribute__((noreturn))
 child_run(const struct bench *b, const struct bench_opts *o, int fd)
 {
 	static unsigned char buf[ISOLATE_MAX_MSG];
-	struct rlimit no_core = {0, 0};
 	struct result tmp;
 	char why[512] = "";
 	size_t len;
 	int rc;
 
-	/* a crash on purpose must not write a core file per sample */
-	setrlimit(RLIMIT_CORE, &no_core);
-	interrupt_child_reset();
-	engine_phase = ENGINE_PHASE_MEASURE;
+	child_begin(ENGINE_PHASE_MEASURE);
 	memset(&tmp, 0, sizeof(tmp));
 	/*
 	 * With a fixed n the measured run is the first: one op first (Go's
@@ -261,6 +268,33 @@ static pid_t wait_child(pid_t pid, int *status)
 	return w;
 }
 
+/*
+ * fork() with a pipe from child to parent: in the child (0) *fd is the
+ * write end, in the parent (the child's pid) the read end.  -1 with a
+ * one-line reason in why when pipe or fork failed.
+ */
+static pid_t fork_piped(int *fd, char *why, size_t size)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		snprintf(why, size, "pipe: %s (try --no-fork)", strerror(errno));
+		return -1;
+	}
+	fflush(NULL); /* or the child could print the parent's buffered text */
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, size, "fork: %s (try --no-fork)", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	close(fds[pid == 0 ? 0 : 1]);
+	*fd = fds[pid == 0 ? 1 : 0];
+	return pid;
+}
+
 /* Turn what the child did into 0, an engine status or an isolate status. */
 static int judge(int status, const unsigned char *buf, size_t len,
 		 struct result *r, char *why, size_t size)
@@ -292,31 +326,18 @@ int isolate_measure(const struct bench *b, const struct bench_opts *o,
 {
 	static unsigned char buf[ISOLATE_MAX_MSG];
 	uint64_t deadline = 0;
-	int fds[2], status = 0, rc;
+	int fd, status = 0, rc;
 	size_t len = 0;
-	pid_t pid;
+	pid_t pid = fork_piped(&fd, why, size);
 
-	if (pipe2(fds, O_CLOEXEC) != 0) {
-		snprintf(why, size, "pipe: %s (try --no-fork)", strerror(errno));
+	if (pid < 0)
 		return ISOLATE_SYSTEM;
-	}
-	fflush(NULL); /* or the child could print the parent's buffered text */
-	pid = fork();
-	if (pid < 0) {
-		snprintf(why, size, "fork: %s (try --no-fork)", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return ISOLATE_SYSTEM;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		child_run(b, o, fds[1]);
-	}
-	close(fds[1]);
+	if (pid == 0)
+		child_run(b, o, fd);
 	if (o->timeout_ns > 0)
 		deadline = clock_ns() + (uint64_t)o->timeout_ns;
-	rc = read_until(fds[0], deadline, buf, sizeof(buf), &len);
-	close(fds[0]);
+	rc = read_until(fd, deadline, buf, sizeof(buf), &len);
+	close(fd);
 	if (rc == 1 || rc == 2)
 		kill(pid, SIGKILL);
 	if (wait_child(pid, &status) < 0) {
@@ -358,15 +379,12 @@ static size_t after_failure(const struct isolate_items *it, size_t i)
 static void __attribute__((noreturn))
 answers_child(const struct isolate_items *it, size_t from, int fd)
 {
-	struct rlimit no_core = {0, 0};
 	size_t len = sizeof(struct answer_hdr) + it->size;
 	unsigned char *rec = malloc(len);
 
 	if (rec == NULL)
 		_exit(4);
-	setrlimit(RLIMIT_CORE, &no_core);
-	interrupt_child_reset();
-	engine_phase = ENGINE_PHASE_VERIFY;
+	child_begin(ENGINE_PHASE_VERIFY);
 	for (size_t i = from; i < it->n;) {
 		struct answer_hdr h = {i, 0};
 
@@ -465,26 +483,17 @@ static int answers_batch(const struct isolate_items *it,
 			 const struct bench_opts *o, unsigned char *out,
 			 struct isolate_verdict *v, size_t *next)
 {
-	int fds[2], wstatus = 0, rc;
+	char why[256];
+	int fd, wstatus = 0, rc;
 	size_t skip_to;
-	pid_t pid;
+	pid_t pid = fork_piped(&fd, why, sizeof(why));
 
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return ISOLATE_SYSTEM;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return ISOLATE_SYSTEM;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		answers_child(it, *next, fds[1]);
-	}
-	close(fds[1]);
-	rc = answers_read(fds[0], it, o, out, v, next);
-	close(fds[0]);
+	if (pid < 0)
+		return ISOLATE_SYSTEM; /* the items run in this process */
+	if (pid == 0)
+		answers_child(it, *next, fd);
+	rc = answers_read(fd, it, o, out, v, next);
+	close(fd);
 	if (rc != 0)
 		kill(pid, SIGKILL);
 	if (wait_child(pid, &wstatus) < 0)
@@ -538,8 +547,7 @@ void isolate_verdict_text(const struct isolate_verdict *v,
 	else if (v->status == ISOLATE_SKIPPED)
 		snprintf(buf, size, "not verified after an earlier failure");
 	else
-		snprintf(buf, size, "%s while verifying",
-			 engine_status_name(v->status));
+		snprintf(buf, size, "%s", engine_status_name(v->status));
 }
 
 int isolate_pin_cpu(int cpu, char *err, size_t size)

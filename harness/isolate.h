@@ -79,7 +79,11 @@ struct isolate_verdict {
 int isolate_answers(const struct isolate_items *it, const struct bench_opts *o,
 		    void *out, struct isolate_verdict *v);
 
-/* One-line text of a failed verdict: "crashed: signal 11 (...) while verifying". */
+/*
+ * One-line text of a failed verdict: "crashed: signal 11 (...) while
+ * verifying", "no answer within 60s while verifying: ...", or for
+ * answer()'s own status the engine's name for it ("match limit").
+ */
 void isolate_verdict_text(const struct isolate_verdict *v,
 			  const struct bench_opts *o, char *buf, size_t size);
 

@@ -210,8 +210,7 @@ struct verdict {
 	size_t matched; /* packets where some rule matched */
 	size_t pkt, rule;
 	int got, want;
-	int status;     /* < 0: the engine failed on packet `pkt` */
-	struct isolate_verdict iv; /* how, when the verifying child failed */
+	struct isolate_verdict iv; /* status < 0: it failed on packet `pkt` */
 };
 
 /*
@@ -301,7 +300,6 @@ static void chunk_failures(const struct rows_job *j,
 			struct verdict *ve = &v[j->live[slot]];
 			if (x->status == 0)
 				continue;
-			ve->status = x->status;
 			ve->iv = *x;
 			ve->pkt = j->from + k;
 			break;
@@ -345,7 +343,7 @@ static void judge_packet(const struct payload_rules *pr,
 		const unsigned char *row = rows + e * pr->rs.n;
 		int differs = 0, any = 0;
 
-		if (v[e].status < 0)
+		if (v[e].iv.status < 0)
 			continue;
 		for (size_t r = 0; r < pr->rs.n; r++) {
 			if (row[r] == ANSWER_NONE)
@@ -377,15 +375,11 @@ static void verdict_row(struct suite_ctx *ctx, const struct payload_rules *pr,
 
 	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
-	if (v->status < 0) {
+	if (v->iv.status < 0) {
 		char why[256];
-		if (v->status <= ISOLATE_CRASHED)
-			isolate_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
-		else
-			snprintf(why, sizeof(why), "%s",
-				 engine_status_name(v->status));
+		isolate_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
 		suite_fail(ctx, PAYLOAD_SUITE, name,
-			   v->status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT
+			   v->iv.status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT
 							: RESULT_ERROR,
 			   "%s: real-life: %s on packet %zu \"%s\"", pe->e->name,
 			   why, v->pkt, text);
@@ -420,7 +414,7 @@ static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
 
 	j->nlive = 0;
 	for (size_t e = 0; e < npes; e++)
-		if (ok[e] && v[e].status >= 0)
+		if (ok[e] && v[e].iv.status >= 0)
 			j->live[j->nlive++] = e;
 	it.n = j->nlive * j->npk;
 	answers = malloc(it.n * it.size + 1);
@@ -476,7 +470,7 @@ int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 		goto out;
 	for (size_t e = 0; e < npes; e++) {
 		matched[e] = v[e].matched;
-		if (!ok_out[e] || (v[e].status == 0 && v[e].differ == 0))
+		if (!ok_out[e] || (v[e].iv.status == 0 && v[e].differ == 0))
 			continue;
 		verdict_row(ctx, pr, &pes[e], in, &v[e]);
 		ok_out[e] = 0;

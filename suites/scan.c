@@ -432,10 +432,7 @@ static void scan_case_settle(struct suite_ctx *ctx,
 		return;
 	}
 	case_name(p, c->e, name, sizeof(name));
-	if (v->status <= ISOLATE_CRASHED)
-		isolate_verdict_text(v, ctx->opts, why, sizeof(why));
-	else
-		snprintf(why, sizeof(why), "%s", engine_status_name(v->status));
+	isolate_verdict_text(v, ctx->opts, why, sizeof(why));
 	suite_fail(ctx, "scan", name,
 		   v->status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
 		   : v->status == ISOLATE_TIMEOUT      ? RESULT_TIMEOUT
