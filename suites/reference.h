@@ -1,0 +1,97 @@
+/*
+ * reference.h - the reference matcher verification trusts.
+ *
+ * A small, clearly written regex matcher in the project itself, sharing no
+ * code with any engine: a parser for the PCRE syntax rxbench documents, a
+ * Thompson NFA, and one Pike-VM simulation from which every semantics class
+ * falls out.  Suites compare each engine's answer with it, so an answer is
+ * never decided by which engines ran or in what order (issue 11).  It is
+ * tested against Python's `re` (leftmost-first) and the `regex` module in
+ * POSIX mode (leftmost-longest); see tests/test_reference.c and
+ * tests/reference_oracle.py.
+ *
+ * Syntax in reach: literals and escapes (\n \t \r \f \v \e \a \0 \xHH
+ * \x{H..}, \. and any escaped punctuation), `.`, classes ([...], ranges,
+ * negation, [:alpha:] and the other POSIX names, \d \w \s \D \W \S inside
+ * and outside), anchors ^ $ \A \z \Z \b \B, groups (...) (?:...) and
+ * (?flags:...), inline flags (?i) (?s) (?m) (?-i) ..., alternation, greedy
+ * and lazy quantifiers * + ? {n} {n,} {n,m} and their lazy forms.  What is
+ * outside (backreferences, lookaround, atomic groups, possessive
+ * quantifiers, \p{..}, \K, \G, recursion, callouts, (*VERBS)) is
+ * REF_OUT_OF_REACH: those cases need another kind of verification.
+ *
+ * Semantics follow PCRE2 with its defaults: the newline is LF alone; `.`
+ * matches any byte (a whole UTF-8 character with ENGINE_UTF8) but '\n'
+ * unless ENGINE_DOTALL; `$` matches at the end and before a final '\n'
+ * (before every '\n' with ENGINE_MULTILINE); `^` at the start (and after
+ * every '\n' with ENGINE_MULTILINE, but not after a final one); \w \d \s
+ * and \b are ASCII (\s is [\t\n\v\f\r ]); ENGINE_CASELESS folds ASCII
+ * letters only (a caseless pattern with non-ASCII letters in UTF-8 mode is
+ * REF_OUT_OF_REACH, since engines fold those differently).
+ *
+ * Build: always; no library.
+ */
+#ifndef RXB_REFERENCE_H
+#define RXB_REFERENCE_H
+
+#include <stddef.h>
+
+#include "engines/engine.h"
+
+/* ref_compile() failures. */
+enum ref_status {
+	REF_OK = 0,
+	REF_OUT_OF_REACH = -1, /* valid syntax the reference does not implement */
+	REF_INVALID = -2,      /* not a valid pattern */
+	REF_NOMEM = -3,
+};
+
+/* What a pattern uses, found by the parser: for capability gates. */
+enum ref_feature {
+	REF_USES_DOLLAR = 1u << 0, /* `$` or \Z outside multiline mode: engines
+				      without CAP_PERL_DOLLAR differ where the
+				      data ends with '\n' */
+	REF_USES_EMPTY = 1u << 1,  /* the pattern can match the empty string */
+};
+
+struct ref_regex;
+
+/*
+ * Compile pattern re[0..len) (bytes, may hold NUL) with `flags` (enum
+ * engine_flag; ENGINE_SINGLEMATCH is ignored).  Returns REF_OK and a new
+ * regex in *out, or a negative enum ref_status with a one-line reason in
+ * why[0..size) ("backreference \1 at offset 4").  The caller owns *out
+ * and frees it with ref_free().
+ */
+int ref_compile(const char *re, size_t len, unsigned flags,
+		struct ref_regex **out, char *why, size_t size);
+
+/*
+ * The capabilities (enum engine_cap) an engine needs for this pattern:
+ * CAP_LAZY, CAP_COUNTED_REP, CAP_WORD_BOUNDARY, CAP_PERL_CLASSES,
+ * CAP_NONCAPTURE, CAP_INLINE_FLAGS, CAP_NUL_PATTERN, CAP_EMPTY_MATCH.
+ */
+unsigned ref_needs(const struct ref_regex *r);
+
+/* enum ref_feature bits of this pattern. */
+unsigned ref_features(const struct ref_regex *r);
+
+/* 1 if the pattern matches anywhere in data[0..len), else 0. */
+int ref_is_match(const struct ref_regex *r, const char *data, size_t len);
+
+/*
+ * The number of matches in data[0..len) under `sem`, as engine.h's
+ * count() defines it: SEM_LEFTMOST_FIRST and SEM_LEFTMOST_LONGEST count
+ * non-overlapping matches, searching again from the end of each match, or
+ * one byte (one UTF-8 character with ENGINE_UTF8) past an empty one;
+ * anchors see the whole data, not the data from the resume point.
+ * SEM_ALL_ENDS counts the offsets e in [0, len] at which some match ends
+ * (Hyperscan without SOM).  With ENGINE_ANCHORED only matches starting at
+ * offset 0 count (0 or 1).  -1 for SEM_NONE or out of memory.
+ */
+long ref_count(const struct ref_regex *r, enum engine_semantics sem,
+	       const char *data, size_t len);
+
+void ref_free(struct ref_regex *r);
+
+#endif
