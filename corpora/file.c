@@ -119,7 +119,9 @@ void corpus_release(struct corpus *c)
 	c->len = 0;
 }
 
-long corpus_lines(const struct corpus *c, struct line **out)
+/* Split at '\n'; keep_cr: a '\r' before it stays part of the line. */
+static long lines_split(const struct corpus *c, struct line **out,
+			int keep_cr)
 {
 	size_t n = 0, cap = 64;
 	struct line *v = malloc(cap * sizeof(*v));
@@ -140,10 +142,21 @@ long corpus_lines(const struct corpus *c, struct line **out)
 			cap *= 2;
 		}
 		v[n].p = p;
-		v[n].len = (len > 0 && p[len - 1] == '\r') ? len - 1 : len;
+		v[n].len = (!keep_cr && len > 0 && p[len - 1] == '\r') ? len - 1
+								      : len;
 		n++;
 		p += len + (nl != NULL);
 	}
 	*out = v;
 	return (long)n;
+}
+
+long corpus_lines(const struct corpus *c, struct line **out)
+{
+	return lines_split(c, out, 0);
+}
+
+long corpus_lines_exact(const struct corpus *c, struct line **out)
+{
+	return lines_split(c, out, 1);
 }

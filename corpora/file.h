@@ -34,6 +34,12 @@ struct line {
 long corpus_lines(const struct corpus *c, struct line **out);
 
 /*
+ * The same, but a '\r' before '\n' stays in the line, as GNU grep keeps
+ * it: the lines a grep model matches.
+ */
+long corpus_lines_exact(const struct corpus *c, struct line **out);
+
+/*
  * Make a message that quotes bytes from a user's file safe to print as
  * one line: each control byte (a newline from a JSON or YAML string, an
  * escape sequence for the terminal) becomes "\xNN".  In place in the

@@ -12,7 +12,7 @@
 #include "corpora/rules.h"
 
 #include "corpora/file.h"
-#include "engines/engine.h"
+#include "engines/pattern.h"
 
 #include <dirent.h>
 #include <errno.h>

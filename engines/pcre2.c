@@ -269,6 +269,7 @@ const struct engine engine_pcre2 = {
 
 const struct engine engine_pcre2_jit = {
 	.name = "pcre2-jit",
+	.library = "pcre2",
 	.desc = "PCRE2 JIT-compiled; sets tried in turn",
 	.caps = PCRE2_CAPS,
 	.semantics = SEM_LEFTMOST_FIRST,

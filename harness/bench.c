@@ -89,8 +89,10 @@ int plan_add(struct plan *p, const struct bench *b)
 
 void plan_release(struct plan *p)
 {
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		free(p->b[i].name);
+		free(p->b[i].verified);
+	}
 	free(p->b);
 	p->b = NULL;
 	p->n = 0;
@@ -280,6 +282,10 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 			if (interrupt_signal())
 				goto out;
 			r = results_add(res, b->suite, b->name);
+			if (r != NULL && r->verified == NULL &&
+			    b->verified != NULL &&
+			    result_set_verified(r, b->verified, b->unverified))
+				r = NULL;
 			if (r == NULL) {
 				dead[i] = 1;
 				failed++;

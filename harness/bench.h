@@ -55,6 +55,13 @@ struct bench {
 	void (*derive)(void *arg, double ns_per_op, struct result *r);
 
 	void *arg;
+	/*
+	 * What the op's answer was verified against (suites/case.h), copied
+	 * into the result; owned, may be NULL.  unverified: timed although
+	 * nothing could verify it (--allow-unverified); every output marks it.
+	 */
+	char *verified;
+	int unverified;
 	double bytes_per_op; /* > 0: report MB/s (Go's b.SetBytes) */
 	struct bench_metric extra[BENCH_MAX_EXTRA]; /* fixed metrics, e.g. domains */
 	size_t nextra;
@@ -108,7 +115,8 @@ struct plan {
 	size_t cap; /* of b: grows by doubling (100,000s of benchmarks) */
 };
 
-/* Append a copy of *b (its name is taken over). 0, or -1 out of memory. */
+/* Append a copy of *b (its name and verified text are taken over).
+ * 0, or -1 out of memory. */
 int plan_add(struct plan *p, const struct bench *b);
 void plan_release(struct plan *p);
 

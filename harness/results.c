@@ -25,6 +25,7 @@ void result_release(struct result *r)
 	free(r->name);
 	free(r->suite);
 	free(r->message);
+	free(r->verified);
 }
 
 void results_release(struct results *res)
@@ -285,6 +286,7 @@ static const char *const status_names[] = {
 	[RESULT_ERROR] = "error",
 	[RESULT_UNSUPPORTED] = "unsupported",
 	[RESULT_TIMEOUT] = "timeout",
+	[RESULT_UNVERIFIED] = "unverified",
 };
 
 const char *result_status_name(enum result_status st)
@@ -329,7 +331,20 @@ int results_failed(const struct results *res)
 {
 	for (size_t i = 0; i < res->n; i++)
 		if (res->r[i].status != RESULT_OK &&
-		    res->r[i].status != RESULT_UNSUPPORTED)
+		    res->r[i].status != RESULT_UNSUPPORTED &&
+		    res->r[i].status != RESULT_UNVERIFIED)
 			return 1;
+	return 0;
+}
+
+int result_set_verified(struct result *r, const char *text, int unverified)
+{
+	char *copy = text ? strdup(text) : NULL;
+
+	if (text != NULL && copy == NULL)
+		return -1;
+	free(r->verified);
+	r->verified = copy;
+	r->unverified = unverified;
 	return 0;
 }

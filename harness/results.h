@@ -20,6 +20,7 @@ enum result_status {
 	RESULT_ERROR,       /* compile error, crash, match limit, bad input */
 	RESULT_UNSUPPORTED, /* the engine lacks a capability the case needs */
 	RESULT_TIMEOUT,
+	RESULT_UNVERIFIED, /* no reference could check the answer: no time */
 };
 
 enum metric_better {
@@ -40,6 +41,13 @@ struct result {
 	char *suite;
 	enum result_status status;
 	char *message; /* NULL when ok */
+	/*
+	 * What the answer was compared with before it was timed, one line
+	 * ("reference: leftmost-first count 1730"); NULL when not recorded
+	 * (a failure row, or a file from before verification was recorded).
+	 */
+	char *verified;
+	int unverified; /* timed without verification (--allow-unverified) */
 	uint64_t *iters;
 	size_t nsamples;
 	struct metric *m;
@@ -126,7 +134,7 @@ void result_set_status(struct result *r, enum result_status st,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* "ok", "mismatch", "error", "unsupported", "timeout". */
+/* "ok", "mismatch", "error", "unsupported", "timeout", "unverified". */
 const char *result_status_name(enum result_status st);
 
 /* Parse a status name; -1 when unknown. */
@@ -139,7 +147,15 @@ int result_status_parse(const char *name);
 int result_key(const struct result *r, const char *key, char *buf,
 	       size_t size);
 
-/* True when any result has a status other than ok and unsupported. */
+/*
+ * Record what r's answer was verified against (`unverified` 0), or why it
+ * could not be (`unverified` 1: a timed row --allow-unverified let
+ * through).  0, or -1 out of memory.
+ */
+int result_set_verified(struct result *r, const char *text, int unverified);
+
+/* True when any result has a status other than ok, unsupported and
+ * unverified (those say what was not measured, not that something broke). */
 int results_failed(const struct results *res);
 
 #endif

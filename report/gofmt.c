@@ -137,10 +137,21 @@ void gofmt_write_status(struct gofmt *g, const struct result *r)
 	const char *msg = r->message ? r->message : "";
 	const char *p;
 
+	if (r->status == RESULT_OK && r->unverified) {
+		/* benchstat reads "--- " lines as neither results nor
+		   configuration, as it does FAIL blocks */
+		fprintf(g->out, "--- UNVERIFIED: Benchmark%s\n    %s\n",
+			r->name, r->verified ? r->verified : "unverified");
+		fflush(g->out);
+		return;
+	}
 	if (r->status == RESULT_OK)
 		return;
 	fprintf(g->out, "--- %s: Benchmark%s\n",
-		r->status == RESULT_UNSUPPORTED ? "SKIP" : "FAIL", r->name);
+		r->status == RESULT_UNSUPPORTED || r->status == RESULT_UNVERIFIED
+			? "SKIP"
+			: "FAIL",
+		r->name);
 	fprintf(g->out, "    %s: ", result_status_name(r->status));
 	/* one indented line per message line, as Go prints b.Log output */
 	for (p = msg; *p; p++) {

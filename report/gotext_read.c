@@ -217,6 +217,24 @@ static int status_line(struct gt *g, char *line)
 	return 0;
 }
 
+/*
+ * "--- UNVERIFIED: BenchmarkX": X was timed without verification
+ * (--allow-unverified); its indented reason is not kept.
+ */
+static int unverified_line(struct gt *g, char *rest)
+{
+	char *f[2];
+	struct result *r;
+
+	if (split_fields(rest, f, 2) == 0 || !is_bench_name(f[0]))
+		return 0;
+	gotext_strip_procs(f[0] + 9);
+	r = results_find(g->res, f[0] + 9);
+	if (r != NULL)
+		r->unverified = 1;
+	return 0;
+}
+
 /* An indented line after a FAIL/SKIP line: part of its message. */
 static int status_message(struct gt *g, const char *text)
 {
@@ -298,6 +316,8 @@ static int one_line(struct gt *g, char *line)
 		return status_message(g, line);
 	}
 	g->pending = NULL;
+	if (strncmp(line, "--- UNVERIFIED: ", 16) == 0)
+		return unverified_line(g, line + 16);
 	if (strncmp(line, "--- FAIL: ", 10) == 0 ||
 	    strncmp(line, "--- SKIP: ", 10) == 0)
 		return status_line(g, line);

@@ -3,7 +3,7 @@
  */
 #include "report/json.h"
 
-#include "engines/engine.h" /* engine_utf8_len: strict UTF-8 */
+#include "engines/pattern.h" /* engine_utf8_len: strict UTF-8 */
 #include "report/io.h"
 
 #include <math.h>
@@ -128,6 +128,10 @@ static void json_result(FILE *out, const struct result *r)
 	fprintf(out, ",\n     \"status\": \"%s\", \"message\": ",
 		result_status_name(r->status));
 	json_str(out, r->message);
+	fputs(", \"verified\": ", out);
+	json_str(out, r->verified);
+	if (r->unverified)
+		fputs(", \"unverified\": true", out);
 	fputs(",\n     \"iterations\": [", out);
 	for (size_t i = 0; i < r->nsamples; i++)
 		fprintf(out, "%s%llu", i ? ", " : "",

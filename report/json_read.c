@@ -660,15 +660,17 @@ static int parse_status(struct jp *p, struct result *r)
 	free(s);
 	if (st < 0)
 		return jp_fail(p, at, "unknown status (ok, mismatch, error, "
-			       "unsupported, timeout)");
+			       "unsupported, timeout, unverified)");
 	r->status = (enum result_status)st;
 	return 0;
 }
 
 static int bench_member(struct jp *p, const char *key, size_t at, void *ctx)
 {
-	static const char *const keys[] = {"name", "suite", "status",
-					   "message", "iterations", "metrics"};
+	static const char *const keys[] = {"name",	 "suite",
+					   "status",	 "message",
+					   "iterations", "metrics",
+					   "verified",	 "unverified"};
 	struct bench_ctx *bc = ctx;
 	unsigned bit = 0;
 
@@ -685,7 +687,9 @@ static int bench_member(struct jp *p, const char *key, size_t at, void *ctx)
 	case 4: return parse_status(p, &bc->r);
 	case 8: return parse_string_or_null(p, &bc->r.message);
 	case 16: return parse_array(p, iter_item, bc);
-	default: return parse_array(p, metric_item, bc);
+	case 32: return parse_array(p, metric_item, bc);
+	case 64: return parse_string_or_null(p, &bc->r.verified);
+	default: return parse_bool(p, &bc->r.unverified);
 	}
 }
 
@@ -712,11 +716,14 @@ static int bench_commit(struct jp *p, struct bench_ctx *bc, size_t at)
 		return jp_fail(p, at, "out of memory");
 	r->status = bc->r.status;
 	r->message = bc->r.message;
+	r->verified = bc->r.verified;
+	r->unverified = bc->r.unverified;
 	r->iters = bc->r.iters;
 	r->nsamples = bc->r.nsamples;
 	r->m = bc->r.m;
 	r->nm = bc->r.nm;
 	bc->r.message = NULL;
+	bc->r.verified = NULL;
 	bc->r.iters = NULL;
 	bc->r.m = NULL;
 	bc->r.nm = bc->r.nsamples = 0;

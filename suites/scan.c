@@ -2,11 +2,13 @@
  * scan.c - the generic scan suite: patterns over a whole corpus.
  *
  * Models (rebar's): `count` counts the matches in the whole corpus as one
- * op; `grep` counts the lines that match.  Before any timing every
- * engine's answer is computed: is_match on the corpus and grep counts
- * must agree across all engines, counts within a semantics class, and a
- * literal pattern is also checked against a memmem() reference.  An
- * engine that disagrees with the majority gets a MISMATCH row and no time.
+ * op; `grep` counts the lines that match (GNU grep's lines: split at
+ * '\n', a '\r' before it is part of the line).  The suite is a generator
+ * of cases, one per pattern x engine, for the one pipeline of
+ * suites/case.h: every engine's answer (is_match on the corpus and the
+ * model's count) is compared with the expected answer of its class,
+ * computed by the reference matcher (suites/reference.h) from the pattern
+ * and corpus alone, or recorded in the built-in table.
  *
  * Without --pattern/--patterns-file/--corpus it runs the built-in pattern
  * table on the built-in generated corpus, whose expected answers the
@@ -19,6 +21,8 @@
 #include "corpora/text.h"
 #include "harness/interrupt.h"
 #include "harness/isolate.h"
+#include "suites/case.h"
+#include "suites/reference.h"
 #include "suites/strset.h"
 
 #include <errno.h>
@@ -37,9 +41,12 @@ struct scan_pattern {
 	size_t len;
 	unsigned flags; /* enum engine_flag */
 	unsigned needs; /* enum engine_cap */
-	int literal;    /* plain bytes: a memmem reference applies */
+	int user;       /* from the command line: --flags applies */
 	long expect_first; /* built-in corpus: leftmost-first count, or -1 */
 	long expect_lines; /* built-in corpus: matching lines, or -1 */
+	struct ref_regex *ref; /* the reference; NULL when out of its reach */
+	int ref_rc;            /* ref_compile()'s status */
+	char ref_why[160];     /* why there is no reference */
 };
 
 /*
@@ -51,48 +58,36 @@ struct scan_pattern {
 static const struct {
 	const char *name, *re;
 	unsigned flags, needs;
-	int literal;
 	long first, lines;
 } builtin[] = {
-	{"literal", "Sherlock", 0, 0, 1, 1730, 1657},
-	{"literal-rare", "Huckleberry Finn", 0, 0, 1, 14, 14},
-	{"caseless", "sherlock holmes", ENGINE_CASELESS, 0, 0, 10, 10},
-	{"alternation", "Sherlock|Holmes|Watson|Irene|Adler", 0, 0, 0, 8714,
-	 6677},
-	{"suffix", "[a-zA-Z]+ing", 0, 0, 0, 14197, 9344},
-	{"date", "[0-9]{4}-[0-9]{2}-[0-9]{2}", 0, CAP_COUNTED_REP, 0, 1138,
-	 1110},
-	{"email", "[a-z0-9._]+@[a-z0-9]+[.](com|org|net)", 0, 0, 0, 683, 667},
-	{"line-start", "^The ", ENGINE_MULTILINE, 0, 0, 117, 117},
-	{"pri-ate", "pri[a-z]*ate", 0, 0, 0, 3328, 3011},
-	{"no-match", "zqxj[0-9]+", 0, 0, 0, 0, 0},
+	{"literal", "Sherlock", 0, 0, 1730, 1657},
+	{"literal-rare", "Huckleberry Finn", 0, 0, 14, 14},
+	{"caseless", "sherlock holmes", ENGINE_CASELESS, 0, 10, 10},
+	{"alternation", "Sherlock|Holmes|Watson|Irene|Adler", 0, 0, 8714, 6677},
+	{"suffix", "[a-zA-Z]+ing", 0, 0, 14197, 9344},
+	{"date", "[0-9]{4}-[0-9]{2}-[0-9]{2}", 0, CAP_COUNTED_REP, 1138, 1110},
+	{"email", "[a-z0-9._]+@[a-z0-9]+[.](com|org|net)", 0, 0, 683, 667},
+	{"line-start", "^The ", ENGINE_MULTILINE, 0, 117, 117},
+	{"pri-ate", "pri[a-z]*ate", 0, 0, 3328, 3011},
+	{"no-match", "zqxj[0-9]+", 0, 0, 0, 0},
 };
 
 static struct {
 	struct scan_pattern *pats;
 	size_t npats, cap;
-	unsigned flags;        /* --flags for user patterns */
+	unsigned flags;        /* --flags: every user pattern, once parsed */
 	const char *corpus_path;
 	const char *patterns_path;
 	enum scan_model model;
 	struct corpus corpus;
 	struct line *lines;
 	long nlines;
-	struct scan_case *cases;
-	size_t ncases;
+	struct case_table table; /* pattern x engine */
 	struct strset names; /* of user patterns */
 } st;
 
-/* One pattern x engine, alive from prepare() to cleanup(). */
-struct scan_case {
-	const struct engine *e;
-	void *h;
-	long answer;
-	int matched;
-};
-
 static int add_pattern(const char *name, const char *re, size_t len,
-		       unsigned flags, unsigned needs, int literal)
+		       unsigned flags, unsigned needs, int user)
 {
 	struct scan_pattern *p;
 
@@ -117,8 +112,9 @@ static int add_pattern(const char *name, const char *re, size_t len,
 	p->len = len;
 	p->flags = flags;
 	p->needs = needs;
-	p->literal = literal;
+	p->user = user;
 	p->expect_first = -1;
+	p->ref = NULL;
 	p->expect_lines = -1;
 	st.npats++;
 	return 0;
@@ -142,7 +138,7 @@ static int add_user_pattern(const char *re, size_t len)
 		snprintf(name + (l > 36 ? 36 : l), 12, "#%zu", k);
 	if (strset_add(&st.names, name, strlen(name), 0) < 0)
 		return -1;
-	return add_pattern(name, re, len, st.flags, 0, 0);
+	return add_pattern(name, re, len, 0, 0, 1);
 }
 
 static int parse_flags(const char *v)
@@ -262,7 +258,7 @@ static int add_builtin_patterns(void)
 		struct scan_pattern *p;
 		if (add_pattern(builtin[i].name, builtin[i].re,
 				strlen(builtin[i].re), builtin[i].flags,
-				builtin[i].needs, builtin[i].literal) != 0)
+				builtin[i].needs, 0) != 0)
 			return -1;
 		p = &st.pats[st.npats - 1];
 		if (st.corpus_path == NULL) {
@@ -292,16 +288,28 @@ static int load_inputs(void)
 	}
 	if (check_utf8_corpus() != 0)
 		return -1;
-	st.nlines = corpus_lines(&st.corpus, &st.lines);
+	/* --flags is for every user pattern, wherever it stood */
+	for (size_t i = 0; i < st.npats; i++)
+		if (st.pats[i].user)
+			st.pats[i].flags = st.flags;
+	st.nlines = corpus_lines_exact(&st.corpus, &st.lines);
 	return st.nlines < 0 ? -1 : 0;
 }
 
-static long grep_count(const struct scan_case *c)
+/* --- answers --------------------------------------------------------- */
+
+/* One case's answer, as the verifying child computes it. */
+struct scan_answer {
+	long matched; /* is_match on the whole corpus */
+	long answer;  /* the count, or the matching lines (grep model) */
+};
+
+static long grep_count(const struct engine *e, void *h)
 {
 	long hits = 0;
 
 	for (long i = 0; i < st.nlines; i++) {
-		int m = c->e->is_match(c->h, st.lines[i].p, st.lines[i].len);
+		int m = e->is_match(h, st.lines[i].p, st.lines[i].len);
 		if (m < 0)
 			return m;
 		hits += m;
@@ -309,49 +317,95 @@ static long grep_count(const struct scan_case *c)
 	return hits;
 }
 
-/* The answer this engine gives under the current model; <0 on error. */
-static long scan_answer(const struct scan_case *c)
+/* The answer engine e gives under the current model; <0 on error. */
+static long scan_model_answer(const struct engine *e, void *h)
 {
 	if (st.model == MODEL_GREP)
-		return grep_count(c);
-	if (c->e->count == NULL)
+		return grep_count(e, h);
+	if (e->count == NULL)
 		return ENGINE_ERR_UNSUPPORTED;
-	return c->e->count(c->h, st.corpus.data, st.corpus.len);
+	return e->count(h, st.corpus.data, st.corpus.len);
 }
 
-/* memmem reference: non-overlapping (first/longest) or every end (all-ends). */
-static long literal_count(const struct scan_pattern *p, int overlapping)
+/* Cases of one pattern share a reference class when their answers must
+ * agree: every engine in the grep model, a semantics class otherwise
+ * (the test-only noop, which has none, is held to leftmost-first). */
+static int scan_class(const struct engine *e)
 {
-	long n = 0;
-	const char *at = st.corpus.data, *end = st.corpus.data + st.corpus.len;
-
-	if (p->len == 0)
-		return -1;
-	while (at < end) {
-		const char *hit = memmem(at, (size_t)(end - at), p->re, p->len);
-		if (hit == NULL)
-			break;
-		n++;
-		at = hit + (overlapping ? 1 : p->len);
-	}
-	return n;
+	if (st.model == MODEL_GREP)
+		return 0;
+	return e->semantics == SEM_NONE ? SEM_LEFTMOST_FIRST : (int)e->semantics;
 }
 
-static long literal_grep(const struct scan_pattern *p)
+/* --- the reference -------------------------------------------------- */
+
+/* Compile p's reference once; p->ref stays NULL when out of its reach. */
+static void scan_ref_compile(struct scan_pattern *p)
 {
-	long n = 0;
+	p->ref_rc = ref_compile(p->re, p->len, p->flags, &p->ref, p->ref_why,
+				sizeof(p->ref_why));
+	if (p->ref_rc != REF_OK)
+		p->ref = NULL;
+}
+
+static long ref_grep(const struct ref_regex *r)
+{
+	long hits = 0;
 
 	for (long i = 0; i < st.nlines; i++)
-		n += memmem(st.lines[i].p, st.lines[i].len, p->re, p->len) != NULL;
-	return n;
+		hits += ref_is_match(r, st.lines[i].p, st.lines[i].len);
+	return hits;
 }
 
-static void case_name(const struct scan_pattern *p, const struct engine *e,
-		      char *buf, size_t size)
+/* The reference's answer for class k of p, in *a.  0 or -1 (memory). */
+static int scan_ref_answer(const struct scan_pattern *p, int k,
+			   struct scan_answer *a)
 {
-	snprintf(buf, size, "Scan/engine=%s/pattern=%s%s", e->name, p->name,
-		 st.model == MODEL_GREP ? "/model=grep" : "");
+	a->matched = ref_is_match(p->ref, st.corpus.data, st.corpus.len);
+	if (st.model == MODEL_GREP)
+		a->answer = ref_grep(p->ref);
+	else
+		a->answer = ref_count(p->ref, (enum engine_semantics)k,
+				      st.corpus.data, st.corpus.len);
+	return a->answer < 0 ? -1 : 0;
 }
+
+static const char *scan_class_name(int k)
+{
+	return st.model == MODEL_GREP ? "matching lines"
+				      : engine_semantics_name((enum engine_semantics)k);
+}
+
+/* case_ops.expect: the built-in table's answer, else the reference's. */
+static int scan_expect(void *arg, const struct case_item *c, void *out,
+		       char *by, size_t size)
+{
+	const struct scan_pattern *p = c->arg;
+	struct scan_answer *a = out;
+	long table = st.model == MODEL_GREP ? p->expect_lines : p->expect_first;
+
+	(void)arg;
+	if (table >= 0 && (st.model == MODEL_GREP ||
+			   c->klass == SEM_LEFTMOST_FIRST)) {
+		a->answer = table;
+		a->matched = table > 0;
+		snprintf(by, size, "the built-in table's %s answer",
+			 scan_class_name(c->klass));
+		return CASE_REF_OK;
+	}
+	if (p->ref == NULL) {
+		snprintf(by, size, "the reference %s it (%s)",
+			 p->ref_rc == REF_INVALID ? "refuses" : "cannot check",
+			 p->ref_why);
+		return CASE_REF_NONE;
+	}
+	if (scan_ref_answer(p, c->klass, a) != 0)
+		return CASE_REF_ERROR;
+	snprintf(by, size, "reference, %s", scan_class_name(c->klass));
+	return CASE_REF_OK;
+}
+
+/* --- the case pipeline's operations ---------------------------------- */
 
 /* " (offset N)" when the engine knows where the error is, else "". */
 static const char *offset_text(long offset, char *buf, size_t size)
@@ -362,208 +416,54 @@ static const char *offset_text(long offset, char *buf, size_t size)
 	return buf;
 }
 
-/* Compile one case; 0 when it has a handle, else a row was added. */
-static int scan_case_compile(struct suite_ctx *ctx,
-			     const struct scan_pattern *p, struct scan_case *c)
+static int scan_compile(void *arg, const struct case_item *c, void **h,
+			char *why, size_t size)
 {
+	const struct scan_pattern *p = c->arg;
 	struct engine_pattern ep = {p->re, p->len};
 	struct engine_error err = {0, -1, -1, ""};
-	char name[256], off[32];
+	char off[32];
 	int rc;
 
-	case_name(p, c->e, name, sizeof(name));
-	if (p->needs & ~c->e->caps) {
-		suite_fail(ctx, "scan", name, RESULT_UNSUPPORTED,
-			   "%s lacks a feature pattern %s needs", c->e->name,
-			   p->name);
-		return -1;
-	}
-	rc = c->e->compile(&ep, 1, p->flags, &c->h, &err);
-	if (rc != 0) {
-		suite_fail(ctx, "scan", name,
-			   rc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
-							: RESULT_ERROR,
-			   "%s: pattern %s: %s%s", c->e->name, p->name,
-			   err.msg, offset_text(err.offset, off, sizeof(off)));
-		c->h = NULL;
-		return -1;
-	}
-	return 0;
+	(void)arg;
+	rc = c->e->compile(&ep, 1, p->flags, h, &err);
+	if (rc != 0)
+		snprintf(why, size, "%s%s", err.msg,
+			 offset_text(err.offset, off, sizeof(off)));
+	return rc;
 }
 
-/* One case's answer, as computed in the verifying child. */
-struct scan_answer {
-	long matched; /* is_match on the corpus */
-	long answer;  /* the count or matching lines under the model */
-};
-
-/* isolate_items.answer: case i of an array of compiled cases. */
-static int scan_case_answer(void *arg, size_t i, void *out)
+static int scan_answer(void *arg, const struct case_item *c, void *out)
 {
-	const struct scan_case *c = ((struct scan_case *const *)arg)[i];
 	struct scan_answer a;
 	int m = c->e->is_match(c->h, st.corpus.data, st.corpus.len);
 
+	(void)arg;
 	if (m < 0)
 		return m;
 	a.matched = m;
-	a.answer = scan_answer(c);
+	a.answer = scan_model_answer(c->e, c->h);
 	if (a.answer < 0)
 		return (int)a.answer;
 	memcpy(out, &a, sizeof(a));
 	return 0;
 }
 
-/*
- * Keep case c's answer, or make its failure a row and drop the case (no
- * answer: out of the vote and the plan, else a MISMATCH row would
- * replace this one).
- */
-static void scan_case_settle(struct suite_ctx *ctx,
-			     const struct scan_pattern *p, struct scan_case *c,
-			     const struct isolate_verdict *v,
-			     const struct scan_answer *a)
+static void scan_describe(void *arg, const struct case_item *c,
+			  const void *answer, char *buf, size_t size)
 {
-	char name[256], why[256];
+	const struct scan_answer *a = answer;
 
-	if (v->status == 0) {
-		c->matched = (int)a->matched;
-		c->answer = a->answer;
-		return;
-	}
-	case_name(p, c->e, name, sizeof(name));
-	isolate_verdict_text(v, ctx->opts, why, sizeof(why));
-	suite_fail(ctx, "scan", name,
-		   v->status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
-		   : v->status == ISOLATE_TIMEOUT      ? RESULT_TIMEOUT
-						       : RESULT_ERROR,
-		   "%s: pattern %s: %s", c->e->name, p->name, why);
-	c->e->free(c->h);
-	c->h = NULL;
-}
-
-/*
- * Every compiled case's answer, computed in a child with --timeout per
- * answer (isolate.h): glibc's regexec has no match limit, and a case that
- * takes minutes must cost one row, not the run.  0, ISOLATE_INTERRUPTED,
- * or -1 out of memory.
- */
-static int scan_answer_all(struct suite_ctx *ctx)
-{
-	struct isolate_items it = {0, sizeof(struct scan_answer),
-				   scan_case_answer, NULL, NULL};
-	struct scan_case **live;
-	struct scan_answer *out;
-	struct isolate_verdict *v;
-	size_t k = 0;
-	int rc = -1;
-
-	for (size_t i = 0; i < st.ncases; i++)
-		it.n += st.cases[i].h != NULL;
-	live = calloc(it.n ? it.n : 1, sizeof(*live));
-	out = calloc(it.n ? it.n : 1, sizeof(*out));
-	v = calloc(it.n ? it.n : 1, sizeof(*v));
-	if (live == NULL || out == NULL || v == NULL)
-		goto out;
-	for (size_t i = 0; i < st.ncases; i++)
-		if (st.cases[i].h != NULL)
-			live[k++] = &st.cases[i];
-	it.arg = live;
-	rc = isolate_answers(&it, ctx->opts, out, v);
-	if (rc == ISOLATE_INTERRUPTED)
-		goto out;
-	for (k = 0; k < it.n; k++) {
-		size_t pat = (size_t)(live[k] - st.cases) / ctx->nengines;
-		scan_case_settle(ctx, &st.pats[pat], live[k], &v[k], &out[k]);
-	}
-	rc = 0;
-out:
-	free(live);
-	free(out);
-	free(v);
-	return rc;
-}
-
-/* Do engines a and b have to agree on the answer? */
-static int comparable(const struct scan_case *a, const struct scan_case *b)
-{
-	return st.model == MODEL_GREP || a->e->semantics == b->e->semantics;
-}
-
-/*
- * The answer most comparable engines give (ties: the first engine's), the
- * reference when a literal reference exists.
- */
-static long majority(const struct scan_case *cs, size_t n, size_t i,
-		     const struct scan_pattern *p, int *is_ref)
-{
-	long best = cs[i].answer;
-	size_t best_votes = 0;
-
-	*is_ref = 0;
-	if (p->expect_lines >= 0 && (st.model == MODEL_GREP ||
-				     cs[i].e->semantics == SEM_LEFTMOST_FIRST)) {
-		*is_ref = 1;
-		return st.model == MODEL_GREP ? p->expect_lines
-					      : p->expect_first;
-	}
-	if (p->literal && p->flags == 0) {
-		*is_ref = 1;
-		if (st.model == MODEL_GREP)
-			return literal_grep(p);
-		return literal_count(p, cs[i].e->semantics == SEM_ALL_ENDS);
-	}
-	for (size_t j = 0; j < n; j++) {
-		size_t votes = 0;
-		if (cs[j].h == NULL || !comparable(&cs[i], &cs[j]))
-			continue;
-		for (size_t k = 0; k < n; k++)
-			votes += cs[k].h != NULL && comparable(&cs[i], &cs[k]) &&
-				 cs[k].answer == cs[j].answer;
-		if (votes > best_votes) {
-			best_votes = votes;
-			best = cs[j].answer;
-		}
-	}
-	return best;
-}
-
-/* Majority of is_match over all engines that compiled. */
-static int majority_match(const struct scan_case *cs, size_t n)
-{
-	size_t yes = 0, total = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (cs[i].h == NULL)
-			continue;
-		total++;
-		yes += cs[i].matched == 1;
-	}
-	return 2 * yes > total || (2 * yes == total && total && cs[0].matched == 1);
-}
-
-/* Every engine's answers, for a MISMATCH message. */
-static void answers_text(const struct scan_case *cs, size_t n, char *buf,
-			 size_t size)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && used < size; i++) {
-		int w;
-		if (cs[i].h == NULL)
-			continue;
-		w = snprintf(buf + used, size - used, "%s%s=%ld", used ? ", " : "",
-			     cs[i].e->name, cs[i].answer);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-	}
+	(void)arg;
+	(void)c;
+	snprintf(buf, size, "%s %ld, is_match %ld",
+		 st.model == MODEL_GREP ? "matching lines" : "count", a->answer,
+		 a->matched);
 }
 
 static int scan_run_count(void *arg, uint64_t n)
 {
-	struct scan_case *c = arg;
+	const struct case_item *c = arg;
 	volatile long sink = 0;
 
 	for (uint64_t i = 0; i < n; i++) {
@@ -578,114 +478,132 @@ static int scan_run_count(void *arg, uint64_t n)
 
 static int scan_run_grep(void *arg, uint64_t n)
 {
-	struct scan_case *c = arg;
+	const struct case_item *c = arg;
 
 	for (uint64_t i = 0; i < n; i++) {
-		long v = grep_count(c);
+		long v = grep_count(c->e, c->h);
 		if (v < 0)
 			return (int)v;
 	}
 	return 0;
 }
 
-/* Compare the answers of one pattern's engines; plan the ones that agree. */
-static int scan_pattern_plan(struct suite_ctx *ctx, const struct scan_pattern *p,
-			     struct scan_case *cs)
+static int scan_bench(void *arg, struct case_item *c, const void *answer,
+		      struct bench *b)
 {
-	int want_match = 0;
+	const struct scan_answer *a = answer;
 
-	want_match = majority_match(cs, ctx->nengines);
-	for (size_t i = 0; i < ctx->nengines; i++) {
-		struct scan_case *c = &cs[i];
-		char name[256], all[512];
-		int is_ref;
-		long want;
-		struct bench b = {0};
+	(void)arg;
+	b->run = st.model == MODEL_GREP ? scan_run_grep : scan_run_count;
+	b->arg = c;
+	b->bytes_per_op = (double)st.corpus.len;
+	b->extra[0] = (struct bench_metric){"matches", BETTER_EXACT,
+					    (double)a->answer};
+	b->nextra = 1;
+	return 0;
+}
 
-		if (c->h == NULL)
-			continue;
-		case_name(p, c->e, name, sizeof(name));
-		want = majority(cs, ctx->nengines, i, p, &is_ref);
-		if (c->answer != want || c->matched != want_match) {
-			answers_text(cs, ctx->nengines, all, sizeof(all));
-			suite_fail(ctx, "scan", name, RESULT_MISMATCH,
-				   "%s: pattern %s: %s %ld, %s %ld, is_match %d "
-				   "(expected %d); all engines: %s",
-				   c->e->name, p->name,
-				   st.model == MODEL_GREP ? "matching lines"
-							  : "count",
-				   c->answer, is_ref ? "reference" : "majority",
-				   want, c->matched, want_match, all);
-			continue;
-		}
-		if (!suite_wants(ctx, name))
-			continue;
-		b.name = strdup(name);
-		b.suite = "scan";
-		b.run = st.model == MODEL_GREP ? scan_run_grep : scan_run_count;
-		b.arg = c;
-		b.bytes_per_op = (double)st.corpus.len;
-		b.extra[0] = (struct bench_metric){"matches", BETTER_EXACT,
-						   (double)c->answer};
-		b.nextra = 1;
-		if (b.name == NULL || plan_add(ctx->plan, &b) != 0) {
-			free(b.name);
+static void scan_release(void *arg, struct case_item *c)
+{
+	(void)arg;
+	c->e->free(c->h);
+}
+
+static const struct case_ops scan_ops = {
+	.answer_size = sizeof(struct scan_answer),
+	.compile = scan_compile,
+	.answer = scan_answer,
+	.expect = scan_expect,
+	.describe = scan_describe,
+	.bench = scan_bench,
+	.release = scan_release,
+};
+
+/* --- the case table -------------------------------------------------- */
+
+/*
+ * Capabilities that the engine's caps cannot express alone: `$` outside
+ * multiline mode on an engine where it is the end of data only, over a
+ * corpus that ends with '\n' (PCRE's `$` also matches before it).  A
+ * pattern out of the reference's reach is judged by its bytes.
+ */
+static int scan_gate(const struct scan_pattern *p, const struct engine *e,
+		     char *why, size_t size)
+{
+	int dollar = p->ref != NULL ? (ref_features(p->ref) & REF_USES_DOLLAR) != 0
+				    : memchr(p->re, '$', p->len) != NULL;
+
+	if (st.model != MODEL_COUNT || (e->caps & CAP_PERL_DOLLAR) || !dollar ||
+	    st.corpus.len == 0 || st.corpus.data[st.corpus.len - 1] != '\n')
+		return 0;
+	snprintf(why, size, "`$` is the end of data only in %s, and the corpus "
+		 "ends with a newline, before which PCRE's `$` matches too "
+		 "(needs perl-dollar)", e->name);
+	return 1;
+}
+
+static void case_name(const struct scan_pattern *p, const struct engine *e,
+		      char *buf, size_t size)
+{
+	snprintf(buf, size, "Scan/engine=%s/pattern=%s%s", e->name, p->name,
+		 st.model == MODEL_GREP ? "/model=grep" : "");
+}
+
+/* The cases of pattern i: one per engine, group i. */
+static int scan_add_cases(struct suite_ctx *ctx, size_t i)
+{
+	struct scan_pattern *p = &st.pats[i];
+	unsigned needs = p->needs | (p->ref ? ref_needs(p->ref) : 0);
+
+	for (size_t j = 0; j < ctx->nengines; j++) {
+		const struct engine *e = ctx->engines[j];
+		char name[256], label[128], gate[256];
+		int gated = scan_gate(p, e, gate, sizeof(gate));
+
+		case_name(p, e, name, sizeof(name));
+		snprintf(label, sizeof(label), "%s: pattern %s", e->name,
+			 p->name);
+		if (case_add(&st.table, name, label, e, needs,
+			     gated ? gate : NULL, i, scan_class(e), p) != 0)
 			return -1;
-		}
 	}
 	return 0;
 }
 
 static int scan_prepare(struct suite_ctx *ctx)
 {
+	int rc;
+
 	if (load_inputs() != 0)
 		return -1;
-	st.ncases = st.npats * ctx->nengines;
-	st.cases = calloc(st.ncases ? st.ncases : 1, sizeof(*st.cases));
-	if (st.cases == NULL)
-		return -1;
-	/* a Ctrl-C stops compiling and verifying too (100,000 patterns) */
-	for (size_t i = 0; i < st.npats && !interrupt_signal(); i++)
-		for (size_t j = 0; j < ctx->nengines; j++) {
-			struct scan_case *c = &st.cases[i * ctx->nengines + j];
-			c->e = ctx->engines[j];
-			scan_case_compile(ctx, &st.pats[i], c);
-		}
-	if (interrupt_signal())
-		return 0;
-	switch (scan_answer_all(ctx)) {
-	case 0:
-		break;
-	case ISOLATE_INTERRUPTED:
-		return 0; /* nothing is planned: the run stops */
-	default:
-		return -1;
-	}
-	for (size_t i = 0; i < st.npats; i++)
-		if (scan_pattern_plan(ctx, &st.pats[i],
-				      &st.cases[i * ctx->nengines]) != 0)
+	case_table_init(&st.table, "scan", &scan_ops, NULL);
+	for (size_t i = 0; i < st.npats && !interrupt_signal(); i++) {
+		scan_ref_compile(&st.pats[i]);
+		if (scan_add_cases(ctx, i) != 0)
 			return -1;
-	return 0;
+	}
+	rc = case_run(&st.table, ctx);
+	if (rc == ISOLATE_INTERRUPTED)
+		return 0; /* nothing more is planned: the run stops */
+	return rc;
 }
 
 static void scan_cleanup(void)
 {
-	for (size_t i = 0; i < st.ncases; i++)
-		if (st.cases[i].h != NULL)
-			st.cases[i].e->free(st.cases[i].h);
+	case_table_release(&st.table);
 	for (size_t i = 0; i < st.npats; i++) {
 		free(st.pats[i].name);
 		free(st.pats[i].re);
+		if (st.pats[i].ref != NULL)
+			ref_free(st.pats[i].ref);
 	}
-	free(st.cases);
 	free(st.pats);
 	strset_release(&st.names);
 	free(st.lines);
 	corpus_release(&st.corpus);
-	st.cases = NULL;
 	st.pats = NULL;
 	st.lines = NULL;
-	st.ncases = st.npats = st.cap = 0;
+	st.npats = st.cap = 0;
 }
 
 const struct suite suite_scan = {

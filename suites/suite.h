@@ -29,6 +29,7 @@ struct suite_ctx {
 	const struct bench_filter *filter;
 	struct plan *plan;        /* prepare() adds benchmarks here */
 	struct results *results;  /* verification rows go here */
+	int allow_unverified;     /* --allow-unverified (suites/case.h) */
 };
 
 /* set_option() answers. */

@@ -40,6 +40,7 @@ static void sample_run(struct results *res)
 	result_metric_add(r, "matches", BETTER_EXACT, 811);
 	result_metric_add(r, "B/op", BETTER_LOWER, 5219801);
 	result_metric_add(r, "allocs/op", BETTER_LOWER, 11175);
+	result_set_verified(r, "reference, leftmost-first: count 811, is_match 1", 0);
 
 	r = results_add(res, "fqdn", "FQDN/phase=compile/strategy=baseline/engine=re2");
 	result_sample_begin(r, 100);
@@ -51,6 +52,14 @@ static void sample_run(struct results *res)
 	result_set_status(r, RESULT_MISMATCH, "count 3, majority 4\nsecond line");
 	r = results_add(res, "scan", "Scan/engine=posix/pattern=<script>\"x\"");
 	result_set_status(r, RESULT_UNSUPPORTED, "posix lacks lookaround");
+	/* timed although nothing could verify it (--allow-unverified) */
+	r = results_add(res, "scan", "Scan/engine=onig/pattern=backref");
+	result_sample_begin(r, 10);
+	result_metric_add(r, "ns/op", BETTER_LOWER, 90);
+	result_metric_add(r, "matches", BETTER_EXACT, 2);
+	result_set_verified(r, "count 2, is_match 1; not verified: no reference", 1);
+	r = results_add(res, "scan", "Scan/engine=re2/pattern=backref");
+	result_set_status(r, RESULT_UNVERIFIED, "re2: pattern backref: not verified");
 }
 
 Test(gofmt, golden_text)

@@ -291,7 +291,7 @@ static void reallife_verify(struct reallife *t, const struct engine *a,
 	snprintf(t->in.label, sizeof(t->in.label), "%s", label);
 	t->in.size = size;
 	t->opts = (struct bench_opts){.isolate = 1, .timeout_ns = timeout_ns};
-	t->ctx = (struct suite_ctx){NULL, 0, &t->opts, NULL, &t->plan, &t->res};
+	t->ctx = (struct suite_ctx){NULL, 0, &t->opts, NULL, &t->plan, &t->res, 0};
 	t->ok[0] = t->ok[1] = 1;
 	results_init(&t->res);
 	cr_assert_eq(rules_builtin(&t->pr.rs), 0);

@@ -276,7 +276,7 @@ Test(gotext_read, reads_back_what_gofmt_wrote)
 	char err[256];
 
 	load("golden/gofmt.txt", &res);
-	cr_assert_eq(res.n, 4);
+	cr_assert_eq(res.n, 6);
 	r = results_find(&res, "Scan/engine=pcre2-jit/pattern=twain");
 	cr_assert_not_null(r);
 	cr_assert_str_eq(r->suite, "scan");
@@ -290,6 +290,12 @@ Test(gotext_read, reads_back_what_gofmt_wrote)
 	cr_assert_eq(r->status, RESULT_UNSUPPORTED);
 	r = results_find(&res, "FQDN/phase=compile/strategy=baseline/engine=re2");
 	cr_assert_str_eq(r->suite, "fqdn");
+	/* timed without verification, and not timed for want of it */
+	r = results_find(&res, "Scan/engine=onig/pattern=backref");
+	cr_assert_eq(r->status, RESULT_OK);
+	cr_assert_eq(r->unverified, 1);
+	r = results_find(&res, "Scan/engine=re2/pattern=backref");
+	cr_assert_eq(r->status, RESULT_UNVERIFIED);
 	(void)err;
 	results_release(&res);
 }

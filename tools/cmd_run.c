@@ -42,6 +42,7 @@ struct run_args {
 	int no_results; /* --no-results: no JSON file at all */
 	int cpu;           /* --cpu: -1 when not pinned */
 	int timeout_given; /* --timeout was on the command line */
+	int allow_unverified; /* time answers nothing could verify, marked */
 };
 
 int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
@@ -239,6 +240,9 @@ static int common_option(struct run_args *a, const char *arg, char *next)
 	} else if (strcmp(arg, "no-alloc") == 0) {
 		a->opts.no_alloc = 1;
 		used = 1;
+	} else if (strcmp(arg, "allow-unverified") == 0) {
+		a->allow_unverified = 1;
+		used = 1;
 	}
 	return used;
 }
@@ -270,6 +274,9 @@ static void run_usage(FILE *f)
 		RUN_DEFAULT_OUT ")\n"
 		"  --no-results        write no results file\n"
 		"  --no-alloc          skip the allocation-counting run\n"
+		"  --allow-unverified  time answers no reference or majority could\n"
+		"                      verify (else an unverified row, no time);\n"
+		"                      every output marks them UNVERIFIED\n"
 		"  --quiet             no progress on stderr\n\nsuites:\n",
 		BENCH_INSTR_DEFAULT_N);
 	for (size_t i = 0; i < suite_count; i++)
@@ -411,7 +418,8 @@ static int suite_failed(const struct results *res, const char *suite)
 	for (size_t i = 0; i < res->n; i++)
 		if (strcmp(res->r[i].suite, suite) == 0 &&
 		    res->r[i].status != RESULT_OK &&
-		    res->r[i].status != RESULT_UNSUPPORTED)
+		    res->r[i].status != RESULT_UNSUPPORTED &&
+		    res->r[i].status != RESULT_UNVERIFIED)
 			return 1;
 	return 0;
 }
@@ -424,7 +432,7 @@ static int run_suite(const struct suite *s, struct run_args *a,
 	struct plan plan = {0};
 	struct bench_opts opts = a->opts;
 	struct suite_ctx ctx = {a->engines, a->nengines, &opts, filter,
-				&plan, res};
+				&plan, res, a->allow_unverified};
 	size_t before = res->n;
 	uint64_t t0 = clock_ns();
 	int rc, ok;

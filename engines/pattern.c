@@ -1,0 +1,102 @@
+/*
+ * pattern.c - names of semantics classes, capabilities and statuses, and
+ * the UTF-8 checks (see pattern.h).
+ */
+#include "engines/pattern.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *engine_semantics_name(enum engine_semantics s)
+{
+	switch (s) {
+	case SEM_LEFTMOST_FIRST: return "leftmost-first";
+	case SEM_LEFTMOST_LONGEST: return "leftmost-longest";
+	case SEM_ALL_ENDS: return "all-match-ends";
+	case SEM_NONE: return "none";
+	}
+	return "?";
+}
+
+static const char *const cap_names[] = {
+	"multi-native", "start-of-match", "backref", "lookaround",
+	"lazy", "noncapture", "perl-classes", "inline-flags",
+	"nul-in-pattern", "utf8", "match-limit", "counted-repetition",
+	"word-boundary", "empty-match", "atomic", "test-only",
+	"perl-dollar",
+};
+
+void engine_caps_format(unsigned caps, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(cap_names) / sizeof(cap_names[0]); i++) {
+		if (!(caps & (1u << i)))
+			continue;
+		int w = snprintf(buf + used, size - used, "%s%s",
+				 used ? "," : "", cap_names[i]);
+		if (w < 0 || (size_t)w >= size - used)
+			return;
+		used += (size_t)w;
+	}
+}
+
+const char *engine_status_name(int status)
+{
+	switch (status) {
+	case ENGINE_OK: return "ok";
+	case ENGINE_ERR_COMPILE: return "compile error";
+	case ENGINE_ERR_UNSUPPORTED: return "unsupported";
+	case ENGINE_ERR_LIMIT: return "match limit";
+	case ENGINE_ERR_NOMEM: return "out of memory";
+	case ENGINE_ERR_MATCH: return "match error";
+	}
+	return "unknown error";
+}
+
+size_t engine_utf8_len(const char *s, size_t avail)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* the second byte excludes overlongs, surrogates, > U+10FFFF */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (n > avail || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+long engine_utf8_invalid(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t n = engine_utf8_len(s + i, len - i);
+		if (n == 0)
+			return (long)i;
+		i += n;
+	}
+	return -1;
+}

@@ -1,0 +1,403 @@
+/*
+ * case.c - the verify-and-plan pipeline (see case.h).
+ */
+#define _GNU_SOURCE
+#include "suites/case.h"
+
+#include "harness/interrupt.h"
+#include "harness/isolate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CASE_TEXT 512 /* one answer or reason in words */
+
+void case_table_init(struct case_table *t, const char *suite,
+		     const struct case_ops *ops, void *st)
+{
+	memset(t, 0, sizeof(*t));
+	t->suite = suite;
+	t->ops = ops;
+	t->st = st;
+}
+
+static int case_grow(struct case_table *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 16;
+	struct case_item *grown;
+
+	if (t->n < t->cap)
+		return 0;
+	grown = realloc(t->c, cap * sizeof(*grown));
+	if (grown == NULL)
+		return -1;
+	t->c = grown;
+	t->cap = cap;
+	return 0;
+}
+
+int case_add(struct case_table *t, const char *name, const char *label,
+	     const struct engine *e, unsigned needs, const char *gate,
+	     size_t group, int klass, void *arg)
+{
+	struct case_item *c;
+
+	if (case_grow(t) != 0)
+		return -1;
+	c = &t->c[t->n];
+	memset(c, 0, sizeof(*c));
+	c->name = strdup(name);
+	c->label = strdup(label);
+	c->gate = gate ? strdup(gate) : NULL;
+	if (c->name == NULL || c->label == NULL || (gate && c->gate == NULL)) {
+		free(c->name);
+		free(c->label);
+		free(c->gate);
+		return -1;
+	}
+	c->e = e;
+	c->needs = needs;
+	c->group = group;
+	c->klass = klass;
+	c->arg = arg;
+	t->n++;
+	return 0;
+}
+
+/* A non-ok row for case c. */
+static void case_row(struct suite_ctx *ctx, const struct case_table *t,
+		     const struct case_item *c, enum result_status st,
+		     const char *why)
+{
+	suite_fail(ctx, t->suite, c->name, st, "%s: %s", c->label, why);
+}
+
+/* Steps 1 and 2: gate and compile one case; 0 when it has a handle. */
+static int case_compile(struct case_table *t, struct suite_ctx *ctx,
+			struct case_item *c)
+{
+	char why[CASE_TEXT] = "";
+	int rc;
+
+	if (c->gate != NULL) {
+		case_row(ctx, t, c, RESULT_UNSUPPORTED, c->gate);
+		return -1;
+	}
+	if (c->needs & ~c->e->caps) {
+		char caps[256];
+		engine_caps_format(c->needs & ~c->e->caps, caps, sizeof(caps));
+		snprintf(why, sizeof(why), "needs %s, which %s lacks", caps,
+			 c->e->name);
+		case_row(ctx, t, c, RESULT_UNSUPPORTED, why);
+		return -1;
+	}
+	rc = t->ops->compile(t->st, c, &c->h, why, sizeof(why));
+	if (rc == 0)
+		return 0;
+	c->h = NULL;
+	case_row(ctx, t, c,
+		 rc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED : RESULT_ERROR,
+		 why);
+	return -1;
+}
+
+/* isolate_items over the compiled cases: live[i] indexes t->c. */
+struct case_job {
+	struct case_table *t;
+	size_t *live;
+};
+
+static int case_job_answer(void *arg, size_t i, void *out)
+{
+	struct case_job *j = arg;
+	const struct case_item *c = &j->t->c[j->live[i]];
+
+	return j->t->ops->answer(j->t->st, c, out);
+}
+
+static void case_drop(struct case_table *t, struct case_item *c)
+{
+	if (c->h != NULL)
+		t->ops->release(t->st, c);
+	c->h = NULL;
+}
+
+/* A failed answer: its row, and the case leaves the pipeline. */
+static void case_answer_failed(struct case_table *t, struct suite_ctx *ctx,
+			       struct case_item *c,
+			       const struct isolate_verdict *v)
+{
+	char why[CASE_TEXT];
+
+	isolate_verdict_text(v, ctx->opts, why, sizeof(why));
+	case_row(ctx, t, c,
+		 v->status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
+		 : v->status == ISOLATE_TIMEOUT      ? RESULT_TIMEOUT
+						     : RESULT_ERROR,
+		 why);
+	case_drop(t, c);
+}
+
+/*
+ * Step 3: every compiled case's answer in a child with --timeout each.
+ * 0, ISOLATE_INTERRUPTED, or -1 out of memory.
+ */
+static int case_answer_all(struct case_table *t, struct suite_ctx *ctx)
+{
+	size_t size = t->ops->answer_size;
+	struct case_job j = {t, calloc(t->n ? t->n : 1, sizeof(size_t))};
+	struct isolate_items it = {0, size, case_job_answer, NULL, &j};
+	struct isolate_verdict *v = calloc(t->n ? t->n : 1, sizeof(*v));
+	unsigned char *out;
+	int rc = -1;
+
+	t->answers = calloc(t->n ? t->n : 1, size);
+	out = calloc(t->n ? t->n : 1, size);
+	if (j.live == NULL || v == NULL || t->answers == NULL || out == NULL)
+		goto out;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->c[i].h != NULL)
+			j.live[it.n++] = i;
+	rc = isolate_answers(&it, ctx->opts, out, v);
+	if (rc == ISOLATE_INTERRUPTED)
+		goto out;
+	for (size_t k = 0; k < it.n; k++) {
+		struct case_item *c = &t->c[j.live[k]];
+		if (v[k].status != 0) {
+			case_answer_failed(t, ctx, c, &v[k]);
+			continue;
+		}
+		c->answer = t->answers + j.live[k] * size;
+		memcpy(c->answer, out + k * size, size);
+	}
+	rc = 0;
+out:
+	free(j.live);
+	free(v);
+	free(out);
+	return rc;
+}
+
+/* The expected answer of one group and class, and how it was found. */
+struct case_expect {
+	int found;             /* 1: `answer` holds it */
+	unsigned char *answer; /* answer_size bytes */
+	char by[CASE_TEXT];    /* what computed it, or why nothing could */
+};
+
+/* Has library `lib` answered `a` among cases [from, i) of the class? */
+static int case_counted(const struct case_table *t, size_t from, size_t i,
+			int klass, const unsigned char *a)
+{
+	const char *lib = engine_library(t->c[i].e);
+
+	for (size_t k = from; k < i; k++) {
+		const struct case_item *o = &t->c[k];
+		if (o->answer != NULL && o->klass == klass &&
+		    strcmp(engine_library(o->e), lib) == 0 &&
+		    (a == NULL || memcmp(o->answer, a, t->ops->answer_size) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* Libraries among cases [from, to) of the class that answered `a`
+ * (any answer when a is NULL), each counted once. */
+static size_t case_libraries(const struct case_table *t, size_t from,
+			     size_t to, int klass, const unsigned char *a)
+{
+	size_t n = 0;
+
+	for (size_t i = from; i < to; i++) {
+		const struct case_item *c = &t->c[i];
+		if (c->answer == NULL || c->klass != klass ||
+		    (a != NULL && memcmp(c->answer, a, t->ops->answer_size)))
+			continue;
+		n += !case_counted(t, from, i, klass, a);
+	}
+	return n;
+}
+
+/*
+ * No reference: a strict majority of at least three libraries of the
+ * class, ties never broken by order.  Fills x when one exists.
+ */
+static void case_vote(const struct case_table *t, size_t from, size_t to,
+		      int klass, struct case_expect *x)
+{
+	size_t total = case_libraries(t, from, to, klass, NULL);
+	char why[CASE_TEXT];
+
+	for (size_t i = from; i < to; i++) {
+		const struct case_item *c = &t->c[i];
+		size_t votes;
+		if (c->answer == NULL || c->klass != klass)
+			continue;
+		votes = case_libraries(t, from, to, klass, c->answer);
+		if (votes >= 3 && 2 * votes > total) {
+			memcpy(x->answer, c->answer, t->ops->answer_size);
+			x->found = 1;
+			snprintf(why, sizeof(why), "%s; majority of %zu of %zu "
+				 "libraries", x->by, votes, total);
+			snprintf(x->by, sizeof(x->by), "%s", why);
+			return;
+		}
+	}
+	snprintf(why, sizeof(why), "%s, and no strict majority of at least "
+		 "3 libraries (%zu answered)", x->by, total);
+	snprintf(x->by, sizeof(x->by), "%s", why);
+}
+
+/* The expected answer for the class of case c in group [from, to). */
+static int case_expected(struct case_table *t, size_t from, size_t to,
+			 const struct case_item *c, struct case_expect *x)
+{
+	int rc;
+
+	x->found = 0;
+	x->by[0] = '\0';
+	rc = t->ops->expect(t->st, c, x->answer, x->by, sizeof(x->by));
+	if (rc == CASE_REF_OK) {
+		x->found = 1;
+		return 0;
+	}
+	if (rc != CASE_REF_NONE)
+		return -1;
+	case_vote(t, from, to, c->klass, x);
+	return 0;
+}
+
+/* Step 5 for a case that may be timed: the benchmark, its verification. */
+static int case_plan(struct case_table *t, struct suite_ctx *ctx,
+		     struct case_item *c, const char *verified, int unverified)
+{
+	struct bench b = {0};
+
+	if (t->ops->bench(t->st, c, c->answer, &b) != 0)
+		return -1;
+	b.name = strdup(c->name);
+	b.suite = t->suite;
+	b.verified = strdup(verified);
+	b.unverified = unverified;
+	if (b.name == NULL || b.verified == NULL || plan_add(ctx->plan, &b)) {
+		free(b.name);
+		free(b.verified);
+		return -1;
+	}
+	c->planned = 1;
+	return 0;
+}
+
+/* Step 4 and 5 for one answered case against its class's expectation. */
+static int case_judge(struct case_table *t, struct suite_ctx *ctx,
+		      struct case_item *c, const struct case_expect *x)
+{
+	char got[CASE_TEXT], want[CASE_TEXT], text[3 * CASE_TEXT];
+
+	t->ops->describe(t->st, c, c->answer, got, sizeof(got));
+	if (!x->found) {
+		snprintf(text, sizeof(text), "%s; not verified: %s%s", got,
+			 x->by, ctx->allow_unverified ? "" :
+			 " (--allow-unverified times it anyway)");
+		if (ctx->allow_unverified)
+			return case_plan(t, ctx, c, text, 1);
+		case_row(ctx, t, c, RESULT_UNVERIFIED, text);
+		return 0;
+	}
+	t->ops->describe(t->st, c, x->answer, want, sizeof(want));
+	if (memcmp(c->answer, x->answer, t->ops->answer_size) != 0) {
+		snprintf(text, sizeof(text), "%s; expected %s (%s)", got, want,
+			 x->by);
+		case_row(ctx, t, c, RESULT_MISMATCH, text);
+		return 0;
+	}
+	snprintf(text, sizeof(text), "%s: %s", x->by, want);
+	return case_plan(t, ctx, c, text, 0);
+}
+
+/* Verify and plan the answered cases of group [from, to), class by class. */
+static int case_group(struct case_table *t, struct suite_ctx *ctx,
+		      size_t from, size_t to, struct case_expect *x)
+{
+	for (size_t i = from; i < to; i++) {
+		int seen = 0;
+		if (t->c[i].answer == NULL)
+			continue;
+		for (size_t k = from; k < i && !seen; k++)
+			seen = t->c[k].answer != NULL &&
+			       t->c[k].klass == t->c[i].klass;
+		if (seen)
+			continue; /* this class was judged with case k */
+		if (case_expected(t, from, to, &t->c[i], x) != 0)
+			return -1;
+		for (size_t k = i; k < to; k++)
+			if (t->c[k].answer != NULL &&
+			    t->c[k].klass == t->c[i].klass &&
+			    case_judge(t, ctx, &t->c[k], x) != 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int case_verify_all(struct case_table *t, struct suite_ctx *ctx)
+{
+	struct case_expect x;
+	int rc = 0;
+
+	x.answer = calloc(1, t->ops->answer_size);
+	if (x.answer == NULL)
+		return -1;
+	for (size_t from = 0, to; from < t->n && rc == 0; from = to) {
+		for (to = from + 1; to < t->n && t->c[to].group == t->c[from].group;)
+			to++;
+		rc = case_group(t, ctx, from, to, &x);
+	}
+	free(x.answer);
+	return rc;
+}
+
+/* Drop the cases the --bench filter does not select: they never run. */
+static void case_filter(struct case_table *t, const struct suite_ctx *ctx)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (suite_wants(ctx, t->c[i].name)) {
+			t->c[k++] = t->c[i];
+			continue;
+		}
+		free(t->c[i].name);
+		free(t->c[i].label);
+		free(t->c[i].gate);
+	}
+	t->n = k;
+}
+
+int case_run(struct case_table *t, struct suite_ctx *ctx)
+{
+	int rc;
+
+	case_filter(t, ctx);
+	/* a Ctrl-C stops compiling too (100,000 patterns) */
+	for (size_t i = 0; i < t->n && !interrupt_signal(); i++)
+		case_compile(t, ctx, &t->c[i]);
+	if (interrupt_signal())
+		return ISOLATE_INTERRUPTED;
+	rc = case_answer_all(t, ctx);
+	if (rc != 0)
+		return rc;
+	return case_verify_all(t, ctx);
+}
+
+void case_table_release(struct case_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		case_drop(t, &t->c[i]);
+		free(t->c[i].name);
+		free(t->c[i].label);
+		free(t->c[i].gate);
+	}
+	free(t->c);
+	free(t->answers);
+	case_table_init(t, t->suite, t->ops, t->st);
+}

@@ -1,0 +1,138 @@
+/*
+ * case.h - the one verify-and-plan pipeline every suite feeds.
+ *
+ * A suite describes its work as a table of cases.  A case is one
+ * benchmark name on one engine: what it needs (capabilities), which
+ * reference group its answer belongs to, and the suite's data; the suite's
+ * case_ops say how to compile it, compute its answer, compute the expected
+ * answer, describe an answer in words and build the timed op.  case_run()
+ * does the rest the same way for every suite:
+ *
+ *   1. gate     a case whose engine lacks a capability it needs, or that
+ *               the suite gated for a finer reason, is an unsupported row;
+ *   2. compile  a failure is an error (or unsupported) row naming the
+ *               engine and what it compiled;
+ *   3. answer   every compiled case's answer is computed in one forked
+ *               child with --timeout per answer (harness/isolate.h): a
+ *               timeout, a crash or an engine error is a row;
+ *   4. verify   each answer is compared with its group's expected answer,
+ *               computed once per group and class from the input alone
+ *               (never from which engines ran, or in what order).  Where
+ *               the suite has no reference for a group, a strict majority
+ *               of at least three libraries of the class stands in for it
+ *               (engine_library: pcre2 and pcre2-jit are one); otherwise
+ *               the case is unverified.  A different answer is a MISMATCH
+ *               row naming both answers and what computed the expected one;
+ *   5. plan     a verified case becomes a benchmark that records what it
+ *               was verified against; an unverified one gets an
+ *               `unverified` row and no time, unless --allow-unverified,
+ *               when it is timed and marked unverified in every output.
+ *
+ * Cases outside the --bench filter are dropped before anything runs.
+ */
+#ifndef RXB_CASE_H
+#define RXB_CASE_H
+
+#include <stddef.h>
+
+#include "suites/suite.h"
+
+/* What a case's expected answer came from (case_ops.expect). */
+enum case_ref {
+	CASE_REF_OK = 0,    /* the suite's reference computed it */
+	CASE_REF_NONE = 1,  /* no reference reaches this group: vote */
+	CASE_REF_ERROR = -1 /* out of memory */
+};
+
+struct case_item {
+	char *name;  /* the benchmark name ("Scan/engine=re2/..."); owned */
+	char *label; /* for messages: "re2: pattern literal"; owned */
+	const struct engine *e;
+	unsigned needs; /* enum engine_cap the case needs */
+	char *gate;     /* non-NULL: unsupported for this reason; owned */
+	size_t group;   /* cases of one group are added together */
+	int klass;      /* within a group, cases of one class share the
+			   expected answer (a semantics class, say) */
+	void *arg;      /* the suite's data for the case; not owned */
+	void *h;        /* the compiled handle, NULL when none */
+	/* set by case_run() */
+	int planned;         /* 1 when it became a benchmark */
+	unsigned char *answer; /* ops->answer_size bytes, when answered */
+};
+
+struct case_ops {
+	size_t answer_size; /* bytes of one answer (> 0) */
+
+	/*
+	 * Compile c for c->e into *h.  0, or a negative enum engine_status
+	 * (ENGINE_ERR_UNSUPPORTED makes an unsupported row) with the
+	 * engine's one-line reason in why.
+	 */
+	int (*compile)(void *st, const struct case_item *c, void **h,
+		       char *why, size_t size);
+
+	/*
+	 * c's answer into out (answer_size bytes), run in the verifying
+	 * child: it may change nothing the parent needs.  0, or a negative
+	 * enum engine_status.
+	 */
+	int (*answer)(void *st, const struct case_item *c, void *out);
+
+	/*
+	 * The expected answer for c's group and class into out, computed
+	 * from the input alone; `by` gets what computed it ("reference Pike
+	 * VM, leftmost-first").  CASE_REF_NONE when nothing in the suite
+	 * reaches it (`by` then says why); CASE_REF_ERROR out of memory.
+	 */
+	int (*expect)(void *st, const struct case_item *c, void *out,
+		      char *by, size_t size);
+
+	/* An answer in words, for messages: "count 7, is_match 1". */
+	void (*describe)(void *st, const struct case_item *c,
+			 const void *answer, char *buf, size_t size);
+
+	/*
+	 * Fill b's op (run, arg, bytes_per_op, extra metrics) for verified
+	 * case c whose answer is `answer`; name, suite and verification are
+	 * filled by case_run().  0, or -1 out of memory.
+	 */
+	int (*bench)(void *st, struct case_item *c, const void *answer,
+		     struct bench *b);
+
+	/* Free c->h (never NULL when called). */
+	void (*release)(void *st, struct case_item *c);
+};
+
+struct case_table {
+	const char *suite;          /* static: "scan" */
+	const struct case_ops *ops;
+	void *st;                   /* the suite's per-run state, passed to ops */
+	struct case_item *c;
+	size_t n, cap;
+	unsigned char *answers;     /* n * ops->answer_size */
+};
+
+void case_table_init(struct case_table *t, const char *suite,
+		     const struct case_ops *ops, void *st);
+
+/*
+ * Append a case: name and label are copied, gate (may be NULL) too.
+ * The item must not be referenced after case_run() until release, except
+ * through the table.  0, or -1 out of memory.
+ */
+int case_add(struct case_table *t, const char *name, const char *label,
+	     const struct engine *e, unsigned needs, const char *gate,
+	     size_t group, int klass, void *arg);
+
+/*
+ * The pipeline above, adding rows to ctx->results and benchmarks to
+ * ctx->plan.  The items stay where they are (benchmarks point at them)
+ * until case_table_release().  0; ISOLATE_INTERRUPTED when a signal
+ * stopped it (nothing more is planned); -1 out of memory.
+ */
+int case_run(struct case_table *t, struct suite_ctx *ctx);
+
+/* Free every handle, name and answer. */
+void case_table_release(struct case_table *t);
+
+#endif
