@@ -157,6 +157,8 @@ expect 0 "BenchmarkPayload/scenario=real-life/size=pcap/engine=pcre2" -- run pay
 expect 0 "10.00 rules" -- run payload --engines=pcre2 --pcap data/payload/http.pcap --scenarios=real-life "${fast[@]}"
 expect 0 "BenchmarkPayload/scenario=real-life/size=64/engine=pcre2" -- run payload --engines=pcre2 --rules data/payload/snort.rules --scenarios=real-life "${small[@]}"
 expect 0 "ns/packet above touching its bytes" -- run payload --engines=pcre2 --scenarios=base,touch "${small[@]}"
+# a run that measured nothing (every case unsupported) exits 1 and says why
+expect 1 "rxbench: nothing was measured: every case was refused before timing (1 unsupported, 0 failed" -- run payload --engines=noop --scenarios=real-life "${small[@]}"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
