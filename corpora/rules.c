@@ -2,7 +2,8 @@
  * rules.c - the built-in rule set and the readers for regex, Snort/Suricata
  * and ModSecurity rule files (see rules.h).
  *
- * Each reader works on logical lines (ModSecurity continuations joined)
+ * Each reader works on logical lines (Snort and ModSecurity continuations
+ * joined; a rule's messages name its first line)
  * and appends to a struct ruleset; a syntax error stops the file with
  * "FILE:LINE: what".  Patterns stay in the file's PCRE syntax: the engine
  * adapters translate or refuse what they cannot run, and the suite
@@ -316,7 +317,10 @@ static int add_read_rule(struct ruleset *rs, struct src *s,
 
 /* ---- logical lines ---- */
 
-/* A logical line: physical lines joined at a trailing '\' (ModSecurity). */
+/*
+ * A logical line: physical lines joined at a trailing '\' (Snort and
+ * ModSecurity continue a rule so).
+ */
 struct lline {
 	char *text;   /* malloc'd, NUL-terminated */
 	size_t len;
@@ -651,7 +655,7 @@ static enum rules_format detect(const char *text, size_t len)
 	struct lline ll;
 	enum rules_format f = RULES_REGEX;
 
-	while (next_lline(text, len, &pos, &lineno, 0, &ll) == 1) {
+	while (next_lline(text, len, &pos, &lineno, 1, &ll) == 1) {
 		const char *p = skip_space(ll.text);
 		int done = !insignificant(p);
 		if (done && strncasecmp(p, "Sec", 3) == 0)
@@ -680,7 +684,7 @@ static int parse_text(struct ruleset *rs, const char *file, const char *text,
 	if (fmt == RULES_AUTO)
 		fmt = detect(text, len);
 	while (rc == 0) {
-		more = next_lline(text, len, &pos, &lineno, fmt == RULES_MODSEC,
+		more = next_lline(text, len, &pos, &lineno, fmt != RULES_REGEX,
 				  &ll);
 		if (more <= 0)
 			return more < 0 ? src_error(&s, "out of memory") : 0;

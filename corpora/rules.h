@@ -6,7 +6,8 @@
  * or forced with --rules-format):
  *   regex   one regex per line; blank lines and lines starting with '#'
  *           are skipped; no flags.
- *   snort   Snort/Suricata rules: every `pcre:"/re/flags";` option (also
+ *   snort   Snort/Suricata rules, a line ending in '\' continued on the
+ *           next: every `pcre:"/re/flags";` option (also
  *           `pcre:!"..."` and `m<delim>re<delim>`) is a rule.  Flags i s m
  *           x A map to engine flags; the buffer modifiers R U I P H D M C
  *           K S Y B O select what Snort matches, not how, and are ignored;

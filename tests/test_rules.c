@@ -172,7 +172,7 @@ Test(rules, core_rule_set_directory)
 		cr_expect_gt(rs.r[i].len, 0);
 }
 
-/* Inputs the fuzzer (tests/fuzz/fuzz_rules.c) found; each once crashed. */
+/* text does not parse; the message is want. */
 static void expect_parse_error(const char *text, enum rules_format fmt,
 			       const char *want)
 {
@@ -180,6 +180,33 @@ static void expect_parse_error(const char *text, enum rules_format fmt,
 				 sizeof(err)), -1, "%s parsed", text);
 	cr_expect_str_eq(err, want);
 }
+
+/* A trailing '\\' joins the next line, as Snort reads rules (issue). */
+Test(rules, snort_line_continuation)
+{
+	const char *t = "alert tcp any any -> any any \\\n"
+			"    (msg:\"x\"; \\\r\n"
+			"    pcre:\"/ab\\\ncd/\"; sid:9;)\n"
+			"alert tcp any any -> any any (pcre:\"/e/\"; sid:10;)\n";
+
+	cr_assert_eq(rules_parse(&rs, "c.rules", t, strlen(t), RULES_AUTO, err,
+				 sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rs.n, 2);
+	cr_expect_str_eq(rs.r[0].re, "abcd");
+	cr_expect_str_eq(rs.r[0].where, "c.rules:1");
+	cr_expect_str_eq(rs.r[1].where, "c.rules:5");
+}
+
+/* An error in a continued rule names the rule's first line. */
+Test(rules, snort_errors_name_the_first_line)
+{
+	expect_parse_error("alert tcp any any -> any any (pcre:\"/a/\"; sid:1;)\n"
+			   "alert tcp any any -> any any (msg:\"bad\"; \\\n"
+			   "    pcre:\"/a/Q\"; sid:2;)\n",
+			   RULES_SNORT, "f:2: pcre: unsupported flag 'Q'");
+}
+
+/* Inputs the fuzzer (tests/fuzz/fuzz_rules.c) found; each once crashed. */
 
 Test(rules, fuzz_findings)
 {
