@@ -2,9 +2,10 @@
  * rules.c - the built-in rule set and the readers for regex, Snort/Suricata
  * and ModSecurity rule files (see rules.h).
  *
- * Each reader works on logical lines (ModSecurity continuations joined)
- * and appends to a struct ruleset; a syntax error stops the file with
- * "FILE:LINE: what".  Patterns stay in the file's PCRE syntax: the engine
+ * Each reader works on logical lines (Snort and ModSecurity continuations
+ * joined) and appends to a struct ruleset: a rule's patterns first, then
+ * the rule that owns them; a syntax error stops the file with
+ * "FILE:LINE: what" (the rule's first line) and leaves no half-read rule.  Patterns stay in the file's PCRE syntax: the engine
  * adapters translate or refuse what they cannot run, and the suite
  * reports those per engine and rule.
  */
@@ -14,6 +15,7 @@
 #include "corpora/file.h"
 #include "engines/pattern.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -58,8 +60,7 @@ static const struct {
 struct src {
 	const char *file; /* as the user gave it */
 	const char *base; /* its last path component */
-	long line;
-	int nth;  /* rules read from this line so far */
+	long line;        /* the first line of the rule being read */
 	char *err;
 	size_t errsize;
 };
@@ -86,56 +87,113 @@ void ruleset_init(struct ruleset *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
+/* Drop the patterns from index `from` on (those of a rule not added). */
+static void drop_patterns(struct ruleset *rs, size_t from)
+{
+	while (rs->np > from)
+		free(rs->p[--rs->np].re);
+}
+
 void rules_release(struct ruleset *rs)
 {
 	for (size_t i = 0; i < rs->n; i++) {
-		free(rs->r[i].re);
 		free(rs->r[i].name);
 		free(rs->r[i].where);
 	}
+	drop_patterns(rs, 0);
 	free(rs->r);
+	free(rs->p);
 	ruleset_init(rs);
 }
 
-/* Append one rule (copies everything).  0, or -1 out of memory. */
-static int rules_add(struct ruleset *rs, const char *re, size_t len,
-		     unsigned flags, const char *name, const char *where)
+/* Room for one more element of an array of *cap (doubling).  0 or -1. */
+static int grow(void **a, size_t n, size_t *cap, size_t elem)
+{
+	size_t c = *cap ? *cap * 2 : 16;
+	void *grown;
+
+	if (n < *cap)
+		return 0;
+	grown = realloc(*a, c * elem); /* rule files of 100,000 rules */
+	if (grown == NULL)
+		return -1;
+	*a = grown;
+	*cap = c;
+	return 0;
+}
+
+/*
+ * Append a pattern (re copied) for the rule that will be added next.
+ * 0, or -1 out of memory.
+ */
+static int rules_add_pattern(struct ruleset *rs, const char *re, size_t len,
+			     unsigned flags, int negated)
+{
+	struct rule_pattern *p;
+
+	if (grow((void **)&rs->p, rs->np, &rs->pcap, sizeof(*rs->p)) != 0)
+		return -1;
+	p = &rs->p[rs->np];
+	p->re = malloc(len + 1);
+	if (p->re == NULL)
+		return -1;
+	memcpy(p->re, re, len);
+	p->re[len] = '\0';
+	p->len = len;
+	p->flags = flags;
+	p->negated = negated;
+	p->rule = rs->n;
+	rs->np++;
+	return 0;
+}
+
+/*
+ * Append the rule owning patterns [first, np) (name and where copied).
+ * 0, or -1 out of memory.
+ */
+static int rules_add(struct ruleset *rs, size_t first, const char *name,
+		     const char *where)
 {
 	struct rule *r;
 
-	if (rs->n == rs->cap) { /* doubling: rule files of 100,000 rules */
-		size_t cap = rs->cap ? rs->cap * 2 : 16;
-		struct rule *grown = realloc(rs->r, cap * sizeof(*grown));
-		if (grown == NULL)
-			return -1;
-		rs->r = grown;
-		rs->cap = cap;
-	}
+	if (grow((void **)&rs->r, rs->n, &rs->cap, sizeof(*rs->r)) != 0)
+		return -1;
 	r = &rs->r[rs->n];
-	r->re = malloc(len + 1);
 	r->name = strdup(name);
 	r->where = strdup(where);
-	if (r->re == NULL || r->name == NULL || r->where == NULL) {
-		free(r->re);
+	if (r->name == NULL || r->where == NULL) {
 		free(r->name);
 		free(r->where);
 		return -1;
 	}
-	memcpy(r->re, re, len);
-	r->re[len] = '\0';
-	r->len = len;
-	r->flags = flags;
+	r->first = first;
+	r->n = rs->np - first;
 	rs->n++;
 	return 0;
 }
 
+int rules_holds(const struct ruleset *rs, size_t r, const unsigned char *hit)
+{
+	const struct rule *ru = &rs->r[r];
+
+	for (size_t k = ru->first; k < ru->first + ru->n; k++)
+		/* a positive condition needs a match, a negated one none */
+		if ((hit[k] != 0) == (rs->p[k].negated != 0))
+			return 0;
+	return 1;
+}
+
 int rules_builtin(struct ruleset *rs)
 {
-	for (size_t i = 0; i < RULE_BUILTIN_COUNT; i++)
-		if (rules_add(rs, builtin[i].re, strlen(builtin[i].re),
-			      ENGINE_CASELESS | ENGINE_DOTALL, builtin[i].name,
-			      "built-in") != 0)
+	for (size_t i = 0; i < RULE_BUILTIN_COUNT; i++) {
+		size_t first = rs->np;
+		if (rules_add_pattern(rs, builtin[i].re, strlen(builtin[i].re),
+				      ENGINE_CASELESS | ENGINE_DOTALL, 0) != 0 ||
+		    rules_add(rs, first, builtin[i].name, "built-in") != 0) {
+			drop_patterns(rs, first);
 			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -275,12 +333,14 @@ static void normalise(char *re, size_t *len, unsigned *flags, int x)
 	re[*len] = '\0';
 }
 
-/* Add re[0..len) (copied, normalised) as a rule read at s. */
-static int add_read_rule(struct ruleset *rs, struct src *s,
-			 const char *re, size_t len, unsigned flags, int x,
-			 const char *id)
+/*
+ * Add re[0..len) (copied, normalised) as a pattern of the rule read at s.
+ * 0, or -1 with the error filled.
+ */
+static int add_read_pattern(struct ruleset *rs, const struct src *s,
+			    const char *re, size_t len, unsigned flags, int x,
+			    int negated)
 {
-	char name[160], where[512];
 	char *copy;
 	int rc;
 
@@ -296,27 +356,41 @@ static int add_read_rule(struct ruleset *rs, struct src *s,
 		free(copy);
 		return src_error(s, "empty pattern");
 	}
-	/* a second rule of one line (two pcre options) gets ".2" */
-	s->nth++;
-	if (id != NULL)
-		snprintf(name, sizeof(name), "id%s", id);
-	else if (s->nth > 1)
-		snprintf(name, sizeof(name), "%s:%ld.%d", s->base, s->line, s->nth);
-	else
-		snprintf(name, sizeof(name), "%s:%ld", s->base, s->line);
-	if (id != NULL)
-		snprintf(where, sizeof(where), "%s:%ld (id %s)", s->file, s->line,
-			 id);
-	else
-		snprintf(where, sizeof(where), "%s:%ld", s->file, s->line);
-	rc = rules_add(rs, copy, len, flags, name, where);
+	rc = rules_add_pattern(rs, copy, len, flags, negated);
 	free(copy);
 	return rc == 0 ? 0 : src_error(s, "out of memory");
 }
 
+/*
+ * Add the rule read at s owning patterns [first, np): named "<kind><id>"
+ * when the file gives an id ("id942100", "sid2"), else "FILE:LINE".  On
+ * error its patterns are dropped.  0, or -1 with the error filled.
+ */
+static int add_read_rule(struct ruleset *rs, const struct src *s, size_t first,
+			 const char *kind, const char *id)
+{
+	char name[160], where[512];
+
+	if (id != NULL) {
+		snprintf(name, sizeof(name), "%s%s", kind, id);
+		snprintf(where, sizeof(where), "%s:%ld (%s %s)", s->file, s->line,
+			 kind, id);
+	} else {
+		snprintf(name, sizeof(name), "%s:%ld", s->base, s->line);
+		snprintf(where, sizeof(where), "%s:%ld", s->file, s->line);
+	}
+	if (rules_add(rs, first, name, where) == 0)
+		return 0;
+	drop_patterns(rs, first);
+	return src_error(s, "out of memory");
+}
+
 /* ---- logical lines ---- */
 
-/* A logical line: physical lines joined at a trailing '\' (ModSecurity). */
+/*
+ * A logical line: physical lines joined at a trailing '\' (Snort and
+ * ModSecurity continue a rule so).
+ */
 struct lline {
 	char *text;   /* malloc'd, NUL-terminated */
 	size_t len;
@@ -375,6 +449,16 @@ static const char *skip_space(const char *p)
 	return p;
 }
 
+/* skip_space() within p[0..n): the first other byte, or p + n. */
+static const char *skip_space_n(const char *p, size_t n)
+{
+	const char *end = p + n;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
 /* A line the readers skip: blank, or a '#' comment. */
 static int insignificant(const char *p)
 {
@@ -386,12 +470,24 @@ static int insignificant(const char *p)
 
 static int parse_regex(struct ruleset *rs, struct src *s, const struct lline *ll)
 {
+	size_t first = rs->np;
+
 	if (insignificant(ll->text))
 		return 0;
-	return add_read_rule(rs, s, ll->text, ll->len, 0, 0, NULL);
+	if (add_read_pattern(rs, s, ll->text, ll->len, 0, 0, 0) != 0)
+		return -1;
+	return add_read_rule(rs, s, first, NULL, NULL);
 }
 
 /* ---- Snort / Suricata ---- */
+
+/* What a Snort rule's options add up to while they are read. */
+struct snort_rule {
+	size_t first; /* its patterns: rs->p[first .. np) */
+	size_t npcre; /* pcre options read */
+	long content; /* pattern of the last content option, or -1 */
+	char sid[32]; /* its sid, or "" */
+};
 
 /* Map one pcre flag letter.  0, or -1 (unknown or unsupported). */
 static int snort_flag(char c, unsigned *flags, int *x)
@@ -408,56 +504,196 @@ static int snort_flag(char c, unsigned *flags, int *x)
 }
 
 /*
- * The value of a pcre option, `"/re/flags"` with optional leading '!':
- * unquote it (\" and \; are the rule language's escapes) and add the rule.
+ * The quoted value of option `opt`, `"..."` after an optional '!', from
+ * v[0..vlen) into buf (room for vlen + 1 bytes, n bytes written): \" and
+ * \; (the rule language's escapes) become " and ;, other escapes stay
+ * (a regex's own, or content's \\).  *negated: the '!' was there;
+ * *after: the offset past the closing quote.  0, or -1 with the error
+ * filled.
  */
-static int snort_pcre(struct ruleset *rs, struct src *s, const char *v,
-		      size_t vlen)
+static int snort_quoted(const struct src *s, const char *opt, const char *v,
+			size_t vlen, char *buf, size_t *n, int *negated,
+			size_t *after)
 {
-	char *buf = malloc(vlen + 1), delim, *last;
-	size_t n = 0, i = 0;
-	unsigned flags = 0;
-	int x = 0, rc;
+	size_t i = 0, o = 0;
 
-	if (buf == NULL)
-		return src_error(s, "out of memory");
-	while (i < vlen && (v[i] == ' ' || v[i] == '!'))
+	while (i < vlen && v[i] == ' ')
 		i++;
-	if (i >= vlen || v[i] != '"') {
-		free(buf);
-		return src_error(s, "pcre: the value must be a quoted \"/regex/flags\"");
-	}
+	*negated = i < vlen && v[i] == '!';
+	for (i += (size_t)*negated; i < vlen && v[i] == ' '; i++)
+		;
+	if (i >= vlen || v[i] != '"')
+		return src_error(s, "%s: the value must be %s", opt,
+				 strcmp(opt, "pcre") == 0
+					 ? "a quoted \"/regex/flags\""
+					 : "quoted");
 	for (i++; i < vlen && v[i] != '"'; i++) {
 		if (v[i] == '\\' && i + 1 < vlen &&
 		    (v[i + 1] == '"' || v[i + 1] == ';'))
 			i++;
 		else if (v[i] == '\\' && i + 1 < vlen)
-			buf[n++] = v[i++];
-		buf[n++] = v[i];
+			buf[o++] = v[i++];
+		buf[o++] = v[i];
 	}
-	buf[n] = '\0';
-	if (i >= vlen) {
-		free(buf);
-		return src_error(s, "pcre: unterminated quote");
-	}
+	buf[o] = '\0';
+	if (i >= vlen)
+		return src_error(s, "%s: unterminated quote", opt);
+	*n = o;
+	*after = i + 1;
+	return 0;
+}
+
+/*
+ * The value of a pcre option, `"/re/flags"` with optional leading '!':
+ * unquote it and add its pattern.
+ */
+static int snort_pcre(struct ruleset *rs, struct src *s, const char *v,
+		      size_t vlen)
+{
+	char *buf = malloc(vlen + 1), delim, *last;
+	size_t n = 0, i, after;
+	unsigned flags = 0;
+	int x = 0, negated, rc = -1;
+
+	if (buf == NULL)
+		return src_error(s, "out of memory");
+	if (snort_quoted(s, "pcre", v, vlen, buf, &n, &negated, &after) != 0)
+		goto out;
 	i = buf[0] == 'm' ? 1 : 0;
 	delim = buf[i];
 	/* "m" alone: no delimiter, and nothing after it to search */
 	last = n >= i + 2 && delim != '\0' ? strrchr(buf + i + 1, delim) : NULL;
 	if ((i == 0 && delim != '/') || last == NULL) {
-		free(buf);
-		return src_error(s, "pcre: expected /regex/flags");
+		src_error(s, "pcre: expected /regex/flags");
+		goto out;
 	}
 	for (const char *f = last + 1; *f; f++) {
 		if (snort_flag(*f, &flags, &x) != 0) {
-			rc = src_error(s, "pcre: unsupported flag '%c'", *f);
-			free(buf);
-			return rc;
+			src_error(s, "pcre: unsupported flag '%c'", *f);
+			goto out;
 		}
 	}
-	rc = add_read_rule(rs, s, buf + i + 1, (size_t)(last - buf - i - 1),
-			   flags, x, NULL);
+	rc = add_read_pattern(rs, s, buf + i + 1, (size_t)(last - buf - i - 1),
+			      flags, x, negated);
+out:
 	free(buf);
+	return rc;
+}
+
+/* The value of hex digit c. */
+static int hex_value(char c)
+{
+	return isdigit((unsigned char)c) ? c - '0'
+					 : tolower((unsigned char)c) - 'a' + 10;
+}
+
+/*
+ * Decode content text in place: |41 42| hex sections to their bytes and
+ * \X to X (bytes never grow).  The new length, or -1 with the error
+ * filled.
+ */
+static long content_bytes(const struct src *s, char *t, size_t n)
+{
+	size_t o = 0, digits = 0;
+	int hex = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = t[i];
+		if (c == '\\' && !hex && i + 1 < n) {
+			t[o++] = t[++i];
+		} else if (c == '|') {
+			if (hex && digits % 2 != 0)
+				return src_error(s, "content: odd number of hex "
+						 "digits in |...|");
+			hex = !hex;
+			digits = 0;
+		} else if (!hex) {
+			t[o++] = c;
+		} else if (c != ' ' && !isxdigit((unsigned char)c)) {
+			return src_error(s, "content: '%c' in a |hex| section",
+					 c);
+		} else if (c != ' ') {
+			int v = hex_value(c);
+			t[o] = (char)(digits % 2 == 0 ? v << 4 : t[o] | v);
+			o += digits++ % 2;
+		}
+	}
+	if (hex)
+		return src_error(s, "content: unterminated |hex| section");
+	return (long)o;
+}
+
+/*
+ * Bytes b[0..n) as a regex matching exactly them, into out (room for
+ * 4n + 1): metacharacters escaped, bytes outside printable ASCII as \xHH.
+ * Returns the length.
+ */
+static size_t literal_regex(const char *b, size_t n, char *out)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)b[i];
+		if (c < 0x20 || c >= 0x7f) {
+			o += (size_t)snprintf(out + o, 5, "\\x%02x", c);
+			continue;
+		}
+		if (strchr("\\^$.|?*+()[]{}", c) != NULL)
+			out[o++] = '\\';
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+/* Snort 3's inline modifiers after the quote (`, nocase, depth 3`). */
+static int content_nocase(const char *m, size_t len)
+{
+	while (len > 0) {
+		const char *comma = memchr(m, ',', len);
+		size_t l = comma ? (size_t)(comma - m) : len;
+		const char *t = skip_space_n(m, l);
+		size_t tl = l - (size_t)(t - m);
+
+		while (tl > 0 && (t[tl - 1] == ' ' || t[tl - 1] == '\t'))
+			tl--;
+		if (tl == 6 && strncmp(t, "nocase", 6) == 0)
+			return 1;
+		len -= l + (comma != NULL);
+		m += l + (comma != NULL);
+	}
+	return 0;
+}
+
+/* A content (or uricontent, `opt`) option's value: its literal as a pattern. */
+static int snort_content(struct ruleset *rs, struct src *s, const char *opt,
+			 const char *v, size_t vlen)
+{
+	char *buf = malloc(vlen + 1), *re = malloc(4 * vlen + 1);
+	size_t n = 0, after;
+	long bytes;
+	int negated, rc = -1;
+
+	if (buf == NULL || re == NULL) {
+		src_error(s, "out of memory");
+		goto out;
+	}
+	if (snort_quoted(s, opt, v, vlen, buf, &n, &negated, &after) != 0)
+		goto out;
+	bytes = content_bytes(s, buf, n);
+	if (bytes < 0)
+		goto out;
+	if (bytes == 0) {
+		src_error(s, "content: empty");
+		goto out;
+	}
+	n = literal_regex(buf, (size_t)bytes, re);
+	rc = add_read_pattern(rs, s, re, n,
+			      content_nocase(v + after, vlen - after)
+				      ? ENGINE_CASELESS : 0, 0, negated);
+out:
+	free(buf);
+	free(re);
 	return rc;
 }
 
@@ -484,9 +720,116 @@ static size_t snort_option_len(const char *p, int *closed)
 	return i;
 }
 
-/* A Snort rule line: every pcre option in its (...) body is a rule. */
+/*
+ * The value of option p[0..olen) when it is `name:value`: its start, with
+ * its length in *vlen; else NULL.
+ */
+static const char *option_value(const char *p, size_t olen, const char *name,
+				size_t *vlen)
+{
+	size_t n = strlen(name);
+	const char *v;
+
+	if (olen <= n || strncmp(p, name, n) != 0)
+		return NULL;
+	v = skip_space_n(p + n, olen - n);
+	if (v == p + olen || *v != ':')
+		return NULL;
+	*vlen = olen - (size_t)(v + 1 - p);
+	return v + 1;
+}
+
+/* Is option p[0..olen) the bare word `name`? */
+static int option_is(const char *p, size_t olen, const char *name)
+{
+	size_t n = strlen(name);
+
+	return olen >= n && strncmp(p, name, n) == 0 &&
+	       skip_space_n(p + n, olen - n) == p + olen;
+}
+
+/* The digits of a sid option's value into sid (at most size - 1). */
+static void snort_sid(const char *v, size_t vlen, char *sid, size_t size)
+{
+	const char *d = skip_space_n(v, vlen);
+	size_t n = strspn(d, "0123456789");
+
+	if (n > (size_t)(v + vlen - d))
+		n = (size_t)(v + vlen - d);
+	if (n >= size)
+		n = size - 1;
+	memcpy(sid, d, n);
+	sid[n] = '\0';
+}
+
+/* Options that are conditions: their value is a pattern. */
+static const struct {
+	const char *name;
+	int pcre; /* else a content literal */
+} snort_conditions[] = {
+	{"pcre", 1},
+	{"content", 0},
+	{"uricontent", 0}, /* content in the URI buffer (buffers are ignored) */
+};
+
+/* One option p[0..olen): a condition, nocase for the last content, sid. */
+static int snort_option(struct ruleset *rs, struct src *s, const char *p,
+			size_t olen, struct snort_rule *sr)
+{
+	size_t n = sizeof(snort_conditions) / sizeof(snort_conditions[0]);
+	const char *v;
+	size_t vlen;
+
+	for (size_t k = 0; k < n; k++) {
+		v = option_value(p, olen, snort_conditions[k].name, &vlen);
+		if (v == NULL)
+			continue;
+		if (snort_conditions[k].pcre) {
+			sr->npcre++;
+			return snort_pcre(rs, s, v, vlen);
+		}
+		sr->content = (long)rs->np;
+		return snort_content(rs, s, snort_conditions[k].name, v, vlen);
+	}
+	if (option_is(p, olen, "nocase")) {
+		if (sr->content < 0)
+			return src_error(s, "nocase: no content option before it");
+		rs->p[sr->content].flags |= ENGINE_CASELESS;
+		return 0;
+	}
+	v = option_value(p, olen, "sid", &vlen);
+	if (v != NULL)
+		snort_sid(v, vlen, sr->sid, sizeof(sr->sid));
+	return 0;
+}
+
+/* The options of a rule body, p just past its '('. */
+static int snort_options(struct ruleset *rs, struct src *s, const char *p,
+			 struct snort_rule *sr)
+{
+	for (;;) {
+		int closed;
+		size_t olen;
+
+		p = skip_space(p);
+		if (*p == ')' || *p == '\0')
+			return 0;
+		olen = snort_option_len(p, &closed);
+		if (snort_option(rs, s, p, olen, sr) != 0)
+			return -1;
+		if (!closed)
+			return src_error(s, "unterminated option (missing ';')");
+		p += olen + 1;
+	}
+}
+
+/*
+ * A Snort rule (one logical line): a rule of its pcre and content
+ * conditions, or skipped when it has no pcre.
+ */
 static int parse_snort(struct ruleset *rs, struct src *s, const struct lline *ll)
 {
+	struct snort_rule sr = {rs->np, 0, -1, ""};
 	const char *p;
 
 	if (insignificant(ll->text))
@@ -494,24 +837,16 @@ static int parse_snort(struct ruleset *rs, struct src *s, const struct lline *ll
 	p = strchr(ll->text, '(');
 	if (p == NULL)
 		return src_error(s, "not a Snort rule: no '(' options");
-	for (p++;;) {
-		int closed;
-		size_t olen;
-
-		p = skip_space(p);
-		if (*p == ')' || *p == '\0')
-			break;
-		olen = snort_option_len(p, &closed);
-		if (strncmp(p, "pcre", 4) == 0 && *skip_space(p + 4) == ':') {
-			const char *v = skip_space(p + 4) + 1;
-			if (snort_pcre(rs, s, v, olen - (size_t)(v - p)) != 0)
-				return -1;
-		}
-		if (!closed)
-			return src_error(s, "unterminated option (missing ';')");
-		p += olen + 1;
+	if (snort_options(rs, s, p + 1, &sr) != 0) {
+		drop_patterns(rs, sr.first);
+		return -1;
 	}
-	return 0;
+	if (sr.npcre == 0) { /* content alone: a string matcher's job */
+		drop_patterns(rs, sr.first);
+		rs->skipped++;
+		return 0;
+	}
+	return add_read_rule(rs, s, sr.first, "sid", sr.sid[0] ? sr.sid : NULL);
 }
 
 /* ---- ModSecurity ---- */
@@ -569,11 +904,14 @@ static void modsec_id(const char *actions, char *id, size_t size)
 	id[n] = '\0';
 }
 
-/* The operator argument: the regex of @rx (or no operator), else NULL. */
-static const char *modsec_regex(const char *op)
+/*
+ * The operator argument: the regex of @rx (or no operator), else NULL;
+ * *negated says whether the operator is negated ("!@rx").
+ */
+static const char *modsec_regex(const char *op, int *negated)
 {
-	if (*op == '!')
-		op++;
+	*negated = *op == '!';
+	op += *negated;
 	if (*op != '@')
 		return op;
 	if (strncmp(op, "@rx", 3) == 0 && (op[3] == ' ' || op[3] == '\t' ||
@@ -587,7 +925,8 @@ static int parse_modsec(struct ruleset *rs, struct src *s, const struct lline *l
 {
 	const char *p = skip_space(ll->text), *re;
 	char *var = NULL, *op = NULL, *act = NULL, id[32];
-	int rc = -1;
+	size_t first = rs->np;
+	int rc = -1, negated;
 
 	if (insignificant(p) || strncasecmp(p, "SecRule", 7) != 0 ||
 	    (p[7] != ' ' && p[7] != '\t'))
@@ -611,14 +950,15 @@ static int parse_modsec(struct ruleset *rs, struct src *s, const struct lline *l
 		goto out;
 	}
 	modsec_id(act, id, sizeof(id));
-	re = modsec_regex(op);
+	re = modsec_regex(op, &negated);
 	if (re == NULL || strstr(re, "%{") != NULL) {
 		rs->skipped++; /* another operator, or macros filled at run time */
 		rc = 0;
 		goto out;
 	}
-	rc = add_read_rule(rs, s, re, strlen(re), ENGINE_DOTALL, 0,
-			   id[0] ? id : NULL);
+	rc = add_read_pattern(rs, s, re, strlen(re), ENGINE_DOTALL, 0, negated);
+	if (rc == 0)
+		rc = add_read_rule(rs, s, first, "id", id[0] ? id : NULL);
 out:
 	free(var);
 	free(op);
@@ -651,7 +991,7 @@ static enum rules_format detect(const char *text, size_t len)
 	struct lline ll;
 	enum rules_format f = RULES_REGEX;
 
-	while (next_lline(text, len, &pos, &lineno, 0, &ll) == 1) {
+	while (next_lline(text, len, &pos, &lineno, 1, &ll) == 1) {
 		const char *p = skip_space(ll.text);
 		int done = !insignificant(p);
 		if (done && strncasecmp(p, "Sec", 3) == 0)
@@ -671,7 +1011,7 @@ static int parse_text(struct ruleset *rs, const char *file, const char *text,
 		      size_t errsize)
 {
 	struct src s = {file, strrchr(file, '/') ? strrchr(file, '/') + 1 : file,
-			0, 0, err, errsize};
+			0, err, errsize};
 	size_t pos = 0;
 	long lineno = 0;
 	struct lline ll;
@@ -680,12 +1020,11 @@ static int parse_text(struct ruleset *rs, const char *file, const char *text,
 	if (fmt == RULES_AUTO)
 		fmt = detect(text, len);
 	while (rc == 0) {
-		more = next_lline(text, len, &pos, &lineno, fmt == RULES_MODSEC,
+		more = next_lline(text, len, &pos, &lineno, fmt != RULES_REGEX,
 				  &ll);
 		if (more <= 0)
 			return more < 0 ? src_error(&s, "out of memory") : 0;
 		s.line = ll.first;
-		s.nth = 0;
 		if (memchr(ll.text, '\0', ll.len) != NULL)
 			rc = src_error(&s, "NUL byte in a rule line");
 		else if (fmt == RULES_SNORT)

@@ -18,8 +18,10 @@
  * is_match on every packet equals the reference (memmem for the literal,
  * "pri" then "ate" for the full scan) and, on generated packets, what the
  * generator planted; for real-life every rule's answer on every packet
- * equals the planted attacks (built-in rules on the HTTP corpus) or else
- * the engines' majority.  A difference is a MISMATCH row and no time.
+ * (its conditions combined, see corpora/rules.h) equals the planted
+ * attacks (built-in rules on the HTTP corpus) or else the engines'
+ * majority, and so does the number of packets each rule matches (listed
+ * after the tables).  A difference is a MISMATCH row and no time.
  */
 #define _GNU_SOURCE
 #include "suites/payload.h"
@@ -842,7 +844,7 @@ out:
 }
 
 /* Verify and plan the real-life scenario at one size. */
-static int plan_reallife(struct suite_ctx *ctx, const struct size_in *in)
+static int plan_reallife(struct suite_ctx *ctx, struct size_in *in)
 {
 	unsigned char *ok;
 	size_t *matched;
@@ -852,7 +854,9 @@ static int plan_reallife(struct suite_ctx *ctx, const struct size_in *in)
 		return 0;
 	ok = calloc(st.neng ? st.neng : 1, 1);
 	matched = calloc(st.neng ? st.neng : 1, sizeof(*matched));
-	if (ok == NULL || matched == NULL) {
+	in->rule_matched = calloc(st.rules.rs.n ? st.rules.rs.n : 1,
+				  sizeof(*in->rule_matched));
+	if (ok == NULL || matched == NULL || in->rule_matched == NULL) {
 		free(ok);
 		free(matched);
 		return -1;
@@ -867,18 +871,21 @@ static int plan_reallife(struct suite_ctx *ctx, const struct size_in *in)
 			   "%s", st.eng[i].why[SC_REALLIFE]);
 	}
 	if (payload_rules_verify(ctx, &st.rules, st.eng, st.neng, in, ok,
-				 matched) != 0)
+				 matched, in->rule_matched) != 0)
 		rc = -1;
-	for (size_t i = 0; i < st.neng && rc == 0; i++)
-		if (ok[i])
-			rc = plan_case(ctx, SC_REALLIFE, in, &st.eng[i], matched[i]);
+	for (size_t i = 0; i < st.neng && rc == 0; i++) {
+		if (!ok[i])
+			continue;
+		in->rules_verified = 1;
+		rc = plan_case(ctx, SC_REALLIFE, in, &st.eng[i], matched[i]);
+	}
 	free(ok);
 	free(matched);
 	return rc;
 }
 
 static int plan_scenario(struct suite_ctx *ctx, enum scenario sc,
-			 const struct size_in *in)
+			 struct size_in *in)
 {
 	switch (sc) {
 	case SC_BASE:
@@ -894,10 +901,35 @@ static int plan_scenario(struct suite_ctx *ctx, enum scenario sc,
 	}
 }
 
+/*
+ * A user's rule set that no selected engine runs: the real-life scenario
+ * it was given for measures nothing, which is an error row, not only the
+ * engines' unsupported rows.
+ */
+static void check_rules_run(struct suite_ctx *ctx)
+{
+	int selected = 0;
+
+	if (!wanted(SC_REALLIFE) || st.rules.builtin)
+		return;
+	for (size_t i = 0; i < st.nin; i++)
+		selected |= any_wanted(ctx, SC_REALLIFE, &st.in[i]);
+	for (size_t i = 0; i < st.neng; i++)
+		if (st.eng[i].status[SC_REALLIFE] == RESULT_OK)
+			return;
+	if (selected)
+		suite_fail(ctx, PAYLOAD_SUITE, PAYLOAD_PREFIX "/scenario=real-life",
+			   RESULT_ERROR, "real-life: none of the %zu selected "
+			   "engines runs any of the %zu rules of --rules (see "
+			   "the rows above): nothing to measure", st.neng,
+			   st.rules.rs.n);
+}
+
 static int payload_prepare(struct suite_ctx *ctx)
 {
 	if (load_inputs() != 0 || engines_init(ctx) != 0)
 		return -1;
+	check_rules_run(ctx);
 	for (size_t sc = 0; sc < SC_COUNT && !interrupt_signal(); sc++)
 		for (size_t i = 0; i < st.nin && wanted(sc); i++)
 			if (plan_scenario(ctx, sc, &st.in[i]) != 0)
@@ -908,10 +940,8 @@ static int payload_prepare(struct suite_ctx *ctx)
 /* ---- tables ---- */
 
 /* Row order of the tables: largest packets first, as in the seed. */
-static void rows_by_size(const char **labels, double *linerate)
+static void size_order(size_t *order)
 {
-	size_t order[MAX_SIZES];
-
 	for (size_t i = 0; i < st.nin; i++)
 		order[i] = i;
 	for (size_t i = 1; i < st.nin; i++)
@@ -921,6 +951,13 @@ static void rows_by_size(const char **labels, double *linerate)
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
+}
+
+static void rows_by_size(const char **labels, double *linerate)
+{
+	size_t order[MAX_SIZES];
+
+	size_order(order);
 	for (size_t i = 0; i < st.nin; i++) {
 		labels[i] = st.in[order[i]].label;
 		linerate[i] = st.in[order[i]].linerate;
@@ -965,6 +1002,111 @@ static void write_overhead(const struct results *res, FILE *out)
 	}
 }
 
+/* Rule r's verified packets over every size. */
+static size_t rule_total(size_t r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < st.nin; i++)
+		if (st.in[i].rules_verified)
+			n += st.in[i].rule_matched[r];
+	return n;
+}
+
+/*
+ * The rules the per-rule table lists into pick (at most RULE_TABLE_MAX):
+ * all in file order when they fit, else those matching most packets.
+ * Returns how many.
+ */
+#define RULE_TABLE_MAX 20
+
+static size_t rules_to_list(size_t *pick)
+{
+	size_t n = 0;
+
+	if (st.rules.rs.n <= RULE_TABLE_MAX) {
+		for (; n < st.rules.rs.n; n++)
+			pick[n] = n;
+		return n;
+	}
+	for (size_t r = 0; r < st.rules.rs.n; r++) {
+		size_t total = rule_total(r), at;
+
+		if (n == RULE_TABLE_MAX && total <= rule_total(pick[n - 1]))
+			continue;
+		n += n < RULE_TABLE_MAX;
+		/* pick stays sorted, most first; the last one falls out */
+		for (at = n - 1; at > 0 && rule_total(pick[at - 1]) < total; at--)
+			pick[at] = pick[at - 1];
+		pick[at] = r;
+	}
+	return n;
+}
+
+/* One rule's row: its verified packets and their share, per size. */
+static void write_rule_row(FILE *out, size_t r, const size_t *order,
+			   int width)
+{
+	fprintf(out, "| %-*s |", width, st.rules.rs.r[r].name);
+	for (size_t i = 0; i < st.nin; i++) {
+		const struct size_in *in = &st.in[order[i]];
+		const struct packets *pk = in->corpus[SC_REALLIFE];
+		char cell[48] = "n/a";
+		if (in->rules_verified)
+			snprintf(cell, sizeof(cell), "%zu (%.2f%%)",
+				 in->rule_matched[r],
+				 100.0 * (double)in->rule_matched[r] /
+					 (double)(pk->n ? pk->n : 1));
+		fprintf(out, " %16s |", cell);
+	}
+	fputc('\n', out);
+}
+
+/* The per-rule table's header row and the line under it. */
+static void write_rule_head(FILE *out, const size_t *order, int width)
+{
+	fprintf(out, "| %-*s |", width, "rule");
+	for (size_t i = 0; i < st.nin; i++)
+		fprintf(out, " %16s |", st.in[order[i]].label);
+	fputs("\n|", out);
+	for (int k = 0; k < width + 2; k++)
+		fputc('-', out);
+	for (size_t i = 0; i < st.nin; i++)
+		fputs("|------------------", out);
+	fputs("|\n", out);
+}
+
+/*
+ * After the tables: how many packets each rule matches per size, as
+ * verified (the answer every timed engine gave), and their share.
+ */
+static void write_rule_counts(FILE *out)
+{
+	size_t order[MAX_SIZES], pick[RULE_TABLE_MAX], n, silent = 0;
+	int width = 4, verified = 0;
+
+	for (size_t i = 0; i < st.nin; i++)
+		verified |= st.in[i].rules_verified;
+	if (!wanted(SC_REALLIFE) || !verified)
+		return;
+	size_order(order);
+	n = rules_to_list(pick);
+	for (size_t k = 0; k < n; k++)
+		if ((int)strlen(st.rules.rs.r[pick[k]].name) > width)
+			width = (int)strlen(st.rules.rs.r[pick[k]].name);
+	fprintf(out, "\nreal-life: packets each rule matches (verified) and "
+		"their share, per size%s:\n\n",
+		n < st.rules.rs.n ? "; the rules matching most" : "");
+	write_rule_head(out, order, width);
+	for (size_t k = 0; k < n; k++)
+		write_rule_row(out, pick[k], order, width);
+	for (size_t r = 0; r < st.rules.rs.n; r++)
+		silent += rule_total(r) == 0;
+	if (n < st.rules.rs.n)
+		fprintf(out, "and %zu more rules; %zu of all %zu match no packet\n",
+			st.rules.rs.n - n, silent, st.rules.rs.n);
+}
+
 static void payload_report(struct suite_ctx *ctx, FILE *out)
 {
 	struct table_column cols[SC_COUNT];
@@ -991,6 +1133,7 @@ static void payload_report(struct suite_ctx *ctx, FILE *out)
 		table_write_payload(out, ctx->results, &spec);
 	}
 	write_overhead(ctx->results, out);
+	write_rule_counts(out);
 	fputc('\n', out);
 }
 
@@ -1004,9 +1147,13 @@ static void payload_cleanup(void)
 	}
 	for (size_t i = 0; i < st.ncases; i++)
 		free(st.cases[i]);
-	for (size_t i = 0; i < st.nin; i++)
+	for (size_t i = 0; i < st.nin; i++) {
 		for (size_t k = 0; k < 3; k++)
 			packets_release(&st.in[i].gen[k]);
+		free(st.in[i].rule_matched);
+		st.in[i].rule_matched = NULL;
+		st.in[i].rules_verified = 0;
+	}
 	packets_release(&st.pcap_pk);
 	payload_rules_release(&st.rules);
 	free(st.eng);

@@ -2,7 +2,8 @@
  * payload.h - shared state of the payload suite, split over two files:
  *   suites/payload.c        options, inputs, benchmarks, tables
  *   suites/payload_rules.c  the real-life scenario's rule sets: compiling
- *                           them per engine and verifying match_ids
+ *                           their patterns per engine and verifying each
+ *                           rule's answer (combined from match_ids)
  * Nothing outside suites/payload*.c includes this.
  */
 #ifndef RXB_PAYLOAD_H
@@ -33,16 +34,18 @@ struct size_in {
 	struct packets gen[3];   /* generated: printable, full-scan, HTTP */
 	const struct packets *corpus[SC_COUNT];
 	double linerate;         /* Mpps at --link for this size */
+	size_t *rule_matched;    /* real-life: verified packets per rule */
+	int rules_verified;      /* rule_matched holds an answer engines gave */
 };
 
-/* Rules with the same flags: one compiled set per engine. */
+/* Patterns with the same flags: one compiled set per engine. */
 struct rule_group {
 	unsigned flags;
-	size_t *rule; /* indices into the rule set */
+	size_t *pat; /* indices into the rule set's patterns */
 	size_t n;
 };
 
-/* An engine's compiled set of one group: local id k is rule map[k]. */
+/* An engine's compiled set of one group: local id k is pattern map[k]. */
 struct eset {
 	void *h;      /* NULL when the engine compiled none of the group */
 	size_t *map;
@@ -56,9 +59,10 @@ struct peng {
 	char why[SC_COUNT][320];       /* why a handle is missing */
 	int status[SC_COUNT];          /* its result status then */
 	struct eset *sets;             /* one per rule group */
-	unsigned char *ok;             /* per rule: compiled */
-	size_t nok;                    /* rules compiled */
+	unsigned char *ok;             /* per rule: all its patterns compiled */
+	size_t nok;                    /* rules it runs */
 	unsigned char *ids;            /* match_ids scratch (largest group) */
+	unsigned char *hit;            /* per pattern: matched (scratch) */
 };
 
 /* The rule side of the suite's state (payload_rules.c). */
@@ -70,34 +74,39 @@ struct payload_rules {
 };
 
 /*
- * Group rs's rules by flags.  0, or -1 out of memory.
+ * Group rs's patterns by flags.  0, or -1 out of memory.
  */
 int payload_rules_group(struct payload_rules *pr);
 void payload_rules_release(struct payload_rules *pr);
 
 /*
- * Compile pr's rules for pe: each rule alone first (a rule it cannot
- * compile gets an unsupported row, or an error row for a built-in rule),
- * then one set per group of the rules that compiled.  pe->status and
- * pe->why[SC_REALLIFE] are set when no set could be built.  0, or -1 out
- * of memory.
+ * Compile pr's rules for pe: each pattern alone first (a rule with a
+ * pattern it cannot compile gets an unsupported row, or an error row for
+ * a built-in rule, and none of its patterns is compiled), then one set
+ * per group of the patterns of the rules it runs.  pe->status and
+ * pe->why[SC_REALLIFE] are set when no set could be built or it runs no
+ * rule.  0, or -1 out of memory.
  */
 int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 			  struct peng *pe);
 void payload_rules_free(const struct payload_rules *pr, struct peng *pe);
 
 /*
- * Verify the real-life answers of every engine of pes (those with sets)
- * on in's packets: per packet and rule, against the planted marks (built-in
- * rules on the generated HTTP corpus) or else the engines' majority.  A
- * difference or an engine error adds a row for that engine and clears
- * ok_out[e]; ok_out[e] = 1 for the engines that verified, and matched[e]
- * is the number of packets where some rule of engine e matched.  0, or
- * -1 out of memory.
+ * Verify the real-life answers of the engines of pes with ok_out[e] set,
+ * on in's packets: each rule's answer (its conditions combined by
+ * rules_holds()) per packet, against the planted marks (built-in rules on
+ * the generated HTTP corpus) or else the engines' majority; so the number
+ * of packets each rule matches is verified too.  A difference or an
+ * engine error adds a row for that engine (a mismatch names a rule, the
+ * engine's count of its packets and the expected count) and clears
+ * ok_out[e].  matched[e] is the number of packets where some rule of
+ * engine e matched, rule_matched[r] (pr->rs.n slots) the expected number
+ * of packets of rule r.  0, or -1 out of memory.
  */
 int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out, size_t *matched);
+			 unsigned char *ok_out, size_t *matched,
+			 size_t *rule_matched);
 
 /* Name of benchmark scenario x size (x engine when e is not NULL). */
 void payload_name(char *buf, size_t size, enum scenario sc,

@@ -4,9 +4,16 @@
  * adapter's loop otherwise) and verified rule by rule, packet by packet
  * (see payload.h).
  *
+ * Engines compile patterns, the rules' conditions (corpora/rules.h); a
+ * rule's answer on a packet is combined from the engine's answers for its
+ * patterns by rules_holds(), the same way for every engine, so a negated
+ * condition needs no regex of its own.  The rule's answers are what is
+ * verified, and with them the number of packets each rule matches.
+ *
  * An engine that cannot compile some of a user's rules runs the others:
- * each refused rule is an unsupported row naming the engine and the rule,
- * and the engine's real-life rows carry the number of rules it ran.
+ * each refused rule (any of its patterns refused) is an unsupported row
+ * naming the engine and the rule, and the engine's real-life rows carry
+ * the number of rules it ran.
  */
 #define _GNU_SOURCE
 #include "suites/payload.h"
@@ -17,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ANSWER_NONE 2 /* the engine did not compile this rule */
+#define ANSWER_NONE 2 /* the engine does not run this rule */
 
 /* ---- grouping ---- */
 
@@ -39,17 +46,17 @@ static struct rule_group *group_for(struct payload_rules *pr, unsigned flags)
 
 int payload_rules_group(struct payload_rules *pr)
 {
-	for (size_t i = 0; i < pr->rs.n; i++) {
-		struct rule_group *g = group_for(pr, pr->rs.r[i].flags);
+	for (size_t i = 0; i < pr->rs.np; i++) {
+		struct rule_group *g = group_for(pr, pr->rs.p[i].flags);
 		size_t *grown;
 
 		if (g == NULL)
 			return -1;
-		grown = realloc(g->rule, (g->n + 1) * sizeof(*grown));
+		grown = realloc(g->pat, (g->n + 1) * sizeof(*grown));
 		if (grown == NULL)
 			return -1;
-		g->rule = grown;
-		g->rule[g->n++] = i;
+		g->pat = grown;
+		g->pat[g->n++] = i;
 	}
 	return 0;
 }
@@ -57,7 +64,7 @@ int payload_rules_group(struct payload_rules *pr)
 void payload_rules_release(struct payload_rules *pr)
 {
 	for (size_t g = 0; g < pr->ngroups; g++)
-		free(pr->groups[g].rule);
+		free(pr->groups[g].pat);
 	free(pr->groups);
 	rules_release(&pr->rs);
 	memset(pr, 0, sizeof(*pr));
@@ -65,51 +72,78 @@ void payload_rules_release(struct payload_rules *pr)
 
 /* ---- compiling ---- */
 
-/* Row for a rule pe's engine refused; built-in rules must compile. */
+/* compile_group(): a dropped rule's patterns may sit in sets built before. */
+#define COMPILE_AGAIN 1
+
+/*
+ * Row for the rule of pattern k, which pe's engine refused; built-in rules
+ * must compile.
+ */
 static void rule_refused(struct suite_ctx *ctx, const struct payload_rules *pr,
-			 const struct peng *pe, size_t i,
+			 const struct peng *pe, size_t k,
 			 const struct engine_error *err)
 {
-	const struct rule *r = &pr->rs.r[i];
-	char name[256], part[64], at[32] = "";
+	const struct rule *r = &pr->rs.r[pr->rs.p[k].rule];
+	char name[256], part[64], at[32] = "", cond[128] = "";
 
 	bench_name_part(r->name, strlen(r->name), part, sizeof(part));
 	if (err->offset >= 0)
 		snprintf(at, sizeof(at), " (offset %ld)", err->offset);
+	if (r->n > 1)
+		snprintf(cond, sizeof(cond), ", condition %zu of %zu /%.60s%s/",
+			 k - r->first + 1, r->n, pr->rs.p[k].re,
+			 pr->rs.p[k].len > 60 ? "..." : "");
 	snprintf(name, sizeof(name), "%s/scenario=real-life/engine=%s/rule=%s",
 		 PAYLOAD_PREFIX, pe->e->name, part);
 	suite_fail(ctx, PAYLOAD_SUITE, name,
 		   pr->builtin || err->status == ENGINE_ERR_NOMEM ? RESULT_ERROR
 								 : RESULT_UNSUPPORTED,
-		   "%s cannot compile rule %s (%s): %s%s%s",
-		   pe->e->name, r->name, r->where, err->msg, at,
+		   "%s cannot compile rule %s (%s)%s: %s%s%s",
+		   pe->e->name, r->name, r->where, cond, err->msg, at,
 		   pr->builtin ? "" : "; its real-life rows run the other rules "
 				      "(partial)");
 }
 
-/* Try each rule alone: pe->ok[i] = 1 when the engine compiles it. */
+/* Compile pattern p alone and free it again.  0, or -1 with err filled. */
+static int compile_alone(const struct engine *e, const struct rule_pattern *p,
+			 struct engine_error *err)
+{
+	struct engine_pattern ep = {p->re, p->len};
+	void *h = NULL;
+
+	if (e->compile(&ep, 1, p->flags, &h, err) != 0)
+		return -1;
+	e->free(h);
+	return 0;
+}
+
+/* Try each rule's patterns alone: pe->ok[r] = 1 when all compile. */
 static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pe)
 {
-	for (size_t i = 0; i < pr->rs.n; i++) {
-		struct engine_pattern p = {pr->rs.r[i].re, pr->rs.r[i].len};
+	for (size_t r = 0; r < pr->rs.n; r++) {
+		const struct rule *ru = &pr->rs.r[r];
 		struct engine_error err = {0, -1, -1, ""};
-		void *h = NULL;
+		size_t k = ru->first;
 
-		if (pe->e->compile(&p, 1, pr->rs.r[i].flags, &h, &err) == 0) {
-			pe->ok[i] = 1;
-			pe->nok++;
-			pe->e->free(h);
-		} else {
-			rule_refused(ctx, pr, pe, i, &err);
+		while (k < ru->first + ru->n &&
+		       compile_alone(pe->e, &pr->rs.p[k], &err) == 0)
+			k++;
+		if (k < ru->first + ru->n) {
+			rule_refused(ctx, pr, pe, k, &err);
+			continue;
 		}
+		pe->ok[r] = 1;
+		pe->nok++;
 	}
 }
 
 /*
- * Compile the set of group g's rules that pe compiled alone.  A rule the
- * set compile blames (err.pattern) is refused and the set retried.
- * 0, or a negative status with err filled when no set could be built.
+ * Compile the set of group g's patterns whose rules pe runs.  A pattern
+ * the set compile blames (err.pattern) has its rule refused and the set
+ * is retried.  0; COMPILE_AGAIN when the refused rule has patterns in
+ * other groups (their sets must be built again); or a negative status
+ * with err filled when no set could be built.
  */
 static int compile_group(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pe, const struct rule_group *g,
@@ -117,6 +151,7 @@ static int compile_group(struct suite_ctx *ctx, const struct payload_rules *pr,
 {
 	struct engine_pattern *pats = calloc(g->n, sizeof(*pats));
 	int rc = ENGINE_ERR_NOMEM;
+	size_t blamed;
 
 	es->map = calloc(g->n, sizeof(*es->map));
 	if (pats == NULL || es->map == NULL)
@@ -124,11 +159,11 @@ static int compile_group(struct suite_ctx *ctx, const struct payload_rules *pr,
 	for (;;) {
 		es->n = 0;
 		for (size_t k = 0; k < g->n; k++) {
-			const struct rule *r = &pr->rs.r[g->rule[k]];
-			if (!pe->ok[g->rule[k]])
+			const struct rule_pattern *p = &pr->rs.p[g->pat[k]];
+			if (!pe->ok[p->rule])
 				continue;
-			pats[es->n] = (struct engine_pattern){r->re, r->len};
-			es->map[es->n++] = g->rule[k];
+			pats[es->n] = (struct engine_pattern){p->re, p->len};
+			es->map[es->n++] = g->pat[k];
 		}
 		rc = 0;
 		if (es->n == 0)
@@ -136,10 +171,14 @@ static int compile_group(struct suite_ctx *ctx, const struct payload_rules *pr,
 		rc = pe->e->compile(pats, es->n, g->flags, &es->h, err);
 		if (rc == 0 || err->pattern < 0 || (size_t)err->pattern >= es->n)
 			break;
-		/* the set blames one rule that compiled alone: drop it */
-		rule_refused(ctx, pr, pe, es->map[err->pattern], err);
-		pe->ok[es->map[err->pattern]] = 0;
+		/* the set blames a pattern that compiled alone: drop its rule */
+		blamed = es->map[err->pattern];
+		rule_refused(ctx, pr, pe, blamed, err);
+		pe->ok[pr->rs.p[blamed].rule] = 0;
 		pe->nok--;
+		rc = COMPILE_AGAIN;
+		if (pr->rs.r[pr->rs.p[blamed].rule].n > 1)
+			break;
 	}
 out:
 	free(pats);
@@ -148,17 +187,56 @@ out:
 	return rc;
 }
 
+/* Free pe's compiled sets (the array stays, zeroed). */
+static void sets_free(const struct payload_rules *pr, struct peng *pe)
+{
+	for (size_t g = 0; pe->sets != NULL && g < pr->ngroups; g++) {
+		if (pe->sets[g].h != NULL)
+			pe->e->free(pe->sets[g].h);
+		free(pe->sets[g].map);
+		memset(&pe->sets[g], 0, sizeof(pe->sets[g]));
+	}
+}
+
+/* One set per group; sets the real-life status when none can be built. */
+static void compile_sets(struct suite_ctx *ctx, const struct payload_rules *pr,
+			 struct peng *pe)
+{
+	for (size_t g = 0; g < pr->ngroups;) {
+		struct engine_error err = {0, -1, -1, ""};
+		int rc = compile_group(ctx, pr, pe, &pr->groups[g], &pe->sets[g],
+				       &err);
+		if (rc == COMPILE_AGAIN) {
+			sets_free(pr, pe);
+			g = 0;
+			continue;
+		}
+		if (rc == 0) {
+			g++;
+			continue;
+		}
+		pe->status[SC_REALLIFE] = RESULT_ERROR;
+		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
+			 "%s: the set of %zu patterns (flags %#x) does not "
+			 "compile: %s", pe->e->name, pr->groups[g].n,
+			 pr->groups[g].flags, err.msg);
+		return;
+	}
+}
+
 int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 			  struct peng *pe)
 {
 	size_t largest = 1;
 
-	pe->ok = calloc(pr->rs.n, 1);
-	pe->sets = calloc(pr->ngroups, sizeof(*pe->sets));
+	pe->ok = calloc(pr->rs.n ? pr->rs.n : 1, 1);
+	pe->hit = calloc(pr->rs.np ? pr->rs.np : 1, 1);
+	pe->sets = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(*pe->sets));
 	for (size_t g = 0; g < pr->ngroups; g++)
 		largest = pr->groups[g].n > largest ? pr->groups[g].n : largest;
 	pe->ids = calloc(largest, 1);
-	if (pe->ok == NULL || pe->sets == NULL || pe->ids == NULL)
+	if (pe->ok == NULL || pe->hit == NULL || pe->sets == NULL ||
+	    pe->ids == NULL)
 		return -1;
 	if (pe->e->match_ids == NULL) {
 		pe->status[SC_REALLIFE] = RESULT_UNSUPPORTED;
@@ -167,18 +245,8 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 		return 0;
 	}
 	compile_each(ctx, pr, pe);
-	for (size_t g = 0; g < pr->ngroups; g++) {
-		struct engine_error err = {0, -1, -1, ""};
-		if (compile_group(ctx, pr, pe, &pr->groups[g], &pe->sets[g],
-				  &err) == 0)
-			continue;
-		pe->status[SC_REALLIFE] = RESULT_ERROR;
-		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
-			 "%s: the set of %zu rules (flags %#x) does not compile: %s",
-			 pe->e->name, pr->groups[g].n, pr->groups[g].flags, err.msg);
-		return 0;
-	}
-	if (pe->nok == 0) {
+	compile_sets(ctx, pr, pe);
+	if (pe->status[SC_REALLIFE] == RESULT_OK && pe->nok == 0) {
 		pe->status[SC_REALLIFE] = RESULT_UNSUPPORTED;
 		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
 			 "%s compiles none of the %zu rules", pe->e->name,
@@ -189,27 +257,41 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 
 void payload_rules_free(const struct payload_rules *pr, struct peng *pe)
 {
-	for (size_t g = 0; pe->sets != NULL && g < pr->ngroups; g++) {
-		if (pe->sets[g].h != NULL)
-			pe->e->free(pe->sets[g].h);
-		free(pe->sets[g].map);
-	}
+	sets_free(pr, pe);
 	free(pe->sets);
 	free(pe->ok);
+	free(pe->hit);
 	free(pe->ids);
 	pe->sets = NULL;
 	pe->ok = NULL;
+	pe->hit = NULL;
 	pe->ids = NULL;
 }
 
 /* ---- verifying ---- */
 
-/* An engine's verdict on one size: how many packets differ, and the first. */
+#define NO_PACKET ((size_t)-1)
+
+/* What verification counts per engine and rule. */
+struct tally {
+	size_t matched; /* packets the rule matched */
+	size_t first;   /* first packet where it differs, or NO_PACKET */
+	int got, want;  /* the answers there (want -1: the engines tie) */
+};
+
+/* The expected answers' counts per rule. */
+struct expect {
+	size_t matched; /* packets it should match */
+	size_t tied;    /* packets where the engines tie */
+};
+
+/* An engine's verdict on one size: how many packets differ, and where. */
 struct verdict {
 	size_t differ;
 	size_t matched; /* packets where some rule matched */
-	size_t pkt, rule;
-	int got, want;
+	size_t pkt;     /* where it failed (iv) */
+	size_t rule;    /* the first rule that differs on the first packet */
+	struct tally *t; /* per rule */
 	struct isolate_verdict iv; /* status < 0: it failed on packet `pkt` */
 };
 
@@ -223,13 +305,15 @@ struct verdict {
 #define VERIFY_CHUNK_BYTES ((size_t)64 << 20)
 
 /*
- * Engine pe's answer per rule for one packet into row (0, 1, or
- * ANSWER_NONE for a rule it did not compile).  0 or a negative status.
+ * Engine pe's answer per rule for one packet into row: 0 or 1, combined
+ * from its answers per pattern by rules_holds() (the same for every
+ * engine), or ANSWER_NONE for a rule it does not run.  0 or a negative
+ * status.
  */
 static int answer_row(const struct payload_rules *pr, struct peng *pe,
 		      const struct packet *p, unsigned char *row)
 {
-	memset(row, ANSWER_NONE, pr->rs.n);
+	memset(pe->hit, 0, pr->rs.np);
 	for (size_t g = 0; g < pr->ngroups; g++) {
 		const struct eset *es = &pe->sets[g];
 		long rc;
@@ -240,8 +324,11 @@ static int answer_row(const struct payload_rules *pr, struct peng *pe,
 		if (rc < 0)
 			return (int)rc;
 		for (size_t k = 0; k < es->n; k++)
-			row[es->map[k]] = pe->ids[k] != 0;
+			pe->hit[es->map[k]] = pe->ids[k] != 0;
 	}
+	for (size_t r = 0; r < pr->rs.n; r++)
+		row[r] = !pe->ok[r] ? ANSWER_NONE
+			 : (unsigned char)rules_holds(&pr->rs, r, pe->hit);
 	return 0;
 }
 
@@ -328,72 +415,192 @@ static int expected(const struct payload_rules *pr, const struct packets *pk,
 	return 2 * yes > total;
 }
 
+/* Engine v's row of packet i against the expected answers want. */
+static void judge_row(const struct payload_rules *pr, size_t i,
+		      const unsigned char *row, const signed char *want,
+		      struct verdict *v)
+{
+	int differs = 0, any = 0;
+
+	for (size_t r = 0; r < pr->rs.n; r++) {
+		if (row[r] == ANSWER_NONE)
+			continue;
+		any |= row[r];
+		v->t[r].matched += row[r];
+		if (want[r] == row[r])
+			continue;
+		if (v->t[r].first == NO_PACKET)
+			v->t[r] = (struct tally){v->t[r].matched, i, row[r],
+						 want[r]};
+		if (!differs && v->differ == 0)
+			v->rule = r;
+		differs = 1;
+	}
+	v->differ += (size_t)differs;
+	v->matched += (size_t)any;
+}
+
 /*
  * Compare every engine's row of packet i with the expected answers;
- * want has one slot per rule.
+ * want has one slot per rule, ex counts them.
  */
 static void judge_packet(const struct payload_rules *pr,
 			 const struct packets *pk, size_t i,
 			 const unsigned char *rows, size_t nrows,
-			 signed char *want, struct verdict *v)
+			 signed char *want, struct expect *ex, struct verdict *v)
 {
-	for (size_t r = 0; r < pr->rs.n; r++)
+	for (size_t r = 0; r < pr->rs.n; r++) {
 		want[r] = (signed char)expected(pr, pk, i, r, rows, nrows);
-	for (size_t e = 0; e < nrows; e++) {
-		const unsigned char *row = rows + e * pr->rs.n;
-		int differs = 0, any = 0;
+		ex[r].matched += want[r] == 1;
+		ex[r].tied += want[r] < 0;
+	}
+	for (size_t e = 0; e < nrows; e++)
+		if (v[e].iv.status >= 0)
+			judge_row(pr, i, rows + e * pr->rs.n, want, &v[e]);
+}
 
-		if (v[e].iv.status < 0)
+/*
+ * The rule a mismatch names: the first whose count differs from the
+ * expected one, else the first that differs on a packet.
+ */
+static size_t named_rule(const struct payload_rules *pr, const struct verdict *v,
+			 const struct expect *ex, size_t *ndiffer)
+{
+	size_t named = NO_PACKET;
+
+	*ndiffer = 0;
+	for (size_t r = 0; r < pr->rs.n; r++) {
+		if (v->t[r].first == NO_PACKET)
 			continue;
-		for (size_t r = 0; r < pr->rs.n; r++) {
-			if (row[r] == ANSWER_NONE)
-				continue;
-			any |= row[r];
-			if (want[r] == row[r])
-				continue;
-			if (!differs && v[e].differ == 0) {
-				v[e].pkt = i;
-				v[e].rule = r;
-				v[e].got = row[r];
-				v[e].want = want[r];
-			}
-			differs = 1;
-		}
-		v[e].differ += (size_t)differs;
-		v[e].matched += (size_t)any;
+		(*ndiffer)++;
+		if (named == NO_PACKET && v->t[r].matched != ex[r].matched)
+			named = r;
+	}
+	return named != NO_PACKET ? named : v->rule;
+}
+
+/* Rule r's conditions for a message: "/a/ and not /b/", long ones cut. */
+static void rule_text(const struct ruleset *rs, size_t r, char *buf,
+		      size_t size)
+{
+	const struct rule *ru = &rs->r[r];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t k = ru->first; k < ru->first + ru->n && o < size; k++) {
+		const struct rule_pattern *p = &rs->p[k];
+		int n = snprintf(buf + o, size - o, "%s%s/%.60s%s/",
+				 k > ru->first ? " and " : "",
+				 p->negated ? "not " : "", p->re,
+				 p->len > 60 ? "..." : "");
+		o += n > 0 ? (size_t)n : 0;
 	}
 }
 
-/* The row of a failed or mismatching engine. */
-static void verdict_row(struct suite_ctx *ctx, const struct payload_rules *pr,
-			const struct peng *pe, const struct size_in *in,
-			const struct verdict *v)
+/* "planted 61" or "majority 61 (the engines tie on 2 packets)". */
+static void expect_text(const struct payload_rules *pr, const struct packets *pk,
+			const struct expect *ex, char *buf, size_t size)
+{
+	int planted = pr->builtin && pk->mark != NULL;
+
+	if (ex->tied > 0)
+		snprintf(buf, size, "majority %zu (the engines tie on %zu "
+			 "packets)", ex->matched, ex->tied);
+	else
+		snprintf(buf, size, "%s %zu", planted ? "planted" : "majority",
+			 ex->matched);
+}
+
+/* "planted 1", "majority 0" or "the engines tie": one expected answer. */
+static const char *answer_text(const struct payload_rules *pr,
+			       const struct packets *pk, int want)
+{
+	if (want < 0)
+		return "the engines tie";
+	if (pr->builtin && pk->mark != NULL)
+		return want ? "planted 1" : "planted 0";
+	return want ? "majority 1" : "majority 0";
+}
+
+/* The row of a failed engine. */
+static void failure_row(struct suite_ctx *ctx, const struct peng *pe,
+			const struct size_in *in, const struct verdict *v)
 {
 	const struct packets *pk = in->corpus[SC_REALLIFE];
 	const struct packet *p = &pk->pkt[v->pkt];
-	char name[256], text[200];
+	char name[256], text[200], why[256];
 
 	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
-	if (v->iv.status < 0) {
-		char why[256];
-		isolate_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
-		suite_fail(ctx, PAYLOAD_SUITE, name,
-			   v->iv.status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT
-							: RESULT_ERROR,
-			   "%s: real-life: %s on packet %zu \"%s\"", pe->e->name,
-			   why, v->pkt, text);
-		return;
-	}
+	isolate_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
+	suite_fail(ctx, PAYLOAD_SUITE, name,
+		   v->iv.status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT : RESULT_ERROR,
+		   "%s: real-life: %s on packet %zu \"%s\"", pe->e->name, why,
+		   v->pkt, text);
+}
+
+/*
+ * The row of a mismatching engine: the rule named_rule() picks, with the
+ * number of packets the engine says it matches and the expected number,
+ * and the first packet where they differ.
+ */
+static void mismatch_row(struct suite_ctx *ctx, const struct payload_rules *pr,
+			 const struct peng *pe, const struct size_in *in,
+			 const struct verdict *v, const struct expect *ex)
+{
+	const struct packets *pk = in->corpus[SC_REALLIFE];
+	size_t ndiffer, r = named_rule(pr, v, ex, &ndiffer);
+	const struct tally *t = &v->t[r];
+	const struct packet *p = &pk->pkt[t->first];
+	char name[256], text[200], conds[200], want[96];
+
+	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
+	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
+	rule_text(&pr->rs, r, conds, sizeof(conds));
+	expect_text(pr, pk, &ex[r], want, sizeof(want));
 	suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_MISMATCH,
-		   "%s: real-life, size %s: %zu of %zu packets differ (%zu "
-		   "matching packets); first: packet %zu, rule %s /%s/: match "
-		   "%d, %s; packet \"%s\"",
-		   pe->e->name, in->label, v->differ, pk->n, v->matched, v->pkt,
-		   pr->rs.r[v->rule].name, pr->rs.r[v->rule].re, v->got,
-		   v->want < 0 ? "the engines tie"
-		   : pr->builtin && pk->mark ? (v->want ? "planted 1" : "planted 0")
-		   : (v->want ? "majority 1" : "majority 0"), text);
+		   "%s: real-life, size %s: rule %s (%s) matches %zu of %zu "
+		   "packets, %s; %zu of %zu rules differ, on %zu packets; first: "
+		   "packet %zu, match %d, %s; rule %s; packet \"%s\"",
+		   pe->e->name, in->label, pr->rs.r[r].name, pr->rs.r[r].where,
+		   t->matched, pk->n, want, ndiffer, pr->rs.n, v->differ,
+		   t->first, t->got, answer_text(pr, pk, t->want), conds, text);
+}
+
+/* The buffers of one size's verification. */
+struct verify_state {
+	unsigned char *rows;  /* npes x rules: one packet's answers */
+	signed char *want;    /* per rule: one packet's expected answers */
+	struct expect *ex;    /* per rule */
+	struct verdict *v;    /* per engine */
+	struct tally *t;      /* npes x rules, behind v[e].t */
+};
+
+static int verify_state_init(struct verify_state *vs, size_t npes,
+			     size_t nrules)
+{
+	vs->rows = malloc(npes * nrules + 1);
+	vs->want = malloc(nrules + 1);
+	vs->ex = calloc(nrules + 1, sizeof(*vs->ex));
+	vs->v = calloc(npes + 1, sizeof(*vs->v));
+	vs->t = calloc(npes * nrules + 1, sizeof(*vs->t));
+	if (vs->rows == NULL || vs->want == NULL || vs->ex == NULL ||
+	    vs->v == NULL || vs->t == NULL)
+		return -1;
+	for (size_t e = 0; e < npes; e++)
+		vs->v[e].t = vs->t + e * nrules;
+	for (size_t i = 0; i < npes * nrules; i++)
+		vs->t[i].first = NO_PACKET;
+	return 0;
+}
+
+static void verify_state_release(struct verify_state *vs)
+{
+	free(vs->rows);
+	free(vs->want);
+	free(vs->ex);
+	free(vs->v);
+	free(vs->t);
 }
 
 /*
@@ -403,7 +610,7 @@ static void verdict_row(struct suite_ctx *ctx, const struct payload_rules *pr,
  */
 static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
 			const unsigned char *ok, size_t npes,
-			unsigned char *rows, signed char *want, struct verdict *v)
+			struct verify_state *vs)
 {
 	size_t nrules = j->pr->rs.n;
 	struct isolate_items it = {0, nrules ? nrules : 1, rows_answer,
@@ -414,7 +621,7 @@ static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
 
 	j->nlive = 0;
 	for (size_t e = 0; e < npes; e++)
-		if (ok[e] && v[e].iv.status >= 0)
+		if (ok[e] && vs->v[e].iv.status >= 0)
 			j->live[j->nlive++] = e;
 	it.n = j->nlive * j->npk;
 	answers = malloc(it.n * it.size + 1);
@@ -426,10 +633,11 @@ static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
 		goto out;
 	for (size_t k = 0; k < j->npk; k++) {
 		for (size_t e = 0; e < npes; e++)
-			chunk_row(j, answers, iv, e, k, rows + e * nrules);
-		judge_packet(j->pr, j->pk, j->from + k, rows, npes, want, v);
+			chunk_row(j, answers, iv, e, k, vs->rows + e * nrules);
+		judge_packet(j->pr, j->pk, j->from + k, vs->rows, npes, vs->want,
+			     vs->ex, vs->v);
 	}
-	chunk_failures(j, iv, v);
+	chunk_failures(j, iv, vs->v);
 	rc = 0;
 out:
 	free(answers);
@@ -437,49 +645,56 @@ out:
 	return rc;
 }
 
+/* Rows for the engines that failed or differ; their ok_out[e] cleared. */
+static void verify_rows(struct suite_ctx *ctx, const struct payload_rules *pr,
+			const struct peng *pes, size_t npes,
+			const struct size_in *in, const struct verify_state *vs,
+			unsigned char *ok_out)
+{
+	for (size_t e = 0; e < npes; e++) {
+		const struct verdict *v = &vs->v[e];
+		if (!ok_out[e] || (v->iv.status == 0 && v->differ == 0))
+			continue;
+		if (v->iv.status < 0)
+			failure_row(ctx, &pes[e], in, v);
+		else
+			mismatch_row(ctx, pr, &pes[e], in, v, vs->ex);
+		ok_out[e] = 0;
+	}
+}
+
 int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out, size_t *matched)
+			 unsigned char *ok_out, size_t *matched,
+			 size_t *rule_matched)
 {
 	const struct packets *pk = in->corpus[SC_REALLIFE];
-	unsigned char *rows = malloc(npes * pr->rs.n + 1);
-	signed char *want = malloc(pr->rs.n + 1);
-	struct verdict *v = calloc(npes ? npes : 1, sizeof(*v));
+	struct verify_state vs = {0};
 	struct rows_job j = {pr, pes, pk, 0, 0, NULL, 0};
 	size_t chunk;
 	int rc = -1;
 
 	j.live = calloc(npes ? npes : 1, sizeof(*j.live));
-	if (rows == NULL || want == NULL || v == NULL || j.live == NULL)
+	if (j.live == NULL || verify_state_init(&vs, npes, pr->rs.n) != 0)
 		goto out;
 	chunk = VERIFY_CHUNK_BYTES / (npes * pr->rs.n + 1);
 	chunk = chunk < 1 ? 1 : chunk > VERIFY_CHUNK ? VERIFY_CHUNK : chunk;
 	rc = 0;
-	for (j.from = 0; j.from < pk->n; j.from += j.npk) {
+	for (j.from = 0; j.from < pk->n && rc == 0; j.from += j.npk) {
 		j.npk = pk->n - j.from < chunk ? pk->n - j.from : chunk;
-		rc = verify_chunk(ctx, &j, ok_out, npes, rows, want, v);
-		if (rc != 0)
-			break;
+		rc = verify_chunk(ctx, &j, ok_out, npes, &vs);
 	}
-	if (rc == 1) { /* interrupted: nothing of this size is planned */
+	if (rc == 1) /* interrupted: nothing of this size is planned */
 		memset(ok_out, 0, npes);
-		rc = 0;
-		goto out;
-	}
 	if (rc != 0)
 		goto out;
-	for (size_t e = 0; e < npes; e++) {
-		matched[e] = v[e].matched;
-		if (!ok_out[e] || (v[e].iv.status == 0 && v[e].differ == 0))
-			continue;
-		verdict_row(ctx, pr, &pes[e], in, &v[e]);
-		ok_out[e] = 0;
-	}
-	rc = 0;
+	for (size_t e = 0; e < npes; e++)
+		matched[e] = vs.v[e].matched;
+	for (size_t r = 0; r < pr->rs.n; r++)
+		rule_matched[r] = vs.ex[r].matched;
+	verify_rows(ctx, pr, pes, npes, in, &vs, ok_out);
 out:
-	free(rows);
-	free(want);
-	free(v);
+	verify_state_release(&vs);
 	free(j.live);
-	return rc;
+	return rc == 1 ? 0 : rc;
 }

@@ -158,6 +158,19 @@ expect 0 "BenchmarkPayload/scenario=real-life/size=pcap/engine=pcre2" -- run pay
 expect 0 "10.00 rules" -- run payload --engines=pcre2 --pcap data/payload/http.pcap --scenarios=real-life "${fast[@]}"
 expect 0 "BenchmarkPayload/scenario=real-life/size=64/engine=pcre2" -- run payload --engines=pcre2 --rules data/payload/snort.rules --scenarios=real-life "${small[@]}"
 expect 0 "ns/packet above touching its bytes" -- run payload --engines=pcre2 --scenarios=base,touch "${small[@]}"
+# Snort semantics: a negated pcre holds where its regex does not match (4 of
+# the capture's 5 payloads lack "private"), a rule may continue over lines,
+# and the verified packets per rule are listed after the tables
+printf 'alert tcp any any -> any any (msg:"not private"; \\\n    pcre:!"/private/"; sid:7;)\n' >"$tmp/neg.rules"
+expect 0 "| sid7 |       4 (80.00%) |" -- run payload --engines=pcre2,posix --pcap data/payload/http.pcap --rules "$tmp/neg.rules" --scenarios=real-life "${fast[@]}"
+grep -q 'real-life/size=pcap/engine=posix[[:space:]].* 4.000 matches' "$tmp/out" || { echo "FAIL: negated rule: posix not timed with 4 matches"; fail=$((fail + 1)); }
+# rules no engine runs: an error row; a run that measured nothing exits 1
+# and says why
+printf 'a(?=b)\n' >"$tmp/lookahead.rules"
+expect 1 "rxbench: nothing was measured: every case was refused before timing (2 unsupported, 1 failed; see the rows above)" -- run payload --engines=posix --rules "$tmp/lookahead.rules" --scenarios=real-life "${small[@]}"
+expect 1 "real-life: none of the 1 selected engines runs any of the 1 rules of --rules" -- run payload --engines=posix --rules "$tmp/lookahead.rules" "${small[@]}"
+grep -q 'BenchmarkPayload/scenario=literal/size=64/engine=posix[[:space:]]' "$tmp/out" || { echo "FAIL: literal not timed next to unusable rules"; fail=$((fail + 1)); }
+expect 1 "rxbench: nothing was measured: every case was refused before timing (1 unsupported, 0 failed" -- run payload --engines=noop --scenarios=real-life "${small[@]}"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,14 +2,17 @@
  * test_payload.c - the payload suite's generated inputs and arithmetic:
  * exact and deterministic planted counts, printable filler that never
  * holds a match, HTTP packets whose matching rules are exactly what was
- * planted (checked with PCRE2 rule by rule), line rate, and the
- * per-engine tables against tests/golden/payload_table.txt.
+ * planted (checked with PCRE2 rule by rule), line rate, the per-engine
+ * tables against tests/golden/payload_table.txt, and real-life
+ * verification: per rule and packet, counts per rule, Snort's negated
+ * conditions, rules a set refuses, a time limit.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -135,9 +138,10 @@ static void compile_rules(const struct engine *e, struct ruleset *rs,
 {
 	cr_assert_eq(rules_builtin(rs), 0);
 	for (size_t r = 0; r < rs->n; r++) {
-		struct engine_pattern p = {rs->r[r].re, rs->r[r].len};
+		/* a built-in rule is one pattern: pattern r is rule r */
+		struct engine_pattern p = {rs->p[r].re, rs->p[r].len};
 		struct engine_error err = {0, -1, -1, ""};
-		cr_assert_eq(e->compile(&p, 1, rs->r[r].flags, &h[r], &err), 0,
+		cr_assert_eq(e->compile(&p, 1, rs->p[r].flags, &h[r], &err), 0,
 			     "%s: %s", rs->r[r].name, err.msg);
 	}
 }
@@ -250,6 +254,105 @@ Test(payload, table_golden)
 
 /* ---- real-life verification (suites/payload_rules.c) ---- */
 
+#define MAX_ENGINES 3
+
+/*
+ * Engines verified on a rule set over packets (the built-in rules on
+ * generated HTTP packets, or a user's rules on packets written here),
+ * each answer from a verifying child as in a run.
+ */
+struct reallife {
+	struct payload_rules pr;
+	struct peng pes[MAX_ENGINES];
+	size_t npes;
+	struct size_in in;
+	struct packet hand[8]; /* packets written by the test */
+	struct packets handpk;
+	struct results res;
+	struct plan plan;
+	struct bench_opts opts;
+	struct suite_ctx ctx;
+	unsigned char ok[MAX_ENGINES];
+	size_t matched[MAX_ENGINES];
+	size_t *rule_matched;
+};
+
+static void reallife_init(struct reallife *t, const struct engine *const *e,
+			  size_t n, const char *label, double timeout_ns)
+{
+	memset(t, 0, sizeof(*t));
+	t->npes = n;
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_not_null(e[i]);
+		t->pes[i].e = e[i];
+		t->ok[i] = 1;
+	}
+	snprintf(t->in.label, sizeof(t->in.label), "%s", label);
+	t->opts = (struct bench_opts){.isolate = 1, .timeout_ns = timeout_ns};
+	t->ctx = (struct suite_ctx){NULL, 0, &t->opts, NULL, &t->plan, &t->res, 0};
+	results_init(&t->res);
+}
+
+/* Compile pr for every engine (expecting `refused` rows) and verify. */
+static void reallife_run(struct reallife *t, size_t refused)
+{
+	cr_assert_eq(payload_rules_group(&t->pr), 0);
+	for (size_t e = 0; e < t->npes; e++)
+		cr_assert_eq(payload_rules_compile(&t->ctx, &t->pr, &t->pes[e]), 0);
+	cr_assert_eq(t->res.n, refused, "%zu rows after compiling", t->res.n);
+	t->rule_matched = calloc(t->pr.rs.n, sizeof(*t->rule_matched));
+	cr_assert_not_null(t->rule_matched);
+	cr_assert_eq(payload_rules_verify(&t->ctx, &t->pr, t->pes, t->npes,
+					  &t->in, t->ok, t->matched,
+					  t->rule_matched),
+		     0);
+}
+
+/* Engines a and b on the built-in rules over generated HTTP packets. */
+static void reallife_verify(struct reallife *t, const struct engine *a,
+			    const struct engine *b, const char *label,
+			    size_t size, size_t npackets, double timeout_ns)
+{
+	const struct engine *e[] = {a, b};
+	struct packets_spec spec = {size, npackets, 0.2, 5};
+
+	reallife_init(t, e, 2, label, timeout_ns);
+	t->in.size = size;
+	cr_assert_eq(rules_builtin(&t->pr.rs), 0);
+	t->pr.builtin = 1;
+	cr_assert_eq(packets_generate(&t->in.gen[2], PACKETS_HTTP, &spec), 0);
+	t->in.corpus[SC_REALLIFE] = &t->in.gen[2];
+	reallife_run(t, 0);
+}
+
+/* Engines e[0..n) on the Snort rules `text` over the packets pkts. */
+static void reallife_snort(struct reallife *t, const struct engine *const *e,
+			   size_t n, const char *text, const char *const *pkts,
+			   size_t npkts, size_t refused)
+{
+	char err[256];
+
+	cr_assert_leq(npkts, sizeof(t->hand) / sizeof(t->hand[0]));
+	reallife_init(t, e, n, "hand", 60e9);
+	cr_assert_eq(rules_parse(&t->pr.rs, "mem.rules", text, strlen(text),
+				 RULES_SNORT, err, sizeof(err)), 0, "%s", err);
+	for (size_t i = 0; i < npkts; i++)
+		t->hand[i] = (struct packet){pkts[i], strlen(pkts[i])};
+	t->handpk = (struct packets){.pkt = t->hand, .n = npkts};
+	t->in.corpus[SC_REALLIFE] = &t->handpk;
+	reallife_run(t, refused);
+}
+
+static void reallife_release(struct reallife *t)
+{
+	for (size_t e = 0; e < t->npes; e++)
+		payload_rules_free(&t->pr, &t->pes[e]);
+	packets_release(&t->in.gen[2]);
+	payload_rules_release(&t->pr);
+	results_release(&t->res);
+	free(t->rule_matched);
+}
+
 /* PCRE2, except that it never reports rule sqli-union: a broken engine. */
 static long blind_match_ids(void *h, const char *data, size_t len,
 			    unsigned char *ids)
@@ -263,65 +366,27 @@ static long blind_match_ids(void *h, const char *data, size_t len,
 	return n;
 }
 
+/* Packets whose planted mark has bit r: what rule r must match. */
+static size_t planted_for(const struct packets *pk, size_t r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pk->n; i++)
+		n += (pk->mark[i] >> r) & 1;
+	return n;
+}
+
 /*
- * Engines a and b verified on the built-in rules over generated HTTP
- * packets, each answer from a verifying child as in a run.
+ * A wrong rule is a mismatch naming the rule and its count of packets
+ * against the expected count; every rule's count is verified.
  */
-struct reallife {
-	struct payload_rules pr;
-	struct peng pes[2];
-	struct size_in in;
-	struct results res;
-	struct plan plan;
-	struct bench_opts opts;
-	struct suite_ctx ctx;
-	unsigned char ok[2];
-	size_t matched[2];
-};
-
-static void reallife_verify(struct reallife *t, const struct engine *a,
-			    const struct engine *b, const char *label,
-			    size_t size, size_t npackets, double timeout_ns)
-{
-	struct packets_spec spec = {size, npackets, 0.2, 5};
-
-	memset(t, 0, sizeof(*t));
-	t->pes[0].e = a;
-	t->pes[1].e = b;
-	snprintf(t->in.label, sizeof(t->in.label), "%s", label);
-	t->in.size = size;
-	t->opts = (struct bench_opts){.isolate = 1, .timeout_ns = timeout_ns};
-	t->ctx = (struct suite_ctx){NULL, 0, &t->opts, NULL, &t->plan, &t->res, 0};
-	t->ok[0] = t->ok[1] = 1;
-	results_init(&t->res);
-	cr_assert_eq(rules_builtin(&t->pr.rs), 0);
-	t->pr.builtin = 1;
-	cr_assert_eq(payload_rules_group(&t->pr), 0);
-	cr_assert_eq(packets_generate(&t->in.gen[2], PACKETS_HTTP, &spec), 0);
-	t->in.corpus[SC_REALLIFE] = &t->in.gen[2];
-	for (size_t e = 0; e < 2; e++)
-		cr_assert_eq(payload_rules_compile(&t->ctx, &t->pr, &t->pes[e]), 0);
-	cr_assert_eq(t->res.n, 0, "every built-in rule compiles");
-	cr_assert_eq(payload_rules_verify(&t->ctx, &t->pr, t->pes, 2, &t->in,
-					  t->ok, t->matched),
-		     0);
-}
-
-static void reallife_release(struct reallife *t)
-{
-	for (size_t e = 0; e < 2; e++)
-		payload_rules_free(&t->pr, &t->pes[e]);
-	packets_release(&t->in.gen[2]);
-	payload_rules_release(&t->pr);
-	results_release(&t->res);
-}
-
 Test(payload, reallife_verification_catches_a_wrong_rule)
 {
 	const struct engine *pcre2 = engine_find("pcre2");
 	struct engine blind = *pcre2;
 	struct reallife t;
 	const struct result *r;
+	char want[160];
 
 	blind.name = "blind";
 	blind.match_ids = blind_match_ids;
@@ -329,12 +394,153 @@ Test(payload, reallife_verification_catches_a_wrong_rule)
 	cr_expect_eq(t.ok[0], 1);
 	cr_expect_eq(t.ok[1], 0);
 	cr_expect_eq(t.matched[0], t.in.gen[2].nplanted);
+	for (size_t k = 0; k < RULE_BUILTIN_COUNT; k++)
+		cr_expect_eq(t.rule_matched[k], planted_for(&t.in.gen[2], k),
+			     "rule %s", t.pr.rs.r[k].name);
 	r = results_find(&t.res, "Payload/scenario=real-life/size=256/engine=blind");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_MISMATCH);
-	cr_expect_not_null(strstr(r->message, "rule sqli-union"), "%s", r->message);
+	snprintf(want, sizeof(want), "rule sqli-union (built-in) matches 0 of "
+		 "3000 packets, planted %zu; 1 of 10 rules differ, on %zu "
+		 "packets", planted_for(&t.in.gen[2], RULE_SQLI_UNION),
+		 planted_for(&t.in.gen[2], RULE_SQLI_UNION));
+	cr_expect_gt(planted_for(&t.in.gen[2], RULE_SQLI_UNION), 0);
+	cr_expect_not_null(strstr(r->message, want), "%s", r->message);
 	cr_expect_not_null(strstr(r->message, "match 0, planted 1"), "%s",
 			   r->message);
+	reallife_release(&t);
+}
+
+/* Packets for the hand-written rules below. */
+static const char *const hand_packets[] = {
+	"GET /private/a HTTP/1.1",
+	"GET /Admin/ HTTP/1.1",
+	"POST /x HTTP/1.1",
+	"hello",
+};
+
+/*
+ * Snort's negated options: pcre:! and content:! hold where their regex
+ * does not match, and a rule holds when all its conditions do (the issue:
+ * pcre:!"/private/" was counted as matching "private").
+ */
+Test(payload, reallife_negated_conditions)
+{
+	const char *rules =
+		"alert tcp any any -> any any (pcre:!\"/private/\"; sid:7;)\n"
+		"alert tcp any any -> any any (content:\"GET\"; "
+		"pcre:!\"/admin/i\"; sid:8;)\n"
+		"alert tcp any any -> any any (content:!\"x\"; content:!\"y\"; "
+		"pcre:\"/./s\"; sid:9;)\n";
+	const struct engine *e[] = {engine_find("pcre2"),
+				    engine_find("pcre2-jit"),
+				    engine_find("posix")};
+	struct reallife t;
+
+	reallife_snort(&t, e, 3, rules, hand_packets, 4, 0);
+	cr_assert_eq(t.pr.rs.n, 3);
+	for (size_t k = 0; k < 3; k++) {
+		cr_expect_eq(t.ok[k], 1, "%s verifies", e[k]->name);
+		cr_expect_eq(t.matched[k], 4, "every packet matches some rule");
+	}
+	cr_expect_eq(t.rule_matched[0], 3, "not private: all but packet 0");
+	cr_expect_eq(t.rule_matched[1], 1, "GET and not admin: packet 0");
+	cr_expect_eq(t.rule_matched[2], 3, "neither x nor y: all but packet 2");
+	cr_expect_eq(t.res.n, 0);
+	reallife_release(&t);
+}
+
+/* PCRE2, except that it never reports a set's pattern 0. */
+static long blind0_match_ids(void *h, const char *data, size_t len,
+			     unsigned char *ids)
+{
+	long n = engine_find("pcre2")->match_ids(h, data, len, ids);
+
+	if (n > 0 && ids[0]) {
+		ids[0] = 0;
+		n--;
+	}
+	return n;
+}
+
+/* An engine wrong on a negated condition: named with its rule's counts. */
+Test(payload, reallife_wrong_negation_is_a_mismatch)
+{
+	const char *rules =
+		"alert tcp any any -> any any (pcre:!\"/private/\"; sid:7;)\n"
+		"alert tcp any any -> any any (content:\"GET\"; "
+		"pcre:!\"/admin/\"; sid:8;)\n";
+	struct engine blind = *engine_find("pcre2");
+	const struct engine *e[] = {engine_find("pcre2"),
+				    engine_find("pcre2-jit"), &blind};
+	struct reallife t;
+	const struct result *r;
+
+	blind.name = "blind";
+	blind.match_ids = blind0_match_ids;
+	reallife_snort(&t, e, 3, rules, hand_packets, 4, 0);
+	cr_expect_eq(t.ok[0], 1);
+	cr_expect_eq(t.ok[1], 1);
+	cr_expect_eq(t.ok[2], 0);
+	cr_expect_eq(t.rule_matched[0], 3);
+	cr_expect_eq(t.rule_matched[1], 2, "/admin/ is case-sensitive here");
+	r = results_find(&t.res, "Payload/scenario=real-life/size=hand/engine=blind");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_MISMATCH);
+	cr_expect_not_null(strstr(r->message, "rule sid7 (mem.rules:1 (sid 7)) "
+				  "matches 4 of 4 packets, majority 3; 1 of 2 "
+				  "rules differ, on 1 packets; first: packet 0, "
+				  "match 1, majority 0; rule not /private/"),
+			   "%s", r->message);
+	reallife_release(&t);
+}
+
+/* PCRE2 whose sets (not single patterns) refuse the pattern "blame". */
+static int picky_compile(const struct engine_pattern *pats, size_t n,
+			 unsigned flags, void **out, struct engine_error *err)
+{
+	for (size_t k = 0; n > 1 && k < n; k++)
+		if (pats[k].len == 5 && memcmp(pats[k].re, "blame", 5) == 0) {
+			engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)k, -1,
+					 "too picky for a set");
+			return ENGINE_ERR_UNSUPPORTED;
+		}
+	return engine_find("pcre2")->compile(pats, n, flags, out, err);
+}
+
+/*
+ * A rule whose pattern a set refuses is dropped whole: its other
+ * patterns leave the sets built before, and the other rules still run.
+ */
+Test(payload, reallife_set_refusal_drops_the_whole_rule)
+{
+	const char *rules =
+		"alert tcp any any -> any any (pcre:\"/GET/\"; pcre:\"/blame/i\"; "
+		"sid:1;)\n"
+		"alert tcp any any -> any any (pcre:\"/hello/i\"; sid:2;)\n";
+	struct engine picky = *engine_find("pcre2");
+	const struct engine *e[] = {&picky};
+	struct reallife t;
+	const struct result *r;
+
+	picky.name = "picky";
+	picky.compile = picky_compile;
+	reallife_snort(&t, e, 1, rules, hand_packets, 4, 1);
+	r = results_find(&t.res, "Payload/scenario=real-life/engine=picky/rule=sid1");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_UNSUPPORTED);
+	cr_expect_not_null(strstr(r->message, "picky cannot compile rule sid1 "
+				  "(mem.rules:1 (sid 1)), condition 2 of 2 "
+				  "/blame/: too picky for a set"),
+			   "%s", r->message);
+	cr_expect_eq(t.pes[0].nok, 1);
+	cr_expect_eq(t.pes[0].ok[0], 0);
+	cr_expect_eq(t.pes[0].ok[1], 1);
+	cr_assert_eq(t.pr.ngroups, 2);
+	cr_expect_null(t.pes[0].sets[0].h, "GET went with its rule");
+	cr_expect_eq(t.pes[0].sets[1].n, 1, "hello alone");
+	cr_expect_eq(t.ok[0], 1, "one engine: its own majority");
+	cr_expect_eq(t.rule_matched[1], 1);
 	reallife_release(&t);
 }
 

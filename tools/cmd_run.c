@@ -424,10 +424,13 @@ static int suite_failed(const struct results *res, const char *suite)
 	return 0;
 }
 
-/* One suite: prepare, print failures, time, report.  -1 on unusable input. */
+/*
+ * One suite: prepare, print failures, time, report; *planned grows by the
+ * benchmarks it timed.  -1 on unusable input.
+ */
 static int run_suite(const struct suite *s, struct run_args *a,
 		     const struct bench_filter *filter, struct results *res,
-		     struct gofmt *g)
+		     struct gofmt *g, size_t *planned)
 {
 	struct plan plan = {0};
 	struct bench_opts opts = a->opts;
@@ -442,6 +445,7 @@ static int run_suite(const struct suite *s, struct run_args *a,
 	gofmt_write_pkg(g, s->name);
 	rc = s->prepare(&ctx);
 	print_failures(g, res, before);
+	*planned += plan.n;
 	if (rc == 0) {
 		struct progress prog = {g, s->name, &plan, 0,
 					plan.n * (size_t)a->opts.count, clock_ns(),
@@ -529,6 +533,25 @@ static void run_interrupted(struct results *res)
 	fflush(stdout);
 }
 
+/*
+ * Nothing was timed, yet cases were refused or failed (every engine
+ * unsupported, say): a run without a single measurement fails, with a
+ * line saying why, where its SKIP rows alone would exit 0.  1 then.
+ */
+static int nothing_measured(const struct results *res, size_t planned)
+{
+	size_t unsupported = 0;
+
+	if (planned > 0 || res->n == 0)
+		return 0;
+	for (size_t i = 0; i < res->n; i++)
+		unsupported += res->r[i].status == RESULT_UNSUPPORTED;
+	fprintf(stderr, "rxbench: nothing was measured: every case was refused "
+		"before timing (%zu unsupported, %zu failed; see the rows "
+		"above)\n", unsupported, res->n - unsupported);
+	return 1;
+}
+
 static int run_main(struct run_args *a, int argc, char **argv, int first)
 {
 	struct bench_filter filter;
@@ -536,6 +559,7 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	struct gofmt g;
 	char err[256];
 	int status = EXIT_OK, rc;
+	size_t planned = 0;
 
 	rc = parse_options(a, argc, argv);
 	if (rc != 0) {
@@ -561,9 +585,12 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	gofmt_write_config(&g, &res);
 	interrupt_install(); /* Ctrl-C: stop, but keep and write what ran */
 	for (size_t i = 0; i < a->nsuites && !interrupt_signal(); i++)
-		if (run_suite(a->suites[i], a, &filter, &res, &g) != 0)
+		if (run_suite(a->suites[i], a, &filter, &res, &g, &planned) != 0)
 			status = EXIT_USAGE;
 	if (status == EXIT_OK && results_failed(&res))
+		status = EXIT_FAILED;
+	if (status != EXIT_USAGE && !interrupt_signal() &&
+	    nothing_measured(&res, planned))
 		status = EXIT_FAILED;
 	if (interrupt_signal())
 		run_interrupted(&res);

@@ -5,8 +5,9 @@
  * regex, snort, modsec), the rest is the file.
  *
  * Besides the sanitizers, it checks what the readers promise: on success
- * every rule is a non-empty pattern without NUL whose name and place are
- * set; on failure the message names the file.
+ * every pattern is non-empty, without NUL, and belongs to the rule that
+ * lists it; every rule has patterns, a name and a place; on failure the
+ * message names the file.
  */
 #include "corpora/rules.h"
 
@@ -18,11 +19,17 @@
 
 static void check_rules(const struct ruleset *rs)
 {
+	for (size_t i = 0; i < rs->np; i++) {
+		const struct rule_pattern *p = &rs->p[i];
+		if (p->len == 0 || memchr(p->re, '\0', p->len) != NULL ||
+		    p->re[p->len] != '\0' || p->rule >= rs->n ||
+		    i < rs->r[p->rule].first ||
+		    i >= rs->r[p->rule].first + rs->r[p->rule].n)
+			abort();
+	}
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rule *r = &rs->r[i];
-		if (r->len == 0 || memchr(r->re, '\0', r->len) != NULL ||
-		    r->re[r->len] != '\0' || r->name[0] == '\0' ||
-		    r->where[0] == '\0')
+		if (r->n == 0 || r->name[0] == '\0' || r->where[0] == '\0')
 			abort();
 	}
 }
