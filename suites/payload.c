@@ -412,7 +412,9 @@ static int inputs_rules(void)
 			return -1;
 		}
 	}
-	return payload_rules_group(&st.rules);
+	if (payload_rules_group(&st.rules) != 0)
+		return -1;
+	return payload_rules_reference(&st.rules);
 }
 
 static int load_inputs(void)
@@ -670,7 +672,8 @@ static void payload_derive(void *arg, double ns, struct result *r)
 #define NO_MATCHES ((size_t)-1)
 
 static int plan_case(struct suite_ctx *ctx, enum scenario sc,
-		     const struct size_in *in, struct peng *pe, size_t matches)
+		     const struct size_in *in, struct peng *pe, size_t matches,
+		     const char *verified, int unverified)
 {
 	static int (*const runs[SC_COUNT])(void *, uint64_t) = {
 		[SC_BASE] = run_base, [SC_LITERAL] = run_single,
@@ -704,8 +707,12 @@ static int plan_case(struct suite_ctx *ctx, enum scenario sc,
 	if (sc == SC_REALLIFE)
 		b.extra[b.nextra++] = (struct bench_metric){
 			"rules", BETTER_EXACT, (double)pe->nok};
-	if (b.name == NULL || plan_add(ctx->plan, &b) != 0) {
+	b.verified = verified ? strdup(verified) : NULL;
+	b.unverified = unverified;
+	if (b.name == NULL || (verified && b.verified == NULL) ||
+	    plan_add(ctx->plan, &b) != 0) {
 		free(b.name);
+		free(b.verified);
 		return -1;
 	}
 	return 0;
@@ -835,7 +842,12 @@ static int plan_single(struct suite_ctx *ctx, enum scenario sc,
 			suite_fail(ctx, PAYLOAD_SUITE, name, pe->status[sc], "%s",
 				   pe->why[sc]);
 		} else if (verify_engine(ctx, sc, in, pe, ref, nref) == 0) {
-			rc = plan_case(ctx, sc, in, pe, nref);
+			char by[160];
+			snprintf(by, sizeof(by), "reference (%s) per packet: %zu "
+				 "matching packets%s", sc == SC_LITERAL ? "memmem"
+				 : "pri then ate", nref,
+				 pk->mark ? ", = planted" : "");
+			rc = plan_case(ctx, sc, in, pe, nref, by, 0);
 		}
 	}
 out:
@@ -843,22 +855,57 @@ out:
 	return rc;
 }
 
+/*
+ * Plan engine pe's real-life benchmark, whose answers agreed with every
+ * expected answer; `unverified` of its rules ran on packets nothing could
+ * decide: an unverified row then, or with --allow-unverified a benchmark
+ * marked so.  0, or -1 out of memory.
+ */
+static int plan_verified(struct suite_ctx *ctx, struct size_in *in,
+			 struct peng *pe, size_t matched, size_t unverified,
+			 const char *by)
+{
+	char text[512], name[256];
+
+	in->rules_verified = 1;
+	if (unverified == 0) {
+		snprintf(text, sizeof(text), "every rule on every packet: %s",
+			 by);
+		return plan_case(ctx, SC_REALLIFE, in, pe, matched, text, 0);
+	}
+	snprintf(text, sizeof(text), "%zu of its %zu rules not verified on some "
+		 "packets: out of the reference's reach, and no strict majority "
+		 "of at least 3 libraries (%s)%s", unverified, pe->nok, by,
+		 ctx->allow_unverified ? ""
+				       : "; --allow-unverified times it anyway");
+	if (ctx->allow_unverified)
+		return plan_case(ctx, SC_REALLIFE, in, pe, matched, text, 1);
+	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
+	suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_UNVERIFIED, "%s: %s",
+		   pe->e->name, text);
+	return 0;
+}
+
 /* Verify and plan the real-life scenario at one size. */
 static int plan_reallife(struct suite_ctx *ctx, struct size_in *in)
 {
 	unsigned char *ok;
-	size_t *matched;
+	size_t *matched, *unverified;
+	char by[256];
 	int rc = 0;
 
 	if (!any_wanted(ctx, SC_REALLIFE, in))
 		return 0;
 	ok = calloc(st.neng ? st.neng : 1, 1);
 	matched = calloc(st.neng ? st.neng : 1, sizeof(*matched));
+	unverified = calloc(st.neng ? st.neng : 1, sizeof(*unverified));
 	in->rule_matched = calloc(st.rules.rs.n ? st.rules.rs.n : 1,
 				  sizeof(*in->rule_matched));
-	if (ok == NULL || matched == NULL || in->rule_matched == NULL) {
+	if (ok == NULL || matched == NULL || unverified == NULL ||
+	    in->rule_matched == NULL) {
 		free(ok);
 		free(matched);
+		free(unverified);
 		return -1;
 	}
 	for (size_t i = 0; i < st.neng; i++) {
@@ -871,16 +918,16 @@ static int plan_reallife(struct suite_ctx *ctx, struct size_in *in)
 			   "%s", st.eng[i].why[SC_REALLIFE]);
 	}
 	if (payload_rules_verify(ctx, &st.rules, st.eng, st.neng, in, ok,
-				 matched, in->rule_matched) != 0)
+				 unverified, matched, in->rule_matched, by,
+				 sizeof(by)) != 0)
 		rc = -1;
-	for (size_t i = 0; i < st.neng && rc == 0; i++) {
-		if (!ok[i])
-			continue;
-		in->rules_verified = 1;
-		rc = plan_case(ctx, SC_REALLIFE, in, &st.eng[i], matched[i]);
-	}
+	for (size_t i = 0; i < st.neng && rc == 0; i++)
+		if (ok[i])
+			rc = plan_verified(ctx, in, &st.eng[i], matched[i],
+					   unverified[i], by);
 	free(ok);
 	free(matched);
+	free(unverified);
 	return rc;
 }
 
@@ -890,7 +937,8 @@ static int plan_scenario(struct suite_ctx *ctx, enum scenario sc,
 	switch (sc) {
 	case SC_BASE:
 	case SC_TOUCH:
-		return plan_case(ctx, sc, in, NULL, NO_MATCHES);
+		return plan_case(ctx, sc, in, NULL, NO_MATCHES,
+				 "no answer: the harness floor", 0);
 	case SC_LITERAL:
 	case SC_FULLSCAN:
 		return plan_single(ctx, sc, in);

@@ -11,6 +11,7 @@
 
 #include "corpora/packets.h"
 #include "corpora/rules.h"
+#include "suites/reference.h"
 #include "suites/suite.h"
 
 #include <stdint.h>
@@ -71,12 +72,25 @@ struct payload_rules {
 	int builtin;              /* rs is the built-in set: marks apply */
 	struct rule_group *groups;
 	size_t ngroups;
+	/* the reference (suites/reference.h), by payload_rules_reference() */
+	struct ref_regex **ref;   /* per pattern; NULL when out of its reach */
+	unsigned char *by_ref;    /* per rule: every condition in its reach */
+	unsigned char *dollar;    /* per rule: `$` outside multiline mode */
+	unsigned char *ref_hit;   /* per pattern: one packet's answers */
 };
 
 /*
  * Group rs's patterns by flags.  0, or -1 out of memory.
  */
 int payload_rules_group(struct payload_rules *pr);
+
+/*
+ * Compile every pattern for the reference matcher: a rule whose conditions
+ * are all in its reach is verified against it, the others by a strict
+ * majority of at least three libraries, else not at all.  0, or -1 out
+ * of memory.
+ */
+int payload_rules_reference(struct payload_rules *pr);
 void payload_rules_release(struct payload_rules *pr);
 
 /*
@@ -95,18 +109,23 @@ void payload_rules_free(const struct payload_rules *pr, struct peng *pe);
  * Verify the real-life answers of the engines of pes with ok_out[e] set,
  * on in's packets: each rule's answer (its conditions combined by
  * rules_holds()) per packet, against the planted marks (built-in rules on
- * the generated HTTP corpus) or else the engines' majority; so the number
- * of packets each rule matches is verified too.  A difference or an
- * engine error adds a row for that engine (a mismatch names a rule, the
- * engine's count of its packets and the expected count) and clears
- * ok_out[e].  matched[e] is the number of packets where some rule of
- * engine e matched, rule_matched[r] (pr->rs.n slots) the expected number
- * of packets of rule r.  0, or -1 out of memory.
+ * the generated HTTP corpus), the reference matcher (a rule whose
+ * conditions are all in its reach) or else a strict majority of at least
+ * three libraries (engine_library); so the number of packets each rule
+ * matches is verified too.  A difference or an engine error adds a row
+ * for that engine (a mismatch names a rule, the engine's count of its
+ * packets and the expected count) and clears ok_out[e].  unverified[e] is
+ * the number of rules of engine e that nothing could verify on some
+ * packet; matched[e] the number of packets where some rule of engine e
+ * matched, rule_matched[r] (pr->rs.n slots) the expected number of packets
+ * of rule r; `by` gets what the expected answers came from.  0, or -1 out
+ * of memory.
  */
 int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out, size_t *matched,
-			 size_t *rule_matched);
+			 unsigned char *ok_out, size_t *unverified,
+			 size_t *matched, size_t *rule_matched, char *by,
+			 size_t bysize);
 
 /* Name of benchmark scenario x size (x engine when e is not NULL). */
 void payload_name(char *buf, size_t size, enum scenario sc,

@@ -61,8 +61,50 @@ int payload_rules_group(struct payload_rules *pr)
 	return 0;
 }
 
+int payload_rules_reference(struct payload_rules *pr)
+{
+	const struct ruleset *rs = &pr->rs;
+	char why[160];
+
+	pr->ref = calloc(rs->np + 1, sizeof(*pr->ref));
+	pr->by_ref = calloc(rs->n + 1, 1);
+	pr->dollar = calloc(rs->n + 1, 1);
+	pr->ref_hit = calloc(rs->np + 1, 1);
+	if (pr->ref == NULL || pr->by_ref == NULL || pr->dollar == NULL ||
+	    pr->ref_hit == NULL)
+		return -1;
+	for (size_t k = 0; k < rs->np; k++) {
+		const struct rule_pattern *p = &rs->p[k];
+		int rc = ref_compile(p->re, p->len, p->flags, &pr->ref[k], why,
+				     sizeof(why));
+		if (rc == REF_NOMEM)
+			return -1;
+		if (rc != REF_OK)
+			pr->ref[k] = NULL;
+	}
+	for (size_t r = 0; r < rs->n; r++) {
+		const struct rule *ru = &rs->r[r];
+		pr->by_ref[r] = 1;
+		for (size_t k = ru->first; k < ru->first + ru->n; k++) {
+			pr->by_ref[r] &= pr->ref[k] != NULL;
+			/* out of reach: judged by its bytes */
+			pr->dollar[r] |= pr->ref[k] != NULL
+				? (ref_features(pr->ref[k]) & REF_USES_DOLLAR) != 0
+				: memchr(rs->p[k].re, '$', rs->p[k].len) != NULL;
+		}
+	}
+	return 0;
+}
+
 void payload_rules_release(struct payload_rules *pr)
 {
+	for (size_t k = 0; pr->ref != NULL && k < pr->rs.np; k++)
+		if (pr->ref[k] != NULL)
+			ref_free(pr->ref[k]);
+	free(pr->ref);
+	free(pr->by_ref);
+	free(pr->dollar);
+	free(pr->ref_hit);
 	for (size_t g = 0; g < pr->ngroups; g++)
 		free(pr->groups[g].pat);
 	free(pr->groups);
@@ -126,6 +168,16 @@ static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 		struct engine_error err = {0, -1, -1, ""};
 		size_t k = ru->first;
 
+		if (pr->dollar != NULL && pr->dollar[r] &&
+		    !(pe->e->caps & CAP_PERL_DOLLAR)) {
+			/* a packet ending in '\n' would answer differently */
+			err.status = ENGINE_ERR_UNSUPPORTED;
+			snprintf(err.msg, sizeof(err.msg), "`$` is the end of data "
+				 "only in %s, PCRE's `$` also matches before a "
+				 "final newline (needs perl-dollar)", pe->e->name);
+			rule_refused(ctx, pr, pe, k, &err);
+			continue;
+		}
 		while (k < ru->first + ru->n &&
 		       compile_alone(pe->e, &pr->rs.p[k], &err) == 0)
 			k++;
@@ -276,13 +328,14 @@ void payload_rules_free(const struct payload_rules *pr, struct peng *pe)
 struct tally {
 	size_t matched; /* packets the rule matched */
 	size_t first;   /* first packet where it differs, or NO_PACKET */
-	int got, want;  /* the answers there (want -1: the engines tie) */
+	int got, want;  /* the answers there */
+	int unverified; /* it ran on a packet nothing could decide */
 };
 
 /* The expected answers' counts per rule. */
 struct expect {
 	size_t matched; /* packets it should match */
-	size_t tied;    /* packets where the engines tie */
+	size_t undecided; /* packets where nothing decides its answer */
 };
 
 /* An engine's verdict on one size: how many packets differ, and where. */
@@ -393,26 +446,83 @@ static void chunk_failures(const struct rows_job *j,
 		}
 }
 
-/*
- * The expected answer of rule r on packet i: the planted mark when it
- * applies, else the strict majority of the engines that answered; -1
- * when they tie.
- */
-static int expected(const struct payload_rules *pr, const struct packets *pk,
-		    size_t i, size_t r, const unsigned char *rows, size_t nrows)
+/* The reference's answer for rule r on packet p (every condition in reach). */
+static int ref_answer(const struct payload_rules *pr, size_t r,
+		      const struct packet *p)
 {
-	size_t yes = 0, total = 0;
+	const struct rule *ru = &pr->rs.r[r];
 
-	if (pr->builtin && pk->mark != NULL)
-		return (pk->mark[i] >> r) & 1;
+	for (size_t k = ru->first; k < ru->first + ru->n; k++)
+		pr->ref_hit[k] = (unsigned char)ref_is_match(pr->ref[k], p->p,
+							     p->len);
+	return rules_holds(&pr->rs, r, pr->ref_hit);
+}
+
+/*
+ * Libraries among engines [0, e) of pes that answered `a` for rule r (any
+ * answer for a = -1): is engine e's library already counted?
+ */
+static int library_counted(const struct peng *pes, size_t e, size_t nrules,
+			   const unsigned char *rows, size_t r, int a)
+{
+	const char *lib = engine_library(pes[e].e);
+
+	for (size_t k = 0; k < e; k++) {
+		unsigned char b = rows[k * nrules + r];
+		if (b != ANSWER_NONE && (a < 0 || b == a) &&
+		    strcmp(engine_library(pes[k].e), lib) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A strict majority of at least three libraries, or -1. */
+static int library_vote(const struct payload_rules *pr, const struct peng *pes,
+			const unsigned char *rows, size_t nrows, size_t r)
+{
+	size_t votes[2] = {0, 0}, total = 0;
+
 	for (size_t e = 0; e < nrows; e++) {
 		unsigned char a = rows[e * pr->rs.n + r];
-		total += a != ANSWER_NONE;
-		yes += a == 1;
+		if (a == ANSWER_NONE)
+			continue;
+		total += !library_counted(pes, e, pr->rs.n, rows, r, -1);
+		votes[a] += !library_counted(pes, e, pr->rs.n, rows, r, a);
 	}
-	if (2 * yes == total)
-		return -1;
-	return 2 * yes > total;
+	for (int a = 0; a < 2; a++)
+		if (votes[a] >= 3 && 2 * votes[a] > total)
+			return a;
+	return -1;
+}
+
+/* What decides rule r's expected answers. */
+enum expect_by { BY_PLANTED, BY_REFERENCE, BY_VOTE };
+
+static enum expect_by expect_source(const struct payload_rules *pr,
+				    const struct packets *pk, size_t r)
+{
+	if (pr->builtin && pk->mark != NULL)
+		return BY_PLANTED;
+	return pr->by_ref[r] ? BY_REFERENCE : BY_VOTE;
+}
+
+/*
+ * The expected answer of rule r on packet i: the planted mark, the
+ * reference's answer, or a strict majority of at least three libraries;
+ * -1 when nothing decides it (never the order of the engines).
+ */
+static int expected(const struct payload_rules *pr, const struct peng *pes,
+		    const struct packets *pk, size_t i, size_t r,
+		    const unsigned char *rows, size_t nrows)
+{
+	switch (expect_source(pr, pk, r)) {
+	case BY_PLANTED:
+		return (pk->mark[i] >> r) & 1;
+	case BY_REFERENCE:
+		return ref_answer(pr, r, &pk->pkt[i]);
+	default:
+		return library_vote(pr, pes, rows, nrows, r);
+	}
 }
 
 /* Engine v's row of packet i against the expected answers want. */
@@ -427,11 +537,15 @@ static void judge_row(const struct payload_rules *pr, size_t i,
 			continue;
 		any |= row[r];
 		v->t[r].matched += row[r];
+		if (want[r] < 0) {
+			v->t[r].unverified = 1;
+			continue;
+		}
 		if (want[r] == row[r])
 			continue;
 		if (v->t[r].first == NO_PACKET)
 			v->t[r] = (struct tally){v->t[r].matched, i, row[r],
-						 want[r]};
+						 want[r], v->t[r].unverified};
 		if (!differs && v->differ == 0)
 			v->rule = r;
 		differs = 1;
@@ -445,14 +559,14 @@ static void judge_row(const struct payload_rules *pr, size_t i,
  * want has one slot per rule, ex counts them.
  */
 static void judge_packet(const struct payload_rules *pr,
-			 const struct packets *pk, size_t i,
-			 const unsigned char *rows, size_t nrows,
+			 const struct peng *pes, const struct packets *pk,
+			 size_t i, const unsigned char *rows, size_t nrows,
 			 signed char *want, struct expect *ex, struct verdict *v)
 {
 	for (size_t r = 0; r < pr->rs.n; r++) {
-		want[r] = (signed char)expected(pr, pk, i, r, rows, nrows);
+		want[r] = (signed char)expected(pr, pes, pk, i, r, rows, nrows);
 		ex[r].matched += want[r] == 1;
-		ex[r].tied += want[r] < 0;
+		ex[r].undecided += want[r] < 0;
 	}
 	for (size_t e = 0; e < nrows; e++)
 		if (v[e].iv.status >= 0)
@@ -497,29 +611,50 @@ static void rule_text(const struct ruleset *rs, size_t r, char *buf,
 	}
 }
 
-/* "planted 61" or "majority 61 (the engines tie on 2 packets)". */
-static void expect_text(const struct payload_rules *pr, const struct packets *pk,
-			const struct expect *ex, char *buf, size_t size)
-{
-	int planted = pr->builtin && pk->mark != NULL;
+static const char *const by_name[] = {
+	[BY_PLANTED] = "planted", [BY_REFERENCE] = "reference",
+	[BY_VOTE] = "majority",
+};
 
-	if (ex->tied > 0)
-		snprintf(buf, size, "majority %zu (the engines tie on %zu "
-			 "packets)", ex->matched, ex->tied);
+/* "planted 61", "reference 61", "majority 61 (undecided on 2 packets)". */
+static void expect_text(const struct payload_rules *pr, const struct packets *pk,
+			size_t r, const struct expect *ex, char *buf, size_t size)
+{
+	const char *by = by_name[expect_source(pr, pk, r)];
+
+	if (ex->undecided > 0)
+		snprintf(buf, size, "%s %zu (undecided on %zu packets)", by,
+			 ex->matched, ex->undecided);
 	else
-		snprintf(buf, size, "%s %zu", planted ? "planted" : "majority",
-			 ex->matched);
+		snprintf(buf, size, "%s %zu", by, ex->matched);
 }
 
-/* "planted 1", "majority 0" or "the engines tie": one expected answer. */
-static const char *answer_text(const struct payload_rules *pr,
-			       const struct packets *pk, int want)
+/* "planted 1", "reference 0": one expected answer. */
+static void answer_text(const struct payload_rules *pr,
+			const struct packets *pk, size_t r, int want, char *buf,
+			size_t size)
 {
-	if (want < 0)
-		return "the engines tie";
-	if (pr->builtin && pk->mark != NULL)
-		return want ? "planted 1" : "planted 0";
-	return want ? "majority 1" : "majority 0";
+	snprintf(buf, size, "%s %d", by_name[expect_source(pr, pk, r)], want);
+}
+
+/* "reference: 250 rules, majority of 3+ libraries: 4 rules". */
+static void sources_text(const struct payload_rules *pr,
+			 const struct packets *pk, char *buf, size_t size)
+{
+	size_t n[3] = {0, 0, 0}, o = 0;
+
+	for (size_t r = 0; r < pr->rs.n; r++)
+		n[expect_source(pr, pk, r)]++;
+	buf[0] = '\0';
+	for (int k = 0; k < 3; k++) {
+		int w;
+		if (n[k] == 0 || o >= size)
+			continue;
+		w = snprintf(buf + o, size - o, "%s%s: %zu rules", o ? ", " : "",
+			     k == BY_VOTE ? "majority of 3+ libraries"
+					  : by_name[k], n[k]);
+		o += w > 0 ? (size_t)w : 0;
+	}
 }
 
 /* The row of a failed engine. */
@@ -552,19 +687,20 @@ static void mismatch_row(struct suite_ctx *ctx, const struct payload_rules *pr,
 	size_t ndiffer, r = named_rule(pr, v, ex, &ndiffer);
 	const struct tally *t = &v->t[r];
 	const struct packet *p = &pk->pkt[t->first];
-	char name[256], text[200], conds[200], want[96];
+	char name[256], text[200], conds[200], want[96], one[48];
 
 	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	rule_text(&pr->rs, r, conds, sizeof(conds));
-	expect_text(pr, pk, &ex[r], want, sizeof(want));
+	expect_text(pr, pk, r, &ex[r], want, sizeof(want));
+	answer_text(pr, pk, r, t->want, one, sizeof(one));
 	suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_MISMATCH,
 		   "%s: real-life, size %s: rule %s (%s) matches %zu of %zu "
 		   "packets, %s; %zu of %zu rules differ, on %zu packets; first: "
 		   "packet %zu, match %d, %s; rule %s; packet \"%s\"",
 		   pe->e->name, in->label, pr->rs.r[r].name, pr->rs.r[r].where,
 		   t->matched, pk->n, want, ndiffer, pr->rs.n, v->differ,
-		   t->first, t->got, answer_text(pr, pk, t->want), conds, text);
+		   t->first, t->got, one, conds, text);
 }
 
 /* The buffers of one size's verification. */
@@ -634,7 +770,8 @@ static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
 	for (size_t k = 0; k < j->npk; k++) {
 		for (size_t e = 0; e < npes; e++)
 			chunk_row(j, answers, iv, e, k, vs->rows + e * nrules);
-		judge_packet(j->pr, j->pk, j->from + k, vs->rows, npes, vs->want,
+		judge_packet(j->pr, j->pes, j->pk, j->from + k, vs->rows, npes,
+			     vs->want,
 			     vs->ex, vs->v);
 	}
 	chunk_failures(j, iv, vs->v);
@@ -643,6 +780,17 @@ out:
 	free(answers);
 	free(iv);
 	return rc;
+}
+
+/* Rules of engine v that ran on a packet nothing could decide. */
+static size_t unverified_rules(const struct payload_rules *pr,
+			       const struct verdict *v)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < pr->rs.n; r++)
+		n += (size_t)v->t[r].unverified;
+	return n;
 }
 
 /* Rows for the engines that failed or differ; their ok_out[e] cleared. */
@@ -665,8 +813,9 @@ static void verify_rows(struct suite_ctx *ctx, const struct payload_rules *pr,
 
 int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out, size_t *matched,
-			 size_t *rule_matched)
+			 unsigned char *ok_out, size_t *unverified,
+			 size_t *matched, size_t *rule_matched, char *by,
+			 size_t bysize)
 {
 	const struct packets *pk = in->corpus[SC_REALLIFE];
 	struct verify_state vs = {0};
@@ -688,10 +837,13 @@ int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
 		memset(ok_out, 0, npes);
 	if (rc != 0)
 		goto out;
-	for (size_t e = 0; e < npes; e++)
+	for (size_t e = 0; e < npes; e++) {
 		matched[e] = vs.v[e].matched;
+		unverified[e] = unverified_rules(pr, &vs.v[e]);
+	}
 	for (size_t r = 0; r < pr->rs.n; r++)
 		rule_matched[r] = vs.ex[r].matched;
+	sources_text(pr, pk, by, bysize);
 	verify_rows(ctx, pr, pes, npes, in, &vs, ok_out);
 out:
 	verify_state_release(&vs);

@@ -274,7 +274,9 @@ struct reallife {
 	struct suite_ctx ctx;
 	unsigned char ok[MAX_ENGINES];
 	size_t matched[MAX_ENGINES];
+	size_t unverified[MAX_ENGINES];
 	size_t *rule_matched;
+	char by[256];
 };
 
 static void reallife_init(struct reallife *t, const struct engine *const *e,
@@ -297,14 +299,16 @@ static void reallife_init(struct reallife *t, const struct engine *const *e,
 static void reallife_run(struct reallife *t, size_t refused)
 {
 	cr_assert_eq(payload_rules_group(&t->pr), 0);
+	cr_assert_eq(payload_rules_reference(&t->pr), 0);
 	for (size_t e = 0; e < t->npes; e++)
 		cr_assert_eq(payload_rules_compile(&t->ctx, &t->pr, &t->pes[e]), 0);
 	cr_assert_eq(t->res.n, refused, "%zu rows after compiling", t->res.n);
 	t->rule_matched = calloc(t->pr.rs.n, sizeof(*t->rule_matched));
 	cr_assert_not_null(t->rule_matched);
 	cr_assert_eq(payload_rules_verify(&t->ctx, &t->pr, t->pes, t->npes,
-					  &t->in, t->ok, t->matched,
-					  t->rule_matched),
+					  &t->in, t->ok, t->unverified,
+					  t->matched, t->rule_matched, t->by,
+					  sizeof(t->by)),
 		     0);
 }
 
@@ -488,9 +492,9 @@ Test(payload, reallife_wrong_negation_is_a_mismatch)
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_MISMATCH);
 	cr_expect_not_null(strstr(r->message, "rule sid7 (mem.rules:1 (sid 7)) "
-				  "matches 4 of 4 packets, majority 3; 1 of 2 "
+				  "matches 4 of 4 packets, reference 3; 1 of 2 "
 				  "rules differ, on 1 packets; first: packet 0, "
-				  "match 1, majority 0; rule not /private/"),
+				  "match 1, reference 0; rule not /private/"),
 			   "%s", r->message);
 	reallife_release(&t);
 }
@@ -577,5 +581,68 @@ Test(payload, reallife_verification_has_a_time_limit)
 			   "%s", r->message);
 	cr_expect_not_null(strstr(r->message, "on packet 0 "), "%s", r->message);
 	cr_expect_eq(t.res.n, 1, "one row: the stuck engine's");
+	reallife_release(&t);
+}
+
+/*
+ * Verification that cannot be outvoted: a rule out of the reference's
+ * reach (a backreference) is decided only by a strict majority of at
+ * least three libraries; pcre2 and pcre2-jit are one library, so with onig
+ * beside them nothing decides it and every engine's rule is unverified,
+ * never a mismatch of the odd one out.  A rule in reach is checked against
+ * the reference even when two engines agree on a wrong answer.
+ */
+Test(payload, reallife_out_of_reach_needs_three_libraries)
+{
+	const char *rules =
+		"alert tcp any any -> any any (pcre:\"/(T)\\1/\"; sid:1;)\n";
+	static const char *const pkts[] = {"GET /aTTb", "GET /x", "TT"};
+	const struct engine *e[] = {engine_find("pcre2"),
+				    engine_find("pcre2-jit"),
+				    engine_find("onig")};
+	struct reallife t;
+
+	if (e[2] == NULL)
+		cr_skip_test("onig not built");
+	reallife_snort(&t, e, 3, rules, pkts, 3, 0);
+	cr_expect_eq(t.pr.by_ref[0], 0, "a backreference is out of reach");
+	for (size_t i = 0; i < 3; i++) {
+		cr_expect_eq(t.ok[i], 1, "%s: no mismatch", e[i]->name);
+		cr_expect_eq(t.unverified[i], 1, "%s: its rule is unverified",
+			     e[i]->name);
+	}
+	cr_expect_eq(t.res.n, 0, "no rows: the suite decides (unverified)");
+	reallife_release(&t);
+}
+
+/* Two engines that agree on a wrong answer are still a mismatch. */
+static long wrong_match_ids(void *h, const char *data, size_t len,
+			    unsigned char *ids)
+{
+	long n = engine_find("pcre2")->match_ids(h, data, len, ids);
+
+	ids[0] = !ids[0];
+	return ids[0] ? n + 1 : n - 1;
+}
+
+Test(payload, reallife_reference_beats_a_majority)
+{
+	const char *rules = "alert tcp any any -> any any (pcre:\"/admin/\"; sid:3;)\n";
+	struct engine w1 = *engine_find("pcre2"), w2 = *engine_find("pcre2");
+	const struct engine *e[] = {&w1, &w2, engine_find("pcre2-jit")};
+	struct reallife t;
+
+	w1.name = "wrong1";
+	w1.library = "wrong1";
+	w1.match_ids = wrong_match_ids;
+	w2.name = "wrong2";
+	w2.library = "wrong2";
+	w2.match_ids = wrong_match_ids;
+	reallife_snort(&t, e, 3, rules, hand_packets, 4, 0);
+	cr_expect_eq(t.pr.by_ref[0], 1);
+	cr_expect_eq(t.ok[0], 0);
+	cr_expect_eq(t.ok[1], 0);
+	cr_expect_eq(t.ok[2], 1, "the one right engine is timed");
+	cr_expect_eq(t.rule_matched[0], 0, "/admin/ matches no packet");
 	reallife_release(&t);
 }
