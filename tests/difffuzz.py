@@ -372,6 +372,8 @@ class Gen:
             k = self.r.random()
             if k < 0.15:
                 items.append(('p', self.r.choice('dwsDWS')))
+            elif k < 0.22:
+                items.append(('x', self.r.choice(sorted(POSIX_CLASSES)), self.r.random() < 0.2))
             elif k < 0.45:
                 a, b = self.char(), self.char()
                 if a > b:
@@ -434,7 +436,16 @@ class Gen:
         return [self.seq(depth) for _ in range(n)]
 
     def pattern(self):
+        if self.r.random() < 0.15:  # the corners bugs live in, densely
+            return parse_simple(self.r.choice(MICRO), self.u)
         return self.alts(3)
+
+
+# Small patterns around anchors and empty matches (parse_simple syntax).
+MICRO = ['^', '$', '\\b', '\\B', 'x*', '^$', '$^', '^|$', '^|x?', '$|a?', 'a?', '(?:)', '.?',
+         '\\s*$', '^a*', 'a*$', '(^)*', '(?:^)?', '(?:$)?', '\\b|x*', '\\B|x?', '^.', '.$',
+         'a$', '^a', '\\w*', '\\W*$', '(a|)', '(|a)', 'a|', '|a', '(?:a*)*', '.*', '.*$', '^.*$',
+         '(?:\\b)?', '(?i)a', 'a(?i)b', '(?:a(?i)b|c)d', '[^a]*', '[^\\n]$', '\\n$', '^\\n', '\\r$']
 
 
 def uhex(c, u):
@@ -490,6 +501,8 @@ def pcre_render(alts, u):
             for it in n[2]:
                 if it[0] == 'p':
                     out.append('\\' + it[1])
+                elif it[0] == 'x':
+                    out.append('[:%s%s:]' % ('^' if it[2] else '', it[1]))
                 elif it[1] == it[2]:
                     out.append(pcre_lit(it[1], it[3], u, True))
                 else:
@@ -520,6 +533,15 @@ def pcre_render(alts, u):
 
     return alternation(alts)
 
+
+# POSIX classes as PCRE2's default tables define them (ASCII, also in
+# UTF mode without UCP), spelt as Python class members.
+POSIX_CLASSES = {
+    'alpha': 'A-Za-z', 'digit': '0-9', 'alnum': '0-9A-Za-z', 'upper': 'A-Z', 'lower': 'a-z',
+    'xdigit': '0-9A-Fa-f', 'space': '\\t\\n\\x0b\\x0c\\r ', 'blank': '\\t ',
+    'punct': '!-/:-@\\[-`{-~', 'cntrl': '\\x00-\\x1f\\x7f', 'print': ' -~', 'graph': '!-~',
+    'word': '0-9A-Za-z_',
+}
 
 ASCII_PERL = {'d': '[0-9]', 'D': '[^0-9]', 'w': '[0-9A-Za-z_]', 'W': '[^0-9A-Za-z_]',
               's': '[\\t\\n\\x0b\\x0c\\r ]', 'S': '[^\\t\\n\\x0b\\x0c\\r ]'}
@@ -585,9 +607,23 @@ def py_render(alts, u, flags, dialect, variant=()):
             return '(?:\\B|\\A\\Z)' if dialect == 're' else '\\B'
         if k == 'cls':
             out = ['[', '^' if n[1] else '']
+            neg_posix = [it for it in n[2] if it[0] == 'x' and it[2]]
+            if neg_posix:
+                # [...[:^name:]...]: Python has no negated member; spelt as
+                # an alternation of the rest and the negated set
+                rest = ('cls', False, [it for it in n[2] if it not in neg_posix])
+                alts = ['[^%s]' % POSIX_CLASSES[it[1]] for it in neg_posix]
+                if rest[2]:
+                    alts.append(item(rest, ci))
+                body = '(?:%s)' % '|'.join(alts)
+                if n[1]:  # negated class: one character matching none
+                    return '(?:(?!%s)(?s:.))' % body
+                return body
             for it in n[2]:
                 if it[0] == 'p':
                     out.append('\\' + it[1])
+                elif it[0] == 'x':
+                    out.append(POSIX_CLASSES[it[1]])
                 elif it[1] == it[2]:
                     out.append(py_char(it[1], u))
                 else:
@@ -710,6 +746,9 @@ def gen_corpus(rng, u):
         chars = piece(rng.randrange(40, 200))
     else:  # a long line
         chars = piece(rng.randrange(600, 2000))
+    if chars and rng.random() < 0.3:  # the ends anchors look at
+        end = rng.choice(['\n', '\r\n', '\0', '\r', '\n\n', 'a'])
+        chars += list(end) if u else [ord(c) for c in end]
     if rng.random() < 0.02:
         chars = []
     if u:
@@ -994,6 +1033,8 @@ class ScanCase:
         g = Gen(r, self.u)
         n = r.randrange(5, opts.patterns + 1)
         self.trees = [g.pattern() for _ in range(n)]
+        if r.random() < 0.1:  # the same pattern twice: names get "#k"
+            self.trees.append(r.choice(self.trees))
         self.patterns = [pcre_render(t, self.u).encode('utf-8' if self.u else 'latin-1')
                          for t in self.trees]
         names = list(engines)
@@ -1202,7 +1243,7 @@ def run_scan_case(case, engines, opts, stats, label):
 
 
 HINTS = [
-    ('flags ignored', None),
+    ('the same as without the flags', None),
     ('Unicode caseless (contract: ASCII caseless)', 'unicode-caseless'),
     ('$ only at the end of data', ('dollar-end-only',)),
     ('$ also before a NUL', ('dollar-before-nul',)),
@@ -1220,7 +1261,7 @@ def explain(case, i, cls, value, truth, engines):
     for name, variant in HINTS:
         if name == 'CR stripped from line ends' and case.model != 'grep':
             continue
-        if name == 'flags ignored':
+        if name == 'the same as without the flags':
             if not case.flags or case.u:
                 continue
             o = Oracle(tree, '', budget=1.0)
@@ -1277,6 +1318,8 @@ def scan_failure(case, i, engine, cls, kind, got, want, t, argv, wd, opts, engin
     # majority's that flagged a right one
     bad_value = got if kind == 'wrong answer timed' else wrong
     hints = explain(case, i, cls, bad_value, want, engines) if bad_value is not None else []
+    if kind == 'false mismatch' and wrong == want:
+        hints = ['the is_match vote across all engines (a tie goes to the first) was wrong'] + hints
     if hints:
         details.append('hint: the wrong answer %d is what you get with: %s' % (bad_value, '; '.join(hints)))
     p2 = pcre2_direct()
@@ -1473,6 +1516,20 @@ KNOWN = [
     dict(pat='x*', corpus='日日\n'.encode(), flags='u', model='count', engines=['re2', 'pcre2'], form='file'),
     dict(pat='abc', corpus=b'ABC', flags='i', model='count', engines=None, form='args'),
     dict(pat='a$', corpus=b'a\r\n', flags='', model='grep', engines=None, form='file'),
+    # found by this fuzzer (minimised):
+    dict(pat='^', corpus=b'\n', flags='m', model='count', engines=None, form='file'),
+    dict(pat='\\B|$[^1]*', corpus=b'\n\xc3', flags='', model='count', engines=None, form='file'),
+    dict(pat='[^\\WB]', corpus=b'b_', flags='i', model='count', engines=None, form='file'),
+    dict(pat='$^', corpus=b'\n', flags='s', model='count', engines=None, form='file'),
+    dict(pat='^|', corpus=b'\n', flags='', model='count', engines=None, form='file'),
+]
+
+# The same for the fqdn and payload suites.
+KNOWN_FQDN = [
+    dict(policy=[('pattern', b'*.'), ('name', b'k.com')], queries=[b'.', b'k.com', b'\xe2\x84\xaa.com']),
+]
+KNOWN_PAYLOAD = [
+    dict(rules=[b'a$'], payloads=[b'xa\n', b'ab'], engines=['re2', 'pcre2']),
 ]
 
 
@@ -1496,6 +1553,10 @@ def parse_simple(text, u):
         while peek() not in (None, '|', ')'):
             c = peek()
             pos[0] += 1
+            if c == '(' and text.startswith('?i)', pos[0]):
+                pos[0] += 3
+                s.append(('flag',))
+                continue
             if c == '(':
                 kind = 'cap'
                 if text.startswith('?:', pos[0]):
@@ -1503,6 +1564,24 @@ def parse_simple(text, u):
                     kind = 'nc'
                 node = ('group', kind, alts())
                 pos[0] += 1
+            elif c == '[':
+                neg = peek() == '^'
+                if neg:
+                    pos[0] += 1
+                items = []
+                while peek() != ']':
+                    a = text[pos[0]]
+                    pos[0] += 1
+                    if a == '\\':
+                        a = {'n': '\n', 'r': '\r', 't': '\t'}.get(text[pos[0]], text[pos[0]])
+                        pos[0] += 1
+                    b = a
+                    if peek() == '-' and text[pos[0] + 1] != ']':
+                        b = text[pos[0] + 1]
+                        pos[0] += 2
+                    items.append(('r', ord(a), ord(b), 0.0, 0.0))
+                pos[0] += 1
+                node = ('cls', neg, items)
             elif c == '^' or c == '$':
                 node = ('anchor', c)
             elif c == '.':
@@ -1510,7 +1589,9 @@ def parse_simple(text, u):
             elif c == '\\':
                 d = text[pos[0]]
                 pos[0] += 1
-                node = ('anchor', d) if d in 'bB' else (('perl', d) if d in 'dwsDWS' else ('lit', ord(d), 0.0))
+                esc_char = {'n': 10, 'r': 13, 't': 9}
+                node = ('anchor', d) if d in 'bB' else (('perl', d) if d in 'dwsDWS' else (
+                    'lit', esc_char.get(d, ord(d)), 0.0))
             else:
                 node = ('lit', ord(c), 0.0)
             if peek() in ('*', '+', '?'):
@@ -1768,9 +1849,9 @@ def policy_text(r, policy):
     return ('\n'.join(out) + '\n').encode(), 'yaml'
 
 
-def run_fqdn_case(r, engines, opts, stats, label):
-    policy = gen_policy(r)
-    queries = gen_queries(r, policy)
+def run_fqdn_case(r, engines, opts, stats, label, forced=None):
+    policy = forced['policy'] if forced else gen_policy(r)
+    queries = forced['queries'] if forced else gen_queries(r, policy)
     ptext, pform = policy_text(r, policy)
     wd = Workdir(opts, label)
     pf = wd.file('policy.' + ('yaml' if pform == 'yaml' else 'txt'), ptext)
@@ -1778,7 +1859,7 @@ def run_fqdn_case(r, engines, opts, stats, label):
     jp = os.path.join(wd.path, 'out.json')
     argv = [opts.rxbench, 'run', 'fqdn', '--benchtime=1x', '--quiet', '-o', jp,
             '--policy', pf, '--queries', qf]
-    if r.random() < 0.3:
+    if not forced and r.random() < 0.3:
         argv.append('--engines=' + ','.join(r.sample(list(engines), r.randrange(1, len(engines) + 1))))
     verdict = {}
     for q in queries:
@@ -1967,14 +2048,18 @@ def payload_rules(r):
     return out
 
 
-def run_payload_case(r, engines, opts, stats, label):
+def run_payload_case(r, engines, opts, stats, label, forced=None):
     """User rules (one regex a line) x the packets of a pcap.  The oracle:
     per rule and packet, does the rule match the payload (PCRE semantics
     as for scan, no flags); `matches` is the number of packets some rule
     the engine ran matches."""
-    rules = payload_rules(r)
-    payloads = [gen_payload(r) if r.random() < 0.4 else (gen_corpus(r, False)[:1400] or b'x')
-                for _ in range(r.randrange(1, 40))]
+    if forced:
+        rules = [(x, parse_simple(x.decode('latin-1'), False)) for x in forced['rules']]
+        payloads = forced['payloads']
+    else:
+        rules = payload_rules(r)
+        payloads = [gen_payload(r) if r.random() < 0.4 else (gen_corpus(r, False)[:1400] or b'x')
+                    for _ in range(r.randrange(1, 40))]
     wd = Workdir(opts, label)
     rtext = b''.join(x + b'\n' for x, _ in rules)
     rf = wd.file('rules.txt', rtext)
@@ -1982,7 +2067,9 @@ def run_payload_case(r, engines, opts, stats, label):
     jp = os.path.join(wd.path, 'out.json')
     argv = [opts.rxbench, 'run', 'payload', '--benchtime=1x', '--quiet', '-o', jp,
             '--scenarios=real-life', '--rules', rf, '--rules-format=regex', '--pcap', pf]
-    if r.random() < 0.3:
+    if forced and forced.get('engines'):
+        argv.append('--engines=' + ','.join(forced['engines']))
+    elif not forced and r.random() < 0.3:
         argv.append('--engines=' + ','.join(r.sample(list(engines), r.randrange(1, len(engines) + 1))))
     hit = []  # hit[rule][packet]
     try:
@@ -2237,6 +2324,15 @@ def main():
             for k, forced in enumerate(known_cases(engines)):
                 opts.current = 'tests/difffuzz.py --suites scan --seconds 0 (the regression set runs first)'
                 run_scan_case(ScanCase(rng, engines, opts, forced), engines, opts, stats, 'known%d' % k)
+        if n_seed == 0 and not opts.no_known:
+            for k, forced in enumerate(KNOWN_FQDN if 'fqdn' in suites else []):
+                opts.current = 'tests/difffuzz.py --suites fqdn --seconds 0 (the regression set runs first)'
+                run_fqdn_case(random.Random(k), engines, opts, stats, 'knownfqdn%d' % k, forced)
+            for k, forced in enumerate(KNOWN_PAYLOAD if 'payload' in suites else []):
+                if not all(e in engines for e in forced.get('engines') or []):
+                    continue
+                opts.current = 'tests/difffuzz.py --suites payload --seconds 0 (the regression set runs first)'
+                run_payload_case(random.Random(k), engines, opts, stats, 'knownpayload%d' % k, forced)
         k = 0
         while time.time() < deadline:
             if opts.max_invocations and stats.invocations >= opts.max_invocations:
