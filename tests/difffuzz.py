@@ -941,6 +941,7 @@ class Stats:
         self.status = collections.Counter()
         self.msgs = collections.Counter()
         self.msg_example = {}
+        self.printed = 0  # failures printed in full (the first of a signature)
         self.failures = []
         self.signatures = collections.OrderedDict()
         self.oracle_skipped = collections.Counter()
@@ -969,6 +970,8 @@ class Stats:
         if first or opts.verbose:
             print_failure(f, first)
             sys.stdout.flush()
+        if first:
+            self.printed += 1
 
 
 def print_failure(f, first):
@@ -983,15 +986,19 @@ def print_failure(f, first):
 
 
 class Workdir:
-    """A directory for one invocation's files, kept under --keep."""
+    """A directory for one invocation's files: kept under --keep, else
+    kept only while a failure printed in full needs them."""
+
+    stats = None  # set by main(): whose printed failures decide
 
     def __init__(self, opts, label):
         self.opts = opts
+        self.printed_before = Workdir.stats.printed if Workdir.stats else 0
         if opts.keep:
             os.makedirs(opts.keep, exist_ok=True)
             self.path = tempfile.mkdtemp(prefix=label + '-', dir=opts.keep)
         else:
-            self.path = tempfile.mkdtemp(prefix='rxb-fuzz-' + label + '-')
+            self.path = tempfile.mkdtemp(prefix='difffuzz-' + label + '-')
 
     def file(self, name, data):
         p = os.path.join(self.path, name)
@@ -1001,7 +1008,8 @@ class Workdir:
 
     def done(self, failed):
         """Remove the files unless kept (--keep) or a failure needs them."""
-        if not self.opts.keep and not failed:
+        printed = Workdir.stats is not None and Workdir.stats.printed > self.printed_before
+        if not self.opts.keep and not (failed and printed):
             shutil.rmtree(self.path, ignore_errors=True)
 
 
@@ -1097,10 +1105,6 @@ def argv_text(argv):
         b = w if isinstance(w, bytes) else w.encode('utf-8', 'surrogateescape')
         out.append(bash_word(b) if b else "''")
     return ' '.join(out)
-
-
-def engine_class(engines, name):
-    return engines.get(name)
 
 
 def run_scan_case(case, engines, opts, stats, label):
@@ -1320,7 +1324,9 @@ def scan_failure(case, i, engine, cls, kind, got, want, t, argv, wd, opts, engin
     hints = explain(case, i, cls, bad_value, want, engines) if bad_value is not None else []
     if kind == 'false mismatch' and wrong == want:
         hints = ['the is_match vote across all engines (a tie goes to the first) was wrong'] + hints
-    if hints:
+    if hints and hints[0].startswith('the is_match vote'):
+        details.append('hint: the count was right and agreed with the majority; ' + hints[0])
+    elif hints:
         details.append('hint: the wrong answer %d is what you get with: %s' % (bad_value, '; '.join(hints)))
     p2 = pcre2_direct()
     if p2 and case.model == 'count' and cls == 'leftmost-first':
@@ -1522,11 +1528,14 @@ KNOWN = [
     dict(pat='[^\\WB]', corpus=b'b_', flags='i', model='count', engines=None, form='file'),
     dict(pat='$^', corpus=b'\n', flags='s', model='count', engines=None, form='file'),
     dict(pat='^|', corpus=b'\n', flags='', model='count', engines=None, form='file'),
+    dict(pat='\\S', corpus=b'\x0b', flags='', model='count', engines=['re2', 'onig'], form='file'),
+    dict(pat='\\n^', corpus=b'\n', flags='', model='count', engines=['posix', 'tre'], form='file'),
 ]
 
 # The same for the fqdn and payload suites.
 KNOWN_FQDN = [
     dict(policy=[('pattern', b'*.'), ('name', b'k.com')], queries=[b'.', b'k.com', b'\xe2\x84\xaa.com']),
+    dict(policy=[('name', b'--cba.example.com')], queries=[b'--cba.example.com'], form='list'),
 ]
 KNOWN_PAYLOAD = [
     dict(rules=[b'a$'], payloads=[b'xa\n', b'ab'], engines=['re2', 'pcre2']),
@@ -1852,7 +1861,10 @@ def policy_text(r, policy):
 def run_fqdn_case(r, engines, opts, stats, label, forced=None):
     policy = forced['policy'] if forced else gen_policy(r)
     queries = forced['queries'] if forced else gen_queries(r, policy)
-    ptext, pform = policy_text(r, policy)
+    if forced and forced.get('form') == 'list':
+        ptext, pform = b''.join(x + b'\n' for _, x in policy), 'list'
+    else:
+        ptext, pform = policy_text(r, policy)
     wd = Workdir(opts, label)
     pf = wd.file('policy.' + ('yaml' if pform == 'yaml' else 'txt'), ptext)
     qf = wd.file('queries.txt', b''.join(q + b'\n' for q in queries))
@@ -2142,8 +2154,6 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
                 fail('unverifiable timed verdicts', 'payload %s: no matches metric' % row['name'], [],
                      ('unverifiable', 'payload matches missing'), e)
             elif int(got) != want:
-                bad = [(k, j) for k in ran for j in range(len(payloads)) if hit[k][j] != (
-                    None)]  # placeholder to keep the shape; details below
                 fail('wrong answer timed', 'payload %s: matches %d, the oracle says %d packets' % (
                     row['name'], int(got), want), ['rules run: %s' % [k + 1 for k in ran]],
                     ('wrong answer timed', 'payload', e), e)
@@ -2184,7 +2194,7 @@ def selftest(opts, rng, stats):
     p2 = pcre2_direct()
     n = bad = 0
     deadline = time.time() + opts.seconds
-    tmp = tempfile.mkdtemp(prefix='rxb-selftest-')
+    tmp = tempfile.mkdtemp(prefix='difffuzz-selftest-')
     while time.time() < deadline:
         u = rng.random() < 0.2
         flags = ''.join(c for c in 'isma' if rng.random() < 0.2) + ('u' if u else '')
@@ -2303,6 +2313,7 @@ def main():
     sys.stdout.flush()
     rng = random.Random(seed)
     stats = Stats()
+    Workdir.stats = stats
     if opts.selftest:
         return 1 if selftest(opts, rng, stats) else 0
     opts.rxbench = os.path.abspath(opts.rxbench)
