@@ -239,9 +239,12 @@ static int size_queries(struct fqdn_size *z)
 		z->expect[k] = malloc(q->n + 1);
 		if (z->expect[k] == NULL)
 			return -1;
-		for (size_t i = 0; i < q->n; i++)
-			z->expect[k][i] = (unsigned char)fqdn_ref_allows(
-				&z->ref, q->name[i], q->len[i]);
+		for (size_t i = 0; i < q->n; i++) {
+			int a = fqdn_ref_allows(&z->ref, q->name[i], q->len[i]);
+			if (a < 0)
+				return -1;
+			z->expect[k][i] = (unsigned char)a;
+		}
 	}
 	return 0;
 }
