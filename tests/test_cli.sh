@@ -117,7 +117,7 @@ expect 2 "data/fqdn/bad_selector.yaml:7: matchPattern 'bad pattern.example.com'"
 expect 2 "data/fqdn/bad_list.txt:3: matchName 'exa\$mple.com'" -- run fqdn --policy data/fqdn/bad_list.txt
 expect 2 "data/fqdn/empty.yaml:9: empty policy" -- run fqdn --policy data/fqdn/empty.yaml
 expect 2 "$tmp/nope.yaml: No such file or directory" -- run fqdn --policy "$tmp/nope.yaml"
-expect 2 "data/fqdn/empty-queries.txt:3: no query names" -- run fqdn --policy data/fqdn/list.txt --queries data/fqdn/empty-queries.txt
+expect 2 "data/fqdn/empty-queries.txt:1: no query names" -- run fqdn --policy data/fqdn/list.txt --queries data/fqdn/empty-queries.txt
 expect 2 "--domains=100: data/fqdn/list.txt has only 4 selectors" -- run fqdn --policy data/fqdn/list.txt --domains=100
 
 # fqdn: a real policy and queries file verifies and times on pcre2
