@@ -90,26 +90,34 @@ out:
 	return rc;
 }
 
-void msg_escape_controls(char *msg, size_t size)
+void msg_escape_bytes(const char *p, size_t len, char *out, size_t size)
 {
-	char copy[1024];
 	size_t o = 0;
 
 	if (size == 0)
 		return;
-	snprintf(copy, sizeof(copy), "%s", msg);
-	for (const char *p = copy; *p && o + 1 < size; p++) {
-		unsigned char c = (unsigned char)*p;
+	for (size_t i = 0; i < len && o + 1 < size; i++) {
+		unsigned char c = (unsigned char)p[i];
 		if (c >= 0x20 && c != 0x7f) {
-			msg[o++] = (char)c;
+			out[o++] = (char)c;
 			continue;
 		}
 		if (o + 5 > size)
 			break;
-		snprintf(msg + o, size - o, "\\x%02x", c);
+		snprintf(out + o, size - o, "\\x%02x", c);
 		o += 4;
 	}
-	msg[o] = '\0';
+	out[o] = '\0';
+}
+
+void msg_escape_controls(char *msg, size_t size)
+{
+	char copy[1024];
+
+	if (size == 0)
+		return;
+	snprintf(copy, sizeof(copy), "%s", msg);
+	msg_escape_bytes(copy, strlen(copy), msg, size);
 }
 
 void corpus_release(struct corpus *c)

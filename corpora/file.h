@@ -48,4 +48,10 @@ long corpus_lines_exact(const struct corpus *c, struct line **out);
  */
 void msg_escape_controls(char *msg, size_t size);
 
+/*
+ * The same for bytes p[0..len) that may hold NUL (a query name), into
+ * out[0..size), NUL-terminated; cut when it no longer fits.
+ */
+void msg_escape_bytes(const char *p, size_t len, char *out, size_t size);
+
 #endif

@@ -33,6 +33,18 @@ const char *fqdn_qset_name(enum fqdn_qset q)
 	return q < FQDN_Q_COUNT ? qset_names[q] : "?";
 }
 
+/* A NUL-terminated copy of s[0..len), which may hold NUL (strndup stops). */
+static char *bytes_dup(const char *s, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	if (d == NULL)
+		return NULL;
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
 void fqdn_policy_init(struct fqdn_policy *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -60,7 +72,7 @@ int fqdn_policy_add(struct fqdn_policy *p, enum fqdn_kind kind, const char *s,
 		p->cap = cap;
 	}
 	sel = &p->sel[p->n];
-	sel->text = strndup(s, len);
+	sel->text = bytes_dup(s, len);
 	if (sel->text == NULL)
 		return -1;
 	sel->kind = kind;
@@ -323,7 +335,7 @@ int fqdn_queries_add(struct fqdn_queries *q, const char *s, size_t len)
 		q->len = l;
 		q->cap = cap;
 	}
-	q->name[q->n] = strndup(s, len);
+	q->name[q->n] = bytes_dup(s, len);
 	if (q->name[q->n] == NULL)
 		return -1;
 	q->len[q->n++] = len;
@@ -488,17 +500,18 @@ static struct line trim_line(struct line l)
 	return l;
 }
 
-/* A YAML file has a line with "key:" or a "- " list item or "---". */
+/*
+ * YAML when a line that is no '#' comment holds ':'.  A selector never
+ * holds one (fqdn_selector_check) and a policy cannot name a selector
+ * without one (matchName:, matchPattern:, flow style too), so a list,
+ * whatever its lines start with ("-", "--x.com", "---"), is a list, and a
+ * YAML file without ':' would have given no selector anyway.
+ */
 static int looks_like_yaml(const struct line *lines, long n)
 {
 	for (long i = 0; i < n; i++) {
 		struct line l = trim_line(lines[i]);
-		if (l.len == 0)
-			continue;
-		if (memchr(l.p, ':', l.len) != NULL || l.p[0] == '{')
-			return 1;
-		if (l.p[0] == '-' && (l.len == 1 || l.p[1] == ' ' ||
-				      l.p[1] == '\t' || l.p[1] == '-'))
+		if (l.len > 0 && memchr(l.p, ':', l.len) != NULL)
 			return 1;
 	}
 	return 0;
@@ -562,6 +575,39 @@ int fqdn_policy_load(struct fqdn_policy *p, const char *path, char *err,
 	return rc;
 }
 
+/*
+ * The lines of c, bytes exact: cut at each LF, which is not part of a
+ * line; a CR before it is kept; a last line without LF counts, and a file
+ * that ends with LF has no empty line after it.  The count, or -1 out of
+ * memory (*out malloc'd).
+ */
+static long exact_lines(const struct corpus *c, struct line **out)
+{
+	size_t n = 0, cap = 64;
+	struct line *v = malloc(cap * sizeof(*v));
+	const char *p = c->data, *end = c->data + c->len;
+
+	while (v != NULL && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (n == cap) {
+			struct line *grown = realloc(v, 2 * cap * sizeof(*v));
+			if (grown == NULL)
+				break;
+			v = grown;
+			cap *= 2;
+		}
+		v[n++] = (struct line){p, len};
+		p += len + (nl != NULL);
+	}
+	if (v != NULL && p < end) {
+		free(v);
+		v = NULL;
+	}
+	*out = v;
+	return v == NULL ? -1 : (long)n;
+}
+
 int fqdn_queries_load(struct fqdn_queries *q, const char *path, char *err,
 		      size_t errsize)
 {
@@ -572,23 +618,20 @@ int fqdn_queries_load(struct fqdn_queries *q, const char *path, char *err,
 
 	if (corpus_load_file(&c, path, err, errsize) != 0)
 		return -1;
-	n = corpus_lines(&c, &lines);
+	n = exact_lines(&c, &lines);
 	if (n < 0)
 		rc = fail_at(err, errsize, path, 1, "out of memory");
 	for (long i = 0; i < n && rc == 0; i++) {
-		struct line l = trim_blanks(lines[i]);
-		if (l.len == 0)
-			continue;
-		if (l.len > FQDN_NAME_MAX)
+		if (lines[i].len > FQDN_NAME_MAX)
 			rc = fail_at(err, errsize, path, i + 1, "query name of "
-				     "%zu bytes (at most %d)", l.len,
+				     "%zu bytes (at most %d)", lines[i].len,
 				     FQDN_NAME_MAX);
-		else if (fqdn_queries_add(q, l.p, l.len) != 0)
+		else if (fqdn_queries_add(q, lines[i].p, lines[i].len) != 0)
 			rc = fail_at(err, errsize, path, i + 1, "out of memory");
 	}
 	if (rc == 0 && q->n == 0)
-		rc = fail_at(err, errsize, path, n > 0 ? n : 1,
-			     "no query names in the file");
+		rc = fail_at(err, errsize, path, 1, "no query names in the "
+			     "file (it is empty)");
 	free(lines);
 	corpus_release(&c);
 	return rc;

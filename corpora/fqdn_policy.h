@@ -44,7 +44,7 @@ struct fqdn_policy {
 	size_t npatterns; /* how many are matchPattern */
 };
 
-/* A list of query names (bytes, not validated: queries come from the wire). */
+/* A list of query names (any bytes, NUL too, not validated). */
 struct fqdn_queries {
 	char **name; /* each NUL-terminated, owned */
 	size_t *len;
@@ -109,12 +109,13 @@ int fqdn_policy_generate(struct fqdn_policy *p, size_t n, uint64_t seed,
 
 /*
  * Read a policy file: CiliumNetworkPolicy YAML (every matchName and
- * matchPattern under `toFQDNs:` or `dns:` in any document) when the file
- * looks like YAML (a non-comment line holds ':' or starts with '-'),
- * otherwise a plain list (one selector per line, '*' marks a pattern,
- * '#' comments and blank lines ignored).  Every selector is checked.
- * 0, or -1 with "FILE:LINE: message" in err (invalid YAML, a bad
- * selector, an empty policy, an unreadable file).
+ * matchPattern under `toFQDNs:` or `dns:` in any document; aliases are
+ * followed) when a line that is not a '#' comment holds ':' (no selector
+ * can, no YAML policy can do without), otherwise a plain list (one
+ * selector per line, '*' marks a pattern, surrounding blanks, '#'
+ * comments and blank lines ignored; a line may start with '-').  Every
+ * selector is checked.  0, or -1 with "FILE:LINE: message" in err
+ * (invalid YAML, a bad selector, an empty policy, an unreadable file).
  */
 int fqdn_policy_load(struct fqdn_policy *p, const char *path, char *err,
 		     size_t errsize);
@@ -135,7 +136,7 @@ int fqdn_policy_parse_yaml(struct fqdn_policy *p, const char *path,
 void fqdn_queries_init(struct fqdn_queries *q);
 void fqdn_queries_release(struct fqdn_queries *q);
 
-/* Append a query (copied).  0, or -1 out of memory. */
+/* Append a query (its len bytes copied, NUL too).  0, or -1 out of memory. */
 int fqdn_queries_add(struct fqdn_queries *q, const char *s, size_t len);
 
 /*
@@ -148,9 +149,14 @@ int fqdn_queries_generate(struct fqdn_queries *q, const struct fqdn_policy *p,
 			  enum fqdn_qset which, uint64_t seed);
 
 /*
- * Read query names, one per line, blank lines skipped, surrounding
- * blanks trimmed.  0, or -1 with "FILE:LINE: message" in err (unreadable,
- * no names, a name longer than FQDN_NAME_MAX).
+ * Read query names, one per line: a query is the exact bytes of its line
+ * (what Cilium's CheckAllowed gets as the name), nothing trimmed.  LF ends
+ * a line and is not part of it; a CR before it is a byte of the query
+ * (Cilium would deny such a name: convert CRLF files first); an empty
+ * line is the empty name, which dns.Fqdn makes the root "."; a file
+ * ending with LF has no empty query after it.  0, or -1 with
+ * "FILE:LINE: message" in err (unreadable, an empty file, a name longer
+ * than FQDN_NAME_MAX).
  */
 int fqdn_queries_load(struct fqdn_queries *q, const char *path, char *err,
 		      size_t errsize);

@@ -1,14 +1,24 @@
 /*
  * fqdn_yaml.c - the selectors of a CiliumNetworkPolicy YAML file, read
- * with libyaml's event parser (Debian's libyaml-dev, pkg-config yaml-0.1).
+ * with libyaml's document loader (Debian's libyaml-dev, pkg-config
+ * yaml-0.1).
  *
- * Every document of the stream is walked.  A mapping key `toFQDNs` (the
- * egress selectors) or `dns` (the DNS proxy's L7 rules, the list the
- * proxy's regex is built from) introduces a list of selectors; in each
- * selector mapping, `matchName` and `matchPattern` scalars are checked and
- * added with their line.  An empty value means "not set", as in Cilium.
- * Anything else is walked and ignored, so a whole policy (or a List of
- * policies, or `kubectl get -o yaml` output) can be given as is.
+ * Every document of the stream is loaded and walked.  A mapping key
+ * `toFQDNs` (the egress selectors) or `dns` (the DNS proxy's L7 rules,
+ * the list the proxy's regex is built from) introduces a list of
+ * selectors; in each selector mapping, `matchName` and `matchPattern`
+ * scalars are checked and added with their line.  An empty value means
+ * "not set", as in Cilium.  Anything else is walked and ignored, so a
+ * whole policy (or a List of policies, or `kubectl get -o yaml` output)
+ * can be given as is.
+ *
+ * Aliases are followed, as kubectl does when it turns YAML into JSON:
+ * `toFQDNs: *sel` reads the list anchored `&sel`, and a selector read
+ * through an alias names the line where it is written.  The loader keeps
+ * an alias as a second reference to its node, so an alias bomb (aliases
+ * of aliases, each doubling) is stopped after YAML_MAX_REUSE nodes
+ * walked beyond the document's own, and an alias inside the node it
+ * names (a cycle) is refused.
  */
 #include "corpora/fqdn_policy.h"
 
@@ -16,11 +26,15 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 /* Deeper nesting is refused rather than recursed into. */
 #define YAML_MAX_DEPTH 256
+
+/* Nodes walked again through aliases, at most, in one document. */
+#define YAML_MAX_REUSE 1000000
 
 enum walk_mode {
 	WALK_ANY,      /* an ordinary node */
@@ -30,6 +44,10 @@ enum walk_mode {
 
 struct walk {
 	yaml_parser_t parser;
+	yaml_document_t doc;
+	size_t nnodes;         /* nodes of doc */
+	size_t visits;         /* nodes walked in doc so far */
+	unsigned char *inside; /* per node: being walked (a cycle test) */
 	struct fqdn_policy *p;
 	const char *path;
 	char *err;
@@ -54,148 +72,157 @@ static int walk_fail(struct walk *w, size_t line0, const char *fmt, ...)
 	return -1;
 }
 
-/* The next event, or -1 with libyaml's own problem and line. */
-static int walk_next(struct walk *w, yaml_event_t *ev)
+static int scalar_is(const yaml_node_t *n, const char *s)
 {
-	yaml_parser_t *pr = &w->parser;
-
-	if (yaml_parser_parse(pr, ev))
-		return 0;
-	return walk_fail(w, pr->problem_mark.line, "invalid YAML: %s%s%s",
-			 pr->problem ? pr->problem : "parse error",
-			 pr->context ? " " : "", pr->context ? pr->context : "");
+	return n->type == YAML_SCALAR_NODE &&
+	       n->data.scalar.length == strlen(s) &&
+	       memcmp(n->data.scalar.value, s, strlen(s)) == 0;
 }
 
-static int scalar_is(const yaml_event_t *ev, const char *s)
+/* A plain null or empty value: "not set". */
+static int scalar_unset(const yaml_node_t *n)
 {
-	return ev->type == YAML_SCALAR_EVENT &&
-	       ev->data.scalar.length == strlen(s) &&
-	       memcmp(ev->data.scalar.value, s, strlen(s)) == 0;
+	const char *s = (const char *)n->data.scalar.value;
+
+	return n->data.scalar.length == 0 ||
+	       (n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+		(strcmp(s, "~") == 0 || strcmp(s, "null") == 0));
 }
 
-static int walk_node(struct walk *w, yaml_event_t *ev, enum walk_mode mode,
-		     int depth);
+static int walk_node(struct walk *w, int id, enum walk_mode mode, int depth);
 
 /* The value of matchName/matchPattern: checked and added. */
-static int walk_selector_value(struct walk *w, enum fqdn_kind kind)
+static int walk_selector_value(struct walk *w, int id, enum fqdn_kind kind)
 {
-	yaml_event_t ev;
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	size_t line = n->start_mark.line;
 	char msg[512];
-	const char *s;
-	size_t len, line;
+
+	if (n->type != YAML_SCALAR_NODE)
+		return walk_fail(w, line, "%s must be a string",
+				 kind == FQDN_MATCH_NAME ? "matchName"
+							 : "matchPattern");
+	if (scalar_unset(n))
+		return 0;
+	if (fqdn_selector_check(kind, (const char *)n->data.scalar.value,
+				n->data.scalar.length, msg, sizeof(msg)) != 0)
+		return walk_fail(w, line, "%s", msg);
+	if (fqdn_policy_add(w->p, kind, (const char *)n->data.scalar.value,
+			    n->data.scalar.length, (long)line + 1) != 0)
+		return walk_fail(w, line, "out of memory");
+	return 0;
+}
+
+/* The pairs of a mapping node. */
+static int walk_mapping(struct walk *w, yaml_node_t *n, enum walk_mode mode,
+			int depth)
+{
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+	     pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *key = yaml_document_get_node(&w->doc, pr->key);
+		enum walk_mode sub = WALK_ANY;
+		int rc;
+
+		if (mode == WALK_SELECTOR && scalar_is(key, "matchName"))
+			rc = walk_selector_value(w, pr->value, FQDN_MATCH_NAME);
+		else if (mode == WALK_SELECTOR && scalar_is(key, "matchPattern"))
+			rc = walk_selector_value(w, pr->value,
+						 FQDN_MATCH_PATTERN);
+		else {
+			if (scalar_is(key, "toFQDNs") || scalar_is(key, "dns"))
+				sub = WALK_SELLIST;
+			rc = walk_node(w, pr->key, WALK_ANY, depth + 1);
+			if (rc == 0)
+				rc = walk_node(w, pr->value, sub, depth + 1);
+		}
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The items of a sequence node. */
+static int walk_sequence(struct walk *w, yaml_node_t *n, enum walk_mode mode,
+			 int depth)
+{
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		int rc = walk_node(w, *it, mode == WALK_SELLIST ? WALK_SELECTOR
+								: WALK_ANY,
+				   depth + 1);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Node id (1-based) and what it holds, once more for each alias of it. */
+static int walk_node(struct walk *w, int id, enum walk_mode mode, int depth)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	size_t line;
 	int rc = 0;
 
-	if (walk_next(w, &ev) != 0)
-		return -1;
-	line = ev.start_mark.line;
-	if (ev.type != YAML_SCALAR_EVENT) {
-		rc = walk_fail(w, line, "%s must be a string",
-			       kind == FQDN_MATCH_NAME ? "matchName"
-						       : "matchPattern");
-		goto out;
-	}
-	s = (const char *)ev.data.scalar.value;
-	len = ev.data.scalar.length;
-	if (len == 0 || (ev.data.scalar.plain_implicit &&
-			 (strcmp(s, "~") == 0 || strcmp(s, "null") == 0)))
-		goto out; /* not set */
-	if (fqdn_selector_check(kind, s, len, msg, sizeof(msg)) != 0)
-		rc = walk_fail(w, line, "%s", msg);
-	else if (fqdn_policy_add(w->p, kind, s, len, (long)line + 1) != 0)
-		rc = walk_fail(w, line, "out of memory");
-out:
-	yaml_event_delete(&ev);
+	if (n == NULL)
+		return walk_fail(w, 0, "invalid YAML: node %d missing", id);
+	line = n->start_mark.line;
+	if (depth > YAML_MAX_DEPTH)
+		return walk_fail(w, line, "YAML nested deeper than %d levels",
+				 YAML_MAX_DEPTH);
+	if (++w->visits > w->nnodes + YAML_MAX_REUSE)
+		return walk_fail(w, line, "YAML aliases expand to more than "
+				 "%d nodes beyond the %zu of the document",
+				 YAML_MAX_REUSE, w->nnodes);
+	if (w->inside[id - 1])
+		return walk_fail(w, line, "YAML alias inside the node it "
+				 "refers to (a cycle)");
+	w->inside[id - 1] = 1;
+	if (n->type == YAML_MAPPING_NODE)
+		rc = walk_mapping(w, n, mode, depth);
+	else if (n->type == YAML_SEQUENCE_NODE)
+		rc = walk_sequence(w, n, mode, depth);
+	w->inside[id - 1] = 0;
 	return rc;
 }
 
-/* A mapping after its start event: keys and values until its end. */
-static int walk_mapping(struct walk *w, enum walk_mode mode, int depth)
+/* Load the next document into w->doc: 1, 0 at the stream's end, -1. */
+static int load_document(struct walk *w)
 {
-	yaml_event_t key;
-	int rc = 0;
+	yaml_parser_t *pr = &w->parser;
 
-	for (;;) {
-		enum walk_mode sub = WALK_ANY;
-		if (walk_next(w, &key) != 0)
-			return -1;
-		if (key.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&key);
-			return 0;
-		}
-		if (mode == WALK_SELECTOR && scalar_is(&key, "matchName"))
-			rc = walk_selector_value(w, FQDN_MATCH_NAME);
-		else if (mode == WALK_SELECTOR && scalar_is(&key, "matchPattern"))
-			rc = walk_selector_value(w, FQDN_MATCH_PATTERN);
-		else {
-			yaml_event_t val;
-			if (scalar_is(&key, "toFQDNs") || scalar_is(&key, "dns"))
-				sub = WALK_SELLIST;
-			rc = walk_node(w, &key, WALK_ANY, depth + 1);
-			if (rc == 0)
-				rc = walk_next(w, &val);
-			if (rc == 0) {
-				rc = walk_node(w, &val, sub, depth + 1);
-				yaml_event_delete(&val);
-			}
-		}
-		yaml_event_delete(&key);
-		if (rc != 0)
-			return rc;
+	if (!yaml_parser_load(pr, &w->doc))
+		return walk_fail(w, pr->problem_mark.line, "invalid YAML: %s%s%s",
+				 pr->problem ? pr->problem : "parse error",
+				 pr->context ? " " : "",
+				 pr->context ? pr->context : "");
+	if (yaml_document_get_root_node(&w->doc) == NULL) {
+		yaml_document_delete(&w->doc);
+		return 0;
 	}
-}
-
-/* A sequence after its start event: each item until its end. */
-static int walk_sequence(struct walk *w, enum walk_mode mode, int depth)
-{
-	yaml_event_t item;
-	int rc = 0;
-
-	for (;;) {
-		if (walk_next(w, &item) != 0)
-			return -1;
-		if (item.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&item);
-			return 0;
-		}
-		rc = walk_node(w, &item, mode == WALK_SELLIST ? WALK_SELECTOR
-							      : WALK_ANY,
-			       depth + 1);
-		yaml_event_delete(&item);
-		if (rc != 0)
-			return rc;
+	w->nnodes = (size_t)(w->doc.nodes.top - w->doc.nodes.start);
+	w->visits = 0;
+	w->inside = calloc(w->nnodes, 1);
+	if (w->inside == NULL) {
+		yaml_document_delete(&w->doc);
+		return walk_fail(w, 0, "out of memory");
 	}
-}
-
-/* The node that starts with ev (owned by the caller). */
-static int walk_node(struct walk *w, yaml_event_t *ev, enum walk_mode mode,
-		     int depth)
-{
-	if (depth > YAML_MAX_DEPTH)
-		return walk_fail(w, ev->start_mark.line, "YAML nested deeper "
-				 "than %d levels", YAML_MAX_DEPTH);
-	if (ev->type == YAML_MAPPING_START_EVENT)
-		return walk_mapping(w, mode, depth);
-	if (ev->type == YAML_SEQUENCE_START_EVENT)
-		return walk_sequence(w, mode, depth);
-	return 0; /* scalar or alias */
+	return 1;
 }
 
 /* All documents of the stream. */
 static int walk_stream(struct walk *w)
 {
-	yaml_event_t ev;
-	int rc = 0, done = 0;
-
-	while (rc == 0 && !done) {
-		if (walk_next(w, &ev) != 0)
-			return -1;
-		done = ev.type == YAML_STREAM_END_EVENT;
-		if (ev.type == YAML_MAPPING_START_EVENT ||
-		    ev.type == YAML_SEQUENCE_START_EVENT)
-			rc = walk_node(w, &ev, WALK_ANY, 0);
-		yaml_event_delete(&ev);
+	for (;;) {
+		int rc = load_document(w);
+		if (rc <= 0)
+			return rc;
+		rc = walk_node(w, 1, WALK_ANY, 0);
+		free(w->inside);
+		w->inside = NULL;
+		yaml_document_delete(&w->doc);
+		if (rc != 0)
+			return rc;
 	}
-	return rc;
 }
 
 int fqdn_policy_parse_yaml(struct fqdn_policy *p, const char *path,

@@ -270,7 +270,7 @@ void result_set_status(struct result *r, enum result_status st,
 		       const char *fmt, ...)
 {
 	va_list ap;
-	char buf[1024];
+	char buf[4096]; /* a message may quote a whole name, escaped */
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);

@@ -18,11 +18,21 @@
  *
  * Verification comes first: every strategy x engine verdict for every
  * query is compared with the reference matcher (fqdn_ref.h); a pair that
- * differs gets a MISMATCH row naming the query and no time.  The timed
- * match loop checks each verdict again against the reference's.  A regex
- * that one engine rejects but another compiled is beyond the first
- * engine's limits (an unsupported row); one that no engine compiled is an
- * error.
+ * differs gets a MISMATCH row naming the query and no time.  The verdicts
+ * are computed in a forked child, one answer per case and query set
+ * within --timeout (isolate_answers, as the scan and payload suites do):
+ * an engine stuck or crashing while verifying is a timeout or error row
+ * and the run goes on.  A case that verified then asks its queries once
+ * in the parent, so that the measuring children start with what RE2's
+ * lazy DFA learned (steady state, as before; cold, RE2's baseline at 500
+ * selectors took 3 ms a query instead of 5 us).  The timed match loop
+ * checks each verdict again
+ * against the reference's.  A regex that one engine rejects but another
+ * compiled is beyond the first engine's limits (an unsupported row); one
+ * that no engine compiled is an error.  The queries phase also reports
+ * `allowed`, how many of the --queries names the policy allows (verified:
+ * the strategy's count, equal to the reference's), an exact metric anyone
+ * can check with their own tool.
  *
  * The suite's default --benchtime is 100ms (about 300 benchmarks with
  * every engine must fit in five minutes); a user's --benchtime wins.
@@ -32,12 +42,14 @@
 
 #include "corpora/fqdn_policy.h"
 #include "harness/interrupt.h"
+#include "harness/isolate.h"
 #include "report/fqdn_tables.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
 #include "suites/fqdn_verify.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +80,15 @@ struct fqdn_size {
 
 struct fqdn_case;
 
+/* What a verifying child sends back for one case and query set. */
+struct fqdn_answer {
+	uint64_t total;   /* queries asked */
+	uint64_t wrong;   /* verdicts that differ from the reference */
+	uint64_t allowed; /* queries the strategy allowed */
+	uint64_t index;   /* the first wrong (or failing) query */
+	int64_t got;      /* the strategy's verdict on it */
+};
+
 /* One benchmark: a phase of a case. */
 struct fqdn_op {
 	struct fqdn_case *c;
@@ -89,6 +110,8 @@ struct fqdn_case {
 	struct fqdn_built kept;   /* held between retain and release */
 	void *kept_h;
 	struct fqdn_op op[PH_COUNT];
+	struct fqdn_answer ans[FQDN_NSETS];     /* verification, per set */
+	struct isolate_verdict iv[FQDN_NSETS];
 };
 
 static struct {
@@ -239,9 +262,12 @@ static int size_queries(struct fqdn_size *z)
 		z->expect[k] = malloc(q->n + 1);
 		if (z->expect[k] == NULL)
 			return -1;
-		for (size_t i = 0; i < q->n; i++)
-			z->expect[k][i] = (unsigned char)fqdn_ref_allows(
-				&z->ref, q->name[i], q->len[i]);
+		for (size_t i = 0; i < q->n; i++) {
+			int a = fqdn_ref_allows(&z->ref, q->name[i], q->len[i]);
+			if (a < 0)
+				return -1;
+			z->expect[k][i] = (unsigned char)a;
+		}
 	}
 	return 0;
 }
@@ -529,34 +555,155 @@ static void case_compile_row(struct suite_ctx *ctx, const struct fqdn_case *c,
 			 : "");
 }
 
-/* Every query of every set against the reference; 0 or -1 after a row. */
-static int case_verify(struct suite_ctx *ctx, struct fqdn_case *c)
+/* Query set k of case c with the reference's verdicts. */
+static struct fqdn_qset_ref case_set(const struct fqdn_case *c, size_t k)
 {
-	struct fqdn_qset_ref sets[FQDN_NSETS];
-	struct fqdn_verdict v;
-	const char *engine = case_has_engine(c) ? c->e->name : "none";
-	char name[256];
+	return (struct fqdn_qset_ref){
+		phase_name((enum fqdn_phase)(PH_MATCH_FIRST + k)), &c->sz->q[k],
+		c->sz->expect[k]};
+}
 
-	for (size_t k = 0; k < FQDN_NSETS; k++)
-		sets[k] = (struct fqdn_qset_ref){
-			phase_name((enum fqdn_phase)(PH_MATCH_FIRST + k)),
-			&c->sz->q[k], c->sz->expect[k]};
-	if (fqdn_verify(c->s, c->built, c->e, c->h, sets, FQDN_NSETS, c->buf,
-			&v) == 0)
-		return 0;
+/* Cases that verify: a compiled regex, or the trie. */
+static int case_verifies(const struct fqdn_case *c)
+{
+	return c->wanted && c->crc == 0 &&
+	       (case_has_engine(c) || (c->s->flags & FQDN_S_TRIE));
+}
+
+/* The cases of one strategy being verified, for isolate_answers(). */
+struct verify_job {
+	struct fqdn_case **c;
+	size_t n;
+};
+
+/* Item i: case i / FQDN_NSETS on query set i % FQDN_NSETS. */
+static int verify_answer(void *arg, size_t i, void *out)
+{
+	const struct verify_job *j = arg;
+	struct fqdn_case *c = j->c[i / FQDN_NSETS];
+	struct fqdn_qset_ref set = case_set(c, i % FQDN_NSETS);
+	struct fqdn_verdict v;
+	struct fqdn_answer a;
+
+	fqdn_verify(c->s, c->built, c->e, c->h, &set, 1, c->buf, &v);
+	a = (struct fqdn_answer){v.total, v.wrong, v.allowed, v.index, v.got};
+	memcpy(out, &a, sizeof(a)); /* sent back on failure too: the query */
+	return v.status;
+}
+
+/* A case that failed on a set is not asked about the rest. */
+static size_t verify_after_failure(void *arg, size_t i)
+{
+	(void)arg;
+	return (i / FQDN_NSETS + 1) * FQDN_NSETS;
+}
+
+/*
+ * Every verifying case of cs[0..n) against the reference, in a child
+ * (isolate.h): answers into each case's ans[] and iv[].  0,
+ * ISOLATE_INTERRUPTED, or -1 out of memory.
+ */
+static int cases_verify(struct suite_ctx *ctx, struct fqdn_case *cs, size_t n)
+{
+	struct verify_job j = {calloc(n + 1, sizeof(*j.c)), 0};
+	struct isolate_items it = {0, sizeof(struct fqdn_answer), verify_answer,
+				   verify_after_failure, &j};
+	struct fqdn_answer *out = NULL;
+	struct isolate_verdict *v = NULL;
+	int rc = -1;
+
+	for (size_t i = 0; j.c != NULL && i < n; i++)
+		if (case_verifies(&cs[i]))
+			j.c[j.n++] = &cs[i];
+	it.n = j.n * FQDN_NSETS;
+	out = calloc(it.n + 1, sizeof(*out));
+	v = calloc(it.n + 1, sizeof(*v));
+	if (j.c == NULL || out == NULL || v == NULL)
+		goto out;
+	rc = isolate_answers(&it, ctx->opts, out, v);
+	if (rc == ISOLATE_INTERRUPTED)
+		goto out;
+	for (size_t i = 0; i < it.n; i++) {
+		j.c[i / FQDN_NSETS]->ans[i % FQDN_NSETS] = out[i];
+		j.c[i / FQDN_NSETS]->iv[i % FQDN_NSETS] = v[i];
+	}
+	rc = 0;
+out:
+	free(j.c);
+	free(out);
+	free(v);
+	return rc;
+}
+
+/* Answer a of set k as a verdict, the query it names included. */
+static struct fqdn_verdict answer_verdict(const struct fqdn_case *c, size_t k,
+					  const struct fqdn_answer *a, int status)
+{
+	struct fqdn_qset_ref set = case_set(c, k);
+	struct fqdn_verdict v = {.total = a->total, .wrong = a->wrong,
+				 .allowed = a->allowed, .status = status,
+				 .index = a->index, .set = set.name,
+				 .got = (int)a->got};
+
+	if (a->index < set.q->n) {
+		v.query = set.q->name[a->index];
+		v.qlen = set.q->len[a->index];
+		v.want = set.expect[a->index];
+	}
+	return v;
+}
+
+/* The row of a case that failed in set k (isolate verdict iv). */
+static void case_failed_row(struct suite_ctx *ctx, const struct fqdn_case *c,
+			    size_t k, const struct isolate_verdict *iv)
+{
+	const char *engine = case_has_engine(c) ? c->e->name : "none";
+	struct fqdn_verdict v = answer_verdict(c, k, &c->ans[k], iv->status);
+	char name[256], why[2048];
+
 	case_name(c, NULL, name, sizeof(name));
-	if (v.status != 0)
-		suite_fail(ctx, "fqdn", name, RESULT_ERROR,
-			   "%s: strategy %s: query '%s': %s", engine,
-			   c->s->name, v.query, engine_status_name(v.status));
-	else
-		suite_fail(ctx, "fqdn", name, RESULT_MISMATCH,
-			   "strategy %s, engine %s, %zu domains: query '%s' "
-			   "(%s): %s, the reference says %s; %zu of %zu "
-			   "queries differ", c->s->name, engine,
-			   c->sz->domains, v.query, v.set,
-			   v.got ? "allowed" : "denied",
-			   v.want ? "allowed" : "denied", v.wrong, v.total);
+	if (iv->status > ISOLATE_CRASHED) { /* the engine's own status */
+		fqdn_verdict_text(&v, c->s->name, engine, c->sz->domains, why,
+				  sizeof(why));
+		suite_fail(ctx, "fqdn", name,
+			   iv->status == ENGINE_ERR_UNSUPPORTED
+				   ? RESULT_UNSUPPORTED
+				   : RESULT_ERROR,
+			   "%s", why);
+		return;
+	}
+	isolate_verdict_text(iv, ctx->opts, why, sizeof(why));
+	suite_fail(ctx, "fqdn", name,
+		   iv->status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT : RESULT_ERROR,
+		   "%s: strategy %s, %zu domains, query set %s: %s", engine,
+		   c->s->name, c->sz->domains, v.set, why);
+}
+
+/* What verification found for c: 0, or -1 after its row. */
+static int case_verified(struct suite_ctx *ctx, const struct fqdn_case *c)
+{
+	struct fqdn_verdict v = {0}, first = {0};
+	char name[256], why[2048];
+
+	for (size_t k = 0; k < FQDN_NSETS; k++) {
+		if (c->iv[k].status != 0) {
+			case_failed_row(ctx, c, k, &c->iv[k]);
+			return -1;
+		}
+		if (c->ans[k].wrong > 0 && first.wrong == 0)
+			first = answer_verdict(c, k, &c->ans[k], 0);
+		v.wrong += c->ans[k].wrong;
+		v.total += c->ans[k].total;
+	}
+	if (v.wrong == 0)
+		return 0;
+	first.wrong = v.wrong;
+	first.total = v.total;
+	case_name(c, NULL, name, sizeof(name));
+	fqdn_verdict_text(&first, c->s->name,
+			  case_has_engine(c) ? c->e->name : "none",
+			  c->sz->domains, why, sizeof(why));
+	suite_fail(ctx, "fqdn", name, RESULT_MISMATCH, "%s", why);
 	return -1;
 }
 
@@ -584,6 +731,10 @@ static int plan_phase(struct suite_ctx *ctx, struct fqdn_case *c,
 	b.extra[0] = (struct bench_metric){"domains", BETTER_EXACT,
 					   (double)c->sz->domains};
 	b.nextra = 1;
+	if (ph == PH_QUERIES)
+		b.extra[b.nextra++] = (struct bench_metric){
+			"allowed", BETTER_EXACT,
+			(double)c->ans[FQDN_Q_COUNT].allowed};
 	if (b.name == NULL || plan_add(ctx->plan, &b) != 0) {
 		free(b.name);
 		return -1;
@@ -607,14 +758,32 @@ static int case_prepare(const struct suite_ctx *ctx, struct fqdn_case *c)
 	return 0;
 }
 
-/* Verify, then plan one compiled case.  -1 only when out of memory. */
+/*
+ * Ask a verified case every query once more, here: what an engine builds
+ * lazily while matching (RE2's DFA states) is then in the parent, and
+ * every measuring child starts from it, as a long-running proxy would
+ * (before verification moved to a child, it did this).  Safe to run in
+ * this process: the child just gave each of these answers within
+ * --timeout without crashing.
+ */
+static void case_warm(struct fqdn_case *c)
+{
+	for (size_t k = 0; k < FQDN_NSETS && !interrupt_signal(); k++) {
+		const struct fqdn_queries *q = &c->sz->q[k];
+		for (size_t i = 0; i < q->n; i++)
+			(void)case_allows(c, q->name[i], q->len[i]);
+	}
+}
+
+/* Plan one compiled case, once verified.  -1 only when out of memory. */
 static int case_plan(struct suite_ctx *ctx, struct fqdn_case *c)
 {
 	if (!c->wanted)
 		return 0;
-	if ((case_has_engine(c) || (c->s->flags & FQDN_S_TRIE)) &&
-	    case_verify(ctx, c) != 0)
+	if (case_verifies(c) && case_verified(ctx, c) != 0)
 		return 0;
+	if (case_verifies(c) && case_has_engine(c))
+		case_warm(c);
 	for (int ph = 0; ph < PH_COUNT; ph++)
 		if (case_has_phase(c, (enum fqdn_phase)ph) &&
 		    plan_phase(ctx, c, (enum fqdn_phase)ph) != 0)
@@ -624,15 +793,15 @@ static int case_plan(struct suite_ctx *ctx, struct fqdn_case *c)
 
 /*
  * The cases of one strategy at size z (engine none first): compile on
- * every engine, then a row for each that failed, then verify and plan
- * the others.
+ * every engine, verify those that compiled (in a child), then a row for
+ * each that failed either, and plan the others.
  */
 static int strategy_plan(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
 {
 	const struct fqdn_strategy *s = &fqdn_strategies[i];
 	size_t ne = (s->flags & FQDN_S_TRIE) ? 0 : ctx->nengines;
 	struct fqdn_case *cs = &st.cases[st.ncases];
-	int compiled = 0;
+	int compiled = 0, rc;
 
 	for (size_t j = 0; j <= ne; j++) {
 		cs[j] = (struct fqdn_case){.sz = z, .s = s,
@@ -643,6 +812,9 @@ static int strategy_plan(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
 			return -1;
 		compiled += j > 0 && cs[j].wanted && cs[j].crc == 0;
 	}
+	rc = cases_verify(ctx, cs, ne + 1);
+	if (rc != 0)
+		return rc == ISOLATE_INTERRUPTED ? 0 : -1;
 	for (size_t j = 0; j <= ne; j++) {
 		if (cs[j].crc != 0)
 			case_compile_row(ctx, &cs[j], compiled > 0);
@@ -650,6 +822,28 @@ static int strategy_plan(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * A query is its line's bytes exactly, CR included (fqdn_policy.h); say
+ * so once when a --queries file looks like CRLF text, since Cilium denies
+ * every such name.
+ */
+static void note_crlf(void)
+{
+	const struct fqdn_queries *q = &st.file_queries;
+	size_t n = 0, first = 0;
+
+	for (size_t i = q->n; i-- > 0;)
+		if (q->len[i] > 0 && q->name[i][q->len[i] - 1] == '\r') {
+			n++;
+			first = i;
+		}
+	if (n > 0)
+		fprintf(stderr, "rxbench: note: %s: %zu of %zu queries end with "
+			"a CR (line %zu first; a CRLF file?): a query is its "
+			"line's exact bytes, and Cilium denies a name with a "
+			"CR\n", st.queries_path, n, q->n, first + 1);
 }
 
 /* --policy, --queries and the TLD list: read once for all sizes. */
@@ -671,6 +865,7 @@ static int load_files(void)
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
+	note_crlf();
 	st.ntlds = fqdn_tlds_load(FQDN_PSL_PATH, &st.tlds, &st.tlds_psl);
 	return st.ntlds < 0 ? -1 : 0;
 }

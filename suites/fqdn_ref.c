@@ -1,129 +1,238 @@
 /*
  * fqdn_ref.c - the reference matcher (see fqdn_ref.h).  Written for
- * obviousness: selectors are cut into labels once, each query is cut on
- * every call and compared with every selector of the same label count.
+ * obviousness: selectors are lower-cased and cut into labels once; each
+ * query is lower-cased as Go does and cut, then compared with every
+ * selector of as many labels, label by label from the top-level domain:
+ * a label without '*' by equality, one with '*' by a small dynamic
+ * program (exact whatever the stars, linear in the label per pattern
+ * character).  Every query meets every selector: O(queries x selectors).
  */
 #include "suites/fqdn_ref.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define REF_MAX_LABELS 256
+/* A query rune that lowers to no ASCII character: equal to no selector byte. */
+#define REF_FOREIGN 0x80
+/* A non-ASCII selector byte (the loader refuses them): equal to no query byte. */
+#define REF_NEVER 0x81
 
-/* A query cut into labels, the trailing dot dropped. */
-struct labels {
-	const char *p[REF_MAX_LABELS];
-	size_t len[REF_MAX_LABELS];
-	size_t n;
-	int overflow;
-};
-
-static char ascii_lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-/*
- * Cut s into at most max labels (p, plen): "a.b." and "a.b" both give
- * {a, b}; "." and "" give none.  Returns the count; *overflow is set when
- * s has more than max labels.
- */
-static size_t split(const char *s, size_t len, const char **p, size_t *plen,
-		    size_t max, int *overflow)
-{
-	size_t start = 0, n = 0;
-
-	*overflow = 0;
-	if (len > 0 && s[len - 1] == '.')
-		len--;
-	if (len == 0)
-		return 0;
-	for (size_t i = 0; i <= len; i++) {
-		if (i < len && s[i] != '.')
-			continue;
-		if (n == max) {
-			*overflow = 1;
-			return n;
-		}
-		p[n] = s + start;
-		plen[n++] = i - start;
-		start = i + 1;
-	}
-	return n;
-}
-
-static int dns_class(char c)
+static int dns_class(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '-' || c == '_';
 }
 
-/* Does pattern label pat match name label s?  Recursive on each '*'. */
-static int glob(const char *pat, size_t plen, const char *s, size_t slen)
+static int in(unsigned char c, unsigned char lo, unsigned char hi)
 {
-	if (plen == 0)
-		return slen == 0;
-	if (pat[0] == '*') {
-		/* '*' takes k class characters, k = 0, 1, ... */
-		for (size_t k = 0; k <= slen; k++) {
-			if (glob(pat + 1, plen - 1, s + k, slen - k))
-				return 1;
-			if (k < slen && !dns_class(s[k]))
-				return 0;
+	return c >= lo && c <= hi;
+}
+
+/*
+ * The rune at s[0..len) as Go's utf8.DecodeRune reads it: the shortest
+ * form only, no surrogates, at most U+10FFFF; anything else is U+FFFD of
+ * width 1.  len > 0.
+ */
+static uint32_t decode_rune(const unsigned char *s, size_t len, size_t *width)
+{
+	unsigned char c = s[0];
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+					    : c >= 0xf0 && c <= 0xf4 ? 4 : 1;
+	uint32_t r = n == 2 ? c & 0x1fu : n == 3 ? c & 0x0fu : c & 0x07u;
+
+	*width = 1;
+	if (c < 0x80)
+		return c;
+	if (n == 1 || len < n)
+		return 0xfffd;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (!in(s[1], lo, hi))
+		return 0xfffd;
+	for (size_t i = 1; i < n; i++) {
+		if (i > 1 && !in(s[i], 0x80, 0xbf))
+			return 0xfffd;
+		r = (r << 6) | (s[i] & 0x3fu);
+	}
+	*width = n;
+	return r;
+}
+
+/* unicode.ToLower(r) when it is ASCII, else REF_FOREIGN. */
+static unsigned char lower_rune(uint32_t r)
+{
+	if (r >= 'A' && r <= 'Z')
+		return (unsigned char)(r - 'A' + 'a');
+	if (r < 0x80)
+		return (unsigned char)r;
+	if (r == 0x130) /* LATIN CAPITAL LETTER I WITH DOT ABOVE */
+		return 'i';
+	if (r == 0x212a) /* KELVIN SIGN */
+		return 'k';
+	return REF_FOREIGN;
+}
+
+/*
+ * strings.ToLower(dns.Fqdn(q)) into out (len + 1 bytes), one byte per
+ * rune: what a selector can match of it.  Returns its length.
+ */
+static size_t lower_fqdn(const char *q, size_t len, char *out)
+{
+	const unsigned char *s = (const unsigned char *)q;
+	size_t n = 0, w;
+
+	for (size_t i = 0; i < len; i += w)
+		out[n++] = (char)lower_rune(decode_rune(s + i, len - i, &w));
+	if (len == 0 || q[len - 1] != '.')
+		out[n++] = '.';
+	return n;
+}
+
+/* Cut body[0..n) at every dot into off[], len[] (1 + dots labels). */
+static size_t cut_labels(const char *body, size_t n, size_t *off, size_t *len)
+{
+	size_t k = 0, start = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && body[i] != '.')
+			continue;
+		off[k] = start;
+		len[k++] = i - start;
+		start = i + 1;
+	}
+	return k;
+}
+
+/* A query lower-cased as Go would and cut into labels (one allocation). */
+struct qlabels {
+	char *low;          /* the name, its final dot cut off: body bytes */
+	size_t body;
+	size_t *off, *len;  /* label i is low[off[i]..off[i] + len[i]) */
+	size_t n;
+	unsigned char *row; /* label_match's scratch */
+};
+
+static int qlabels_init(struct qlabels *ql, const char *q, size_t len)
+{
+	size_t max = len + 2; /* bytes of low, and labels at most */
+	size_t *mem = malloc(max * (2 * sizeof(size_t) + 2));
+
+	if (mem == NULL)
+		return -1;
+	ql->off = mem;
+	ql->len = mem + max;
+	ql->low = (char *)(mem + 2 * max);
+	ql->row = (unsigned char *)ql->low + max;
+	ql->body = lower_fqdn(q, len, ql->low) - 1;
+	ql->n = cut_labels(ql->low, ql->body, ql->off, ql->len);
+	return 0;
+}
+
+/*
+ * Does pattern label p[0..m) match name label s[0..n)?  Without a star,
+ * when they are equal; with one, by a dynamic program: row (n + 1 bytes)
+ * says, for each j, whether the pattern so far matches s[0..j).
+ */
+static int label_match(const char *p, size_t m, const char *s, size_t n,
+		       unsigned char *row)
+{
+	if (memchr(p, '*', m) == NULL)
+		return m == n && memcmp(p, s, n) == 0;
+	memset(row, 0, n + 1);
+	row[0] = 1;
+	for (size_t i = 0; i < m; i++) {
+		if (p[i] == '*') {
+			for (size_t j = 1; j <= n; j++)
+				row[j] |= row[j - 1] &&
+					  dns_class((unsigned char)s[j - 1]);
+			continue;
 		}
-		return 0;
+		for (size_t j = n; j > 0; j--)
+			row[j] = row[j - 1] && s[j - 1] == p[i];
+		row[0] = 0;
 	}
-	return slen > 0 && ascii_lower(pat[0]) == ascii_lower(s[0]) &&
-	       glob(pat + 1, plen - 1, s + 1, slen - 1);
+	return row[n];
 }
 
-/* Cilium's match-all: every label non-empty and of the DNS class. */
-static int valid_name(const struct labels *q)
+/* As many labels, each matching (top-level domain first: fails soonest). */
+static int sel_match(const struct fqdn_ref_sel *s, const struct qlabels *q)
 {
-	if (q->overflow)
-		return 0;
-	for (size_t i = 0; i < q->n; i++) {
-		if (q->len[i] == 0)
-			return 0;
-		for (size_t j = 0; j < q->len[i]; j++)
-			if (!dns_class(q->p[i][j]))
-				return 0;
-	}
-	return 1;
-}
-
-/* Same label count, every label matching (top-level domain first). */
-static int sel_match(const struct fqdn_ref_sel *s, const struct labels *q)
-{
-	if (s->match_all)
-		return valid_name(q);
-	if (q->overflow || s->nlabels != q->n)
+	if (s->nlabels != q->n)
 		return 0;
 	for (size_t i = q->n; i-- > 0;)
-		if (!glob(s->label[i], s->len[i], q->p[i], q->len[i]))
+		if (!label_match(s->low + s->off[i], s->len[i],
+				 q->low + q->off[i], q->len[i], q->row))
 			return 0;
 	return 1;
 }
 
+/* The match-all's verdict on body[0..n): "." or non-empty class labels. */
+static int match_all(const char *body, size_t n)
+{
+	size_t label = 0;
+
+	if (n == 0)
+		return 1; /* the name "." */
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || body[i] == '.') {
+			if (label == 0)
+				return 0;
+			label = 0;
+		} else if (!dns_class((unsigned char)body[i])) {
+			return 0;
+		} else {
+			label++;
+		}
+	}
+	return 1;
+}
+
+/* The labels of s->low[0..n) (its final dot excluded) into s. */
+static int sel_cut(struct fqdn_ref_sel *s, size_t n)
+{
+	size_t count = 1;
+
+	for (size_t i = 0; i + 1 < n; i++)
+		count += s->low[i] == '.';
+	s->off = malloc(count * sizeof(*s->off));
+	s->len = malloc(count * sizeof(*s->len));
+	if (s->off == NULL || s->len == NULL)
+		return -1;
+	s->nlabels = cut_labels(s->low, n - 1, s->off, s->len);
+	return 0;
+}
+
+/* Selectors are ASCII (fqdn_selector_check): ASCII lower case suffices. */
 static int ref_sel_init(struct fqdn_ref_sel *rs, const struct fqdn_selector *s)
 {
-	const char *p[REF_MAX_LABELS];
-	size_t len[REF_MAX_LABELS];
-	int overflow;
+	size_t n = s->len;
 
 	memset(rs, 0, sizeof(*rs));
 	if (s->kind == FQDN_MATCH_PATTERN && s->len == 1 && s->text[0] == '*') {
 		rs->match_all = 1;
 		return 0;
 	}
-	rs->nlabels = split(s->text, s->len, p, len, REF_MAX_LABELS, &overflow);
-	rs->label = malloc((rs->nlabels + 1) * sizeof(*rs->label));
-	rs->len = malloc((rs->nlabels + 1) * sizeof(*rs->len));
-	if (rs->label == NULL || rs->len == NULL)
+	if (s->len == 0)
+		return 0; /* Cilium skips an empty selector: no labels, no match */
+	rs->low = malloc(n + 2);
+	if (rs->low == NULL)
 		return -1;
-	memcpy(rs->label, p, rs->nlabels * sizeof(*p));
-	memcpy(rs->len, len, rs->nlabels * sizeof(*len));
-	return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s->text[i];
+		rs->low[i] = (char)(c >= 0x80 ? REF_NEVER : lower_rune(c));
+	}
+	if (rs->low[n - 1] != '.')
+		rs->low[n++] = '.';
+	rs->low[n] = '\0';
+	return sel_cut(rs, n);
 }
 
 int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p)
@@ -146,7 +255,8 @@ int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p)
 void fqdn_ref_release(struct fqdn_ref *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		free(r->sel[i].label);
+		free(r->sel[i].low);
+		free(r->sel[i].off);
 		free(r->sel[i].len);
 	}
 	free(r->sel);
@@ -156,11 +266,14 @@ void fqdn_ref_release(struct fqdn_ref *r)
 
 int fqdn_ref_allows(const struct fqdn_ref *r, const char *q, size_t len)
 {
-	struct labels ql;
+	struct qlabels ql;
+	int allowed = 0;
 
-	ql.n = split(q, len, ql.p, ql.len, REF_MAX_LABELS, &ql.overflow);
-	for (size_t i = 0; i < r->n; i++)
-		if (sel_match(&r->sel[i], &ql))
-			return 1;
-	return 0;
+	if (qlabels_init(&ql, q, len) != 0)
+		return -1;
+	for (size_t i = 0; i < r->n && !allowed; i++)
+		allowed = r->sel[i].match_all ? match_all(ql.low, ql.body)
+					      : sel_match(&r->sel[i], &ql);
+	free(ql.off);
+	return allowed;
 }

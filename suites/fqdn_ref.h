@@ -2,17 +2,43 @@
  * fqdn_ref.h - the reference verdict of the FQDN suite: does a policy
  * allow a query name, by Cilium v1.11's rules?
  *
- *   - names are compared case-insensitively and fully qualified (a
- *     missing trailing dot is added to selector and query alike);
- *   - a matchName matches exactly that name;
- *   - a matchPattern matches names with the same number of labels, label
- *     by label, where '*' matches any run (possibly empty) of
- *     [-a-zA-Z0-9_] and every other character matches itself;
- *   - a matchPattern that is exactly "*" matches every valid name: one or
- *     more non-empty labels of [-a-zA-Z0-9_], or the root ".".
+ * What Cilium does (pkg/fqdn/dnsproxy/proxy.go, pkg/fqdn/matchpattern):
+ *   - the query: name = strings.ToLower(dns.Fqdn(name)) in CheckAllowed,
+ *     then regexp.MatchString against the rules' regex;
+ *   - a matchName N: ToRegexp(strings.ToLower(dns.Fqdn(N))), so exactly
+ *     that name ('.' is [.]);
+ *   - a matchPattern P: ToRegexp(Sanitize(P)); Sanitize adds the final
+ *     dot unless P is exactly "*"; ToRegexp lower-cases, turns '*' into
+ *     [-a-zA-Z0-9_]* and '.' into [.], anchored ^...$; the matchPattern
+ *     "*" alone is the match-all (^([-a-zA-Z0-9_]+[.])+$)|(^[.]$).
+ * So "*." is ^[-a-zA-Z0-9_]*[.]$, which allows "." and every one-label
+ * name; only "*" itself is the match-all.
  *
- * Plain label-by-label comparison over the selectors as written: no
- * regex engine, and no code shared with the strategies it checks.
+ * The same rules label by label, with no regex: '*' never matches a dot,
+ * so the dots of a name line up with the dots of the selector.  Both end
+ * in a dot (dns.Fqdn); cut that one off and split on every dot, keeping
+ * empty labels ("." is one empty label, "a..b." is a, "", b).  A selector
+ * matches a name with as many labels, each label matching: '*' takes any
+ * run (possibly empty) of [-a-zA-Z0-9_], every other character itself.
+ * The match-all allows "." and names whose labels are all non-empty runs
+ * of [-a-zA-Z0-9_].
+ *
+ * Case, as Go's strings.ToLower: the query is decoded as Go decodes
+ * UTF-8 (a byte that starts no valid sequence is U+FFFD) and each rune
+ * gets Unicode's simple lowercase mapping.  Selectors are ASCII (the
+ * loader refuses anything else, as Cilium's CRD validation does:
+ * ^([-a-zA-Z0-9_*]+[.]?)+$), and only three kinds of rune lower to ASCII:
+ * ASCII itself, U+0130 (LATIN CAPITAL LETTER I WITH DOT ABOVE -> 'i') and
+ * U+212A (KELVIN SIGN -> 'k').  Every other non-ASCII rune stays
+ * non-ASCII, and no selector matches a name holding one.  So "\u212Aube.io"
+ * is allowed by the matchName "kube.io", as in Cilium.
+ *
+ * Bytes are exact: a query holding NUL, CR or a blank is matched as is
+ * (and denied: no selector has those characters).  dns.Fqdn looks at the
+ * last byte only; later miekg/dns versions also count backslashes before
+ * it, which changes no verdict, since no selector matches a backslash.
+ *
+ * No regex engine, and no code shared with the strategies it checks.
  */
 #ifndef RXB_FQDN_REF_H
 #define RXB_FQDN_REF_H
@@ -21,12 +47,12 @@
 
 #include "corpora/fqdn_policy.h"
 
-/* One selector, cut into labels once (the labels point into the policy). */
+/* One selector, lower-cased and cut into labels once (owned). */
 struct fqdn_ref_sel {
-	int match_all;  /* the matchPattern "*" */
+	int match_all; /* the matchPattern "*" */
+	char *low;     /* the selector lower-cased with its final dot */
 	size_t nlabels;
-	const char **label;
-	size_t *len;
+	size_t *off, *len; /* label i is low[off[i]..off[i] + len[i]) */
 };
 
 struct fqdn_ref {
@@ -34,14 +60,14 @@ struct fqdn_ref {
 	size_t n;
 };
 
-/*
- * Cut every selector of p into labels.  p must outlive r.
- * 0, or -1 out of memory.
- */
+/* Lower-case and cut every selector of p.  0, or -1 out of memory. */
 int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p);
 void fqdn_ref_release(struct fqdn_ref *r);
 
-/* 1 when the policy allows the query name q[0..len), else 0. */
+/*
+ * 1 when the policy allows the query name q[0..len) (any bytes), 0 when
+ * it denies it, -1 out of memory.
+ */
 int fqdn_ref_allows(const struct fqdn_ref *r, const char *q, size_t len);
 
 #endif

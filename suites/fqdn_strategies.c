@@ -333,14 +333,55 @@ void fqdn_built_release(struct fqdn_built *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/*
+ * Go's strings.ToLower up to the verdict, for a query with a non-ASCII
+ * byte: ASCII letters, and the two non-ASCII runes that lower to ASCII
+ * (U+0130 -> 'i', U+212A -> 'k').  Every other byte is kept: Go would
+ * lower it to some non-ASCII rune or U+FFFD, and no selector matches
+ * either.  Their UTF-8 forms (C4 B0, E2 84 AA) are found by bytes: C4
+ * and E2 are lead bytes, never inside another sequence, so Go decodes
+ * them wherever they stand.
+ */
+static size_t lower_non_ascii(const char *q, size_t len, char *buf)
+{
+	const unsigned char *s = (const unsigned char *)q;
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == 0xc4 && i + 1 < len && s[i + 1] == 0xb0) {
+			buf[n++] = 'i';
+			i += 1;
+		} else if (s[i] == 0xe2 && i + 2 < len && s[i + 1] == 0x84 &&
+			   s[i + 2] == 0xaa) {
+			buf[n++] = 'k';
+			i += 2;
+		} else {
+			buf[n++] = ascii_lower(q[i]);
+		}
+	}
+	return n;
+}
+
+/* The query lower-cased as Go would (see above) into buf; its length. */
+static size_t lower_go(const char *q, size_t len, char *buf)
+{
+	unsigned char any = 0;
+
+	/* one pass, as Go's ToLower scans for non-ASCII bytes too; the rare
+	   non-ASCII name goes again */
+	for (size_t i = 0; i < len; i++) {
+		buf[i] = ascii_lower(q[i]);
+		any |= (unsigned char)q[i];
+	}
+	return any & 0x80 ? lower_non_ascii(q, len, buf) : len;
+}
+
 size_t fqdn_rewrite(const struct fqdn_strategy *s, const char *q, size_t len,
 		    char *buf)
 {
-	size_t n = len;
+	size_t n = lower_go(q, len, buf);
 
-	for (size_t i = 0; i < len; i++)
-		buf[i] = ascii_lower(q[i]);
-	if (n == 0 || buf[n - 1] != '.')
+	if (len == 0 || q[len - 1] != '.')
 		buf[n++] = '.';
 	buf[n] = '\0';
 	if (s->flags & FQDN_S_REVERSE)

@@ -13,7 +13,18 @@
  * A query is rewritten the way each strategy expects (lower case, a
  * trailing dot, reversed for the reverse strategies: Cilium lowercases the
  * name before matching, so no regex is compiled caseless), then looked up
- * in the name set, then matched by the regex.
+ * in the name set, then matched by the regex.  The lower case is Go's
+ * strings.ToLower as far as a verdict can tell: ASCII letters, U+0130 ->
+ * 'i' and U+212A -> 'k' (the only non-ASCII runes Go lowers to ASCII);
+ * other non-ASCII bytes are left as they are, and no selector (ASCII by
+ * fqdn_selector_check) matches them, as none matches what Go makes of
+ * them.  So no engine is asked to fold case, and engines that fold only
+ * ASCII cannot differ from Go on non-ASCII names.
+ *
+ * A query's bytes are otherwise exact.  It cannot hold LF (a query file
+ * ends a query there), so engines whose `$` also matches before a final
+ * newline (CAP_PERL_DOLLAR) answer as Go's `$` does, even on the reversed
+ * queries of the reverse strategies.
  *
  * Where the seed's strings cannot work, and only there, the strategies
  * differ from it (the golden test pins the rest):
@@ -84,9 +95,10 @@ int fqdn_generate(const struct fqdn_strategy *s, const struct fqdn_policy *p,
 void fqdn_built_release(struct fqdn_built *b);
 
 /*
- * The query as strategy s matches it: ASCII lower case, a trailing dot
- * added when missing, reversed for FQDN_S_REVERSE.  buf holds len + 2
- * bytes; the result is NUL-terminated.  Returns its length.
+ * The query as strategy s matches it: lower case (Go's, see above), a
+ * trailing dot added when q does not end with one (dns.Fqdn), reversed
+ * for FQDN_S_REVERSE.  buf holds len + 2 bytes; the result is
+ * NUL-terminated.  Returns its length.
  */
 size_t fqdn_rewrite(const struct fqdn_strategy *s, const char *q, size_t len,
 		    char *buf);

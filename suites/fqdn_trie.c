@@ -382,7 +382,9 @@ int fqdn_trie_match(const struct fqdn_trie *t, const char *q, size_t len)
 		return 1;
 	if (t->match_all && valid_name(q, len))
 		return 1;
-	if (len == 1 || t->nedges + t->nwild == 0)
+	if (t->nedges + t->nwild == 0)
 		return 0;
+	/* "." is one empty label: the pattern "*." allows it, as Cilium's
+	   ^[-a-zA-Z0-9_]*[.]$ does */
 	return trie_walk(t, 0, q, len - 1);
 }

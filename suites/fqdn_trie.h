@@ -7,9 +7,11 @@
  * is an edge in one hash table keyed by (parent node, label); a label with
  * '*' is a wildcard edge in the parent's list, tried with a glob where '*'
  * matches [-a-zA-Z0-9_]* inside the label.  A query is looked up whole,
- * then walks its labels right to left; it matches when its last label
+ * then walks its labels right to left, empty ones too (the name "." is
+ * one empty label, "a..b." has three); it matches when its last label
  * ends on a node where a pattern ended.  A matchPattern "*" sets a flag
- * that allows every valid name (Cilium's match-all).
+ * that allows every valid name (Cilium's match-all); "*." is an ordinary
+ * one-label pattern, which allows ".".
  */
 #ifndef RXB_FQDN_TRIE_H
 #define RXB_FQDN_TRIE_H

@@ -34,7 +34,7 @@ int suite_wants(const struct suite_ctx *ctx, const char *name)
 void suite_fail(struct suite_ctx *ctx, const char *suite, const char *name,
 		enum result_status st, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[4096]; /* quotes a whole name or pattern, escaped */
 	va_list ap;
 	struct result *r = results_add(ctx->results, suite, name);
 

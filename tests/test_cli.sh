@@ -118,12 +118,14 @@ expect 2 "data/fqdn/bad_selector.yaml:7: matchPattern 'bad pattern.example.com'"
 expect 2 "data/fqdn/bad_list.txt:3: matchName 'exa\$mple.com'" -- run fqdn --policy data/fqdn/bad_list.txt
 expect 2 "data/fqdn/empty.yaml:9: empty policy" -- run fqdn --policy data/fqdn/empty.yaml
 expect 2 "$tmp/nope.yaml: No such file or directory" -- run fqdn --policy "$tmp/nope.yaml"
-expect 2 "data/fqdn/empty-queries.txt:3: no query names" -- run fqdn --policy data/fqdn/list.txt --queries data/fqdn/empty-queries.txt
+expect 2 "data/fqdn/empty-queries.txt:1: no query names" -- run fqdn --policy data/fqdn/list.txt --queries data/fqdn/empty-queries.txt
 expect 2 "--domains=100: data/fqdn/list.txt has only 4 selectors" -- run fqdn --policy data/fqdn/list.txt --domains=100
 
 # fqdn: a real policy and queries file verifies and times on pcre2
 expect 0 "FQDN match-name (medians" -- run fqdn --engines=pcre2 --policy data/fqdn/policy.yaml --queries data/fqdn/queries.txt "${fast[@]}"
 grep -q 'BenchmarkFQDN/phase=queries/strategy=map+reverse+sort/engine=pcre2 .* 4.000 domains' "$tmp/out" || { echo "FAIL: fqdn queries phase not timed"; fail=$((fail + 1)); }
+# of the 5 exact queries only uged.al. is allowed ("  WWW.S3.IO" is not trimmed)
+grep -q 'BenchmarkFQDN/phase=queries/strategy=trie/engine=none .* 1.000 allowed' "$tmp/out" || { echo "FAIL: fqdn queries phase: allowed is not 1"; fail=$((fail + 1)); }
 grep -q 'BenchmarkFQDN/phase=match-name/strategy=trie/engine=none' "$tmp/out" || { echo "FAIL: fqdn trie not timed"; fail=$((fail + 1)); }
 # an engine that never matches is caught before timing: MISMATCH, exit 1
 expect 1 "strategy baseline, engine noop, 4 domains: query 'uged.al.' (match-name): denied, the reference says allowed" -- run fqdn --engines=noop --policy data/fqdn/list.txt "${fast[@]}"

@@ -136,6 +136,189 @@ Test(fqdn_rewrite, lower_case_dot_and_reversal)
 	cr_expect_str_eq(buf, ".");
 }
 
+/* Go's strings.ToLower as far as a verdict goes; other bytes kept. */
+Test(fqdn_rewrite, go_lower_case_of_non_ascii)
+{
+	const struct fqdn_strategy *s = fqdn_strategy_find("baseline");
+	char buf[64];
+
+	/* U+212A KELVIN SIGN and U+0130 (I with dot above) lower to ASCII */
+	cr_expect_eq(fqdn_rewrite(s, "\xe2\x84\xaaUBE.\xc4\xb0O", 10, buf), 8);
+	cr_expect_str_eq(buf, "kube.io.");
+	/* U+00C4 lowers to U+00E4 in Go: still no selector's; kept as is */
+	fqdn_rewrite(s, "B\xc3\x84" "D", 4, buf);
+	cr_expect_str_eq(buf, "b\xc3\x84" "d.");
+	/* a cut Kelvin sign is no rune: bytes kept */
+	fqdn_rewrite(s, "\xe2\x84", 2, buf);
+	cr_expect_str_eq(buf, "\xe2\x84.");
+	/* NUL, CR and blanks are bytes of the name */
+	cr_expect_eq(fqdn_rewrite(s, " A\0B\r", 5, buf), 6);
+	cr_expect_eq(memcmp(buf, " a\0b\r.", 6), 0);
+}
+
+/*
+ * Cilium's own verdicts, one selector at a time: each row says what the
+ * regex Cilium builds (ToRegexp(Sanitize(p)) or the matchName's, see
+ * fqdn_ref.h) answers on strings.ToLower(dns.Fqdn(q)).  `all`: the row
+ * also runs on every engine (no NUL: TRE's `$` stops at a NUL byte).
+ */
+static const struct edge {
+	const char *sel; /* "p:" marks a matchPattern */
+	const char *q;
+	size_t qlen;     /* 0: strlen(q) */
+	int want, all;
+} edges[] = {
+	/* "*.": ^[-a-zA-Z0-9_]*[.]$ */
+	{"p:*.", ".", 0, 1, 1},
+	{"p:*.", "", 0, 1, 1},      /* dns.Fqdn("") is "." */
+	{"p:*.", "a", 0, 1, 1},
+	{"p:*.", "A_b-9.", 0, 1, 1},
+	{"p:*.", "a.b", 0, 0, 1},
+	{"p:*.", "..", 0, 0, 1},
+	{"p:*.", "a..", 0, 0, 1},
+	{"p:*.", " a", 0, 0, 1},    /* no trimming */
+	{"p:*.", "a\r", 0, 0, 1},
+	{"p:*.", "a\0", 2, 0, 0},
+	/* "*": (^([-a-zA-Z0-9_]+[.])+$)|(^[.]$) */
+	{"p:*", ".", 0, 1, 1},
+	{"p:*", "", 0, 1, 1},
+	{"p:*", "a.b", 0, 1, 1},
+	{"p:*", "-.-.", 0, 1, 1},
+	{"p:*", "..", 0, 0, 1},
+	{"p:*", ".a", 0, 0, 1},
+	{"p:*", "a..b", 0, 0, 1},
+	{"p:*", "a$b", 0, 0, 1},
+	{"p:*", "a b.", 0, 0, 1},
+	/* "*.*": ^[-a-zA-Z0-9_]*[.][-a-zA-Z0-9_]*[.]$ */
+	{"p:*.*", "..", 0, 1, 1},
+	{"p:*.*", "a..", 0, 1, 1},
+	{"p:*.*", ".b", 0, 1, 1},
+	{"p:*.*", "a.b.", 0, 1, 1},
+	{"p:*.*", ".", 0, 0, 1},
+	{"p:*.*", "a.", 0, 0, 1},
+	{"p:*.*", "a.b.c", 0, 0, 1},
+	/* "**": two stars are one label's worth */
+	{"p:**", ".", 0, 1, 1},
+	{"p:**", "ab", 0, 1, 1},
+	{"p:**", "a.b", 0, 0, 1},
+	/* "*.com" and "*a*" */
+	{"p:*.com", ".com", 0, 1, 1},
+	{"p:*.com", "a.COM.", 0, 1, 1},
+	{"p:*.com", "com", 0, 0, 1},
+	{"p:*.com", "a.b.com", 0, 0, 1},
+	{"p:*a*", "a", 0, 1, 1},
+	{"p:*a*", "bab", 0, 1, 1},
+	{"p:*a*", "bbb", 0, 0, 1},
+	/* a trailing dot on the selector changes nothing */
+	{"p:x*.com.", "x.com", 0, 1, 1},
+	{"a.com.", "a.com", 0, 1, 1},
+	/* matchName: ^a[.]com[.]$ */
+	{"a.com", "a.com", 0, 1, 1},
+	{"a.com", "A.Com.", 0, 1, 1},
+	{"a.com", "a.com..", 0, 0, 1},
+	{"a.com", ".a.com", 0, 0, 1},
+	{"a.com", " a.com", 0, 0, 1},
+	{"a.com", "a.com\r", 0, 0, 1},
+	{"a.com", "a\0.com", 7, 0, 0},
+	/* Go's ToLower: U+212A -> 'k', U+0130 -> 'i'; others stay non-ASCII */
+	{"kube.io", "\xe2\x84\xaaUBE.IO", 0, 1, 1},
+	{"kube.io", "\xe2\x84\xaaube.io", 0, 1, 1},
+	{"io.com", "\xc4\xb0o.com", 0, 1, 1},
+	{"io.com", "\xc4\xb1o.com", 0, 0, 1}, /* dotless i stays itself */
+	{"p:*.io", "\xe2\x84\xaa.io", 0, 1, 1},
+	{"p:*.io", "\xc3\xa4.io", 0, 0, 1},  /* a-umlaut is not [-a-zA-Z0-9_] */
+	{"p:*.io", "\xc3\x84.io", 0, 0, 1},
+	{"p:*.io", "\xe2\x84.io", 0, 0, 1},  /* a cut Kelvin sign: U+FFFD */
+	{"p:*.io", "\xc1\xab.io", 0, 0, 1},  /* overlong 'k': U+FFFD x2 */
+	{"p:*", "\xe2\x84\xaa.", 0, 1, 1},
+	{"p:*", "\xc4\xb0\xc4\xb0.a", 0, 1, 1},
+	{"p:*", "\xc3\xa4", 0, 0, 1},
+};
+
+#define NEDGES (sizeof(edges) / sizeof(edges[0]))
+
+static size_t edge_len(const struct edge *e)
+{
+	return e->qlen ? e->qlen : strlen(e->q);
+}
+
+Test(fqdn_ref, cilium_edge_cases)
+{
+	for (size_t i = 0; i < NEDGES; i++) {
+		struct fqdn_policy p;
+		struct fqdn_ref r;
+
+		policy_of(&p, &edges[i].sel, 1);
+		cr_assert_eq(fqdn_ref_init(&r, &p), 0);
+		cr_expect_eq(fqdn_ref_allows(&r, edges[i].q, edge_len(&edges[i])),
+			     edges[i].want, "row %zu: %s on '%s'", i, edges[i].sel,
+			     edges[i].q);
+		fqdn_ref_release(&r);
+		fqdn_policy_release(&p);
+	}
+}
+
+/* Compile b on e (0), or say why not (-1: unsupported or too big). */
+static int edge_compile(const struct fqdn_strategy *s,
+			const struct fqdn_built *b, const struct engine *e,
+			void **h)
+{
+	struct engine_pattern pats[4];
+	struct engine_error err;
+
+	*h = NULL;
+	if (b->nre == 0)
+		return 0;
+	if ((s->flags & FQDN_S_MULTI) && !engine_set_native(e))
+		return -1;
+	for (size_t k = 0; k < b->nre; k++)
+		pats[k] = (struct engine_pattern){b->re[k], b->relen[k]};
+	cr_assert_eq(e->compile(pats, b->nre, 0, h, &err), 0, "%s on %s: %s",
+		     s->name, e->name, err.msg);
+	return 0;
+}
+
+/* Row i under strategy s on engine e (NULL: the trie, or no regex). */
+static void edge_on(const struct edge *ed, const struct fqdn_strategy *s,
+		    const struct engine *e)
+{
+	struct fqdn_policy p;
+	struct fqdn_built b;
+	char buf[64];
+	void *h;
+
+	policy_of(&p, &ed->sel, 1);
+	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+	if (e == NULL || edge_compile(s, &b, e, &h) == 0) {
+		cr_expect_eq(fqdn_decide(s, &b, e, e ? h : NULL, ed->q,
+					 edge_len(ed), buf),
+			     ed->want, "%s on %s: %s on '%s'", s->name,
+			     e ? e->name : "none", ed->sel, ed->q);
+		if (e != NULL && h != NULL)
+			e->free(h);
+	}
+	fqdn_built_release(&b);
+	fqdn_policy_release(&p);
+}
+
+/* Every strategy on every engine (and the trie) gives Cilium's verdicts. */
+Test(fqdn_strategies, cilium_edge_cases_on_every_engine)
+{
+	for (size_t i = 0; i < NEDGES; i++)
+		for (size_t k = 0; k < fqdn_nstrategies; k++) {
+			const struct fqdn_strategy *s = &fqdn_strategies[k];
+			if (s->flags & FQDN_S_TRIE) {
+				edge_on(&edges[i], s, NULL);
+				continue;
+			}
+			for (size_t j = 0; j < engine_count; j++)
+				if (!(engine_table[j]->caps & CAP_TEST_ONLY) &&
+				    (edges[i].all ||
+				     strcmp(engine_table[j]->name, "pcre2") == 0))
+					edge_on(&edges[i], s, engine_table[j]);
+		}
+}
+
 /* Hand cases of Cilium v1.11 semantics: policy, query, verdict. */
 static const char *const hand_policy[] = {
 	"uged.al",     "Cilium.IO.", "p:wil*dc.ard", "p:*.s3.io",

@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,15 +264,133 @@ Test(fqdn_read, queries_file)
 	cr_assert_eq(fqdn_queries_load(&q, "data/fqdn/queries.txt", err,
 				       sizeof(err)),
 		     0, "%s", err);
-	cr_assert_eq(q.n, 4);
-	cr_expect_str_eq(q.name[1], "WWW.S3.IO");
-	cr_expect_str_eq(q.name[3], "wildcard.ard.");
+	cr_assert_eq(q.n, 5);
+	cr_expect_str_eq(q.name[1], "  WWW.S3.IO"); /* not trimmed */
+	cr_expect_eq(q.len[3], 0);                  /* the empty line */
+	cr_expect_str_eq(q.name[4], "wildcard.ard.");
 	fqdn_queries_release(&q);
 	fqdn_queries_init(&q);
 	cr_expect_eq(fqdn_queries_load(&q, "data/fqdn/empty-queries.txt", err,
 				       sizeof(err)),
 		     -1);
-	cr_expect(strstr(err, "data/fqdn/empty-queries.txt:3: no query names")
+	cr_expect(strstr(err, "data/fqdn/empty-queries.txt:1: no query names")
 		  != NULL, "%s", err);
 	fqdn_queries_release(&q);
+}
+
+/* A query is its line's bytes: blanks, NUL, CR and the empty line too. */
+Test(fqdn_read, queries_are_exact_bytes)
+{
+	static const struct {
+		const char *s;
+		size_t len;
+	} want[] = {
+		{".", 1}, {" example.com", 12}, {"uged.al", 7},
+		{"a\0b.s3.io", 9}, {"K\xe2\x84\xaaUBE.s3.io", 13},
+		{"\xc4\xb0O.s3.io", 9}, {"B\xc3\x84" "D.s3.io", 10},
+		{"", 0}, {"UGED.AL\r", 8},
+	};
+	struct fqdn_queries q;
+	char err[512];
+
+	fqdn_queries_init(&q);
+	cr_assert_eq(fqdn_queries_load(&q, "data/fqdn/edge-queries.txt", err,
+				       sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(q.n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < q.n; i++) {
+		cr_expect_eq(q.len[i], want[i].len, "query %zu", i);
+		cr_expect_eq(memcmp(q.name[i], want[i].s, want[i].len), 0,
+			     "query %zu", i);
+		cr_expect_eq(q.name[i][q.len[i]], '\0');
+	}
+	cr_expect_eq(q.maxlen, 13);
+	fqdn_queries_release(&q);
+}
+
+/* The reference on those bytes: nothing trimmed, nothing cut at NUL. */
+Test(fqdn_read, exact_queries_under_the_reference)
+{
+	static const int want[] = {1, 0, 1, 0, 1, 1, 0, 1, 0};
+	struct fqdn_policy p;
+	struct fqdn_queries q;
+	struct fqdn_ref r;
+	char err[512];
+
+	load_ok(&p, "data/fqdn/star_dot.txt");
+	cr_assert_eq(fqdn_ref_init(&r, &p), 0);
+	fqdn_queries_init(&q);
+	cr_assert_eq(fqdn_queries_load(&q, "data/fqdn/edge-queries.txt", err,
+				       sizeof(err)),
+		     0, "%s", err);
+	for (size_t i = 0; i < q.n; i++)
+		cr_expect_eq(fqdn_ref_allows(&r, q.name[i], q.len[i]), want[i],
+			     "query %zu '%s'", i, q.name[i]);
+	fqdn_queries_release(&q);
+	fqdn_ref_release(&r);
+	fqdn_policy_release(&p);
+}
+
+/* A list whose lines start with '-' is a list, not YAML. */
+Test(fqdn_read, list_lines_may_start_with_a_dash)
+{
+	struct fqdn_policy p;
+
+	load_ok(&p, "data/fqdn/dash_list.txt");
+	cr_assert_eq(p.n, 4);
+	expect_sel(&p, 0, FQDN_MATCH_NAME, "-start.example.com", 2);
+	expect_sel(&p, 1, FQDN_MATCH_NAME, "--x.example.com", 3);
+	expect_sel(&p, 2, FQDN_MATCH_NAME, "---", 4);
+	expect_sel(&p, 3, FQDN_MATCH_PATTERN, "-*.example.com", 5);
+	fqdn_policy_release(&p);
+}
+
+/* YAML aliases are followed; a selector names the line it is written on. */
+Test(fqdn_read, yaml_aliases_are_followed)
+{
+	struct fqdn_policy p;
+
+	load_ok(&p, "data/fqdn/alias.yaml");
+	cr_assert_eq(p.n, 6);
+	expect_sel(&p, 0, FQDN_MATCH_NAME, "uged.al", 8);
+	expect_sel(&p, 1, FQDN_MATCH_PATTERN, "*.s3.io", 9);
+	expect_sel(&p, 2, FQDN_MATCH_NAME, "cilium.io", 11);
+	expect_sel(&p, 3, FQDN_MATCH_NAME, "uged.al", 8);
+	expect_sel(&p, 4, FQDN_MATCH_PATTERN, "*.s3.io", 9);
+	expect_sel(&p, 5, FQDN_MATCH_NAME, "cilium.io", 11);
+	fqdn_policy_release(&p);
+}
+
+static void parse_fails(const char *yaml, const char *want)
+{
+	struct fqdn_policy p;
+	char err[512] = "";
+
+	fqdn_policy_init(&p);
+	cr_expect_eq(fqdn_policy_parse(&p, "a.yaml", yaml, strlen(yaml), err,
+				       sizeof(err)),
+		     -1, "%s", yaml);
+	cr_expect(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+	fqdn_policy_release(&p);
+}
+
+/* Aliases that cannot be followed are one-line errors naming the line. */
+Test(fqdn_read, yaml_alias_errors)
+{
+	char bomb[2048];
+	int n;
+
+	parse_fails("spec:\n  toFQDNs: *nope\n",
+		    "a.yaml:2: invalid YAML: found undefined alias");
+	parse_fails("a: &x\n  toFQDNs:\n  - matchName: a.com\n  - *x\n",
+		    "a.yaml:1: YAML alias inside the node it refers to");
+	/* nine levels of ten aliases: 10^9 selectors */
+	n = snprintf(bomb, sizeof(bomb), "l0: &l0 [{matchName: a.com}]\n");
+	for (int i = 1; i < 10; i++)
+		n += snprintf(bomb + n, sizeof(bomb) - (size_t)n,
+			      "l%d: &l%d [*l%d,*l%d,*l%d,*l%d,*l%d,*l%d,*l%d,"
+			      "*l%d,*l%d,*l%d]\n", i, i, i - 1, i - 1, i - 1,
+			      i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+	snprintf(bomb + n, sizeof(bomb) - (size_t)n, "toFQDNs: *l9\n");
+	parse_fails(bomb, "YAML aliases expand to more than 1000000 nodes");
 }

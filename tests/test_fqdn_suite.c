@@ -1,0 +1,236 @@
+/*
+ * test_fqdn_suite.c - the FQDN suite's prepare() as a run drives it: a
+ * policy with "*." and a queries file of edge cases (".", a leading
+ * blank, NUL, CR, the empty line, non-ASCII letters that Go lowers to
+ * ASCII and one it does not), verified in forked children; rows for
+ * engines that are wrong, stuck or crash while verifying, and the
+ * `allowed` metric of the queries phase.
+ */
+#include <criterion/criterion.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "engines/engine.h"
+#include "harness/bench.h"
+#include "harness/results.h"
+#include "suites/suite.h"
+
+/* How many of data/fqdn/edge-queries.txt star_dot.txt allows (by hand). */
+#define EDGE_ALLOWED 5
+
+struct run {
+	const struct suite *s;
+	const struct engine *eng[4];
+	struct bench_opts opts;
+	struct plan plan;
+	struct results res;
+	struct suite_ctx ctx;
+};
+
+/*
+ * prepare() of the fqdn suite on engines e[0..n): policy file `policy`,
+ * the edge queries.
+ */
+static void run_prepare(struct run *r, const char *policy,
+			const struct engine *const *e, size_t n)
+{
+	memset(r, 0, sizeof(*r));
+	r->s = suite_find("fqdn");
+	cr_assert_not_null(r->s);
+	for (size_t i = 0; i < n; i++)
+		r->eng[i] = e[i];
+	r->opts = (struct bench_opts){.benchtime_ns = 1e6, .count = 1,
+				      .isolate = 1, .timeout_ns = 200e6};
+	r->ctx = (struct suite_ctx){r->eng, n, &r->opts, NULL, &r->plan,
+				    &r->res};
+	results_init(&r->res);
+	cr_assert_eq(r->s->set_option("policy", policy), 0);
+	cr_assert_eq(r->s->set_option("queries", "data/fqdn/edge-queries.txt"),
+		     0);
+	cr_assert_eq(r->s->prepare(&r->ctx), 0);
+}
+
+static void run_release(struct run *r)
+{
+	r->s->cleanup();
+	plan_release(&r->plan);
+	results_release(&r->res);
+}
+
+static const struct bench *planned(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->plan.n; i++)
+		if (strcmp(r->plan.b[i].name, name) == 0)
+			return &r->plan.b[i];
+	return NULL;
+}
+
+static double metric(const struct bench *b, const char *unit)
+{
+	for (size_t i = 0; i < b->nextra; i++)
+		if (strcmp(b->extra[i].unit, unit) == 0)
+			return b->extra[i].value;
+	return -1;
+}
+
+/*
+ * Every strategy on PCRE2 and the trie verifies ("." under "*.", Kelvin
+ * and dotted-I names allowed, " example.com", NUL, CR denied) and times
+ * the queries phase with allowed = 5; the only row is map+multi's
+ * (PCRE2 has no native set).
+ */
+Test(fqdn_suite, edge_queries_verify_and_count_allowed, .timeout = 60)
+{
+	const struct engine *e[] = {engine_find("pcre2")};
+	static const char *const strategies[] = {
+		"baseline", "baseline-optimized", "reverse", "reverse+sort",
+		"map+baseline", "map+optimized", "map+reverse+sort"};
+	const struct bench *b;
+	struct run r;
+	char name[256];
+
+	run_prepare(&r, "data/fqdn/star_dot.txt", e, 1);
+	for (size_t i = 0; i < r.res.n; i++)
+		cr_expect(strstr(r.res.r[i].name, "strategy=map+multi") != NULL,
+			  "%s: %s", r.res.r[i].name, r.res.r[i].message);
+	cr_expect_eq(r.res.n, 1);
+	for (size_t i = 0; i < sizeof(strategies) / sizeof(strategies[0]); i++) {
+		snprintf(name, sizeof(name), "FQDN/phase=queries/strategy=%s/"
+			 "engine=pcre2", strategies[i]);
+		b = planned(&r, name);
+		cr_assert_not_null(b, "%s not planned", name);
+		cr_expect_eq(metric(b, "allowed"), EDGE_ALLOWED, "%s", name);
+		cr_expect_eq(metric(b, "domains"), 3, "%s", name);
+	}
+	b = planned(&r, "FQDN/phase=queries/strategy=trie/engine=none");
+	cr_assert_not_null(b);
+	cr_expect_eq(metric(b, "allowed"), EDGE_ALLOWED);
+	b = planned(&r, "FQDN/phase=match-name/strategy=trie/engine=none");
+	cr_assert_not_null(b);
+	cr_expect_eq(metric(b, "allowed"), -1, "queries phase only");
+	run_release(&r);
+}
+
+/* PCRE2, counting the names it is asked in the parent process. */
+static size_t parent_calls;
+
+static int counting_is_match(void *h, const char *data, size_t len)
+{
+	parent_calls += engine_phase == ENGINE_PHASE_PARENT;
+	return engine_find("pcre2")->is_match(h, data, len);
+}
+
+/*
+ * The answers come from children; a verified case then asks its queries
+ * once in the parent, so that measuring children inherit a warm engine
+ * (RE2's lazy DFA): 25 queries of data/fqdn/list.txt's sets (4 x 4
+ * generated, 9 from the file) per strategy, fewer for the map strategies
+ * (names in the set never reach the engine).
+ */
+Test(fqdn_suite, verified_cases_are_warmed_in_the_parent, .timeout = 60)
+{
+	struct engine counting = *engine_find("pcre2");
+	const struct engine *e[] = {&counting};
+	struct run r;
+
+	counting.name = "counting";
+	counting.is_match = counting_is_match;
+	run_prepare(&r, "data/fqdn/list.txt", e, 1);
+	cr_expect_eq(r.res.n, 1, "map+multi only");
+	cr_expect_geq(parent_calls, 4 * 25, "%zu", parent_calls);
+	cr_expect_leq(parent_calls, 7 * 25, "%zu", parent_calls);
+	run_release(&r);
+}
+
+/* PCRE2, but it allows any name holding NUL. */
+static int nul_yes_is_match(void *h, const char *data, size_t len)
+{
+	if (memchr(data, '\0', len) != NULL)
+		return 1;
+	return engine_find("pcre2")->is_match(h, data, len);
+}
+
+/* The mismatch row quotes the whole NUL query, escaped. */
+Test(fqdn_suite, mismatch_shows_a_nul_query_whole, .timeout = 60)
+{
+	struct engine yes = *engine_find("pcre2");
+	const struct engine *e[] = {&yes};
+	const struct result *row;
+	struct run r;
+
+	yes.name = "nul-yes";
+	yes.is_match = nul_yes_is_match;
+	run_prepare(&r, "data/fqdn/list.txt", e, 1);
+	row = results_find(&r.res, "FQDN/strategy=baseline/engine=nul-yes");
+	cr_assert_not_null(row);
+	cr_expect_eq(row->status, RESULT_MISMATCH);
+	cr_expect_not_null(strstr(row->message, "query 'a\\x00b.s3.io' "
+					       "(queries): allowed, the "
+					       "reference says denied; 1 of "
+					       "25 queries differ"),
+			   "%s", row->message);
+	run_release(&r);
+}
+
+/* PCRE2, except that it never answers while verifying. */
+static int stuck_is_match(void *h, const char *data, size_t len)
+{
+	struct timespec tick = {0, 50000000};
+
+	while (engine_phase == ENGINE_PHASE_VERIFY)
+		nanosleep(&tick, NULL);
+	return engine_find("pcre2")->is_match(h, data, len);
+}
+
+/* PCRE2, except that it crashes while verifying. */
+static int crashy_is_match(void *h, const char *data, size_t len)
+{
+	if (engine_phase == ENGINE_PHASE_VERIFY) {
+		signal(SIGSEGV, SIG_DFL); /* not a sanitizer's report */
+		raise(SIGSEGV);
+	}
+	return engine_find("pcre2")->is_match(h, data, len);
+}
+
+/*
+ * Verification runs in children with --timeout per answer: a stuck
+ * engine is a timeout row, a crashing one an error row, each strategy
+ * once, and PCRE2 between them still verifies and is planned (policy
+ * data/fqdn/list.txt: "." is denied there).
+ */
+Test(fqdn_suite, stuck_or_crashing_engine_while_verifying, .timeout = 60)
+{
+	struct engine stuck = *engine_find("pcre2"), crashy = stuck;
+	const struct engine *e[] = {&stuck, engine_find("pcre2"), &crashy};
+	const struct result *row;
+	struct run r;
+
+	stuck.name = "stuck";
+	stuck.is_match = stuck_is_match;
+	crashy.name = "crashy";
+	crashy.is_match = crashy_is_match;
+	run_prepare(&r, "data/fqdn/list.txt", e, 3);
+	row = results_find(&r.res, "FQDN/strategy=reverse/engine=stuck");
+	cr_assert_not_null(row);
+	cr_expect_eq(row->status, RESULT_TIMEOUT);
+	cr_expect_not_null(strstr(row->message, "stuck: strategy reverse, 4 "
+					       "domains, query set match-name: "
+					       "no answer within 0.2s while "
+					       "verifying"),
+			   "%s", row->message);
+	row = results_find(&r.res, "FQDN/strategy=map+optimized/engine=crashy");
+	cr_assert_not_null(row);
+	cr_expect_eq(row->status, RESULT_ERROR);
+	cr_expect_not_null(strstr(row->message, "crashed: signal 11"), "%s",
+			   row->message);
+	cr_expect_not_null(planned(&r, "FQDN/phase=queries/strategy=reverse/"
+				       "engine=pcre2"));
+	cr_expect_null(planned(&r, "FQDN/phase=queries/strategy=reverse/"
+				   "engine=stuck"));
+	/* 7 strategies x 2 failing engines, and map+multi x 3 unsupported */
+	cr_expect_eq(r.res.n, 7 * 2 + 3);
+	run_release(&r);
+}
