@@ -82,6 +82,7 @@ static struct {
 	struct corpus corpus;
 	struct line *lines;
 	long nlines;
+	int corpus_high;       /* the corpus has a byte >= 0x80 */
 	struct case_table table; /* pattern x engine */
 	struct strset names; /* of user patterns */
 } st;
@@ -292,6 +293,8 @@ static int load_inputs(void)
 	for (size_t i = 0; i < st.npats; i++)
 		if (st.pats[i].user)
 			st.pats[i].flags = st.flags;
+	for (size_t i = 0; i < st.corpus.len && !st.corpus_high; i++)
+		st.corpus_high = (unsigned char)st.corpus.data[i] >= 0x80;
 	st.nlines = corpus_lines_exact(&st.corpus, &st.lines);
 	return st.nlines < 0 ? -1 : 0;
 }
@@ -393,6 +396,13 @@ static int scan_expect(void *arg, const struct case_item *c, void *out,
 			 scan_class_name(c->klass));
 		return CASE_REF_OK;
 	}
+	if ((p->flags & ENGINE_CASELESS) && (p->flags & ENGINE_UTF8) &&
+	    st.corpus_high) {
+		snprintf(by, size, "no reference for caseless matching of "
+			 "non-ASCII text in UTF-8 mode (engines fold Unicode "
+			 "case, the reference ASCII only)");
+		return CASE_REF_NONE;
+	}
 	if (p->ref == NULL) {
 		snprintf(by, size, "the reference %s it (%s)",
 			 p->ref_rc == REF_INVALID ? "refuses" : "cannot check",
@@ -427,9 +437,18 @@ static int scan_compile(void *arg, const struct case_item *c, void **h,
 
 	(void)arg;
 	rc = c->e->compile(&ep, 1, p->flags, h, &err);
-	if (rc != 0)
-		snprintf(why, size, "%s%s", err.msg,
+	if (rc == 0)
+		return 0;
+	/* a pattern the reference compiled is valid PCRE syntax: an engine
+	   that refuses it has reached a limit of its own */
+	if (rc == ENGINE_ERR_COMPILE && p->ref != NULL) {
+		snprintf(why, size, "a valid pattern %s cannot compile: %s%s",
+			 c->e->name, err.msg,
 			 offset_text(err.offset, off, sizeof(off)));
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	snprintf(why, size, "%s%s", err.msg,
+		 offset_text(err.offset, off, sizeof(off)));
 	return rc;
 }
 

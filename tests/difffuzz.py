@@ -1015,9 +1015,11 @@ class Workdir:
 
 # ------------------------------------------------------------- scan suite
 
+# "re2: pattern x*: count 8, is_match 1; expected count 4, is_match 1
+#  (reference, leftmost-first)" (suites/case.c)
 MSG_RE = re.compile(r'^(?P<engine>[\w-]+): pattern (?P<name>.*): (?P<what>count|matching lines) '
-                    r'(?P<got>-?\d+), (?P<ref>reference|majority) (?P<want>-?\d+), '
-                    r'is_match (?P<im>-?\d+) \(expected (?P<imw>-?\d+)\)')
+                    r'(?P<got>-?\d+), is_match (?P<im>-?\d+); expected (?:count|matching lines) '
+                    r'(?P<want>-?\d+), is_match (?P<imw>-?\d+) \((?P<ref>.*)\)$', re.S)
 
 
 class ScanCase:
@@ -1123,7 +1125,14 @@ def run_scan_case(case, engines, opts, stats, label):
     # the oracles first (a pattern the oracle cannot answer is skipped)
     truth = {}
     for i in order:
-        o = Oracle(case.trees[i], case.flags_for(i))
+        fl = case.flags_for(i)
+        if 'i' in fl and case.u and any(b >= 0x80 for b in case.corpus):
+            # every engine folds Unicode case in UTF-8 mode; rxbench has no
+            # reference for that (a majority of 3 libraries decides), nor
+            # has this oracle, whose caseless is ASCII (engine.h)
+            stats.oracle_skipped['caseless UTF-8 over non-ASCII text'] += 1
+            continue
+        o = Oracle(case.trees[i], fl)
         t = {}
         try:
             t['is_match'] = o.is_match(case.corpus)
@@ -1195,7 +1204,7 @@ def run_scan_case(case, engines, opts, stats, label):
                 continue
             status = row.get('status')
             stats.status[status] += 1
-            if status not in ('ok', 'unsupported'):
+            if status not in ('ok', 'unsupported', 'unverified'):
                 bad_rows += 1
             if status in ('error', 'unsupported', 'timeout'):
                 msg = (row.get('message') or '')
@@ -1239,7 +1248,9 @@ def run_scan_case(case, engines, opts, stats, label):
                     stats.fail(failures[-1], opts)
                 else:
                     stats.notes['mismatch rows rightly flagged'] += 1
-    want_rc = 1 if bad_rows else 0
+    # a run that timed nothing fails too ("nothing was measured")
+    nothing = bool(rows) and not any(r.get('status') == 'ok' for r in rows)
+    want_rc = 1 if bad_rows or nothing else 0
     if rc != want_rc:
         harness_fail('exit status %s, the rows say %d' % (rc, want_rc), ['stderr: ' + esc(err[-300:])])
     wd.done(bool(failures))
@@ -1972,7 +1983,8 @@ def run_fqdn_case(r, engines, opts, stats, label, forced=None):
                  ['the queries phase must report `allowed`, the verified number of allowed queries; '
                   'this check passes once that metric lands and agrees with Cilium'],
                  ('unverifiable', 'fqdn allowed metric missing'))
-    bad = any(row.get('status') not in ('ok', 'unsupported') for row in rows)
+    bad = any(row.get('status') not in ('ok', 'unsupported', 'unverified') for row in rows)
+    bad = bad or (bool(rows) and not any(row.get('status') == 'ok' for row in rows))
     if rc != (1 if bad else 0):
         fail('harness', 'fqdn: exit status %s, the rows say %d' % (rc, 1 if bad else 0), [],
              ('harness', 'fqdn exit status'))
@@ -2160,13 +2172,16 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
         elif st == 'mismatch':
             stats.checked += 1
             stats.mismatch_checked += 1
-            m = re.search(r'first: packet (\d+), rule rules\.txt:(\d+) /.*/: match (\d), '
-                          r'(majority [01]|the engines tie)', row.get('message') or '', re.S)
+            # "rule rules.txt:7 (rules.txt:7) matches ...; first: packet J,
+            #  match G, reference W; rule /re/; packet ..." (payload_rules.c)
+            m = re.search(r'rule rules\.txt:(\d+) \(.*?\) matches .*?; first: packet (\d+), '
+                          r'match (\d), ((?:planted|reference|majority) [01])',
+                          row.get('message') or '', re.S)
             if not m:
                 fail('harness', 'payload: unparsable MISMATCH message', ['message: ' + esc(row.get('message') or '')],
                      ('harness', 'payload mismatch message'), e)
                 continue
-            j, k, g = int(m.group(1)), int(m.group(2)) - 1, int(m.group(3))
+            j, k, g = int(m.group(2)), int(m.group(1)) - 1, int(m.group(3))
             if 0 <= k < len(rules) and 0 <= j < len(payloads) and g == int(hit[k][j]):
                 fail('false mismatch', 'payload %s: rule %d on packet %d: %d is right, rxbench says %s' % (
                     row['name'], k + 1, j, g, m.group(4)),
@@ -2175,7 +2190,8 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
                     ('false mismatch', 'payload', 'tie' if 'tie' in m.group(4) else 'majority'), e)
             else:
                 stats.notes['payload mismatch rows rightly flagged'] += 1
-    bad = any(row.get('status') not in ('ok', 'unsupported') for row in rows)
+    bad = any(row.get('status') not in ('ok', 'unsupported', 'unverified') for row in rows)
+    bad = bad or (bool(rows) and not any(row.get('status') == 'ok' for row in rows))
     if rc != (1 if bad else 0):
         fail('harness', 'payload: exit status %s, the rows say %d' % (rc, 1 if bad else 0), [],
              ('harness', 'payload exit status'))
