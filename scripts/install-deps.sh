@@ -15,7 +15,8 @@ if [ "$arch" = amd64 ]; then pkgs+=(libhyperscan-dev); else pkgs+=(libvectorscan
 if [ "${1:-build}" = test ]; then
 	# chromium + node: the HTML report is checked in headless Chromium;
 	# modsecurity-crs: real ModSecurity rules for the payload suite's --rules
-	pkgs+=(libcriterion-dev chromium modsecurity-crs)
+	# python3-regex: the reference matcher's differential test (POSIX mode)
+	pkgs+=(libcriterion-dev chromium modsecurity-crs python3 python3-regex)
 	command -v node >/dev/null || pkgs+=(nodejs)
 fi
 
