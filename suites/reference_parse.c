@@ -79,7 +79,8 @@ struct parser {
 	size_t size;
 };
 
-/* A sequence under construction: its items, linked by `next`. */
+/* A list under construction (a sequence's items or a group's branches),
+   linked by `next`, and what a quantifier may do to its last item. */
 struct seq {
 	uint32_t first, last;
 	uint32_t count;
@@ -126,7 +127,7 @@ static int nomem(struct parser *p)
 	return fail(p, REF_NOMEM, p->pos, "out of memory");
 }
 
-/* The byte at i as a printable quote: "y" or "\x01". */
+/* Byte c as printable text for a message: "y" or "\x01". */
 static const char *quote_byte(unsigned char c, char buf[8])
 {
 	if (c > 0x20 && c < 0x7f)

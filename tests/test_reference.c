@@ -17,6 +17,7 @@
 
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -514,7 +515,7 @@ Test(reference, no_data)
 	ref_free(NULL);
 }
 
-/* ---- random bytes ---- */
+/* ---- UTF-8 classes: the byte-range sequences cover exactly the set ---- */
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -523,6 +524,88 @@ static uint64_t rng_next(uint64_t *s)
 	*s ^= *s << 17;
 	return *s;
 }
+
+static size_t utf8_put(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* Is cp in [lo0,hi0] or [lo1,hi1], negated if neg? */
+static int in_ranges(uint32_t cp, const uint32_t r[4], int neg)
+{
+	int in = (cp >= r[0] && cp <= r[1]) || (cp >= r[2] && cp <= r[3]);
+
+	return in != neg;
+}
+
+static void check_utf8_class(const uint32_t r[4], int neg)
+{
+	static const uint32_t edges[] = {0x7f,   0x7ff,  0xfff,   0xd7ff,
+					 0xdfff, 0xffff, 0x3ffff, 0x10ffff};
+	char re[64], buf[4], why[128];
+	struct ref_regex *x;
+	uint64_t s = 42;
+
+	snprintf(re, sizeof(re), "^[%s\\x{%x}-\\x{%x}\\x{%x}-\\x{%x}]$",
+		 neg ? "^" : "", r[0], r[1], r[2], r[3]);
+	cr_assert_eq(ref_compile(re, strlen(re), ENGINE_UTF8, &x, why,
+				 sizeof(why)),
+		     REF_OK, "%s: %s", re, why);
+	for (int i = 0; i < 20000; i++) {
+		/* near each encoding edge and each range end, then anywhere */
+		uint32_t base = i < 4000 ? (i < 2000 ? edges[i % 8] :
+						       r[i % 4]) :
+					   (uint32_t)(rng_next(&s) % 0x110000);
+		uint32_t cp = base + (uint32_t)(i % 7) - 3;
+		if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			continue;
+		cr_assert_eq(ref_is_match(x, buf, utf8_put(cp, buf)),
+			     in_ranges(cp, r, neg), "%s on U+%04X", re,
+			     (unsigned)cp);
+	}
+	/* never a surrogate, an overlong form or a lone continuation byte */
+	cr_expect_eq(ref_is_match(x, "\xed\xa0\x80", 3), 0, "%s", re);
+	cr_expect_eq(ref_is_match(x, "\xc0\xaf", 2), 0, "%s", re);
+	cr_expect_eq(ref_is_match(x, "\x80", 1), 0, "%s", re);
+	ref_free(x);
+}
+
+Test(reference, utf8_classes)
+{
+	static const uint32_t sets[][4] = {
+		{0x41, 0x41, 0x80, 0x10ffff}, /* everything non-ASCII */
+		{0x7f, 0x800, 0xd7fe, 0xe001},
+		{0x3a9, 0x3a9, 0xfffd, 0x10000},
+		{0x1000, 0x1fff, 0x10fffe, 0x10ffff},
+		{0x0, 0x7e, 0x40000, 0x7ffff},
+	};
+
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		check_utf8_class(sets[i], 0);
+		check_utf8_class(sets[i], 1);
+	}
+}
+
+/* ---- random bytes ---- */
 
 /* What any answer must satisfy, whatever the pattern. */
 static void check_consistent(const struct ref_regex *r, unsigned flags,
