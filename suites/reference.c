@@ -397,15 +397,17 @@ long ref_count(const struct ref_regex *r, enum engine_semantics sem,
 /*
  * Can the pattern match the empty string somewhere?  Every assertion is
  * decided by the offset's neighbours: no byte, '\n' (last or not), a word
- * byte or another byte on either side.  Trying each pair is exact.
+ * byte or another byte on either side.  Trying each pair is exact (with
+ * ENGINE_ANCHORED only offset 0, nothing before, counts).
  */
 static int matches_empty(struct vm *v)
 {
 	static const char *const before[] = {"", "\n", "a", " "};
 	static const char *const after[] = {"", "\n", "\nx", "a", " "};
+	size_t sides = v->anchored ? 1 : 4;
 	char buf[8];
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < sides; i++) {
 		for (size_t j = 0; j < 5; j++) {
 			size_t pos = strlen(before[i]);
 			snprintf(buf, sizeof(buf), "%s%s", before[i], after[j]);

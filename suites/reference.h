@@ -37,8 +37,11 @@
  * ENGINE_CASELESS folds ASCII letters only, and in UTF-8 mode also k and
  * s with U+212A and U+017F as PCRE2 does; a caseless pattern naming a
  * non-ASCII character in UTF-8 mode is REF_OUT_OF_REACH (engines fold
- * those differently), and so is a class PCRE2 10.42 itself gets wrong
- * in UTF-8 mode ([\W[:blank:]] misses characters above U+00FF).  A loop
+ * those differently), and so is what PCRE2 10.42 itself gets wrong: a
+ * class with a POSIX class after \D \S \W or [:^name:] in UTF-8 mode
+ * ([\W[:blank:]] misses characters above U+00FF), and \S together with
+ * \h or \v outside classes (its auto-possessification takes them for
+ * disjoint, so \S*\v does not match "a\x85").  A loop
  * iteration that matched the empty string does not loop again
  * ((?:|a)* matches "" at 0 of "aa").  Where PCRE2 and Python differ,
  * tests/reference_oracle.py says how it accounts for it.

@@ -75,6 +75,7 @@ struct parser {
 	struct cset plain; /* class members it does not (\d, [:alpha:]) */
 	int cls_negated;   /* the class so far has \D \S \W or [:^name:] */
 	int cls_posix_after; /* and then a POSIX class: see class_compose() */
+	int seen_S, seen_hv; /* \S, and \h or \v, outside classes */
 	char *why;
 	size_t size;
 };
@@ -1393,6 +1394,25 @@ static int literal_item(struct parser *p, struct seq *s)
 	return rc;
 }
 
+/*
+ * PCRE2 10.42's auto-possessification takes the types \S and \h, \S and
+ * \v for disjoint, so \S*\v does not match "a\x85" nor \h+\S "\xa0"
+ * (U+0085 and U+00A0 are in both; in UTF-8 mode the Unicode spaces too).
+ * Classes are not affected ([^\s]*\v matches); the types anywhere in one
+ * pattern are out of reach, since the optimizer looks into groups.
+ */
+static int check_possessify(struct parser *p, int letter, size_t at)
+{
+	p->seen_S |= letter == 'S';
+	p->seen_hv |= letter == 'h' || letter == 'v';
+	if (p->seen_S && p->seen_hv)
+		return fail(p, REF_OUT_OF_REACH, at,
+			    "\\S with \\h or \\v outside a class (PCRE2 "
+			    "10.42 takes them for disjoint: wrong at U+0085 "
+			    "and U+00A0)");
+	return 0;
+}
+
 /* An escape outside a class, at pos. */
 static int escape_item(struct parser *p, struct seq *s)
 {
@@ -1414,7 +1434,9 @@ static int escape_item(struct parser *p, struct seq *s)
 		s->state = ITEM_ASSERT;
 		break;
 	case ESC_CLASS:
-		rc = class_escape_node(p, (int)e.cp, &node);
+		rc = check_possessify(p, (int)e.cp, at);
+		if (rc == 0)
+			rc = class_escape_node(p, (int)e.cp, &node);
 		s->state = ITEM_REPEATABLE;
 		break;
 	case ESC_CHAR:

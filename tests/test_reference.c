@@ -183,6 +183,10 @@ static const struct ref_case cases[] = {
 	 N(1, 1, 1, 5)},
 	{"horizontal_space", R("\\h"), 0, H("\t \xa0"), N(1, 3, 3, 3)},
 	{"space_vt", R("\\s"), 0, H("\x0b"), N(1, 1, 1, 1)},
+	/* the class form of \S next to \v, which PCRE2 gets right: "a\x85"
+	   ("\x85" alone ends at 2 too) */
+	{"nonspace_class_then_v", R("[^\\s]*\\v"), 0, H("a\x85"),
+	 N(1, 1, 1, 1)},
 	{"posix_class", R("[[:digit:]x]+"), 0, H("a1x2"), N(1, 1, 1, 3)},
 	/* PCRE2 10.42 gets [\W[:blank:]] wrong above U+00FF, not these */
 	{"posix_then_negated", R("[[:blank:]\\W]"), ENGINE_UTF8,
@@ -377,6 +381,9 @@ static const struct bad bad[] = {
 	 "class with a POSIX class after \\D, \\S, \\W or [:^name:] in "
 	 "UTF-8 mode (PCRE2 10.42 drops characters above U+00FF there) at "
 	 "offset 0"},
+	{CASE_STR("\\S*\\v"), 0, REF_OUT_OF_REACH,
+	 "\\S with \\h or \\v outside a class (PCRE2 10.42 takes them for "
+	 "disjoint: wrong at U+0085 and U+00A0) at offset 3"},
 	{CASE_STR("(?x)a b"), 0, REF_OUT_OF_REACH,
 	 "extended mode (?x) at offset 2"},
 	{CASE_STR("(*UTF)a"), 0, REF_OUT_OF_REACH,
@@ -486,6 +493,9 @@ Test(reference, needs_and_features)
 		{"a*", 0, CAP_EMPTY_MATCH, REF_USES_EMPTY},
 		{"^$", 0, CAP_EMPTY_MATCH, REF_USES_EMPTY | REF_USES_DOLLAR},
 		{"\\b\\B", 0, CAP_WORD_BOUNDARY, 0}, /* never holds */
+		{"\\b$", 0, CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH,
+		 REF_USES_EMPTY | REF_USES_DOLLAR}, /* "a|" at 1 */
+		{"\\b$", ENGINE_ANCHORED, CAP_WORD_BOUNDARY, REF_USES_DOLLAR},
 		{"a$", 0, 0, REF_USES_DOLLAR},
 		{"a$", ENGINE_MULTILINE, 0, 0},
 		{"(?m)a$", 0, CAP_INLINE_FLAGS, 0},
