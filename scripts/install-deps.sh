@@ -16,7 +16,8 @@ if [ "${1:-build}" = test ]; then
 	# chromium + node: the HTML report is checked in headless Chromium;
 	# modsecurity-crs: real ModSecurity rules for the payload suite's --rules
 	pkgs+=(libcriterion-dev chromium modsecurity-crs)
-	# python3 + python3-regex: tests/difffuzz.py, the differential fuzzer
+	# python3 + python3-regex: the differential fuzzer (tests/difffuzz.py)
+	# and the reference matcher's oracle (tests/reference_oracle.py)
 	pkgs+=(python3 python3-regex)
 	command -v node >/dev/null || pkgs+=(nodejs)
 fi

@@ -10,24 +10,58 @@
  * POSIX mode (leftmost-longest); see tests/test_reference.c and
  * tests/reference_oracle.py.
  *
- * Syntax in reach: literals and escapes (\n \t \r \f \v \e \a \0 \xHH
- * \x{H..}, \. and any escaped punctuation), `.`, classes ([...], ranges,
- * negation, [:alpha:] and the other POSIX names, \d \w \s \D \W \S inside
- * and outside), anchors ^ $ \A \z \Z \b \B, groups (...) (?:...) and
- * (?flags:...), inline flags (?i) (?s) (?m) (?-i) ..., alternation, greedy
- * and lazy quantifiers * + ? {n} {n,} {n,m} and their lazy forms.  What is
- * outside (backreferences, lookaround, atomic groups, possessive
- * quantifiers, \p{..}, \K, \G, recursion, callouts, (*VERBS)) is
+ * Syntax in reach: literals and escapes (\n \t \r \f \e \a \0 \0dd
+ * \xHH \x{H..} \o{..} \cX, \ddd in a class, \. and any escaped
+ * punctuation, \Q...\E),
+ * `.`, classes ([...], ranges, negation, [:alpha:] and the other POSIX
+ * names, \d \w \s \h \v and their negations inside and outside, \N
+ * outside), anchors ^ $ \A \z \Z \b \B, groups (...) (?:...) (?|...)
+ * (?<name>...) (?P<name>...) and (?flags:...), inline flags (?i) (?s)
+ * (?m) (?U) (?J) (?n) (?^) (?-i) ..., comments (?#...), alternation,
+ * greedy and lazy quantifiers * + ? {n} {n,} {n,m} and their lazy forms.
+ * What is outside (backreferences, lookaround, atomic groups, possessive
+ * quantifiers, \p{..}, \K, \G, \R, \X, \C, \N{U+..}, (?x),
+ * recursion, conditionals, callouts, (*VERBS), \Q...\E inside a class,
+ * {n,m} above 1000, programs above 200,000 instructions) is
  * REF_OUT_OF_REACH: those cases need another kind of verification.
  *
- * Semantics follow PCRE2 with its defaults: the newline is LF alone; `.`
- * matches any byte (a whole UTF-8 character with ENGINE_UTF8) but '\n'
- * unless ENGINE_DOTALL; `$` matches at the end and before a final '\n'
- * (before every '\n' with ENGINE_MULTILINE); `^` at the start (and after
- * every '\n' with ENGINE_MULTILINE, but not after a final one); \w \d \s
- * and \b are ASCII (\s is [\t\n\v\f\r ]); ENGINE_CASELESS folds ASCII
- * letters only (a caseless pattern with non-ASCII letters in UTF-8 mode is
- * REF_OUT_OF_REACH, since engines fold those differently).
+ * Semantics follow PCRE2 10.42 with its defaults: the newline is LF
+ * alone; `.` matches any byte (a whole UTF-8 character with ENGINE_UTF8)
+ * but '\n' unless ENGINE_DOTALL; `$` and \Z match at the end and before
+ * a final '\n' (`$` before every '\n' with ENGINE_MULTILINE), \z only
+ * at the end; `^` at the start (and after every '\n' with
+ * ENGINE_MULTILINE, but not after a final one); \w \d \s and \b are
+ * ASCII (\s is [\t\n\x0b\f\r ]); \h and \v are PCRE2's horizontal and
+ * vertical space ([\t \xa0] and [\n\x0b\f\r\x85] on bytes, the
+ * Unicode spaces too in UTF-8 mode), not the characters Python reads;
+ * ENGINE_CASELESS folds ASCII letters only, and in UTF-8 mode also k and
+ * s with U+212A and U+017F as PCRE2 does; a caseless pattern naming a
+ * non-ASCII character in UTF-8 mode is REF_OUT_OF_REACH (engines fold
+ * those differently), and so is what PCRE2 10.42 itself gets wrong: a
+ * class with a POSIX class after \D \S \W or [:^name:] in UTF-8 mode
+ * ([\W[:blank:]] misses characters above U+00FF), and \S together with
+ * \h or \v outside classes (its auto-possessification takes them for
+ * disjoint, so \S*\v does not match "a\x85").  A loop
+ * iteration that matched the empty string does not loop again
+ * ((?:|a)* matches "" at 0 of "aa").  Where PCRE2 and Python differ,
+ * tests/reference_oracle.py says how it accounts for it.
+ *
+ * In UTF-8 mode matches start and end on character boundaries; the data
+ * should be valid UTF-8 (PCRE2 refuses other data; suites check it with
+ * engine_utf8_invalid()): bytes outside valid sequences then match
+ * nothing, not even `.` or [^a].
+ *
+ * Speed: one pass over the data per search, sparse-set thread lists,
+ * 256-bit byte sets, and a jump (memchr for a single byte) to the next
+ * offset that can start a match while no thread is alive.  Counting
+ * matches searches again after each match, so a pattern whose
+ * higher-priority threads outlive each match (.*x|y with DOTALL) is
+ * quadratic; on the scan suite's 1 MiB corpus each built-in pattern
+ * takes well under 0.1 s per semantics class.
+ *
+ * A compiled regex holds its own scratch space, so matching never
+ * allocates and never fails, and one regex must not be used by two
+ * threads at once.
  *
  * Build: always; no library.
  */
@@ -48,10 +82,11 @@ enum ref_status {
 
 /* What a pattern uses, found by the parser: for capability gates. */
 enum ref_feature {
-	REF_USES_DOLLAR = 1u << 0, /* `$` or \Z outside multiline mode: engines
-				      without CAP_PERL_DOLLAR differ where the
-				      data ends with '\n' */
-	REF_USES_EMPTY = 1u << 1,  /* the pattern can match the empty string */
+	REF_USES_DOLLAR = 1u << 0, /* `$` outside multiline mode, or \Z:
+				      engines without CAP_PERL_DOLLAR differ
+				      where the data ends with '\n' */
+	REF_USES_EMPTY = 1u << 1,  /* the pattern can match the empty string
+				      somewhere (exact: \b\B cannot) */
 };
 
 struct ref_regex;
@@ -68,15 +103,19 @@ int ref_compile(const char *re, size_t len, unsigned flags,
 
 /*
  * The capabilities (enum engine_cap) an engine needs for this pattern:
- * CAP_LAZY, CAP_COUNTED_REP, CAP_WORD_BOUNDARY, CAP_PERL_CLASSES,
- * CAP_NONCAPTURE, CAP_INLINE_FLAGS, CAP_NUL_PATTERN, CAP_EMPTY_MATCH.
+ * CAP_LAZY (a lazy quantifier with min < max, (?U) included),
+ * CAP_COUNTED_REP, CAP_WORD_BOUNDARY, CAP_PERL_CLASSES (\d \w \s \h \v
+ * \N and negations), CAP_NONCAPTURE ((?:, (?|, (?i:), CAP_INLINE_FLAGS,
+ * CAP_NUL_PATTERN (a raw NUL byte, or an escape naming NUL as a
+ * character or range end), CAP_EMPTY_MATCH (as REF_USES_EMPTY).
  */
 unsigned ref_needs(const struct ref_regex *r);
 
 /* enum ref_feature bits of this pattern. */
 unsigned ref_features(const struct ref_regex *r);
 
-/* 1 if the pattern matches anywhere in data[0..len), else 0. */
+/* 1 if the pattern matches anywhere in data[0..len), else 0 (data may be
+   NULL when len is 0). */
 int ref_is_match(const struct ref_regex *r, const char *data, size_t len);
 
 /*
@@ -87,7 +126,8 @@ int ref_is_match(const struct ref_regex *r, const char *data, size_t len);
  * anchors see the whole data, not the data from the resume point.
  * SEM_ALL_ENDS counts the offsets e in [0, len] at which some match ends
  * (Hyperscan without SOM).  With ENGINE_ANCHORED only matches starting at
- * offset 0 count (0 or 1).  -1 for SEM_NONE or out of memory.
+ * offset 0 count (0 or 1).  -1 for SEM_NONE (matching itself never
+ * fails: the scratch space was made by ref_compile()).
  */
 long ref_count(const struct ref_regex *r, enum engine_semantics sem,
 	       const char *data, size_t len);
