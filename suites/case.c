@@ -237,34 +237,118 @@ static void case_vote(const struct case_table *t, size_t from, size_t to,
 		if (votes >= 3 && 2 * votes > total) {
 			memcpy(x->answer, c->answer, t->ops->answer_size);
 			x->found = 1;
-			snprintf(why, sizeof(why), "%s; majority of %zu of %zu "
+			snprintf(why, sizeof(why), "%.400s; majority of %zu of %zu "
 				 "libraries", x->by, votes, total);
 			snprintf(x->by, sizeof(x->by), "%s", why);
 			return;
 		}
 	}
-	snprintf(why, sizeof(why), "%s, and no strict majority of at least "
+	snprintf(why, sizeof(why), "%.400s, and no strict majority of at least "
 		 "3 libraries (%zu answered)", x->by, total);
 	snprintf(x->by, sizeof(x->by), "%s", why);
 }
 
-/* The expected answer for the class of case c in group [from, to). */
-static int case_expected(struct case_table *t, size_t from, size_t to,
-			 const struct case_item *c, struct case_expect *x)
-{
+/*
+ * The expected answers are computed in a forked child too, with --timeout
+ * each: a reference may be slow on a pattern (a Pike VM is quadratic when
+ * high-priority threads outlive every match) and must cost one answer,
+ * not the run.  One record per leader (the first answered case of its
+ * group and class): expect()'s status, its `by` text, the answer.
+ */
+struct case_wire {
 	int rc;
+	char by[CASE_TEXT];
+	unsigned char answer[]; /* answer_size bytes */
+};
 
-	x->found = 0;
-	x->by[0] = '\0';
-	rc = t->ops->expect(t->st, c, x->answer, x->by, sizeof(x->by));
-	if (rc == CASE_REF_OK) {
-		x->found = 1;
+struct case_leaders {
+	struct case_table *t;
+	size_t *lead; /* case index of leader i */
+	size_t n;
+};
+
+static size_t case_wire_size(const struct case_table *t)
+{
+	return sizeof(struct case_wire) + t->ops->answer_size;
+}
+
+static int case_leader_expect(void *arg, size_t i, void *out)
+{
+	struct case_leaders *l = arg;
+	const struct case_item *c = &l->t->c[l->lead[i]];
+	struct case_wire *w = out;
+
+	memset(w, 0, case_wire_size(l->t));
+	w->rc = l->t->ops->expect(l->t->st, c, w->answer, w->by, sizeof(w->by));
+	return w->rc == CASE_REF_ERROR ? ENGINE_ERR_NOMEM : 0;
+}
+
+/* Is case i the first answered case of its group and class? */
+static int case_is_leader(const struct case_table *t, size_t i)
+{
+	const struct case_item *c = &t->c[i];
+
+	if (c->answer == NULL)
 		return 0;
+	for (size_t k = i; k-- > 0 && t->c[k].group == c->group;)
+		if (t->c[k].answer != NULL && t->c[k].klass == c->klass)
+			return 0;
+	return 1;
+}
+
+/*
+ * Every leader's expected answer, computed in a child: into wires (one
+ * record of case_wire_size() per case, at the leader's index).  A
+ * reference that gives no answer in time (or crashes) is CASE_REF_NONE
+ * with the reason.  0, ISOLATE_INTERRUPTED, or -1 out of memory.
+ */
+static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
+			   unsigned char *wires)
+{
+	size_t size = case_wire_size(t);
+	struct case_leaders l = {t, calloc(t->n ? t->n : 1, sizeof(size_t)), 0};
+	struct isolate_items it = {0, size, case_leader_expect, NULL, &l};
+	struct isolate_verdict *v = calloc(t->n ? t->n : 1, sizeof(*v));
+	unsigned char *out = calloc(t->n ? t->n : 1, size);
+	int rc = -1;
+
+	if (l.lead == NULL || v == NULL || out == NULL)
+		goto out;
+	for (size_t i = 0; i < t->n; i++)
+		if (case_is_leader(t, i))
+			l.lead[l.n++] = i;
+	it.n = l.n;
+	rc = isolate_answers(&it, ctx->opts, out, v);
+	for (size_t k = 0; rc == 0 && k < l.n; k++) {
+		struct case_wire *w = (struct case_wire *)(wires + l.lead[k] * size);
+		char why[CASE_TEXT];
+		memcpy(w, out + k * size, size);
+		if (v[k].status == ENGINE_ERR_NOMEM) {
+			rc = -1;
+		} else if (v[k].status != 0) {
+			isolate_verdict_text(&v[k], ctx->opts, why, sizeof(why));
+			w->rc = CASE_REF_NONE;
+			snprintf(w->by, sizeof(w->by), "the reference failed: %.400s",
+				 why);
+		}
 	}
-	if (rc != CASE_REF_NONE)
-		return -1;
-	case_vote(t, from, to, c->klass, x);
-	return 0;
+out:
+	free(l.lead);
+	free(v);
+	free(out);
+	return rc;
+}
+
+/* The expected answer for the class of leader c in group [from, to). */
+static void case_expected(struct case_table *t, size_t from, size_t to,
+			  const struct case_item *c, const struct case_wire *w,
+			  struct case_expect *x)
+{
+	memcpy(x->answer, w->answer, t->ops->answer_size);
+	snprintf(x->by, sizeof(x->by), "%s", w->by);
+	x->found = w->rc == CASE_REF_OK;
+	if (w->rc == CASE_REF_NONE)
+		case_vote(t, from, to, c->klass, x);
 }
 
 /* Step 5 for a case that may be timed: the benchmark, its verification. */
@@ -292,7 +376,7 @@ static int case_plan(struct case_table *t, struct suite_ctx *ctx,
 static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 		      struct case_item *c, const struct case_expect *x)
 {
-	char got[CASE_TEXT], want[CASE_TEXT], text[3 * CASE_TEXT];
+	char got[CASE_TEXT], want[CASE_TEXT], text[4 * CASE_TEXT];
 
 	t->ops->describe(t->st, c, c->answer, got, sizeof(got));
 	if (!x->found) {
@@ -317,19 +401,16 @@ static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 
 /* Verify and plan the answered cases of group [from, to), class by class. */
 static int case_group(struct case_table *t, struct suite_ctx *ctx,
-		      size_t from, size_t to, struct case_expect *x)
+		      size_t from, size_t to, const unsigned char *wires,
+		      struct case_expect *x)
 {
+	size_t size = case_wire_size(t);
+
 	for (size_t i = from; i < to; i++) {
-		int seen = 0;
-		if (t->c[i].answer == NULL)
-			continue;
-		for (size_t k = from; k < i && !seen; k++)
-			seen = t->c[k].answer != NULL &&
-			       t->c[k].klass == t->c[i].klass;
-		if (seen)
-			continue; /* this class was judged with case k */
-		if (case_expected(t, from, to, &t->c[i], x) != 0)
-			return -1;
+		if (!case_is_leader(t, i))
+			continue; /* judged with its class's leader */
+		case_expected(t, from, to, &t->c[i],
+			      (const struct case_wire *)(wires + i * size), x);
 		for (size_t k = i; k < to; k++)
 			if (t->c[k].answer != NULL &&
 			    t->c[k].klass == t->c[i].klass &&
@@ -339,20 +420,25 @@ static int case_group(struct case_table *t, struct suite_ctx *ctx,
 	return 0;
 }
 
+/* Step 4 for every group.  0, ISOLATE_INTERRUPTED, or -1 out of memory. */
 static int case_verify_all(struct case_table *t, struct suite_ctx *ctx)
 {
 	struct case_expect x;
-	int rc = 0;
+	unsigned char *wires = calloc(t->n ? t->n : 1, case_wire_size(t));
+	int rc = -1;
 
 	x.answer = calloc(1, t->ops->answer_size);
-	if (x.answer == NULL)
-		return -1;
+	if (x.answer == NULL || wires == NULL)
+		goto out;
+	rc = case_expect_all(t, ctx, wires);
 	for (size_t from = 0, to; from < t->n && rc == 0; from = to) {
 		for (to = from + 1; to < t->n && t->c[to].group == t->c[from].group;)
 			to++;
-		rc = case_group(t, ctx, from, to, &x);
+		rc = case_group(t, ctx, from, to, wires, &x);
 	}
+out:
 	free(x.answer);
+	free(wires);
 	return rc;
 }
 

@@ -1,0 +1,259 @@
+/*
+ * test_case.c - the verify-and-plan pipeline (suites/case.h) on a suite of
+ * the test's own: answers and references are data, so each rule of
+ * verification is shown alone.  A tie is never broken by order, a
+ * reference beats any number of engines, a vote needs a strict majority of
+ * at least three libraries (pcre2 and pcre2-jit are one), a reference that
+ * hangs costs its answer only, and unverified cases are timed only when
+ * asked, marked.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+
+#include <string.h>
+#include <unistd.h>
+
+#include "engines/engine.h"
+#include "harness/bench.h"
+#include "harness/isolate.h"
+#include "suites/case.h"
+
+/* Engines with a name and a library; the pipeline never calls them. */
+static struct engine eng(const char *name, const char *library)
+{
+	return (struct engine){.name = name, .library = library,
+			       .semantics = SEM_LEFTMOST_FIRST};
+}
+
+/* The test suite's state: each case's answer, the reference's. */
+struct fake {
+	long answer[8];    /* by case index */
+	int ref_rc;        /* what expect() returns */
+	long ref;          /* its answer */
+	int ref_hangs;     /* expect() sleeps past the timeout */
+	struct case_table *t;
+};
+
+static int fake_compile(void *st, const struct case_item *c, void **h,
+			char *why, size_t size)
+{
+	(void)st;
+	(void)c;
+	(void)why;
+	(void)size;
+	*h = (void *)1;
+	return 0;
+}
+
+static int fake_answer(void *st, const struct case_item *c, void *out)
+{
+	struct fake *f = st;
+
+	memcpy(out, &f->answer[c - f->t->c], sizeof(long));
+	return 0;
+}
+
+static int fake_expect(void *st, const struct case_item *c, void *out,
+		       char *by, size_t size)
+{
+	struct fake *f = st;
+
+	(void)c;
+	if (f->ref_hangs)
+		sleep(30);
+	memcpy(out, &f->ref, sizeof(long));
+	snprintf(by, size, f->ref_rc == CASE_REF_OK ? "the test's reference"
+						    : "no reference here");
+	return f->ref_rc;
+}
+
+static void fake_describe(void *st, const struct case_item *c,
+			  const void *answer, char *buf, size_t size)
+{
+	long a;
+
+	(void)st;
+	(void)c;
+	memcpy(&a, answer, sizeof(a));
+	snprintf(buf, size, "count %ld", a);
+}
+
+static int fake_run(void *arg, uint64_t n)
+{
+	(void)arg;
+	(void)n;
+	return 0;
+}
+
+static int fake_bench(void *st, struct case_item *c, const void *answer,
+		      struct bench *b)
+{
+	(void)st;
+	(void)answer;
+	b->run = fake_run;
+	b->arg = c;
+	return 0;
+}
+
+static void fake_release(void *st, struct case_item *c)
+{
+	(void)st;
+	(void)c;
+}
+
+static const struct case_ops fake_ops = {
+	.answer_size = sizeof(long),
+	.compile = fake_compile,
+	.answer = fake_answer,
+	.expect = fake_expect,
+	.describe = fake_describe,
+	.bench = fake_bench,
+	.release = fake_release,
+};
+
+struct run {
+	struct case_table t;
+	struct plan plan;
+	struct results res;
+	struct bench_opts opts;
+	struct suite_ctx ctx;
+};
+
+/* One group of cases on engines e[0..n) with f's answers, run through. */
+static void run_cases(struct run *r, struct fake *f, const struct engine *e,
+		      size_t n, int allow_unverified)
+{
+	memset(r, 0, sizeof(*r));
+	results_init(&r->res);
+	r->opts = (struct bench_opts){.isolate = 1, .timeout_ns = 300e6};
+	r->ctx = (struct suite_ctx){NULL, 0, &r->opts, NULL, &r->plan,
+				    &r->res, allow_unverified};
+	case_table_init(&r->t, "test", &fake_ops, f);
+	f->t = &r->t;
+	for (size_t i = 0; i < n; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "Test/engine=%s", e[i].name);
+		cr_assert_eq(case_add(&r->t, name, e[i].name, &e[i], 0, NULL, 0,
+				      SEM_LEFTMOST_FIRST, NULL),
+			     0);
+	}
+	cr_assert_eq(case_run(&r->t, &r->ctx), 0);
+}
+
+static void run_release(struct run *r)
+{
+	case_table_release(&r->t);
+	plan_release(&r->plan);
+	results_release(&r->res);
+}
+
+/* The status of engine e's row; RESULT_OK when it was planned. */
+static int status_of(const struct run *r, const char *e)
+{
+	char name[64];
+	const struct result *x;
+
+	snprintf(name, sizeof(name), "Test/engine=%s", e);
+	x = results_find(&r->res, name);
+	if (x != NULL)
+		return (int)x->status;
+	for (size_t i = 0; i < r->plan.n; i++)
+		if (strcmp(r->plan.b[i].name, name) == 0)
+			return RESULT_OK;
+	return -1;
+}
+
+Test(case_pipeline, a_tie_is_never_broken_by_order)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL)};
+	struct fake f = {.answer = {1, 7}, .ref_rc = CASE_REF_NONE};
+	struct run r;
+
+	run_cases(&r, &f, e, 2, 0);
+	cr_expect_eq(r.plan.n, 0, "nothing is timed");
+	cr_expect_eq(status_of(&r, "a"), RESULT_UNVERIFIED);
+	cr_expect_eq(status_of(&r, "b"), RESULT_UNVERIFIED);
+	run_release(&r);
+}
+
+Test(case_pipeline, the_reference_beats_a_majority)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL), eng("c", NULL),
+			     eng("d", NULL)};
+	struct fake f = {.answer = {1, 1, 1, 7}, .ref_rc = CASE_REF_OK, .ref = 7};
+	struct run r;
+	const struct result *x;
+
+	run_cases(&r, &f, e, 4, 0);
+	cr_expect_eq(status_of(&r, "a"), RESULT_MISMATCH);
+	cr_expect_eq(status_of(&r, "c"), RESULT_MISMATCH);
+	cr_expect_eq(status_of(&r, "d"), RESULT_OK);
+	x = results_find(&r.res, "Test/engine=a");
+	cr_assert_not_null(x);
+	cr_expect_str_eq(x->message, "a: count 1; expected count 7 (the test's "
+				     "reference)");
+	cr_assert_eq(r.plan.n, 1);
+	cr_expect_str_eq(r.plan.b[0].verified, "the test's reference: count 7");
+	run_release(&r);
+}
+
+Test(case_pipeline, a_vote_needs_three_libraries)
+{
+	/* pcre2 and pcre2-jit are one library: 2 of 2 libraries, no vote */
+	struct engine e[] = {eng("pcre2", NULL), eng("pcre2-jit", "pcre2"),
+			     eng("onig", NULL)};
+	struct fake f = {.answer = {3, 3, 3}, .ref_rc = CASE_REF_NONE};
+	struct run r;
+
+	run_cases(&r, &f, e, 3, 0);
+	cr_expect_eq(r.plan.n, 0);
+	cr_expect_eq(status_of(&r, "onig"), RESULT_UNVERIFIED);
+	run_release(&r);
+}
+
+Test(case_pipeline, a_strict_majority_of_three_libraries_decides)
+{
+	struct engine e[] = {eng("pcre2", NULL), eng("re2", NULL),
+			     eng("onig", NULL), eng("tre", NULL)};
+	struct fake f = {.answer = {3, 3, 3, 4}, .ref_rc = CASE_REF_NONE};
+	struct run r;
+
+	run_cases(&r, &f, e, 4, 0);
+	cr_expect_eq(r.plan.n, 3);
+	cr_expect_eq(status_of(&r, "tre"), RESULT_MISMATCH);
+	cr_expect(strstr(r.plan.b[0].verified, "majority of 3 of 4 libraries") !=
+		  NULL, "%s", r.plan.b[0].verified);
+	run_release(&r);
+}
+
+Test(case_pipeline, a_hanging_reference_costs_its_answer_only)
+{
+	struct engine e[] = {eng("a", NULL)};
+	struct fake f = {.answer = {1}, .ref_rc = CASE_REF_OK, .ref_hangs = 1};
+	struct run r;
+	const struct result *x;
+
+	run_cases(&r, &f, e, 1, 0);
+	x = results_find(&r.res, "Test/engine=a");
+	cr_assert_not_null(x);
+	cr_expect_eq(x->status, RESULT_UNVERIFIED);
+	cr_expect(strstr(x->message, "the reference failed: no answer within "
+				     "0.3s while verifying") != NULL,
+		  "%s", x->message);
+	run_release(&r);
+}
+
+Test(case_pipeline, allow_unverified_times_and_marks)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL)};
+	struct fake f = {.answer = {1, 7}, .ref_rc = CASE_REF_NONE};
+	struct run r;
+
+	run_cases(&r, &f, e, 2, 1);
+	cr_assert_eq(r.plan.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		cr_expect_eq(r.plan.b[i].unverified, 1);
+		cr_expect(strstr(r.plan.b[i].verified, "not verified") != NULL);
+	}
+	run_release(&r);
+}
