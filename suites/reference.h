@@ -41,7 +41,9 @@
  * class with a POSIX class after \D \S \W or [:^name:] in UTF-8 mode
  * ([\W[:blank:]] misses characters above U+00FF), and \S together with
  * \h or \v outside classes (its auto-possessification takes them for
- * disjoint, so \S*\v does not match "a\x85").  A loop
+ * disjoint, so \S*\v does not match "a\x85"), and an alternation
+ * repeated {0} (its start-of-match analysis reads the skipped group and
+ * compiles (?:a|^){0}c as anchored).  A loop
  * iteration that matched the empty string does not loop again
  * ((?:|a)* matches "" at 0 of "aa").  Where PCRE2 and Python differ,
  * tests/reference_oracle.py says how it accounts for it.

@@ -1360,6 +1360,12 @@ static int apply_quantifier(struct parser *p, struct seq *s)
 	if (min > REF_MAX_REPEAT || max > REF_MAX_REPEAT)
 		return fail(p, REF_OUT_OF_REACH, at,
 			    "counted repetition above {%d}", REF_MAX_REPEAT);
+	/* PCRE2 10.42's start-of-match analysis reads a group {0} skips:
+	   it compiles (?:a|^){0}c as anchored, (?:a|.*){0}c as ^-only */
+	if (max == 0 && p->ast->nodes[s->last].kind == RK_ALT)
+		return fail(p, REF_OUT_OF_REACH, at,
+			    "alternation repeated {0} (PCRE2 10.42 reads the "
+			    "skipped group when it optimizes)");
 	if (lazy && min != max)
 		p->needs |= CAP_LAZY;
 	rc = new_node(p, RK_REPEAT, &kid);

@@ -203,6 +203,7 @@ static const struct ref_case cases[] = {
 	{"comment_quantifier", R("a(?#note)+"), 0, H("aaa"), N(1, 1, 1, 3)},
 	{"named_group", R("(?<n>a)(?P<m>b)"), 0, H("ab"), N(1, 1, 1, 1)},
 	{"zero_repeat", R("ab{0}c"), 0, H("ac abc"), N(1, 1, 1, 1)},
+	{"zero_repeat_group", R("(?:^a){0}c"), 0, H("xc"), N(1, 1, 1, 1)},
 
 	/* Word boundaries (ASCII), also at the ends and in empty data. */
 	{"word_boundary", R("\\bfoo\\b"), 0, H("foo food foo."),
@@ -384,6 +385,9 @@ static const struct bad bad[] = {
 	{CASE_STR("\\S*\\v"), 0, REF_OUT_OF_REACH,
 	 "\\S with \\h or \\v outside a class (PCRE2 10.42 takes them for "
 	 "disjoint: wrong at U+0085 and U+00A0) at offset 3"},
+	{CASE_STR("(?:a|^){0}c"), 0, REF_OUT_OF_REACH,
+	 "alternation repeated {0} (PCRE2 10.42 reads the skipped group "
+	 "when it optimizes) at offset 9"},
 	{CASE_STR("(?x)a b"), 0, REF_OUT_OF_REACH,
 	 "extended mode (?x) at offset 2"},
 	{CASE_STR("(*UTF)a"), 0, REF_OUT_OF_REACH,
