@@ -376,7 +376,7 @@ static int case_plan(struct case_table *t, struct suite_ctx *ctx,
 static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 		      struct case_item *c, const struct case_expect *x)
 {
-	char got[CASE_TEXT], want[CASE_TEXT], text[4 * CASE_TEXT];
+	char got[CASE_TEXT], want[CASE_TEXT], text[5 * CASE_TEXT];
 
 	t->ops->describe(t->st, c, c->answer, got, sizeof(got));
 	if (!x->found) {
@@ -390,8 +390,15 @@ static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 	}
 	t->ops->describe(t->st, c, x->answer, want, sizeof(want));
 	if (memcmp(c->answer, x->answer, t->ops->answer_size) != 0) {
-		snprintf(text, sizeof(text), "%s; expected %s (%s)", got, want,
-			 x->by);
+		char where[CASE_TEXT] = "";
+		if (t->ops->explain != NULL) {
+			where[0] = ';';
+			where[1] = ' ';
+			t->ops->explain(t->st, c, c->answer, x->answer, where + 2,
+					sizeof(where) - 2);
+		}
+		snprintf(text, sizeof(text), "%s; expected %s (%s)%s", got, want,
+			 x->by, where);
 		case_row(ctx, t, c, RESULT_MISMATCH, text);
 		return 0;
 	}

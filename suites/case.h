@@ -92,6 +92,13 @@ struct case_ops {
 			 const void *answer, char *buf, size_t size);
 
 	/*
+	 * Optional: where answer `got` differs from `want`, in words, for a
+	 * MISMATCH message ("first: packet 12 ...").  NULL: nothing more.
+	 */
+	void (*explain)(void *st, const struct case_item *c, const void *got,
+			const void *want, char *buf, size_t size);
+
+	/*
 	 * Fill b's op (run, arg, bytes_per_op, extra metrics) for verified
 	 * case c whose answer is `answer`; name, suite and verification are
 	 * filled by case_run().  0, or -1 out of memory.

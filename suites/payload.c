@@ -28,6 +28,7 @@
 
 #include "corpora/pcap.h"
 #include "harness/interrupt.h"
+#include "harness/isolate.h"
 #include "report/table.h"
 
 #include <errno.h>
@@ -454,8 +455,7 @@ static void compile_single(struct peng *pe, enum scenario sc)
 	pe->single[sc] = NULL;
 	pe->status[sc] = err.status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
 							      : RESULT_ERROR;
-	snprintf(pe->why[sc], sizeof(pe->why[sc]), "%s: pattern %s: %s%s",
-		 pe->e->name, single[sc].re, err.msg, at);
+	snprintf(pe->why[sc], sizeof(pe->why[sc]), "%s%s", err.msg, at);
 }
 
 static int engines_init(struct suite_ctx *ctx)
@@ -671,9 +671,12 @@ static void payload_derive(void *arg, double ns, struct result *r)
  */
 #define NO_MATCHES ((size_t)-1)
 
-static int plan_case(struct suite_ctx *ctx, enum scenario sc,
-		     const struct size_in *in, struct peng *pe, size_t matches,
-		     const char *verified, int unverified)
+/*
+ * Fill b's op for sc x in (x pe): its pcase (kept in st.cases), run,
+ * derive and fixed metrics.  0, or -1 out of memory.
+ */
+static int bench_fill(enum scenario sc, const struct size_in *in,
+		      struct peng *pe, size_t matches, struct bench *b)
 {
 	static int (*const runs[SC_COUNT])(void *, uint64_t) = {
 		[SC_BASE] = run_base, [SC_LITERAL] = run_single,
@@ -681,12 +684,7 @@ static int plan_case(struct suite_ctx *ctx, enum scenario sc,
 		[SC_TOUCH] = run_touch,
 	};
 	struct pcase **grown, *c;
-	struct bench b = {0};
-	char name[256];
 
-	payload_name(name, sizeof(name), sc, in, pe ? pe->e : NULL);
-	if (!suite_wants(ctx, name))
-		return 0;
 	grown = realloc(st.cases, (st.ncases + 1) * sizeof(*grown));
 	if (grown == NULL)
 		return -1;
@@ -696,17 +694,32 @@ static int plan_case(struct suite_ctx *ctx, enum scenario sc,
 		return -1;
 	*c = (struct pcase){sc, in, pe, 0, 0};
 	st.cases[st.ncases++] = c;
-	b.name = strdup(name);
-	b.suite = PAYLOAD_SUITE;
-	b.run = runs[sc];
-	b.derive = payload_derive;
-	b.arg = c;
+	b->run = runs[sc];
+	b->derive = payload_derive;
+	b->arg = c;
 	if (matches != NO_MATCHES)
-		b.extra[b.nextra++] = (struct bench_metric){
+		b->extra[b->nextra++] = (struct bench_metric){
 			"matches", BETTER_EXACT, (double)matches};
 	if (sc == SC_REALLIFE)
-		b.extra[b.nextra++] = (struct bench_metric){
+		b->extra[b->nextra++] = (struct bench_metric){
 			"rules", BETTER_EXACT, (double)pe->nok};
+	return 0;
+}
+
+static int plan_case(struct suite_ctx *ctx, enum scenario sc,
+		     const struct size_in *in, struct peng *pe, size_t matches,
+		     const char *verified, int unverified)
+{
+	struct bench b = {0};
+	char name[256];
+
+	payload_name(name, sizeof(name), sc, in, pe ? pe->e : NULL);
+	if (!suite_wants(ctx, name))
+		return 0;
+	if (bench_fill(sc, in, pe, matches, &b) != 0)
+		return -1;
+	b.name = strdup(name);
+	b.suite = PAYLOAD_SUITE;
 	b.verified = verified ? strdup(verified) : NULL;
 	b.unverified = unverified;
 	if (b.name == NULL || (verified && b.verified == NULL) ||
@@ -772,87 +785,188 @@ static size_t excerpt_from(const struct packet *p)
 	return at > 16 ? at - 16 : 0;
 }
 
-/* One engine against the reference: 0 when it agrees, else a row. */
-static int verify_engine(struct suite_ctx *ctx, enum scenario sc,
-			 const struct size_in *in, const struct peng *pe,
-			 const unsigned char *ref, size_t nref)
-{
-	const struct packets *pk = in->corpus[sc];
-	size_t differ = 0, first = 0, hits = 0;
-	char name[256], text[200];
-	int rc = 0;
+/*
+ * Literal and full-scan are cases of the one pipeline (suites/case.h):
+ * one table per size, a group per scenario, a case per engine; the
+ * answer is is_match per packet (one byte each), the expected answer the
+ * reference's, which check_generator() has held against the planted
+ * marks.
+ */
+struct single_case {
+	enum scenario sc;
+	struct size_in *in;
+	struct peng *pe;
+};
 
-	for (size_t i = 0; i < pk->n; i++) {
-		rc = pe->e->is_match(pe->single[sc], pk->pkt[i].p, pk->pkt[i].len);
-		if (rc < 0) {
-			first = i;
-			break;
-		}
-		hits += (size_t)rc;
-		if (rc != ref[i]) {
-			first = differ == 0 ? i : first;
-			differ++;
-		}
-	}
-	if (rc >= 0 && differ == 0)
-		return 0;
-	payload_name(name, sizeof(name), sc, in, pe->e);
-	payload_excerpt(pk->pkt[first].p, pk->pkt[first].len,
-			excerpt_from(&pk->pkt[first]), 64, text, sizeof(text));
-	if (rc < 0)
-		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_ERROR,
-			   "%s: %s: %s on packet %zu \"%s\"", pe->e->name,
-			   single[sc].re, engine_status_name(rc), first, text);
-	else
-		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_MISMATCH,
-			   "%s: /%s/, size %s: %zu matching packets, reference "
-			   "%zu%s; %zu packets differ, first: packet %zu (is_match "
-			   "%d, reference %d) \"%s\"",
-			   pe->e->name, single[sc].re, in->label, hits, nref,
-			   pk->mark ? " (= planted)" : "", differ, first, !ref[first],
-			   ref[first], text);
-	return -1;
+static const struct packets *single_packets(const struct case_item *c)
+{
+	const struct single_case *sc = c->arg;
+
+	return sc->in->corpus[sc->sc];
 }
 
-/* Verify and plan the literal or full-scan scenario at one size. */
+static int single_compile(void *arg, const struct case_item *c, void **h,
+			  char *why, size_t size)
+{
+	const struct single_case *sc = c->arg;
+
+	(void)arg;
+	*h = sc->pe->single[sc->sc];
+	if (*h != NULL)
+		return 0;
+	snprintf(why, size, "%s", sc->pe->why[sc->sc]);
+	return sc->pe->status[sc->sc] == RESULT_UNSUPPORTED
+		       ? ENGINE_ERR_UNSUPPORTED
+		       : ENGINE_ERR_COMPILE;
+}
+
+static int single_answer(void *arg, const struct case_item *c, void *out)
+{
+	const struct packets *pk = single_packets(c);
+	unsigned char *hit = out;
+
+	(void)arg;
+	for (size_t i = 0; i < pk->n; i++) {
+		int rc = c->e->is_match(c->h, pk->pkt[i].p, pk->pkt[i].len);
+		if (rc < 0)
+			return rc;
+		hit[i] = (unsigned char)rc;
+	}
+	return 0;
+}
+
+static size_t single_hits(const struct case_item *c, const unsigned char *hit)
+{
+	const struct packets *pk = single_packets(c);
+	size_t n = 0;
+
+	for (size_t i = 0; i < pk->n; i++)
+		n += hit[i];
+	return n;
+}
+
+static int single_expect(void *arg, const struct case_item *c, void *out,
+			 char *by, size_t size)
+{
+	const struct single_case *sc = c->arg;
+	const struct packets *pk = single_packets(c);
+	unsigned char *hit = out;
+
+	(void)arg;
+	for (size_t i = 0; i < pk->n; i++)
+		hit[i] = (unsigned char)reference(sc->sc, &pk->pkt[i]);
+	snprintf(by, size, "reference (%s) per packet%s",
+		 sc->sc == SC_LITERAL ? "memmem" : "pri then ate",
+		 pk->mark ? ", = planted" : "");
+	return CASE_REF_OK;
+}
+
+static void single_describe(void *arg, const struct case_item *c,
+			    const void *answer, char *buf, size_t size)
+{
+	(void)arg;
+	snprintf(buf, size, "%zu matching packets", single_hits(c, answer));
+}
+
+static void single_explain(void *arg, const struct case_item *c,
+			   const void *got, const void *want, char *buf,
+			   size_t size)
+{
+	const struct packets *pk = single_packets(c);
+	const unsigned char *g = got, *w = want;
+	size_t differ = 0, first = 0;
+	char text[200];
+
+	(void)arg;
+	for (size_t i = pk->n; i-- > 0;)
+		if (g[i] != w[i]) {
+			differ++;
+			first = i;
+		}
+	payload_excerpt(pk->pkt[first].p, pk->pkt[first].len,
+			excerpt_from(&pk->pkt[first]), 64, text, sizeof(text));
+	snprintf(buf, size, "%zu packets differ, first: packet %zu (is_match "
+		 "%d, reference %d) \"%s\"", differ, first, g[first], w[first],
+		 text);
+}
+
+static int single_bench(void *arg, struct case_item *c, const void *answer,
+			struct bench *b)
+{
+	const struct single_case *sc = c->arg;
+
+	(void)arg;
+	return bench_fill(sc->sc, sc->in, sc->pe, single_hits(c, answer), b);
+}
+
+static void single_release(void *arg, struct case_item *c)
+{
+	(void)arg;
+	(void)c; /* the handle is the engine's pe->single[], freed at cleanup */
+}
+
+static const struct case_ops single_ops = {
+	.compile = single_compile,
+	.answer = single_answer,
+	.expect = single_expect,
+	.describe = single_describe,
+	.explain = single_explain,
+	.bench = single_bench,
+	.release = single_release,
+};
+
+/* The cases of scenario sc at size in: one per engine, group sc. */
+static int single_cases(struct case_table *t, enum scenario sc,
+			struct size_in *in)
+{
+	for (size_t i = 0; i < st.neng; i++) {
+		struct single_case *x = &in->single[sc][i];
+		char name[256], label[128];
+
+		*x = (struct single_case){sc, in, &st.eng[i]};
+		payload_name(name, sizeof(name), sc, in, st.eng[i].e);
+		snprintf(label, sizeof(label), "%s: /%s/, size %s",
+			 st.eng[i].e->name, single[sc].re, in->label);
+		if (case_add(t, name, label, st.eng[i].e, 0, NULL, (size_t)sc,
+			     0, x) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Verify and plan scenario sc (literal or full-scan) at one size through
+ * the pipeline; the generator's planted marks are checked against the
+ * reference first.  0, or -1 out of memory.
+ */
 static int plan_single(struct suite_ctx *ctx, enum scenario sc,
-		       const struct size_in *in)
+		       struct size_in *in)
 {
 	const struct packets *pk = in->corpus[sc];
 	unsigned char *ref;
-	size_t nref = 0;
-	int rc = 0;
+	int rc;
 
 	if (!any_wanted(ctx, sc, in))
 		return 0;
-	ref = malloc(pk->n);
-	if (ref == NULL)
+	in->ops[sc] = single_ops;
+	in->ops[sc].answer_size = pk->n ? pk->n : 1;
+	case_table_init(&in->table[sc], PAYLOAD_SUITE, &in->ops[sc], NULL);
+	ref = malloc(pk->n + 1);
+	in->single[sc] = calloc(st.neng + 1, sizeof(*in->single[sc]));
+	if (ref == NULL || in->single[sc] == NULL) {
+		free(ref);
 		return -1;
-	for (size_t i = 0; i < pk->n; i++) {
+	}
+	for (size_t i = 0; i < pk->n; i++)
 		ref[i] = (unsigned char)reference(sc, &pk->pkt[i]);
-		nref += ref[i];
-	}
-	if (check_generator(ctx, sc, in, ref) != 0)
-		goto out;
-	for (size_t i = 0; i < st.neng && rc == 0; i++) {
-		struct peng *pe = &st.eng[i];
-		char name[256];
-		if (pe->single[sc] == NULL) {
-			payload_name(name, sizeof(name), sc, in, pe->e);
-			suite_fail(ctx, PAYLOAD_SUITE, name, pe->status[sc], "%s",
-				   pe->why[sc]);
-		} else if (verify_engine(ctx, sc, in, pe, ref, nref) == 0) {
-			char by[160];
-			snprintf(by, sizeof(by), "reference (%s) per packet: %zu "
-				 "matching packets%s", sc == SC_LITERAL ? "memmem"
-				 : "pri then ate", nref,
-				 pk->mark ? ", = planted" : "");
-			rc = plan_case(ctx, sc, in, pe, nref, by, 0);
-		}
-	}
-out:
+	rc = check_generator(ctx, sc, in, ref);
 	free(ref);
-	return rc;
+	if (rc != 0)
+		return 0; /* an error row: rxbench's generator, not an engine */
+	if (single_cases(&in->table[sc], sc, in) != 0)
+		return -1;
+	rc = case_run(&in->table[sc], ctx);
+	return rc == ISOLATE_INTERRUPTED ? 0 : rc;
 }
 
 /*
@@ -1201,6 +1315,13 @@ static void payload_cleanup(void)
 		free(st.in[i].rule_matched);
 		st.in[i].rule_matched = NULL;
 		st.in[i].rules_verified = 0;
+		for (size_t sc = 0; sc < SC_COUNT; sc++) {
+			if (st.in[i].ops[sc].answer_size > 0)
+				case_table_release(&st.in[i].table[sc]);
+			free(st.in[i].single[sc]);
+			st.in[i].single[sc] = NULL;
+			st.in[i].ops[sc].answer_size = 0;
+		}
 	}
 	packets_release(&st.pcap_pk);
 	payload_rules_release(&st.rules);

@@ -11,6 +11,7 @@
 
 #include "corpora/packets.h"
 #include "corpora/rules.h"
+#include "suites/case.h"
 #include "suites/reference.h"
 #include "suites/suite.h"
 
@@ -28,6 +29,8 @@ enum scenario {
 	SC_COUNT,
 };
 
+struct single_case;
+
 /* The packets each scenario reads at one size (one row of the tables). */
 struct size_in {
 	char label[16];          /* "64", or "pcap" */
@@ -37,6 +40,10 @@ struct size_in {
 	double linerate;         /* Mpps at --link for this size */
 	size_t *rule_matched;    /* real-life: verified packets per rule */
 	int rules_verified;      /* rule_matched holds an answer engines gave */
+	/* literal and full-scan: their cases (suites/case.h), per scenario */
+	struct case_table table[SC_COUNT];
+	struct case_ops ops[SC_COUNT]; /* answer_size: packets of the size */
+	struct single_case *single[SC_COUNT]; /* per engine */
 };
 
 /* Patterns with the same flags: one compiled set per engine. */
