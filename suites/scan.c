@@ -82,7 +82,6 @@ static struct {
 	struct corpus corpus;
 	struct line *lines;
 	long nlines;
-	int corpus_high;       /* the corpus has a byte >= 0x80 */
 	struct case_table table; /* pattern x engine */
 	struct strset names; /* of user patterns */
 } st;
@@ -293,8 +292,6 @@ static int load_inputs(void)
 	for (size_t i = 0; i < st.npats; i++)
 		if (st.pats[i].user)
 			st.pats[i].flags = st.flags;
-	for (size_t i = 0; i < st.corpus.len && !st.corpus_high; i++)
-		st.corpus_high = (unsigned char)st.corpus.data[i] >= 0x80;
 	st.nlines = corpus_lines_exact(&st.corpus, &st.lines);
 	return st.nlines < 0 ? -1 : 0;
 }
@@ -395,13 +392,6 @@ static int scan_expect(void *arg, const struct case_item *c, void *out,
 		snprintf(by, size, "the built-in table's %s answer",
 			 scan_class_name(c->klass));
 		return CASE_REF_OK;
-	}
-	if ((p->flags & ENGINE_CASELESS) && (p->flags & ENGINE_UTF8) &&
-	    st.corpus_high) {
-		snprintf(by, size, "no reference for caseless matching of "
-			 "non-ASCII text in UTF-8 mode (engines fold Unicode "
-			 "case, the reference ASCII only)");
-		return CASE_REF_NONE;
 	}
 	if (p->ref == NULL) {
 		snprintf(by, size, "the reference %s it (%s)",
