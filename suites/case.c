@@ -61,6 +61,7 @@ int case_add(struct case_table *t, const char *name, const char *label,
 	c->group = group;
 	c->klass = klass;
 	c->arg = arg;
+	c->st = t->st;
 	t->n++;
 	return 0;
 }

@@ -54,6 +54,8 @@ struct case_item {
 	int klass;      /* within a group, cases of one class share the
 			   expected answer (a semantics class, say) */
 	void *arg;      /* the suite's data for the case; not owned */
+	void *st;       /* the table's state (case_table.st), for a timed op
+			   that is given only the item */
 	void *h;        /* the compiled handle, NULL when none */
 	/* set by case_run() */
 	int planned;         /* 1 when it became a benchmark */

@@ -961,8 +961,8 @@ const struct suite suite_fqdn = {
 	.in_default = 1,
 	.default_benchtime_ns = 100e6,
 	.set_option = fqdn_set_option,
-	.prepare = fqdn_prepare,
-	.report = fqdn_report,
+	.legacy_prepare = fqdn_prepare,
+	.legacy_report = fqdn_report,
 	.reports_growth = 1,
-	.cleanup = fqdn_cleanup,
+	.legacy_cleanup = fqdn_cleanup,
 };

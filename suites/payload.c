@@ -1348,7 +1348,7 @@ const struct suite suite_payload = {
 	.in_default = 1,
 	.default_benchtime_ns = DEFAULT_BENCHTIME_NS,
 	.set_option = payload_set_option,
-	.prepare = payload_prepare,
-	.report = payload_report,
-	.cleanup = payload_cleanup,
+	.legacy_prepare = payload_prepare,
+	.legacy_report = payload_report,
+	.legacy_cleanup = payload_cleanup,
 };

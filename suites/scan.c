@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,34 +73,43 @@ static const struct {
 	{"no-match", "zqxj[0-9]+", 0, 0, 0, 0},
 };
 
-static struct {
+/* What the command line chose (suites/options.h fills it). */
+struct scan_config {
+	const char **patterns; /* --pattern, in order (argv's strings) */
+	size_t npatterns, cap;
+	const char *patterns_path; /* --patterns-file */
+	const char *corpus_path;   /* --corpus */
+	enum scan_model model;     /* --model */
+	unsigned flags;            /* --flags: every user pattern */
+};
+
+/* One run: what prepare() builds; the benchmarks point into it. */
+struct scan_run {
+	const struct scan_config *cfg;
+	enum scan_model model; /* cfg's, for short */
 	struct scan_pattern *pats;
 	size_t npats, cap;
-	unsigned flags;        /* --flags: every user pattern, once parsed */
-	const char *corpus_path;
-	const char *patterns_path;
-	enum scan_model model;
 	struct corpus corpus;
 	struct line *lines;
 	long nlines;
 	struct case_table table; /* pattern x engine */
-	struct strset names; /* of user patterns */
-} st;
+	struct strset names;     /* of user patterns */
+};
 
-static int add_pattern(const char *name, const char *re, size_t len,
-		       unsigned flags, unsigned needs, int user)
+static int add_pattern(struct scan_run *r, const char *name, const char *re,
+		       size_t len, unsigned flags, unsigned needs, int user)
 {
 	struct scan_pattern *p;
 
-	if (st.npats == st.cap) { /* doubling: 100,000 patterns load at once */
-		size_t cap = st.cap ? st.cap * 2 : 16;
-		struct scan_pattern *grown = realloc(st.pats, cap * sizeof(*grown));
+	if (r->npats == r->cap) { /* doubling: 100,000 patterns load at once */
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		struct scan_pattern *grown = realloc(r->pats, cap * sizeof(*grown));
 		if (grown == NULL)
 			return -1;
-		st.pats = grown;
-		st.cap = cap;
+		r->pats = grown;
+		r->cap = cap;
 	}
-	p = &st.pats[st.npats];
+	p = &r->pats[r->npats];
 	p->name = strdup(name);
 	p->re = malloc(len + 1);
 	if (p->name == NULL || p->re == NULL) {
@@ -116,32 +126,33 @@ static int add_pattern(const char *name, const char *re, size_t len,
 	p->expect_first = -1;
 	p->ref = NULL;
 	p->expect_lines = -1;
-	st.npats++;
+	r->npats++;
 	return 0;
 }
 
 /* A user pattern's name: its text made name-safe, numbered if repeated
- * (st.names finds repeats in O(1): 100,000 patterns load at once). */
-static int add_user_pattern(const char *re, size_t len)
+ * (r->names finds repeats in O(1): 100,000 patterns load at once). */
+static int add_user_pattern(struct scan_run *r, const char *re, size_t len)
 {
 	char name[48];
 	size_t l;
 
-	if (st.names.slot == NULL && strset_init(&st.names, 64) != 0)
+	if (r->names.slot == NULL && strset_init(&r->names, 64) != 0)
 		return -1;
 	bench_name_part(re, len < 32 ? len : 32, name, sizeof(name));
 	if (name[0] == '\0')
 		snprintf(name, sizeof(name), "empty");
 	l = strlen(name);
-	for (size_t k = st.npats + 1; strset_find(&st.names, name, strlen(name),
+	for (size_t k = r->npats + 1; strset_find(&r->names, name, strlen(name),
 						  NULL); k++)
 		snprintf(name + (l > 36 ? 36 : l), 12, "#%zu", k);
-	if (strset_add(&st.names, name, strlen(name), 0) < 0)
+	if (strset_add(&r->names, name, strlen(name), 0) < 0)
 		return -1;
-	return add_pattern(name, re, len, 0, 0, 1);
+	return add_pattern(r, name, re, len, 0, 0, 1);
 }
 
-static int parse_flags(const char *v)
+/* --flags=isma...: the enum engine_flag bits for user patterns. */
+static int opt_flags(void *cfg, const char *v, char *err, size_t size)
 {
 	unsigned f = 0;
 
@@ -153,51 +164,67 @@ static int parse_flags(const char *v)
 		case 'a': f |= ENGINE_ANCHORED; break;
 		case 'u': f |= ENGINE_UTF8; break;
 		default:
-			fprintf(stderr, "rxbench: --flags=%s: unknown flag '%c' "
-				"(use i, s, m, a, u)\n", v, *p);
+			snprintf(err, size, "unknown flag '%c' (use i, s, m, a, "
+				 "u)", *p);
 			return -1;
 		}
 	}
-	st.flags = f;
+	((struct scan_config *)cfg)->flags = f;
 	return 0;
 }
 
-static int scan_set_option(const char *key, const char *value)
+static int opt_pattern(void *cfg, const char *v, char *err, size_t size)
 {
-	if (value == NULL && (strcmp(key, "pattern") == 0 ||
-			      strcmp(key, "patterns-file") == 0 ||
-			      strcmp(key, "corpus") == 0 ||
-			      strcmp(key, "model") == 0 ||
-			      strcmp(key, "flags") == 0)) {
-		return SUITE_OPT_NEEDS_VALUE;
-	}
-	if (strcmp(key, "pattern") == 0)
-		return add_user_pattern(value, strlen(value)) ? SUITE_OPT_INVALID
-							       : SUITE_OPT_OK;
-	if (strcmp(key, "patterns-file") == 0) {
-		st.patterns_path = value;
-		return SUITE_OPT_OK;
-	}
-	if (strcmp(key, "corpus") == 0) {
-		st.corpus_path = value;
-		return SUITE_OPT_OK;
-	}
-	if (strcmp(key, "flags") == 0)
-		return parse_flags(value) ? SUITE_OPT_INVALID : SUITE_OPT_OK;
-	if (strcmp(key, "model") == 0) {
-		if (strcmp(value, "count") == 0)
-			st.model = MODEL_COUNT;
-		else if (strcmp(value, "grep") == 0)
-			st.model = MODEL_GREP;
-		else {
-			fprintf(stderr, "rxbench: --model=%s: use count or grep\n",
-				value);
-			return SUITE_OPT_INVALID;
+	struct scan_config *c = cfg;
+
+	if (c->npatterns == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 8;
+		const char **grown = realloc(c->patterns, cap * sizeof(*grown));
+		if (grown == NULL) {
+			snprintf(err, size, "out of memory");
+			return -1;
 		}
-		return SUITE_OPT_OK;
+		c->patterns = grown;
+		c->cap = cap;
 	}
-	return SUITE_OPT_UNKNOWN;
+	c->patterns[c->npatterns++] = v;
+	return 0;
 }
+
+static int opt_model(void *cfg, const char *v, char *err, size_t size)
+{
+	struct scan_config *c = cfg;
+
+	if (strcmp(v, "count") == 0)
+		c->model = MODEL_COUNT;
+	else if (strcmp(v, "grep") == 0)
+		c->model = MODEL_GREP;
+	else {
+		snprintf(err, size, "use count or grep");
+		return -1;
+	}
+	return 0;
+}
+
+static void scan_config_release(void *cfg)
+{
+	free(((struct scan_config *)cfg)->patterns);
+}
+
+#define SCAN_OPT(f) offsetof(struct scan_config, f)
+static const struct opt_spec scan_options[] = {
+	{"pattern", "RE", "a pattern (repeatable)", OPT_CALL, 0, 0, 0,
+	 opt_pattern},
+	{"patterns-file", "FILE", "one pattern per line", OPT_TEXT,
+	 SCAN_OPT(patterns_path), 0, 0, NULL},
+	{"corpus", "FILE", "the haystack (default: 1 MiB generated prose)",
+	 OPT_TEXT, SCAN_OPT(corpus_path), 0, 0, NULL},
+	{"model", "count|grep", "matches in the file, or matching lines",
+	 OPT_CALL, 0, 0, 0, opt_model},
+	{"flags", "ismau", "for every user pattern: caseless, dotall,\n"
+	 "multiline, anchored, UTF-8", OPT_CALL, 0, 0, 0, opt_flags},
+	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
+};
 
 /*
  * Read --patterns-file: one pattern per line, blank lines skipped.  A
@@ -205,7 +232,7 @@ static int scan_set_option(const char *key, const char *value)
  * few hundred bytes of memory per pattern byte (glibc: 220 MiB for one
  * MiB), and no real pattern is that long.
  */
-static int load_patterns_file(const char *path)
+static int load_patterns_file(struct scan_run *r, const char *path)
 {
 	struct corpus f;
 	struct line *lines = NULL;
@@ -224,44 +251,44 @@ static int load_patterns_file(const char *path)
 				lines[i].len, SCAN_MAX_PATTERN);
 			n = -2;
 		} else if (lines[i].len > 0 &&
-			   add_user_pattern(lines[i].p, lines[i].len) != 0) {
+			   add_user_pattern(r, lines[i].p, lines[i].len) != 0) {
 			n = -1;
 		}
 	}
-	if (n == 0 || (n > 0 && st.npats == 0))
+	if (n == 0 || (n > 0 && r->npats == 0))
 		fprintf(stderr, "rxbench: %s: no patterns in the file\n", path);
 	free(lines);
 	corpus_release(&f);
-	return n > 0 && st.npats > 0 ? 0 : -1;
+	return n > 0 && r->npats > 0 ? 0 : -1;
 }
 
 /* With --flags=u the corpus must be UTF-8: PCRE2's JIT and Oniguruma
  * trust it and would read past a broken sequence. */
-static int check_utf8_corpus(void)
+static int check_utf8_corpus(const struct scan_run *r)
 {
 	long bad;
 
-	if (!(st.flags & ENGINE_UTF8) || st.corpus_path == NULL)
+	if (!(r->cfg->flags & ENGINE_UTF8) || r->cfg->corpus_path == NULL)
 		return 0;
-	bad = engine_utf8_invalid(st.corpus.data, st.corpus.len);
+	bad = engine_utf8_invalid(r->corpus.data, r->corpus.len);
 	if (bad < 0)
 		return 0;
 	fprintf(stderr, "rxbench: %s: not UTF-8 at byte %ld (--flags=u needs "
-		"a UTF-8 corpus)\n", st.corpus_path, bad);
+		"a UTF-8 corpus)\n", r->cfg->corpus_path, bad);
 	return -1;
 }
 
 /* The built-in table, with its expected answers when the corpus is ours. */
-static int add_builtin_patterns(void)
+static int add_builtin_patterns(struct scan_run *r)
 {
 	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
 		struct scan_pattern *p;
-		if (add_pattern(builtin[i].name, builtin[i].re,
+		if (add_pattern(r, builtin[i].name, builtin[i].re,
 				strlen(builtin[i].re), builtin[i].flags,
 				builtin[i].needs, 0) != 0)
 			return -1;
-		p = &st.pats[st.npats - 1];
-		if (st.corpus_path == NULL) {
+		p = &r->pats[r->npats - 1];
+		if (r->cfg->corpus_path == NULL) {
 			p->expect_first = builtin[i].first;
 			p->expect_lines = builtin[i].lines;
 		}
@@ -269,31 +296,36 @@ static int add_builtin_patterns(void)
 	return 0;
 }
 
-static int load_inputs(void)
+static int load_inputs(struct scan_run *r)
 {
 	char err[512];
 
-	if (st.patterns_path != NULL && load_patterns_file(st.patterns_path))
+	for (size_t i = 0; i < r->cfg->npatterns; i++)
+		if (add_user_pattern(r, r->cfg->patterns[i],
+				     strlen(r->cfg->patterns[i])) != 0)
+			return -1;
+	if (r->cfg->patterns_path != NULL &&
+	    load_patterns_file(r, r->cfg->patterns_path))
 		return -1;
-	if (st.npats == 0 && add_builtin_patterns() != 0)
+	if (r->npats == 0 && add_builtin_patterns(r) != 0)
 		return -1;
-	if (st.corpus_path != NULL) {
-		if (corpus_load_file(&st.corpus, st.corpus_path, err,
+	if (r->cfg->corpus_path != NULL) {
+		if (corpus_load_file(&r->corpus, r->cfg->corpus_path, err,
 				     sizeof(err)) != 0) {
 			fprintf(stderr, "rxbench: %s\n", err);
 			return -1;
 		}
-	} else if (text_generate(&st.corpus, SCAN_CORPUS_SIZE, 1) != 0) {
+	} else if (text_generate(&r->corpus, SCAN_CORPUS_SIZE, 1) != 0) {
 		return -1;
 	}
-	if (check_utf8_corpus() != 0)
+	if (check_utf8_corpus(r) != 0)
 		return -1;
 	/* --flags is for every user pattern, wherever it stood */
-	for (size_t i = 0; i < st.npats; i++)
-		if (st.pats[i].user)
-			st.pats[i].flags = st.flags;
-	st.nlines = corpus_lines_exact(&st.corpus, &st.lines);
-	return st.nlines < 0 ? -1 : 0;
+	for (size_t i = 0; i < r->npats; i++)
+		if (r->pats[i].user)
+			r->pats[i].flags = r->cfg->flags;
+	r->nlines = corpus_lines_exact(&r->corpus, &r->lines);
+	return r->nlines < 0 ? -1 : 0;
 }
 
 /* --- answers --------------------------------------------------------- */
@@ -304,12 +336,13 @@ struct scan_answer {
 	long answer;  /* the count, or the matching lines (grep model) */
 };
 
-static long grep_count(const struct engine *e, void *h)
+static long grep_count(const struct scan_run *r, const struct engine *e,
+		       void *h)
 {
 	long hits = 0;
 
-	for (long i = 0; i < st.nlines; i++) {
-		int m = e->is_match(h, st.lines[i].p, st.lines[i].len);
+	for (long i = 0; i < r->nlines; i++) {
+		int m = e->is_match(h, r->lines[i].p, r->lines[i].len);
 		if (m < 0)
 			return m;
 		hits += m;
@@ -318,21 +351,22 @@ static long grep_count(const struct engine *e, void *h)
 }
 
 /* The answer engine e gives under the current model; <0 on error. */
-static long scan_model_answer(const struct engine *e, void *h)
+static long scan_model_answer(const struct scan_run *r,
+			      const struct engine *e, void *h)
 {
-	if (st.model == MODEL_GREP)
-		return grep_count(e, h);
+	if (r->model == MODEL_GREP)
+		return grep_count(r, e, h);
 	if (e->count == NULL)
 		return ENGINE_ERR_UNSUPPORTED;
-	return e->count(h, st.corpus.data, st.corpus.len);
+	return e->count(h, r->corpus.data, r->corpus.len);
 }
 
 /* Cases of one pattern share a reference class when their answers must
  * agree: every engine in the grep model, a semantics class otherwise
  * (the test-only noop, which has none, is held to leftmost-first). */
-static int scan_class(const struct engine *e)
+static int scan_class(const struct scan_run *r, const struct engine *e)
 {
-	if (st.model == MODEL_GREP)
+	if (r->model == MODEL_GREP)
 		return 0;
 	return e->semantics == SEM_NONE ? SEM_LEFTMOST_FIRST : (int)e->semantics;
 }
@@ -348,49 +382,50 @@ static void scan_ref_compile(struct scan_pattern *p)
 		p->ref = NULL;
 }
 
-static long ref_grep(const struct ref_regex *r)
+static long ref_grep(const struct scan_run *r, const struct ref_regex *re)
 {
 	long hits = 0;
 
-	for (long i = 0; i < st.nlines; i++)
-		hits += ref_is_match(r, st.lines[i].p, st.lines[i].len);
+	for (long i = 0; i < r->nlines; i++)
+		hits += ref_is_match(re, r->lines[i].p, r->lines[i].len);
 	return hits;
 }
 
 /* The reference's answer for class k of p, in *a.  0 or -1 (memory). */
-static int scan_ref_answer(const struct scan_pattern *p, int k,
+static int scan_ref_answer(const struct scan_run *r,
+			   const struct scan_pattern *p, int k,
 			   struct scan_answer *a)
 {
-	a->matched = ref_is_match(p->ref, st.corpus.data, st.corpus.len);
-	if (st.model == MODEL_GREP)
-		a->answer = ref_grep(p->ref);
+	a->matched = ref_is_match(p->ref, r->corpus.data, r->corpus.len);
+	if (r->model == MODEL_GREP)
+		a->answer = ref_grep(r, p->ref);
 	else
 		a->answer = ref_count(p->ref, (enum engine_semantics)k,
-				      st.corpus.data, st.corpus.len);
+				      r->corpus.data, r->corpus.len);
 	return a->answer < 0 ? -1 : 0;
 }
 
-static const char *scan_class_name(int k)
+static const char *scan_class_name(const struct scan_run *r, int k)
 {
-	return st.model == MODEL_GREP ? "matching lines"
+	return r->model == MODEL_GREP ? "matching lines"
 				      : engine_semantics_name((enum engine_semantics)k);
 }
 
 /* case_ops.expect: the built-in table's answer, else the reference's. */
-static int scan_expect(void *arg, const struct case_item *c, void *out,
+static int scan_expect(void *st, const struct case_item *c, void *out,
 		       char *by, size_t size)
 {
+	const struct scan_run *r = st;
 	const struct scan_pattern *p = c->arg;
 	struct scan_answer *a = out;
-	long table = st.model == MODEL_GREP ? p->expect_lines : p->expect_first;
+	long table = r->model == MODEL_GREP ? p->expect_lines : p->expect_first;
 
-	(void)arg;
-	if (table >= 0 && (st.model == MODEL_GREP ||
+	if (table >= 0 && (r->model == MODEL_GREP ||
 			   c->klass == SEM_LEFTMOST_FIRST)) {
 		a->answer = table;
 		a->matched = table > 0;
 		snprintf(by, size, "the built-in table's %s answer",
-			 scan_class_name(c->klass));
+			 scan_class_name(r, c->klass));
 		return CASE_REF_OK;
 	}
 	if (p->ref == NULL) {
@@ -399,9 +434,9 @@ static int scan_expect(void *arg, const struct case_item *c, void *out,
 			 p->ref_why);
 		return CASE_REF_NONE;
 	}
-	if (scan_ref_answer(p, c->klass, a) != 0)
+	if (scan_ref_answer(r, p, c->klass, a) != 0)
 		return CASE_REF_ERROR;
-	snprintf(by, size, "reference, %s", scan_class_name(c->klass));
+	snprintf(by, size, "reference, %s", scan_class_name(r, c->klass));
 	return CASE_REF_OK;
 }
 
@@ -442,41 +477,42 @@ static int scan_compile(void *arg, const struct case_item *c, void **h,
 	return rc;
 }
 
-static int scan_answer(void *arg, const struct case_item *c, void *out)
+static int scan_answer(void *st, const struct case_item *c, void *out)
 {
+	const struct scan_run *r = st;
 	struct scan_answer a;
-	int m = c->e->is_match(c->h, st.corpus.data, st.corpus.len);
+	int m = c->e->is_match(c->h, r->corpus.data, r->corpus.len);
 
-	(void)arg;
 	if (m < 0)
 		return m;
 	a.matched = m;
-	a.answer = scan_model_answer(c->e, c->h);
+	a.answer = scan_model_answer(r, c->e, c->h);
 	if (a.answer < 0)
 		return (int)a.answer;
 	memcpy(out, &a, sizeof(a));
 	return 0;
 }
 
-static void scan_describe(void *arg, const struct case_item *c,
+static void scan_describe(void *st, const struct case_item *c,
 			  const void *answer, char *buf, size_t size)
 {
+	const struct scan_run *r = st;
 	const struct scan_answer *a = answer;
 
-	(void)arg;
 	(void)c;
 	snprintf(buf, size, "%s %ld, is_match %ld",
-		 st.model == MODEL_GREP ? "matching lines" : "count", a->answer,
+		 r->model == MODEL_GREP ? "matching lines" : "count", a->answer,
 		 a->matched);
 }
 
 static int scan_run_count(void *arg, uint64_t n)
 {
 	const struct case_item *c = arg;
+	const struct scan_run *r = c->st;
 	volatile long sink = 0;
 
 	for (uint64_t i = 0; i < n; i++) {
-		long v = c->e->count(c->h, st.corpus.data, st.corpus.len);
+		long v = c->e->count(c->h, r->corpus.data, r->corpus.len);
 		if (v < 0)
 			return (int)v;
 		sink += v;
@@ -488,24 +524,25 @@ static int scan_run_count(void *arg, uint64_t n)
 static int scan_run_grep(void *arg, uint64_t n)
 {
 	const struct case_item *c = arg;
+	const struct scan_run *r = c->st;
 
 	for (uint64_t i = 0; i < n; i++) {
-		long v = grep_count(c->e, c->h);
+		long v = grep_count(r, c->e, c->h);
 		if (v < 0)
 			return (int)v;
 	}
 	return 0;
 }
 
-static int scan_bench(void *arg, struct case_item *c, const void *answer,
+static int scan_bench(void *st, struct case_item *c, const void *answer,
 		      struct bench *b)
 {
+	const struct scan_run *r = st;
 	const struct scan_answer *a = answer;
 
-	(void)arg;
-	b->run = st.model == MODEL_GREP ? scan_run_grep : scan_run_count;
+	b->run = r->model == MODEL_GREP ? scan_run_grep : scan_run_count;
 	b->arg = c;
-	b->bytes_per_op = (double)st.corpus.len;
+	b->bytes_per_op = (double)r->corpus.len;
 	b->extra[0] = (struct bench_metric){"matches", BETTER_EXACT,
 					    (double)a->answer};
 	b->nextra = 1;
@@ -536,14 +573,14 @@ static const struct case_ops scan_ops = {
  * corpus that ends with '\n' (PCRE's `$` also matches before it).  A
  * pattern out of the reference's reach is judged by its bytes.
  */
-static int scan_gate(const struct scan_pattern *p, const struct engine *e,
-		     char *why, size_t size)
+static int scan_gate(const struct scan_run *r, const struct scan_pattern *p,
+		     const struct engine *e, char *why, size_t size)
 {
 	int dollar = p->ref != NULL ? (ref_features(p->ref) & REF_USES_DOLLAR) != 0
 				    : memchr(p->re, '$', p->len) != NULL;
 
-	if (st.model != MODEL_COUNT || (e->caps & CAP_PERL_DOLLAR) || !dollar ||
-	    st.corpus.len == 0 || st.corpus.data[st.corpus.len - 1] != '\n')
+	if (r->model != MODEL_COUNT || (e->caps & CAP_PERL_DOLLAR) || !dollar ||
+	    r->corpus.len == 0 || r->corpus.data[r->corpus.len - 1] != '\n')
 		return 0;
 	snprintf(why, size, "`$` is the end of data only in %s, and the corpus "
 		 "ends with a newline, before which PCRE's `$` matches too "
@@ -551,80 +588,84 @@ static int scan_gate(const struct scan_pattern *p, const struct engine *e,
 	return 1;
 }
 
-static void case_name(const struct scan_pattern *p, const struct engine *e,
-		      char *buf, size_t size)
+static void case_name(const struct scan_run *r, const struct scan_pattern *p,
+		      const struct engine *e, char *buf, size_t size)
 {
 	snprintf(buf, size, "Scan/engine=%s/pattern=%s%s", e->name, p->name,
-		 st.model == MODEL_GREP ? "/model=grep" : "");
+		 r->model == MODEL_GREP ? "/model=grep" : "");
 }
 
 /* The cases of pattern i: one per engine, group i. */
-static int scan_add_cases(struct suite_ctx *ctx, size_t i)
+static int scan_add_cases(struct scan_run *r, struct suite_ctx *ctx, size_t i)
 {
-	struct scan_pattern *p = &st.pats[i];
+	struct scan_pattern *p = &r->pats[i];
 	unsigned needs = p->needs | (p->ref ? ref_needs(p->ref) : 0);
 
 	for (size_t j = 0; j < ctx->nengines; j++) {
 		const struct engine *e = ctx->engines[j];
 		char name[256], label[128], gate[256];
-		int gated = scan_gate(p, e, gate, sizeof(gate));
+		int gated = scan_gate(r, p, e, gate, sizeof(gate));
 
-		case_name(p, e, name, sizeof(name));
+		case_name(r, p, e, name, sizeof(name));
 		snprintf(label, sizeof(label), "%s: pattern %s", e->name,
 			 p->name);
-		if (case_add(&st.table, name, label, e, needs,
-			     gated ? gate : NULL, i, scan_class(e), p) != 0)
+		if (case_add(&r->table, name, label, e, needs,
+			     gated ? gate : NULL, i, scan_class(r, e), p) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int scan_prepare(struct suite_ctx *ctx)
+static void scan_cleanup(void *run)
 {
-	int rc;
+	struct scan_run *r = run;
 
-	if (load_inputs() != 0)
-		return -1;
-	case_table_init(&st.table, "scan", &scan_ops, NULL);
-	for (size_t i = 0; i < st.npats && !interrupt_signal(); i++) {
-		scan_ref_compile(&st.pats[i]);
-		if (scan_add_cases(ctx, i) != 0)
-			return -1;
+	case_table_release(&r->table);
+	for (size_t i = 0; i < r->npats; i++) {
+		free(r->pats[i].name);
+		free(r->pats[i].re);
+		if (r->pats[i].ref != NULL)
+			ref_free(r->pats[i].ref);
 	}
-	rc = case_run(&st.table, ctx);
-	if (rc == ISOLATE_INTERRUPTED)
-		return 0; /* nothing more is planned: the run stops */
-	return rc;
+	free(r->pats);
+	strset_release(&r->names);
+	free(r->lines);
+	corpus_release(&r->corpus);
+	free(r);
 }
 
-static void scan_cleanup(void)
+/* A signal (interrupt.h) stops it with what is planned so far. */
+static void *scan_prepare(struct suite_ctx *ctx, const void *cfg)
 {
-	case_table_release(&st.table);
-	for (size_t i = 0; i < st.npats; i++) {
-		free(st.pats[i].name);
-		free(st.pats[i].re);
-		if (st.pats[i].ref != NULL)
-			ref_free(st.pats[i].ref);
+	struct scan_run *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return NULL;
+	r->cfg = cfg;
+	r->model = r->cfg->model;
+	case_table_init(&r->table, "scan", &scan_ops, r);
+	if (load_inputs(r) != 0)
+		goto fail;
+	for (size_t i = 0; i < r->npats && !interrupt_signal(); i++) {
+		scan_ref_compile(&r->pats[i]);
+		if (scan_add_cases(r, ctx, i) != 0)
+			goto fail;
 	}
-	free(st.pats);
-	strset_release(&st.names);
-	free(st.lines);
-	corpus_release(&st.corpus);
-	st.pats = NULL;
-	st.lines = NULL;
-	st.npats = st.cap = 0;
+	if (case_run(&r->table, ctx) == -1)
+		goto fail;
+	return r;
+fail:
+	scan_cleanup(r);
+	return NULL;
 }
 
 const struct suite suite_scan = {
 	.name = "scan",
 	.desc = "count matches (or matching lines) of patterns in a corpus",
-	.usage = "  --pattern=RE          a pattern (repeatable)\n"
-		 "  --patterns-file=FILE  one pattern per line\n"
-		 "  --corpus=FILE         the haystack (default: 1 MiB generated prose)\n"
-		 "  --model=count|grep    matches in the file, or matching lines\n"
-		 "  --flags=isma          caseless, dotall, multiline, anchored\n",
 	.in_default = 1,
-	.set_option = scan_set_option,
+	.options = scan_options,
+	.config_size = sizeof(struct scan_config),
+	.config_release = scan_config_release,
 	.prepare = scan_prepare,
 	.cleanup = scan_cleanup,
 };

@@ -3,13 +3,20 @@
  *
  * A suite is one `const struct suite` in its own file, listed in
  * suites/registry.c.  `rxbench run SUITE` drives it in three steps:
- *   1. set_option() for each --key=value the common options did not take;
- *   2. prepare(): build the inputs (corpora/), compute every engine's
- *      answer and compare it with the others and with a reference; add a
- *      MISMATCH / error / unsupported result for each case that fails and
- *      add a struct bench to ctx->plan only for the cases that passed;
+ *   1. options: config_init() fills a configuration of config_size bytes
+ *      with the defaults, then every --name=value the command line gives
+ *      for one of the suite's declared options (suites/options.h) is
+ *      applied to it; nothing else writes it;
+ *   2. prepare(ctx, cfg): build the inputs (corpora/), generate the case
+ *      table and hand it to the one pipeline (suites/case.h), which adds
+ *      a MISMATCH / error / unsupported / unverified row for each case
+ *      that fails and a struct bench to ctx->plan for each that passed.
+ *      It returns the run's state, which the planned benchmarks point
+ *      into: everything the run built lives there, none of it in
+ *      file-level variables;
  *   3. after harness_run() has timed the plan, report() may print the
- *      suite's own tables from ctx->results, then cleanup() frees.
+ *      suite's own tables from ctx->results, then cleanup() frees the
+ *      state and config_release() the configuration.
  * A suite never reads the clock.
  */
 #ifndef RXB_SUITE_H
@@ -21,6 +28,7 @@
 #include "harness/bench.h"
 #include "harness/filter.h"
 #include "harness/results.h"
+#include "suites/options.h"
 
 struct suite_ctx {
 	const struct engine *const *engines; /* selected, in table order */
@@ -43,24 +51,42 @@ enum suite_opt_rc {
 struct suite {
 	const char *name;
 	const char *desc;
-	const char *usage; /* its options, one per line, for --help */
 	int in_default;    /* run by a plain `rxbench run` */
 	/* Time per sample when --benchtime was not given; 0: the common 1s. */
 	double default_benchtime_ns;
 
-	/* key without "--"; value is NULL for "--key" without "=value". */
-	int (*set_option)(const char *key, const char *value);
+	/* Its --options, ended by {NULL}; NULL when it has none. */
+	const struct opt_spec *options;
+	size_t config_size; /* bytes of its configuration (> 0) */
+	/* Optional: the defaults into cfg, which comes zeroed. */
+	void (*config_init)(void *cfg);
+	/* Optional: free what the options stored in cfg. */
+	void (*config_release)(void *cfg);
 
-	/* 0, or -1 when the input is unusable (message printed, run stops). */
-	int (*prepare)(struct suite_ctx *ctx);
+	/*
+	 * The run's state (see above), or NULL when the input is unusable
+	 * (message printed; the run stops with exit status 2).
+	 */
+	void *(*prepare)(struct suite_ctx *ctx, const void *cfg);
 
 	/* Optional: tables after the timings. */
-	void (*report)(struct suite_ctx *ctx, FILE *out);
+	void (*report)(struct suite_ctx *ctx, void *run, FILE *out);
 	/* report() prints its own growth-with-size table: skip the generic one. */
 	int reports_growth;
 
-	/* Optional: free what prepare() built. */
-	void (*cleanup)(void);
+	/* Free the run's state (never NULL when called). */
+	void (*cleanup)(void *run);
+
+	/*
+	 * The interface before declared options and run state, while
+	 * suites move to the one above; a suite sets these or those.
+	 */
+	const char *usage; /* its options, one per line, for --help */
+	/* key without "--"; value is NULL for "--key" without "=value". */
+	int (*set_option)(const char *key, const char *value);
+	int (*legacy_prepare)(struct suite_ctx *ctx);
+	void (*legacy_report)(struct suite_ctx *ctx, FILE *out);
+	void (*legacy_cleanup)(void);
 };
 
 extern const struct suite *const suite_table[];

@@ -50,12 +50,12 @@ static void run_prepare(struct run *r, const char *policy,
 	cr_assert_eq(r->s->set_option("policy", policy), 0);
 	cr_assert_eq(r->s->set_option("queries", "data/fqdn/edge-queries.txt"),
 		     0);
-	cr_assert_eq(r->s->prepare(&r->ctx), 0);
+	cr_assert_eq(r->s->legacy_prepare(&r->ctx), 0);
 }
 
 static void run_release(struct run *r)
 {
-	r->s->cleanup();
+	r->s->legacy_cleanup();
 	plan_release(&r->plan);
 	results_release(&r->res);
 }

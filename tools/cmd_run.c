@@ -30,6 +30,7 @@
 
 struct run_args {
 	const struct suite *suites[16];
+	void *cfg[16]; /* suites[i]'s configuration (suite.h) */
 	size_t nsuites;
 	const struct engine *engines[32];
 	size_t nengines;
@@ -123,6 +124,30 @@ static int select_engines(struct run_args *a)
 	return rc;
 }
 
+/*
+ * --key[=value] for suite s with configuration cfg: SUITE_OPT_OK,
+ * SUITE_OPT_UNKNOWN, SUITE_OPT_INVALID, or SUITE_OPT_NEEDS_VALUE when
+ * value is NULL and the option takes one.
+ */
+static int suite_set(const struct suite *s, void *cfg, const char *key,
+		     const char *value)
+{
+	const struct opt_spec *o;
+
+	if (s->options == NULL)
+		return s->set_option(key, value);
+	o = opt_find(s->options, key);
+	if (o == NULL)
+		return SUITE_OPT_UNKNOWN;
+	if (o->arg != NULL && value == NULL)
+		return SUITE_OPT_NEEDS_VALUE;
+	if (o->arg == NULL && value != NULL) {
+		fprintf(stderr, "rxbench: --%s takes no value\n", key);
+		return SUITE_OPT_INVALID;
+	}
+	return opt_set(o, cfg, value) == 0 ? SUITE_OPT_OK : SUITE_OPT_INVALID;
+}
+
 /* Offer --key[=value] to every selected suite. Returns args consumed or -1. */
 static int suite_option(struct run_args *a, const char *arg, char *next)
 {
@@ -137,7 +162,7 @@ static int suite_option(struct run_args *a, const char *arg, char *next)
 	memcpy(key, arg, klen);
 	key[klen] = '\0';
 	for (size_t i = 0; i < a->nsuites; i++) {
-		int rc = a->suites[i]->set_option(key, value);
+		int rc = suite_set(a->suites[i], a->cfg[i], key, value);
 		if (rc == SUITE_OPT_NEEDS_VALUE) {
 			if (next == NULL) {
 				fprintf(stderr, "rxbench: --%s needs a value\n",
@@ -146,7 +171,7 @@ static int suite_option(struct run_args *a, const char *arg, char *next)
 			}
 			value = next;
 			used = 2;
-			rc = a->suites[i]->set_option(key, value);
+			rc = suite_set(a->suites[i], a->cfg[i], key, value);
 		}
 		if (rc == SUITE_OPT_INVALID)
 			return -1;
@@ -158,6 +183,35 @@ static int suite_option(struct run_args *a, const char *arg, char *next)
 		return -1;
 	}
 	return used;
+}
+
+/*
+ * A configuration for each selected suite, holding its defaults.  0, or
+ * -1 out of memory.
+ */
+static int suite_configs(struct run_args *a)
+{
+	for (size_t i = 0; i < a->nsuites; i++) {
+		const struct suite *s = a->suites[i];
+		if (s->options == NULL)
+			continue;
+		a->cfg[i] = calloc(1, s->config_size);
+		if (a->cfg[i] == NULL)
+			return -1;
+		if (s->config_init != NULL)
+			s->config_init(a->cfg[i]);
+	}
+	return 0;
+}
+
+static void suite_configs_release(struct run_args *a)
+{
+	for (size_t i = 0; i < a->nsuites; i++) {
+		if (a->cfg[i] != NULL && a->suites[i]->config_release != NULL)
+			a->suites[i]->config_release(a->cfg[i]);
+		free(a->cfg[i]);
+		a->cfg[i] = NULL;
+	}
 }
 
 /* A common option's value: after '=' or the next argument. */
@@ -279,11 +333,15 @@ static void run_usage(FILE *f)
 		"                      every output marks them UNVERIFIED\n"
 		"  --quiet             no progress on stderr\n\nsuites:\n",
 		BENCH_INSTR_DEFAULT_N);
-	for (size_t i = 0; i < suite_count; i++)
-		fprintf(f, "  %-10s %s%s\n%s", suite_table[i]->name,
-			suite_table[i]->desc,
-			suite_table[i]->in_default ? " (default)" : "",
-			suite_table[i]->usage);
+	for (size_t i = 0; i < suite_count; i++) {
+		const struct suite *s = suite_table[i];
+		fprintf(f, "  %-10s %s%s\n", s->name, s->desc,
+			s->in_default ? " (default)" : "");
+		if (s->options != NULL)
+			opt_usage(f, s->options);
+		else
+			fputs(s->usage, f);
+	}
 }
 
 static int is_suite_value(char **argv, int i)
@@ -428,7 +486,7 @@ static int suite_failed(const struct results *res, const char *suite)
  * One suite: prepare, print failures, time, report; *planned grows by the
  * benchmarks it timed.  -1 on unusable input.
  */
-static int run_suite(const struct suite *s, struct run_args *a,
+static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 		     const struct bench_filter *filter, struct results *res,
 		     struct gofmt *g, size_t *planned)
 {
@@ -438,12 +496,18 @@ static int run_suite(const struct suite *s, struct run_args *a,
 				&plan, res, a->allow_unverified};
 	size_t before = res->n;
 	uint64_t t0 = clock_ns();
+	void *run = NULL;
 	int rc, ok;
 
 	if (!a->benchtime_given && s->default_benchtime_ns > 0)
 		opts.benchtime_ns = s->default_benchtime_ns;
 	gofmt_write_pkg(g, s->name);
-	rc = s->prepare(&ctx);
+	if (s->options != NULL) {
+		run = s->prepare(&ctx, cfg);
+		rc = run != NULL ? 0 : -1;
+	} else {
+		rc = s->legacy_prepare(&ctx);
+	}
 	print_failures(g, res, before);
 	*planned += plan.n;
 	if (rc == 0) {
@@ -464,11 +528,15 @@ static int run_suite(const struct suite *s, struct run_args *a,
 			summary_write_complexity(stdout, res, s->name,
 						 summary_size_keys,
 						 summary_nsize_keys);
-		if (s->report != NULL)
-			s->report(&ctx, stdout);
+		if (run != NULL && s->report != NULL)
+			s->report(&ctx, run, stdout);
+		if (run == NULL && s->legacy_report != NULL)
+			s->legacy_report(&ctx, stdout);
 	}
-	if (s->cleanup != NULL)
-		s->cleanup();
+	if (run != NULL)
+		s->cleanup(run);
+	if (s->options == NULL && s->legacy_cleanup != NULL)
+		s->legacy_cleanup();
 	plan_release(&plan);
 	ok = rc == 0 && !suite_failed(res, s->name) && !interrupt_signal();
 	/* Go's closing lines for a package */
@@ -585,7 +653,8 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	gofmt_write_config(&g, &res);
 	interrupt_install(); /* Ctrl-C: stop, but keep and write what ran */
 	for (size_t i = 0; i < a->nsuites && !interrupt_signal(); i++)
-		if (run_suite(a->suites[i], a, &filter, &res, &g, &planned) != 0)
+		if (run_suite(a->suites[i], a->cfg[i], a, &filter, &res, &g,
+			      &planned) != 0)
 			status = EXIT_USAGE;
 	if (status == EXIT_OK && results_failed(&res))
 		status = EXIT_FAILED;
@@ -626,16 +695,20 @@ static void run_args_init(struct run_args *a)
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
+	int rc;
 
 	run_args_init(&a);
 	if (collect_suites(&a, argc, argv) != 0)
 		return EXIT_USAGE;
-	return run_main(&a, argc, argv, 0);
+	rc = suite_configs(&a) == 0 ? run_main(&a, argc, argv, 0) : EXIT_USAGE;
+	suite_configs_release(&a);
+	return rc;
 }
 
 int cmd_scan(int argc, char **argv)
 {
 	struct run_args a;
+	int rc;
 
 	run_args_init(&a);
 	a.suites[a.nsuites++] = suite_find("scan");
@@ -646,5 +719,7 @@ int cmd_scan(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	return run_main(&a, argc, argv, 0);
+	rc = suite_configs(&a) == 0 ? run_main(&a, argc, argv, 0) : EXIT_USAGE;
+	suite_configs_release(&a);
+	return rc;
 }
