@@ -31,13 +31,6 @@ enum {
 	EXIT_USAGE = 2,  /* bad command line or unusable input */
 };
 
-/*
- * Parse s as a decimal integer in [min, max] for option `opt`.  0, or -1
- * after printing "rxbench: --opt=s: ..." (junk, negative, out of range).
- */
-int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
-		  uint64_t *out);
-
 /* Fill the run context: Go config lines and JSON-only context. */
 void context_fill(struct results *res, int argc, char **argv);
 

@@ -12,6 +12,7 @@
 #include "harness/filter.h"
 #include "harness/interrupt.h"
 #include "harness/isolate.h"
+#include "harness/parse.h"
 #include "report/gofmt.h"
 #include "report/json.h"
 #include "report/summary.h"
@@ -19,6 +20,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,8 @@
 
 #define RUN_DEFAULT_DIR "results"
 #define RUN_DEFAULT_OUT RUN_DEFAULT_DIR "/latest.json"
+#define RXB_XSTR(x) #x
+#define RXB_STR(x) RXB_XSTR(x) /* a macro's value as a string */
 
 struct run_args {
 	const struct suite *suites[16];
@@ -45,34 +49,6 @@ struct run_args {
 	int timeout_given; /* --timeout was on the command line */
 	int allow_unverified; /* time answers nothing could verify, marked */
 };
-
-int cli_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
-		  uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (s == NULL || s[0] < '0' || s[0] > '9') {
-		fprintf(stderr, "rxbench: --%s=%s: not a number\n", opt,
-			s ? s : "");
-		return -1;
-	}
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0') {
-		fprintf(stderr, "rxbench: --%s=%s: not a number in range\n",
-			opt, s);
-		return -1;
-	}
-	if (v < min || v > max) {
-		fprintf(stderr, "rxbench: --%s=%s: must be between %llu and "
-			"%llu\n", opt, s, (unsigned long long)min,
-			(unsigned long long)max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
 
 static void print_engine_names(FILE *f)
 {
@@ -214,91 +190,146 @@ static void suite_configs_release(struct run_args *a)
 	}
 }
 
-/* A common option's value: after '=' or the next argument. */
-static const char *opt_value(const char *arg, const char *name, char *next,
-			     int *used)
-{
-	size_t n = strlen(name);
+/* --- the common options ------------------------------------------- */
 
-	if (strncmp(arg, name, n) != 0)
-		return NULL;
-	if (arg[n] == '=') {
-		*used = 1;
-		return arg + n + 1;
+static int opt_benchtime(void *cfg, const char *v, char *err, size_t size)
+{
+	struct run_args *a = cfg;
+
+	if (bench_parse_benchtime(v, &a->opts) != 0) {
+		snprintf(err, size, "use a duration like 1s, 200ms, or a count "
+			 "like 1000x");
+		return -1;
 	}
-	if (arg[n] == '\0' && next != NULL) {
-		*used = 2;
-		return next;
-	}
-	return NULL;
+	a->benchtime_given = 1;
+	return 0;
 }
 
-static int common_option(struct run_args *a, const char *arg, char *next)
+static int opt_count(void *cfg, const char *v, char *err, size_t size)
 {
-	const char *v;
-	int used = 0;
 	uint64_t n;
 
-	if ((v = opt_value(arg, "engines", next, &used)) != NULL)
-		a->engines_arg = v;
-	else if ((v = opt_value(arg, "bench", next, &used)) != NULL)
-		a->bench = v;
-	else if ((v = opt_value(arg, "out", next, &used)) != NULL)
-		a->out = v;
-	else if ((v = opt_value(arg, "benchtime", next, &used)) != NULL) {
-		if (bench_parse_benchtime(v, &a->opts) != 0) {
-			fprintf(stderr, "rxbench: --benchtime=%s: use a duration "
-				"like 1s, 200ms, or a count like 1000x\n", v);
-			return -1;
-		}
-		a->benchtime_given = 1;
-	} else if ((v = opt_value(arg, "count", next, &used)) != NULL) {
-		if (cli_parse_u64("count", v, 1, 1000, &n) != 0)
-			return -1;
-		a->opts.count = (int)n;
-	} else if ((v = opt_value(arg, "timeout", next, &used)) != NULL) {
-		if (bench_parse_duration(v, &a->opts.timeout_ns) != 0) {
-			fprintf(stderr, "rxbench: --timeout=%s: use a duration "
-				"like 60s, 500ms or 2m (at most 1 hour)\n", v);
-			return -1;
-		}
-		a->timeout_given = 1;
-	} else if ((v = opt_value(arg, "cpu", next, &used)) != NULL) {
-		if (cli_parse_u64("cpu", v, 0, CPU_SETSIZE - 1, &n) != 0)
-			return -1;
-		a->cpu = (int)n;
-	} else if ((v = opt_value(arg, "measure", next, &used)) != NULL) {
-		if (strcmp(v, "time") == 0)
-			a->opts.measure = BENCH_TIME;
-		else if (strcmp(v, "instructions") == 0 && callgrind_built())
-			a->opts.measure = BENCH_INSTRUCTIONS;
-		else if (strcmp(v, "instructions") == 0) {
-			fprintf(stderr, "rxbench: --measure=instructions: not "
-				"available in this build (no valgrind/callgrind.h, "
-				"or a sanitizer build)\n");
-			return -1;
-		} else {
-			fprintf(stderr, "rxbench: --measure=%s: use time or "
-				"instructions\n", v);
-			return -1;
-		}
-	} else if (strcmp(arg, "no-fork") == 0) {
-		a->opts.isolate = 0;
-		used = 1;
-	} else if (strcmp(arg, "quiet") == 0) {
-		a->quiet = 1;
-		used = 1;
-	} else if (strcmp(arg, "no-results") == 0) {
-		a->no_results = 1;
-		used = 1;
-	} else if (strcmp(arg, "no-alloc") == 0) {
-		a->opts.no_alloc = 1;
-		used = 1;
-	} else if (strcmp(arg, "allow-unverified") == 0) {
-		a->allow_unverified = 1;
-		used = 1;
+	if (parse_u64(v, 1, 1000, &n, err, size) != 0)
+		return -1;
+	((struct run_args *)cfg)->opts.count = (int)n;
+	return 0;
+}
+
+static int opt_timeout(void *cfg, const char *v, char *err, size_t size)
+{
+	struct run_args *a = cfg;
+
+	if (bench_parse_duration(v, &a->opts.timeout_ns) != 0) {
+		snprintf(err, size, "use a duration like 60s, 500ms or 2m (at "
+			 "most 1 hour)");
+		return -1;
 	}
-	return used;
+	a->timeout_given = 1;
+	return 0;
+}
+
+static int opt_cpu(void *cfg, const char *v, char *err, size_t size)
+{
+	uint64_t n;
+
+	if (parse_u64(v, 0, CPU_SETSIZE - 1, &n, err, size) != 0)
+		return -1;
+	((struct run_args *)cfg)->cpu = (int)n;
+	return 0;
+}
+
+static int opt_measure(void *cfg, const char *v, char *err, size_t size)
+{
+	struct run_args *a = cfg;
+
+	if (strcmp(v, "time") == 0) {
+		a->opts.measure = BENCH_TIME;
+	} else if (strcmp(v, "instructions") != 0) {
+		snprintf(err, size, "use time or instructions");
+		return -1;
+	} else if (!callgrind_built()) {
+		snprintf(err, size, "not available in this build (no "
+			 "valgrind/callgrind.h, or a sanitizer build)");
+		return -1;
+	} else {
+		a->opts.measure = BENCH_INSTRUCTIONS;
+	}
+	return 0;
+}
+
+static int opt_no_fork(void *cfg, const char *v, char *err, size_t size)
+{
+	(void)v;
+	(void)err;
+	(void)size;
+	((struct run_args *)cfg)->opts.isolate = 0;
+	return 0;
+}
+
+#define RUN_OPT(f) offsetof(struct run_args, f)
+static const struct opt_spec run_options[] = {
+	{"engines", "a,b", "engines to run (default: all built)", OPT_TEXT,
+	 RUN_OPT(engines_arg), 0, 0, NULL},
+	{"bench", "REGEX", "select benchmarks, Go -bench style", OPT_TEXT,
+	 RUN_OPT(bench), 0, 0, NULL},
+	{"benchtime", "D|Nx", "time per sample (default 1s, or the suite's)\n"
+	 "or N iterations", OPT_CALL, 0, 0, 0, opt_benchtime},
+	{"count", "N", "samples per benchmark, interleaved; N > 1\n"
+	 "adds a statistics table per suite", OPT_CALL, 0, 0, 0, opt_count},
+	{"measure", "time|instructions", "the clock (default), or instruction "
+	 "and cache\ncounts under valgrind's callgrind (--benchtime=Nx\n"
+	 "sets the ops counted, default " RXB_STR(BENCH_INSTR_DEFAULT_N) ")",
+	 OPT_CALL, 0, 0, 0, opt_measure},
+	{"timeout", "D", "kill a sample after D (default 60s; 10m with\n"
+	 "--measure=instructions): a timeout row", OPT_CALL, 0, 0, 0,
+	 opt_timeout},
+	{"no-fork", NULL, "measure in this process: no crash isolation,\n"
+	 "no timeout", OPT_CALL, 0, 0, 0, opt_no_fork},
+	{"cpu", "N", "pin the run to CPU N", OPT_CALL, 0, 0, 0, opt_cpu},
+	{"out", "FILE", "(or -o FILE) the JSON results file (default\n"
+	 RUN_DEFAULT_OUT ")", OPT_TEXT, RUN_OPT(out), 0, 0, NULL},
+	{"no-results", NULL, "write no results file", OPT_FLAG,
+	 RUN_OPT(no_results), 0, 0, NULL},
+	{"no-alloc", NULL, "skip the allocation-counting run", OPT_FLAG,
+	 RUN_OPT(opts.no_alloc), 0, 0, NULL},
+	{"allow-unverified", NULL, "time answers no reference or majority\n"
+	 "could verify (else an unverified row, no\ntime); every output marks "
+	 "them UNVERIFIED", OPT_FLAG, RUN_OPT(allow_unverified), 0, 0, NULL},
+	{"quiet", NULL, "no progress on stderr", OPT_FLAG, RUN_OPT(quiet), 0, 0,
+	 NULL},
+	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
+};
+
+/*
+ * A common option at arg ("name" or "name=value", without "--"), its
+ * value there or in next.  Returns the arguments used (1 or 2), 0 when
+ * it is not a common option, -1 after a message.
+ */
+static int common_option(struct run_args *a, const char *arg, char *next)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	char name[64];
+	const struct opt_spec *o;
+
+	if (len >= sizeof(name))
+		return 0;
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	o = opt_find(run_options, name);
+	if (o == NULL)
+		return 0;
+	if (o->arg == NULL && eq != NULL) {
+		fprintf(stderr, "rxbench: --%s takes no value\n", name);
+		return -1;
+	}
+	if (o->arg != NULL && eq == NULL && next == NULL) {
+		fprintf(stderr, "rxbench: --%s needs a value\n", name);
+		return -1;
+	}
+	if (opt_set(o, a, o->arg == NULL ? NULL : eq ? eq + 1 : next) != 0)
+		return -1;
+	return o->arg != NULL && eq == NULL ? 2 : 1;
 }
 
 static void run_usage(FILE *f)
@@ -308,40 +339,22 @@ static void run_usage(FILE *f)
 		"       rxbench scan [options]   (same as: rxbench run scan)\n\n"
 		"Verifies every engine's answers, then times the benchmarks and\n"
 		"prints them in Go's benchmark format (benchstat reads it).\n\n"
-		"options:\n"
-		"  --engines=a,b       engines to run (default: all built)\n"
-		"  --bench=REGEX       select benchmarks, Go -bench style\n"
-		"  --benchtime=D|Nx    time per sample (default 1s, or the suite's)"
-		" or N iterations\n"
-		"  --count=N           samples per benchmark, interleaved; N > 1\n"
-		"                      adds a statistics table per suite\n"
-		"  --measure=time|instructions\n"
-		"                      the clock (default), or instruction and cache\n"
-		"                      counts under valgrind's callgrind (--benchtime=Nx\n"
-		"                      sets the ops counted, default %d)\n"
-		"  --timeout=D         kill a sample after D (default 60s; 10m with\n"
-		"                      --measure=instructions): a timeout row\n"
-		"  --no-fork           measure in this process: no crash isolation,\n"
-		"                      no timeout\n"
-		"  --cpu=N             pin the run to CPU N\n"
-		"  -o, --out=FILE      the JSON results file (default "
-		RUN_DEFAULT_OUT ")\n"
-		"  --no-results        write no results file\n"
-		"  --no-alloc          skip the allocation-counting run\n"
-		"  --allow-unverified  time answers no reference or majority could\n"
-		"                      verify (else an unverified row, no time);\n"
-		"                      every output marks them UNVERIFIED\n"
-		"  --quiet             no progress on stderr\n\nsuites:\n",
-		BENCH_INSTR_DEFAULT_N);
+		"options:\n");
+	opt_usage(f, run_options);
+	fprintf(f, "\nsuites and their options:\n");
 	for (size_t i = 0; i < suite_count; i++) {
 		const struct suite *s = suite_table[i];
-		fprintf(f, "  %-10s %s%s\n", s->name, s->desc,
+		fprintf(f, "\n  %-10s %s%s\n", s->name, s->desc,
 			s->in_default ? " (default)" : "");
 		if (s->options != NULL)
 			opt_usage(f, s->options);
 		else
 			fputs(s->usage, f);
 	}
+	fprintf(f, "\nexit status: 0 every benchmark verified and measured; 1 a "
+		"mismatch, an error\nor timeout row, or nothing measured; 2 a bad "
+		"command line or unusable\ninput; 128+N stopped by signal N (the "
+		"finished benchmarks are kept)\n");
 }
 
 static int is_suite_value(char **argv, int i)
