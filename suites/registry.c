@@ -28,7 +28,16 @@ const struct suite *suite_find(const char *name)
 
 int suite_wants(const struct suite_ctx *ctx, const char *name)
 {
-	return ctx->filter == NULL || filter_match(ctx->filter, name);
+	size_t len = strlen(name);
+
+	if (ctx->filter != NULL && !filter_select(ctx->filter, name))
+		return 0;
+	if (ctx->list == NULL)
+		return 1;
+	if (!strset_find(ctx->listed, name, len, NULL) &&
+	    strset_add(ctx->listed, name, len, 0) >= 0)
+		fprintf(ctx->list, "Benchmark%s\n", name);
+	return 0;
 }
 
 void suite_fail(struct suite_ctx *ctx, const char *suite, const char *name,

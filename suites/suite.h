@@ -29,15 +29,18 @@
 #include "harness/filter.h"
 #include "harness/results.h"
 #include "suites/options.h"
+#include "suites/strset.h"
 
 struct suite_ctx {
 	const struct engine *const *engines; /* selected, in table order */
 	size_t nengines;
 	const struct bench_opts *opts;
-	const struct bench_filter *filter;
+	struct bench_filter *filter; /* --bench; counts what it was asked */
 	struct plan *plan;        /* prepare() adds benchmarks here */
 	struct results *results;  /* verification rows go here */
 	int allow_unverified;     /* --allow-unverified (suites/case.h) */
+	FILE *list;               /* --list: print the chosen names here */
+	struct strset *listed;    /* --list: the names printed */
 };
 
 /* set_option() answers. */
@@ -95,7 +98,12 @@ extern const size_t suite_count;
 /* The suite called name, or NULL. */
 const struct suite *suite_find(const char *name);
 
-/* 1 when ctx's --bench filter selects `name` (no "Benchmark" prefix). */
+/*
+ * 1 when ctx's --bench filter selects `name` (no "Benchmark" prefix).  A
+ * suite asks before it builds, compiles or verifies anything for name.
+ * Under --list a selected name is printed once and 0 returned: nothing
+ * is done for it.
+ */
 int suite_wants(const struct suite_ctx *ctx, const char *name);
 
 /*

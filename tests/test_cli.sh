@@ -21,6 +21,25 @@ expect 2 "--model=lines" -- scan --model=lines
 expect 0 "usage: rxbench run" -- run --help
 expect 0 "engines:" -- list
 
+# --bench as go test reads it: an empty level matches anything
+printf 'abc\n' >"$tmp/abc.txt"
+expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- scan --engines=re2,pcre2 --pattern abc --corpus "$tmp/abc.txt" --bench=/engine=re2 "${fast[@]}" --no-results
+grep -q 'engine=pcre2' "$tmp/out" && { echo "FAIL: --bench=/engine=re2 ran pcre2"; fail=$((fail + 1)); }
+# a filter that selects nothing warns, names a benchmark, exits 1
+expect 1 "--bench=Nope selects none of the 2 benchmarks (one is BenchmarkScan/engine=re2/pattern=abc" -- scan --engines=re2,pcre2 --pattern abc --corpus "$tmp/abc.txt" --bench=Nope "${fast[@]}" --no-results
+# --list prints the names and measures nothing
+expect 0 "BenchmarkScan/engine=pcre2/pattern=abc" -- scan --engines=re2,pcre2 --pattern abc --corpus "$tmp/abc.txt" --list=/engine=pcre2
+[ "$(cat "$tmp/out")" = "BenchmarkScan/engine=pcre2/pattern=abc" ] || { echo "FAIL: --list printed more than the one name:"; cat "$tmp/out"; fail=$((fail + 1)); }
+# an unwritable -o is refused before anything is measured
+expect 2 "-o $tmp/missing/x.json: cannot write there: No such file or directory" -- scan --engines=re2 --pattern abc --corpus "$tmp/abc.txt" -o "$tmp/missing/x.json" "${fast[@]}"
+grep -q PASS "$tmp/out" && { echo "FAIL: measured before refusing -o"; fail=$((fail + 1)); }
+# the default results file keeps its predecessor as results/previous.json
+(cd "$tmp" && rm -rf results &&
+ "$rx" scan --engines=re2 --pattern abc --corpus abc.txt --quiet "${fast[@]}" >/dev/null &&
+ "$rx" scan --engines=re2 --pattern bc --corpus abc.txt --quiet "${fast[@]}" >/dev/null &&
+ grep -q 'pattern=abc' results/previous.json && grep -q 'pattern=bc' results/latest.json) ||
+	{ echo "FAIL: results/previous.json does not hold the run before"; fail=$((fail + 1)); }
+
 # an empty corpus is valid: every engine agrees on 0
 : >"$tmp/empty.txt"
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/empty.txt" "${fast[@]}"

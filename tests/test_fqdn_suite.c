@@ -44,8 +44,9 @@ static void run_prepare(struct run *r, const char *policy,
 		r->eng[i] = e[i];
 	r->opts = (struct bench_opts){.benchtime_ns = 1e6, .count = 1,
 				      .isolate = 1, .timeout_ns = 200e6};
-	r->ctx = (struct suite_ctx){r->eng, n, &r->opts, NULL, &r->plan,
-				    &r->res, 0};
+	r->ctx = (struct suite_ctx){.engines = r->eng, .nengines = n,
+				    .opts = &r->opts, .plan = &r->plan,
+				    .results = &r->res};
 	results_init(&r->res);
 	cr_assert_eq(r->s->set_option("policy", policy), 0);
 	cr_assert_eq(r->s->set_option("queries", "data/fqdn/edge-queries.txt"),

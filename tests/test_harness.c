@@ -202,6 +202,54 @@ Test(filter, go_style_levels)
 	cr_assert(strstr(err, "Scan") == NULL || strstr(err, "(") != NULL);
 }
 
+/* go test's splitRegexp: '/' and top-level '|' outside [] and (), a
+ * backslash escaping; an empty level matches anything. */
+Test(filter, splits_as_go_does)
+{
+	struct bench_filter f;
+	char err[128];
+
+	cr_assert_eq(filter_init(&f, "/engine=re2$", err, sizeof(err)), 0);
+	cr_assert(filter_match(&f, "FQDN/engine=re2"));
+	cr_assert(filter_match(&f, "Scan/engine=re2/pattern=x"));
+	cr_assert_not(filter_match(&f, "Scan/engine=pcre2/pattern=x"));
+	filter_release(&f);
+	cr_assert_eq(filter_init(&f, "//pattern=a[/]b", err, sizeof(err)), 0);
+	cr_assert_eq(f.alt[0].n, 3); /* the bracketed '/' is not a level */
+	filter_release(&f);
+	cr_assert_eq(filter_init(&f, "Scan/engine=(re2|pcre2/x)", err,
+				 sizeof(err)), 0);
+	cr_assert_eq(f.nalt, 1);
+	cr_assert_eq(f.alt[0].n, 2);
+	filter_release(&f);
+	/* a top-level '|' separates whole paths */
+	cr_assert_eq(filter_init(&f, "Scan/engine=re2|FQDN/engine=onig", err,
+				 sizeof(err)), 0);
+	cr_assert_eq(f.nalt, 2);
+	cr_assert(filter_match(&f, "Scan/engine=re2/pattern=x"));
+	cr_assert(filter_match(&f, "FQDN/engine=onig"));
+	cr_assert_not(filter_match(&f, "Scan/engine=onig/pattern=x"));
+	cr_assert_not(filter_match(&f, "FQDN/engine=re2"));
+	filter_release(&f);
+	cr_assert_eq(filter_init(&f, "Scan/a\\/b", err, sizeof(err)), 0);
+	cr_assert_eq(f.alt[0].n, 2);
+	filter_release(&f);
+}
+
+Test(filter, select_counts_and_keeps_an_example)
+{
+	struct bench_filter f;
+	char err[128];
+
+	cr_assert_eq(filter_init(&f, "Nope", err, sizeof(err)), 0);
+	cr_assert_not(filter_select(&f, "Scan/engine=re2"));
+	cr_assert_not(filter_select(&f, "Scan/engine=onig"));
+	cr_assert_eq(f.asked, 2);
+	cr_assert_eq(f.chosen, 0);
+	cr_assert_str_eq(f.example, "Scan/engine=re2");
+	filter_release(&f);
+}
+
 Test(results, keys_and_samples)
 {
 	struct results res;

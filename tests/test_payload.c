@@ -291,7 +291,8 @@ static void reallife_init(struct reallife *t, const struct engine *const *e,
 	}
 	snprintf(t->in.label, sizeof(t->in.label), "%s", label);
 	t->opts = (struct bench_opts){.isolate = 1, .timeout_ns = timeout_ns};
-	t->ctx = (struct suite_ctx){NULL, 0, &t->opts, NULL, &t->plan, &t->res, 0};
+	t->ctx = (struct suite_ctx){.opts = &t->opts, .plan = &t->plan,
+				    .results = &t->res};
 	results_init(&t->res);
 }
 

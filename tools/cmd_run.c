@@ -19,6 +19,7 @@
 #include "suites/suite.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 
 #define RUN_DEFAULT_DIR "results"
 #define RUN_DEFAULT_OUT RUN_DEFAULT_DIR "/latest.json"
+#define RUN_PREVIOUS_OUT RUN_DEFAULT_DIR "/previous.json"
 #define RXB_XSTR(x) #x
 #define RXB_STR(x) RXB_XSTR(x) /* a macro's value as a string */
 
@@ -48,6 +50,8 @@ struct run_args {
 	int cpu;           /* --cpu: -1 when not pinned */
 	int timeout_given; /* --timeout was on the command line */
 	int allow_unverified; /* time answers nothing could verify, marked */
+	const char *list;     /* --list: print the names it selects */
+	int rotate; /* out is the default: keep the last one as previous */
 };
 
 static void print_engine_names(FILE *f)
@@ -270,8 +274,12 @@ static int opt_no_fork(void *cfg, const char *v, char *err, size_t size)
 static const struct opt_spec run_options[] = {
 	{"engines", "a,b", "engines to run (default: all built)", OPT_TEXT,
 	 RUN_OPT(engines_arg), 0, 0, NULL},
-	{"bench", "REGEX", "select benchmarks, Go -bench style", OPT_TEXT,
-	 RUN_OPT(bench), 0, 0, NULL},
+	{"bench", "REGEX", "select benchmarks, as go test -bench does: '/'\n"
+	 "separates levels, '|' alternatives, an empty\nlevel matches all",
+	 OPT_TEXT, RUN_OPT(bench), 0, 0, NULL},
+	{"list", "REGEX", "print the names --bench=REGEX would run, one\n"
+	 "per line, and measure nothing (--list=. : all)", OPT_TEXT,
+	 RUN_OPT(list), 0, 0, NULL},
 	{"benchtime", "D|Nx", "time per sample (default 1s, or the suite's)\n"
 	 "or N iterations", OPT_CALL, 0, 0, 0, opt_benchtime},
 	{"count", "N", "samples per benchmark, interleaved; N > 1\n"
@@ -500,13 +508,15 @@ static int suite_failed(const struct results *res, const char *suite)
  * benchmarks it timed.  -1 on unusable input.
  */
 static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
-		     const struct bench_filter *filter, struct results *res,
+		     struct bench_filter *filter, struct results *res,
 		     struct gofmt *g, size_t *planned)
 {
 	struct plan plan = {0};
 	struct bench_opts opts = a->opts;
-	struct suite_ctx ctx = {a->engines, a->nengines, &opts, filter,
-				&plan, res, a->allow_unverified};
+	struct suite_ctx ctx = {.engines = a->engines,
+				.nengines = a->nengines, .opts = &opts,
+				.filter = filter, .plan = &plan, .results = res,
+				.allow_unverified = a->allow_unverified};
 	size_t before = res->n;
 	uint64_t t0 = clock_ns();
 	void *run = NULL;
@@ -590,14 +600,54 @@ static int measure_setup(struct run_args *a, int argc, char **argv)
 /*
  * Every run writes a results file (the lossless record every report is
  * made from): -o FILE, else results/latest.json under the current
- * directory.  0 when the default's directory exists or was made.
+ * directory (made if missing; the one it replaces is kept as
+ * results/previous.json).  Checked before anything is measured: a file
+ * is created beside the target and removed.  0, or -1 after a message.
  */
-static int default_out_dir(void)
+static int out_check(struct run_args *a)
 {
-	if (mkdir(RUN_DEFAULT_DIR, 0777) == 0 || errno == EEXIST)
+	char probe[4096];
+	struct stat sb;
+	int fd;
+
+	if (a->out == NULL && a->no_results)
 		return 0;
-	fprintf(stderr, "rxbench: %s: %s; no results file written\n",
-		RUN_DEFAULT_DIR, strerror(errno));
+	if (a->out == NULL) {
+		if (mkdir(RUN_DEFAULT_DIR, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "rxbench: %s: %s (the results file goes "
+				"there; -o FILE or --no-results to choose)\n",
+				RUN_DEFAULT_DIR, strerror(errno));
+			return -1;
+		}
+		a->out = RUN_DEFAULT_OUT;
+		a->rotate = 1;
+	}
+	if (stat(a->out, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "rxbench: -o %s: is a directory\n", a->out);
+		return -1;
+	}
+	snprintf(probe, sizeof(probe), "%s.probe-%ld", a->out, (long)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "rxbench: -o %s: cannot write there: %s\n",
+			a->out, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+/* Write the results file; the default one keeps its predecessor. */
+static int out_save(const struct run_args *a, const struct results *res)
+{
+	int moved = a->rotate && rename(RUN_DEFAULT_OUT, RUN_PREVIOUS_OUT) == 0;
+
+	if (json_save_results(a->out, res) == 0)
+		return 0;
+	fprintf(stderr, "rxbench: %s: %s\n", a->out, strerror(errno));
+	if (moved)
+		rename(RUN_PREVIOUS_OUT, RUN_DEFAULT_OUT);
 	return -1;
 }
 
@@ -633,6 +683,74 @@ static int nothing_measured(const struct results *res, size_t planned)
 	return 1;
 }
 
+/*
+ * --bench selected no name the suites asked about: a warning naming the
+ * filter and a name it could have selected.  1 then.
+ */
+static int selected_nothing(const struct run_args *a,
+			    const struct bench_filter *f)
+{
+	if (a->bench == NULL || f->chosen > 0)
+		return 0;
+	if (f->asked > 0)
+		fprintf(stderr, "rxbench: warning: --bench=%s selects none of "
+			"the %zu benchmarks (one is Benchmark%s; --list=. lists "
+			"them all)\n", a->bench, f->asked, f->example);
+	else
+		fprintf(stderr, "rxbench: warning: --bench=%s selects nothing: "
+			"the suites had no benchmarks to offer\n", a->bench);
+	return 1;
+}
+
+/*
+ * --list=REGEX: each suite generates its cases as for a run, and the
+ * names the filter selects are printed instead of compiled, verified and
+ * timed.  Exit status 0, or 2 when a suite's input is unusable.
+ */
+static int list_main(struct run_args *a)
+{
+	struct bench_filter filter;
+	struct strset listed;
+	struct results res;
+	char err[256];
+	int status = EXIT_OK;
+
+	if (filter_init(&filter, a->list, err, sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: --list: %s\n", err + (strncmp(err,
+			"--bench: ", 9) == 0 ? 9 : 0));
+		return EXIT_USAGE;
+	}
+	if (strset_init(&listed, 256) != 0)
+		return EXIT_USAGE;
+	results_init(&res);
+	for (size_t i = 0; i < a->nsuites; i++) {
+		const struct suite *s = a->suites[i];
+		struct plan plan = {0};
+		struct suite_ctx ctx = {.engines = a->engines,
+					.nengines = a->nengines,
+					.opts = &a->opts, .filter = &filter,
+					.plan = &plan, .results = &res,
+					.list = stdout, .listed = &listed};
+		if (s->options != NULL) {
+			void *run = s->prepare(&ctx, a->cfg[i]);
+			if (run == NULL)
+				status = EXIT_USAGE;
+			else
+				s->cleanup(run);
+		} else {
+			if (s->legacy_prepare(&ctx) != 0)
+				status = EXIT_USAGE;
+			if (s->legacy_cleanup != NULL)
+				s->legacy_cleanup();
+		}
+		plan_release(&plan);
+	}
+	results_release(&res);
+	strset_release(&listed);
+	filter_release(&filter);
+	return status;
+}
+
 static int run_main(struct run_args *a, int argc, char **argv, int first)
 {
 	struct bench_filter filter;
@@ -654,6 +772,14 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 		fprintf(stderr, "rxbench: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (a->list != NULL) {
+		filter_release(&filter);
+		return list_main(a);
+	}
+	if (out_check(a) != 0) {
+		filter_release(&filter);
+		return EXIT_USAGE;
+	}
 	rc = measure_setup(a, argc - first, argv + first);
 	if (rc >= 0) {
 		filter_release(&filter);
@@ -672,16 +798,15 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	if (status == EXIT_OK && results_failed(&res))
 		status = EXIT_FAILED;
 	if (status != EXIT_USAGE && !interrupt_signal() &&
-	    nothing_measured(&res, planned))
+	    selected_nothing(a, &filter))
+		status = EXIT_FAILED;
+	else if (status != EXIT_USAGE && !interrupt_signal() &&
+		 nothing_measured(&res, planned))
 		status = EXIT_FAILED;
 	if (interrupt_signal())
 		run_interrupted(&res);
-	if (a->out == NULL && !a->no_results && default_out_dir() == 0)
-		a->out = RUN_DEFAULT_OUT;
-	if (a->out != NULL && json_save_results(a->out, &res) != 0) {
-		fprintf(stderr, "rxbench: %s: %s\n", a->out, strerror(errno));
+	if (a->out != NULL && out_save(a, &res) != 0)
 		status = EXIT_USAGE;
-	}
 	if (interrupt_signal()) {
 		fprintf(stderr, "rxbench: interrupted by %s%s%s\n",
 			interrupt_name(interrupt_signal()),
