@@ -7,18 +7,37 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static volatile sig_atomic_t received, sigint_seen;
+static struct timespec first_sigint; /* when sigint_seen was set */
 
-/* Remember the first signal; a second SIGINT takes the default action. */
+/* Seconds since first_sigint (clock_gettime is async-signal-safe). */
+static double since_first_sigint(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - first_sigint.tv_sec) +
+	       (double)(now.tv_nsec - first_sigint.tv_nsec) / 1e9;
+}
+
+/*
+ * Remember the first signal.  A SIGINT more than INTERRUPT_BURST_S after
+ * the first takes the default action; those within it are the same
+ * Ctrl-C (`timeout -s INT` signals the process and its group, a user
+ * presses twice) and count as one.
+ */
 static void on_signal(int sig)
 {
 	if (sig == SIGINT) {
-		if (sigint_seen) {
+		if (sigint_seen && since_first_sigint() > INTERRUPT_BURST_S) {
 			signal(SIGINT, SIG_DFL);
 			raise(SIGINT);
 			return;
 		}
+		if (!sigint_seen)
+			clock_gettime(CLOCK_MONOTONIC, &first_sigint);
 		sigint_seen = 1;
 	}
 	if (received == 0)

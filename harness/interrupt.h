@@ -10,14 +10,22 @@
  * for SIGINT, 143 for SIGTERM, 141 for SIGPIPE), as a shell reports a
  * process the signal killed.  SIGPIPE is a reader of the Go text that went
  * away (`rxbench run | head`): the write fails with EPIPE, and the
- * benchmarks measured so far still reach the JSON results file.  A second SIGINT (Ctrl-C pressed again) ends the process at once:
- * the way out of an op stuck in this process (--no-fork).
+ * benchmarks measured so far still reach the JSON results file.
+ *
+ * A second SIGINT more than INTERRUPT_BURST_S after the first (Ctrl-C
+ * pressed again) ends the process at once: the way out of an op stuck in
+ * this process (--no-fork); what finished is in the run's journal
+ * (report/json.h).  SIGINTs within that second of the first are one
+ * interrupt: `timeout -s INT` signals the process and its group, and a
+ * user's double Ctrl-C is often milliseconds apart.
  *
  * The handlers do not restart system calls: a blocked poll() or waitpid()
  * returns EINTR and the caller looks at the flag.
  */
 #ifndef RXB_INTERRUPT_H
 #define RXB_INTERRUPT_H
+
+#define INTERRUPT_BURST_S 1.0 /* SIGINTs this close are one */
 
 /* Catch SIGINT, SIGTERM and SIGPIPE (see above).  Safe to call more than once. */
 void interrupt_install(void);

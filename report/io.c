@@ -48,8 +48,37 @@ static char *read_all(FILE *f, size_t *len)
 	return buf;
 }
 
+/* 1 when path names a journal (json.h): it ends with ".journal". */
+static int is_journal(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 8 && strcmp(path + n - 8, ".journal") == 0;
+}
+
+static int load_file(const char *path, struct results *res, char *err,
+		     size_t errsize);
+
 int report_load(const char *path, struct results *res, char *err,
 		size_t errsize)
+{
+	char journal[4096];
+
+	/* a journal beside the file: the run writing it never ended, and
+	   the journal holds what it finished (the file, if any, is older) */
+	if (strcmp(path, "-") != 0 && !is_journal(path) &&
+	    snprintf(journal, sizeof(journal), "%s.journal", path) <
+		    (int)sizeof(journal) &&
+	    access(journal, F_OK) == 0) {
+		fprintf(stderr, "rxbench: %s: the run writing it did not finish; "
+			"reading what it finished from %s\n", path, journal);
+		return load_file(journal, res, err, errsize);
+	}
+	return load_file(path, res, err, errsize);
+}
+
+static int load_file(const char *path, struct results *res, char *err,
+		     size_t errsize)
 {
 	int is_stdin = strcmp(path, "-") == 0;
 	FILE *f = is_stdin ? stdin : fopen(path, "r");
@@ -74,7 +103,9 @@ int report_load(const char *path, struct results *res, char *err,
 	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
 			   buf[i] == '\r'))
 		i++;
-	if (i < len && buf[i] == '{')
+	if (i < len && buf[i] == '{' && is_journal(path))
+		rc = json_read_journal(buf, len, name, res, err, errsize);
+	else if (i < len && buf[i] == '{')
 		rc = json_read_results(buf, len, name, res, err, errsize);
 	else
 		rc = gotext_read_results(buf, len, name, res, err, errsize);

@@ -15,7 +15,10 @@
 /*
  * Read `path` ("-" for standard input) into res (initialized, empty).
  * A file whose first non-blank byte is '{' is a JSON results file
- * (json_read.h), anything else Go benchmark text (gotext_read.h).
+ * (json_read.h), anything else Go benchmark text (gotext_read.h).  A
+ * name ending in ".journal" is a run's journal (json.h); and where
+ * PATH.journal exists beside path, the run writing path never ended:
+ * the journal is read instead, with a note on stderr saying so.
  * 0, or -1 with a one-line message naming the file (and line) in err.
  */
 int report_load(const char *path, struct results *res, char *err,

@@ -117,28 +117,33 @@ static void json_metric(FILE *out, const struct metric *m)
 	fputs("]}", out);
 }
 
-static void json_result(FILE *out, const struct result *r)
+/*
+ * One benchmark as a JSON object; `nl` separates its lines ("\n" in the
+ * results file, " " in the journal, where an object is one line).
+ */
+static void json_result(FILE *out, const struct result *r, const char *nl)
 {
-	fputs("    {\"name\": ", out);
+	fputs("{\"name\": ", out);
 	json_str(out, r->name);
 	fputs(", \"suite\": ", out);
 	json_str(out, r->suite);
 	fputs(", \"keys\": ", out);
 	json_keys(out, r->name);
-	fprintf(out, ",\n     \"status\": \"%s\", \"message\": ",
+	fprintf(out, ",%s     \"status\": \"%s\", \"message\": ", nl,
 		result_status_name(r->status));
 	json_str(out, r->message);
 	fputs(", \"verified\": ", out);
 	json_str(out, r->verified);
 	if (r->unverified)
 		fputs(", \"unverified\": true", out);
-	fputs(",\n     \"iterations\": [", out);
+	fprintf(out, ",%s     \"iterations\": [", nl);
 	for (size_t i = 0; i < r->nsamples; i++)
 		fprintf(out, "%s%llu", i ? ", " : "",
 			(unsigned long long)r->iters[i]);
-	fputs("],\n     \"metrics\": [", out);
+	fputs("],", out);
+	fprintf(out, "%s     \"metrics\": [", nl);
 	for (size_t i = 0; i < r->nm; i++) {
-		fputs(i ? ",\n       " : "\n       ", out);
+		fprintf(out, "%s%s       ", i ? "," : "", nl);
 		json_metric(out, &r->m[i]);
 	}
 	fputs("]}", out);
@@ -163,21 +168,43 @@ static void json_config(FILE *out, const char *field,
 	fputs("}", out);
 }
 
-int json_write_results(FILE *out, const struct results *res)
+/* Everything before the first benchmark; journal adds "journal": true. */
+static void json_head(FILE *out, const struct results *res, int journal)
 {
 	fputs("{\"format\": \"rxbench-results\", \"version\": 1,\n", out);
+	if (journal)
+		fputs(" \"journal\": true,\n", out);
 	fprintf(out, " \"interrupted\": %s,\n",
 		res->interrupted ? "true" : "false");
 	json_config(out, "config", res, 0);
 	fputs(",\n", out);
 	json_config(out, "context", res, 1);
 	fputs(",\n \"benchmarks\": [\n", out);
+}
+
+int json_write_results(FILE *out, const struct results *res)
+{
+	json_head(out, res, 0);
 	for (size_t i = 0; i < res->n; i++) {
-		json_result(out, &res->r[i]);
+		fputs("    ", out);
+		json_result(out, &res->r[i], "\n");
 		fputs(i + 1 < res->n ? ",\n" : "\n", out);
 	}
 	fputs(" ]\n}\n", out);
 	return ferror(out) ? -1 : 0;
+}
+
+int json_journal_head(FILE *out, const struct results *res)
+{
+	json_head(out, res, 1);
+	return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+int json_journal_add(FILE *out, const struct result *r)
+{
+	json_result(out, r, "");
+	fputs(",\n", out);
+	return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 
 /* report_write_fn adapter for json_write_results. */

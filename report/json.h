@@ -30,6 +30,20 @@ int json_write_results(FILE *out, const struct results *res);
  */
 int json_save_results(const char *path, const struct results *res);
 
+/*
+ * The journal: the results file of a run still going, beside its target
+ * as TARGET.journal, so that a run killed at any moment (kill -9, a
+ * second Ctrl-C) loses at most the sample it was measuring.  It is the
+ * results format left open: the head (with "journal": true), then one
+ * benchmark object per line, each followed by ",\n" and flushed to the
+ * kernel as it is written.  A benchmark is written again after each
+ * sample, whole: the last line of a name is the one that counts.  The
+ * run removes the journal once the results file is written;
+ * json_read_results() reads what a run left (json_read.h).
+ */
+int json_journal_head(FILE *out, const struct results *res);
+int json_journal_add(FILE *out, const struct result *r);
+
 /* Write s (len bytes) as a JSON string literal, escaping as needed. */
 void json_write_string(FILE *out, const char *s, size_t len);
 

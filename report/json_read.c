@@ -590,6 +590,7 @@ struct bench_ctx {
 	size_t capm, capi;
 	unsigned seen;
 	struct results *res;
+	int journal; /* a later object of a name replaces the earlier */
 };
 
 static int iter_item(struct jp *p, size_t index, void *ctx)
@@ -709,9 +710,21 @@ static int bench_commit(struct jp *p, struct bench_ctx *bc, size_t at)
 				       "but there are %zu iterations",
 				       bc->r.name, bc->r.m[i].unit,
 				       bc->r.m[i].n, bc->r.nsamples);
-	if (results_find(bc->res, bc->r.name) != NULL)
+	r = results_find(bc->res, bc->r.name);
+	if (r != NULL && !bc->journal)
 		return jp_fail(p, at, "benchmark %s given twice", bc->r.name);
-	r = results_add(bc->res, bc->r.suite, bc->r.name);
+	if (r != NULL) { /* the journal's newer line: keep its name only */
+		for (size_t i = 0; i < r->nm; i++) {
+			free(r->m[i].unit);
+			free(r->m[i].v);
+		}
+		free(r->m);
+		free(r->iters);
+		free(r->message);
+		free(r->verified);
+	} else {
+		r = results_add(bc->res, bc->r.suite, bc->r.name);
+	}
 	if (r == NULL)
 		return jp_fail(p, at, "out of memory");
 	r->status = bc->r.status;
@@ -730,9 +743,16 @@ static int bench_commit(struct jp *p, struct bench_ctx *bc, size_t at)
 	return 0;
 }
 
+struct top_ctx {
+	struct results *res;
+	unsigned seen;
+	int journal; /* "journal": true came first */
+};
+
 static int bench_item(struct jp *p, size_t index, void *ctx)
 {
-	struct bench_ctx bc = {.res = ctx};
+	struct top_ctx *tc = ctx;
+	struct bench_ctx bc = {.res = tc->res, .journal = tc->journal};
 	size_t at = p->pos;
 	int rc;
 
@@ -745,11 +765,6 @@ static int bench_item(struct jp *p, size_t index, void *ctx)
 }
 
 /* --- the top level ------------------------------------------------ */
-
-struct top_ctx {
-	struct results *res;
-	unsigned seen;
-};
 
 struct config_ctx {
 	struct results *res;
@@ -805,7 +820,8 @@ static int check_version(struct jp *p, size_t at)
 static int top_member(struct jp *p, const char *key, size_t at, void *ctx)
 {
 	static const char *const keys[] = {"format", "version", "interrupted",
-					   "config", "context", "benchmarks"};
+					   "config", "context", "benchmarks",
+					   "journal"};
 	struct top_ctx *tc = ctx;
 	struct config_ctx cc = {tc->res, 0};
 	unsigned bit = 0;
@@ -825,7 +841,8 @@ static int top_member(struct jp *p, const char *key, size_t at, void *ctx)
 	case 16:
 		cc.meta = 1;
 		return parse_object(p, config_member, &cc);
-	default: return parse_array(p, bench_item, tc->res);
+	case 32: return parse_array(p, bench_item, tc);
+	default: return parse_bool(p, &tc->journal);
 	}
 }
 
@@ -833,7 +850,7 @@ int json_read_results(const char *text, size_t len, const char *name,
 		      struct results *res, char *err, size_t errsize)
 {
 	struct jp p = {text, len, 0, name, err, errsize, 0, 0};
-	struct top_ctx tc = {res, 0};
+	struct top_ctx tc = {res, 0, 0};
 
 	if (errsize > 0)
 		err[0] = '\0';
@@ -851,4 +868,48 @@ int json_read_results(const char *text, size_t len, const char *name,
 		return jp_fail(&p, p.pos, "unexpected data after the JSON "
 			       "object");
 	return 0;
+}
+
+/*
+ * The text a journal stands for: up to its last complete line, the comma
+ * after the last benchmark dropped, the array and object closed.  NULL
+ * when the head itself is incomplete or memory ran out.
+ */
+static char *journal_close(const char *text, size_t len, size_t *out_len)
+{
+	static const char tail[] = "\n ]\n}\n";
+	size_t n = len;
+	char *buf;
+
+	while (n > 0 && text[n - 1] != '\n')
+		n--; /* a line cut short by the kill */
+	if (n >= 2 && text[n - 2] == ',')
+		n -= 2;
+	else if (n < 2 || text[n - 2] != '[')
+		return NULL;
+	buf = malloc(n + sizeof(tail));
+	if (buf == NULL)
+		return NULL;
+	memcpy(buf, text, n);
+	memcpy(buf + n, tail, sizeof(tail));
+	*out_len = n + sizeof(tail) - 1;
+	return buf;
+}
+
+int json_read_journal(const char *text, size_t len, const char *name,
+		      struct results *res, char *err, size_t errsize)
+{
+	size_t n = 0;
+	char *closed = journal_close(text, len, &n);
+	int rc;
+
+	if (closed == NULL) {
+		snprintf(err, errsize, "%s: a journal cut short before its "
+			 "first benchmark", name);
+		return -1;
+	}
+	rc = json_read_results(closed, n, name, res, err, errsize);
+	free(closed);
+	res->interrupted = 1; /* the run that wrote it never ended */
+	return rc;
 }

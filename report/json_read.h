@@ -32,4 +32,12 @@
 int json_read_results(const char *text, size_t len, const char *name,
 		      struct results *res, char *err, size_t errsize);
 
+/*
+ * Read the journal a run left (json.h) as the results it had finished:
+ * a last line cut short is left out, a benchmark written again replaces
+ * the earlier line, and res->interrupted is set.  0 or -1 as above.
+ */
+int json_read_journal(const char *text, size_t len, const char *name,
+		      struct results *res, char *err, size_t errsize);
+
 #endif

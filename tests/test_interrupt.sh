@@ -64,6 +64,10 @@ interrupt() {
 	target=$pid
 	[ "${sig:0:1}" = - ] && { sig=${sig:1}; target=-$pid; }
 	t0=$(date +%s%N)
+	if [ "$sig" = INTx2 ]; then # a burst: two SIGINTs back to back
+		sig=INT
+		kill -s INT -- "$target"
+	fi
 	kill -s "$sig" -- "$target"
 	for _ in $(seq 100); do # 10 s at most, then it is a failure
 		kill -0 "$pid" 2>/dev/null || break
@@ -92,6 +96,10 @@ interrupt sigterm TERM 143 3 "${long[@]}"
 # Ctrl-C from a terminal: the whole process group, children included;
 # a child that dies of it is the interruption, not a crash row
 interrupt group -INT 130 3 "${long[@]}"
+# two SIGINTs a millisecond apart (timeout -s INT, a double Ctrl-C) are
+# one interrupt: the run stops as after one, and writes its results
+interrupt burst INTx2 130 3 "${long[@]}"
+interrupt burstgroup -INTx2 130 3 "${long[@]}"
 # in this process (--no-fork): the sample being measured finishes first
 interrupt nofork INT 130 2 "${long[@]}" --no-fork
 # a child stuck in an op is killed at once, not after --timeout
@@ -123,6 +131,49 @@ if not ok:
     print("interrupted=%s, benchmarks %s, first line %s" % (res.get("interrupted"), names, first))
 sys.exit(0 if ok else 1)
 EOF
+[ "$fail" -eq "${fails_before:-0}" ] && pass=$((pass + 1))
+fails_before=$fail
+
+# kill -9 at random moments: the journal beside the target holds every
+# sample the Go text showed finished (it is written first), `report`
+# reads it in the target's place, and nothing else is lost
+killed=0 lost=0
+for _ in 1 2 3 4 5 6; do
+	rm -f "$tmp/k.json" "$tmp/k.json.journal"
+	"$rx" scan --engines=pcre2,re2,onig --benchtime=100ms --count=3 --quiet \
+		-o "$tmp/k.json" >"$tmp/k.txt" 2>"$tmp/k.err" &
+	pid=$!
+	sleep "$(python3 -c "import random; print(random.uniform(0.3, 4.0))")"
+	kill -KILL "$pid" 2>/dev/null && killed=$((killed + 1))
+	wait "$pid" 2>/dev/null
+	[ -e "$tmp/k.json" ] && continue # it ended before the kill
+	n=$(python3 - "$tmp/k.txt" "$tmp/k.json.journal" <<'EOF'
+import collections, json, sys
+shown = collections.Counter(l.split()[0][len("Benchmark"):] for l in open(sys.argv[1])
+                            if l.startswith("Benchmark"))
+try:
+    text = open(sys.argv[2]).read()
+except FileNotFoundError:
+    text = ""
+got = {}
+for line in text.split("\n")[1:]:
+    line = line.strip().rstrip(",")
+    if line.startswith('{"name"'):
+        b = json.loads(line)
+        got[b["name"]] = len(b["iterations"])
+print(sum(max(0, c - got.get(name, 0)) for name, c in shown.items()))
+EOF
+)
+	lost=$((lost + n))
+	if grep -q '^Benchmark' "$tmp/k.txt"; then
+		"$rx" report "$tmp/k.json" >"$tmp/k.report" 2>"$tmp/k.rerr" ||
+			fail_msg "kill -9: report of the journal failed: $(head -1 "$tmp/k.rerr")"
+		grep -q "did not finish; reading what it finished from $tmp/k.json.journal" "$tmp/k.rerr" ||
+			fail_msg "kill -9: report did not say it read the journal"
+	fi
+done
+echo "kill -9: $killed runs killed, $lost finished samples lost"
+[ "$lost" -eq 0 ] || fail_msg "kill -9: $lost finished samples missing from the journal"
 [ "$fail" -eq "${fails_before:-0}" ] && pass=$((pass + 1))
 fails_before=$fail
 

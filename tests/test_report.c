@@ -123,6 +123,63 @@ Test(json_read, raw_bytes_and_controls_come_back)
 	results_release(&b);
 }
 
+/* A run's journal (json.h): a benchmark written after each sample reads
+ * back as its last line, a line cut short by a kill is left out, the
+ * results are marked interrupted, and a cut head is an error. */
+Test(json_read, journal_keeps_the_last_line_of_each_name)
+{
+	struct results a, b;
+	struct result *r, *bad;
+	char err[256], *text = NULL;
+	size_t len = 0, cut;
+	FILE *f = open_memstream(&text, &len);
+
+	results_init(&a);
+	results_config_set(&a, "goos", "linux");
+	r = results_add(&a, "scan", "Scan/engine=x/pattern=a");
+	cr_assert_eq(json_journal_head(f, &a), 0);
+	result_sample_begin(r, 10);
+	result_metric_add(r, "ns/op", BETTER_LOWER, 5);
+	cr_assert_eq(json_journal_add(f, r), 0);
+	result_sample_begin(r, 20);
+	result_metric_add(r, "ns/op", BETTER_LOWER, 6);
+	cr_assert_eq(json_journal_add(f, r), 0);
+	bad = results_add(&a, "scan", "Scan/engine=y/pattern=a");
+	result_set_status(bad, RESULT_MISMATCH, "count 1, is_match 1;\nexpected 2");
+	cr_assert_eq(json_journal_add(f, bad), 0);
+	fflush(f);
+	cut = len;
+	json_journal_add(f, r); /* then killed halfway through a line */
+	fclose(f);
+	results_init(&b);
+	cr_assert_eq(json_read_journal(text, cut + 40, "j", &b, err,
+				       sizeof(err)), 0, "%s", err);
+	cr_assert_eq(b.n, 2);
+	cr_assert(b.interrupted);
+	cr_assert_str_eq(results_config_get(&b, "goos"), "linux");
+	cr_assert_eq(b.r[0].nsamples, 2);
+	cr_assert_eq(b.r[0].iters[1], 20);
+	cr_assert_eq(b.r[1].status, RESULT_MISMATCH);
+	cr_assert_str_eq(b.r[1].message, "count 1, is_match 1;\nexpected 2");
+	results_release(&b);
+	/* only the head, or not even that */
+	results_init(&b);
+	cr_assert_eq(json_read_journal(text, strchr(text, '[') - text + 2, "j",
+				       &b, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(b.n, 0);
+	results_release(&b);
+	results_init(&b);
+	cr_assert_eq(json_read_journal(text, 20, "j", &b, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "cut short") != NULL, "%s", err);
+	results_release(&b);
+	/* left open, a journal is no results file */
+	results_init(&b);
+	cr_assert_eq(json_read_results(text, len, "j", &b, err, sizeof(err)), -1);
+	results_release(&b);
+	free(text);
+	results_release(&a);
+}
+
 /* Parse s; expect failure with `want` in the message. */
 static void expect_error(const char *s, const char *want)
 {

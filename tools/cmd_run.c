@@ -51,6 +51,8 @@ struct run_args {
 	int timeout_given; /* --timeout was on the command line */
 	int allow_unverified; /* time answers nothing could verify, marked */
 	const char *list;     /* --list: print the names it selects */
+	FILE *journal;        /* out's journal (report/json.h), or NULL */
+	char journal_path[4096];
 	int rotate; /* out is the default: keep the last one as previous */
 };
 
@@ -451,6 +453,7 @@ static size_t name_width(const struct plan *p)
 /* The progress line on stderr (a terminal, no --quiet) and the Go text. */
 struct progress {
 	struct gofmt *g;
+	struct run_args *a; /* its journal */
 	const char *suite;
 	const struct plan *plan;
 	size_t done, total;
@@ -471,9 +474,25 @@ static void progress_show(const struct progress *p)
 			el / (double)p->done * (double)(p->total - p->done));
 }
 
+/*
+ * Append r to the journal as it stands now.  A write that fails (a full
+ * disk) says so once and ends the journal; the run goes on.
+ */
+static void journal_add(struct run_args *a, const struct result *r)
+{
+	if (a->journal == NULL || json_journal_add(a->journal, r) == 0)
+		return;
+	fprintf(stderr, "rxbench: %s: %s; the run goes on without it\n",
+		a->journal_path, strerror(errno));
+	fclose(a->journal);
+	a->journal = NULL;
+}
+
 static void on_sample(void *ctx, const struct result *r, size_t sample)
 {
 	struct progress *p = ctx;
+
+	journal_add(p->a, r);
 
 	if (p->on)
 		fputs("\r\033[K", stderr);
@@ -483,12 +502,15 @@ static void on_sample(void *ctx, const struct result *r, size_t sample)
 		progress_show(p);
 }
 
-/* Print the rows prepare() added that are not ok. */
-static void print_failures(struct gofmt *g, const struct results *res,
-			   size_t from)
+/* Print (and journal) the rows added from `from` on that are not ok. */
+static void print_failures(struct gofmt *g, struct run_args *a,
+			   const struct results *res, size_t from)
 {
-	for (size_t i = from; i < res->n; i++)
+	for (size_t i = from; i < res->n; i++) {
 		gofmt_write_status(g, &res->r[i]);
+		if (res->r[i].status != RESULT_OK)
+			journal_add(a, &res->r[i]);
+	}
 }
 
 /* True when a result of this suite mismatched or failed. */
@@ -531,10 +553,10 @@ static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 	} else {
 		rc = s->legacy_prepare(&ctx);
 	}
-	print_failures(g, res, before);
+	print_failures(g, a, res, before);
 	*planned += plan.n;
 	if (rc == 0) {
-		struct progress prog = {g, s->name, &plan, 0,
+		struct progress prog = {g, a, s->name, &plan, 0,
 					plan.n * (size_t)a->opts.count, clock_ns(),
 					!a->quiet && plan.n > 0 && isatty(2)};
 		before = res->n;
@@ -544,7 +566,7 @@ static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 		harness_run(&plan, &opts, res, on_sample, &prog);
 		if (prog.on)
 			fputs("\r\033[K", stderr);
-		print_failures(g, res, before);
+		print_failures(g, a, res, before);
 		if (a->opts.count > 1)
 			summary_write_stats(stdout, res, s->name);
 		if (!s->reports_growth)
@@ -638,14 +660,43 @@ static int out_check(struct run_args *a)
 	return 0;
 }
 
-/* Write the results file; the default one keeps its predecessor. */
-static int out_save(const struct run_args *a, const struct results *res)
+/*
+ * Start the journal beside the results file (report/json.h): from now
+ * on a run killed at any moment leaves what it finished on disk.
+ */
+static void journal_open(struct run_args *a, const struct results *res)
+{
+	snprintf(a->journal_path, sizeof(a->journal_path), "%s.journal",
+		 a->out);
+	a->journal = fopen(a->journal_path, "w");
+	if (a->journal != NULL && json_journal_head(a->journal, res) == 0)
+		return;
+	fprintf(stderr, "rxbench: %s: %s; the run goes on without a "
+		"journal\n", a->journal_path, strerror(errno));
+	if (a->journal != NULL)
+		fclose(a->journal);
+	a->journal = NULL;
+}
+
+/*
+ * Write the results file; the default one keeps its predecessor.  The
+ * journal goes once the file is written, and stays when it could not be.
+ */
+static int out_save(struct run_args *a, const struct results *res)
 {
 	int moved = a->rotate && rename(RUN_DEFAULT_OUT, RUN_PREVIOUS_OUT) == 0;
 
-	if (json_save_results(a->out, res) == 0)
+	if (json_save_results(a->out, res) == 0) {
+		if (a->journal != NULL) {
+			fclose(a->journal);
+			a->journal = NULL;
+			unlink(a->journal_path);
+		}
 		return 0;
-	fprintf(stderr, "rxbench: %s: %s\n", a->out, strerror(errno));
+	}
+	fprintf(stderr, "rxbench: %s: %s%s%s\n", a->out, strerror(errno),
+		a->journal ? "; what finished is in " : "",
+		a->journal ? a->journal_path : "");
 	if (moved)
 		rename(RUN_PREVIOUS_OUT, RUN_DEFAULT_OUT);
 	return -1;
@@ -788,6 +839,8 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	results_init(&res);
 	context_fill(&res, argc - first, argv + first);
 	context_fill_measure(&res, &a->opts, a->cpu);
+	if (a->out != NULL)
+		journal_open(a, &res);
 	gofmt_init(&g, stdout, 0);
 	gofmt_write_config(&g, &res);
 	interrupt_install(); /* Ctrl-C: stop, but keep and write what ran */
@@ -814,6 +867,8 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 			a->out ? a->out : "");
 		status = 128 + interrupt_signal(); /* as a shell reports it */
 	}
+	if (a->journal != NULL)
+		fclose(a->journal); /* kept: the results file is not written */
 	gofmt_release(&g);
 	results_release(&res);
 	filter_release(&filter);
