@@ -14,7 +14,7 @@ void results_init(struct results *res)
 	memset(res, 0, sizeof(*res));
 }
 
-void result_release(struct result *r)
+void result_reset(struct result *r)
 {
 	for (size_t i = 0; i < r->nm; i++) {
 		free(r->m[i].unit);
@@ -22,10 +22,21 @@ void result_release(struct result *r)
 	}
 	free(r->m);
 	free(r->iters);
-	free(r->name);
-	free(r->suite);
 	free(r->message);
 	free(r->verified);
+	r->m = NULL;
+	r->iters = NULL;
+	r->message = r->verified = NULL;
+	r->nm = r->nsamples = 0;
+	r->status = RESULT_OK;
+	r->unverified = 0;
+}
+
+void result_release(struct result *r)
+{
+	result_reset(r);
+	free(r->name);
+	free(r->suite);
 }
 
 void results_release(struct results *res)

@@ -109,6 +109,9 @@ struct result *results_find(const struct results *res, const char *name);
 /* Free what a result owns (for a result made outside a results list). */
 void result_release(struct result *r);
 
+/* Free and clear everything of r but its name and suite: a fresh row. */
+void result_reset(struct result *r);
+
 /* Start a new sample of `iters` iterations.  Returns its index, or -1. */
 long result_sample_begin(struct result *r, uint64_t iters);
 

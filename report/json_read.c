@@ -714,14 +714,7 @@ static int bench_commit(struct jp *p, struct bench_ctx *bc, size_t at)
 	if (r != NULL && !bc->journal)
 		return jp_fail(p, at, "benchmark %s given twice", bc->r.name);
 	if (r != NULL) { /* the journal's newer line: keep its name only */
-		for (size_t i = 0; i < r->nm; i++) {
-			free(r->m[i].unit);
-			free(r->m[i].v);
-		}
-		free(r->m);
-		free(r->iters);
-		free(r->message);
-		free(r->verified);
+		result_reset(r);
 	} else {
 		r = results_add(bc->res, bc->r.suite, bc->r.name);
 	}
