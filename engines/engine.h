@@ -97,6 +97,16 @@ extern enum engine_phase engine_phase;
 /* Returns the engine called `name`, or NULL. */
 const struct engine *engine_find(const char *name);
 
+/* An engine this binary was built without, and why; ended by {NULL}. */
+struct engine_missing {
+	const char *name;
+	const char *why; /* "libhs not found when configured (install ...)" */
+};
+extern const struct engine_missing engine_missing[];
+
+/* Why engine `name` was left out at configure time, or NULL. */
+const char *engine_missing_reason(const char *name);
+
 /* True when a set on this engine is native rather than a loop over patterns. */
 static inline int engine_set_native(const struct engine *e)
 {

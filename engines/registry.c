@@ -46,6 +46,37 @@ const struct engine *const engine_table[] = {
 
 const size_t engine_count = sizeof(engine_table) / sizeof(engine_table[0]);
 
+/* The adapters configure left out: which library it did not find. */
+#define MISSING(name, module, package) \
+	{name, module " not found when configured (install " package ")"}
+const struct engine_missing engine_missing[] = {
+#ifndef RXB_HAVE_RE2
+	MISSING("re2", "re2", "libre2-dev"),
+#endif
+#ifndef RXB_HAVE_PCRE2
+	MISSING("pcre2", "libpcre2-8", "libpcre2-dev"),
+	MISSING("pcre2-jit", "libpcre2-8", "libpcre2-dev"),
+#endif
+#ifndef RXB_HAVE_HYPERSCAN
+	MISSING("hyperscan", "libhs", "libhyperscan-dev"),
+#endif
+#ifndef RXB_HAVE_TRE
+	MISSING("tre", "tre", "libtre-dev"),
+#endif
+#ifndef RXB_HAVE_ONIG
+	MISSING("onig", "oniguruma", "libonig-dev"),
+#endif
+	{NULL, NULL},
+};
+
+const char *engine_missing_reason(const char *name)
+{
+	for (const struct engine_missing *m = engine_missing; m->name; m++)
+		if (strcmp(m->name, name) == 0)
+			return m->why;
+	return NULL;
+}
+
 enum engine_phase engine_phase = ENGINE_PHASE_PARENT;
 
 const struct engine *engine_find(const char *name)

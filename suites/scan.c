@@ -215,7 +215,8 @@ static void scan_config_release(void *cfg)
 static const struct opt_spec scan_options[] = {
 	{"pattern", "RE", "a pattern (repeatable)", OPT_CALL, 0, 0, 0,
 	 opt_pattern},
-	{"patterns-file", "FILE", "one pattern per line", OPT_TEXT,
+	{"patterns-file", "FILE", "one pattern per line; blank lines and lines\n"
+	 "starting with # are skipped", OPT_TEXT,
 	 SCAN_OPT(patterns_path), 0, 0, NULL},
 	{"corpus", "FILE", "the haystack (default: 1 MiB generated prose)",
 	 OPT_TEXT, SCAN_OPT(corpus_path), 0, 0, NULL},
@@ -227,7 +228,9 @@ static const struct opt_spec scan_options[] = {
 };
 
 /*
- * Read --patterns-file: one pattern per line, blank lines skipped.  A
+ * Read --patterns-file: one pattern per line, blank lines and lines
+ * starting with '#' skipped (a pattern that starts with a literal '#'
+ * is written `\#` or `[#]`).  A
  * pattern longer than SCAN_MAX_PATTERN is refused: some engines need a
  * few hundred bytes of memory per pattern byte (glibc: 220 MiB for one
  * MiB), and no real pattern is that long.
@@ -250,7 +253,7 @@ static int load_patterns_file(struct scan_run *r, const char *path)
 				"longer than %d (1 MiB)\n", path, i + 1,
 				lines[i].len, SCAN_MAX_PATTERN);
 			n = -2;
-		} else if (lines[i].len > 0 &&
+		} else if (lines[i].len > 0 && lines[i].p[0] != '#' &&
 			   add_user_pattern(r, lines[i].p, lines[i].len) != 0) {
 			n = -1;
 		}

@@ -40,6 +40,17 @@ grep -q PASS "$tmp/out" && { echo "FAIL: measured before refusing -o"; fail=$((f
  grep -q 'pattern=abc' results/previous.json && grep -q 'pattern=bc' results/latest.json) ||
 	{ echo "FAIL: results/previous.json does not hold the run before"; fail=$((fail + 1)); }
 
+# '#' lines in --patterns-file are comments, not patterns
+printf '# a comment\nabc\n\n#another\n' >"$tmp/commented.pat"
+expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- scan --engines=re2 --patterns-file "$tmp/commented.pat" --corpus "$tmp/abc.txt" "${fast[@]}" --no-results
+[ "$(grep -c '^Benchmark' "$tmp/out")" -eq 1 ] || { echo "FAIL: a comment line was benchmarked"; fail=$((fail + 1)); }
+# list refuses what it does not know; --version; scan --help is scan's
+expect 2 "rxbench list: unknown argument '--bogus'" -- list --bogus
+expect 0 "rxbench 0." -- --version
+expect 0 "scan's options:" -- scan --help
+grep -q -- '--domains' "$tmp/out" && { echo "FAIL: scan --help shows fqdn's options"; fail=$((fail + 1)); }
+expect 0 "exit status: 0" -- run --help
+
 # an empty corpus is valid: every engine agrees on 0
 : >"$tmp/empty.txt"
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/empty.txt" "${fast[@]}"

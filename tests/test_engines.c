@@ -233,6 +233,24 @@ Test(engines, find_by_name)
 	cr_expect_null(engine_find(""));
 }
 
+/* Every adapter rxbench has is either built or left out with the reason
+ * (`rxbench list`, --engines=NAME), never both, never neither. */
+Test(engines, each_adapter_built_or_missing_with_a_reason)
+{
+	static const char *const all[] = {"re2", "pcre2", "pcre2-jit",
+					  "hyperscan", "tre", "posix", "onig"};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		const char *why = engine_missing_reason(all[i]);
+		cr_expect((engine_find(all[i]) != NULL) != (why != NULL), "%s",
+			  all[i]);
+		cr_expect(why == NULL || strstr(why, "not found when configured "
+						    "(install lib") != NULL,
+			  "%s: %s", all[i], why);
+	}
+	cr_expect_null(engine_missing_reason("no-such-engine"));
+}
+
 /* size() reports something for a compiled pattern where it is provided. */
 Test(engines, size_when_provided)
 {

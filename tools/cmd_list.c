@@ -17,8 +17,14 @@ int cmd_list(int argc, char **argv)
 	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
 			 strcmp(argv[1], "--help") == 0)) {
 		printf("usage: rxbench list\n\nLists the engines built into "
-		       "this binary and the suites.\n");
+		       "this binary, those left out and why, and the suites.\n"
+		       "(rxbench run --list=REGEX lists benchmark names.)\n");
 		return EXIT_OK;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "rxbench list: unknown argument '%s' (see "
+			"rxbench list --help)\n", argv[1]);
+		return EXIT_USAGE;
 	}
 	printf("engines:\n");
 	printf("  %-10s %-18s %-17s %-8s %s\n", "name", "version", "count",
@@ -30,6 +36,10 @@ int cmd_list(int argc, char **argv)
 		       engine_semantics_name(e->semantics),
 		       engine_set_native(e) ? "native" : "in-turn", caps);
 	}
+	if (engine_missing[0].name != NULL)
+		printf("\nnot built:\n");
+	for (const struct engine_missing *m = engine_missing; m->name; m++)
+		printf("  %-10s %s\n", m->name, m->why);
 	printf("\nsuites:\n");
 	for (size_t i = 0; i < suite_count; i++)
 		printf("  %-10s %s%s\n", suite_table[i]->name,

@@ -54,6 +54,7 @@ struct run_args {
 	FILE *journal;        /* out's journal (report/json.h), or NULL */
 	char journal_path[4096];
 	int rotate; /* out is the default: keep the last one as previous */
+	int scan_only; /* `rxbench scan` */
 };
 
 static void print_engine_names(FILE *f)
@@ -89,7 +90,12 @@ static int select_engines(struct run_args *a)
 	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0;
 	     tok = strtok_r(NULL, ",", &save)) {
 		const struct engine *e = engine_find(tok);
-		if (e == NULL) {
+		const char *missing = engine_missing_reason(tok);
+		if (e == NULL && missing != NULL) {
+			fprintf(stderr, "rxbench: --engines: %s was not built: "
+				"%s\n", tok, missing);
+			rc = -1;
+		} else if (e == NULL) {
 			fprintf(stderr, "rxbench: unknown engine '%s'; engines "
 				"built: ", tok);
 			print_engine_names(stderr);
@@ -342,20 +348,29 @@ static int common_option(struct run_args *a, const char *arg, char *next)
 	return o->arg != NULL && eq == NULL ? 2 : 1;
 }
 
-static void run_usage(FILE *f)
+/* The help of `rxbench run`, or of `rxbench scan` (scan: 1). */
+static void run_usage(FILE *f, int scan)
 {
-	fprintf(f,
-		"usage: rxbench run [SUITE...] [options]\n"
-		"       rxbench scan [options]   (same as: rxbench run scan)\n\n"
-		"Verifies every engine's answers, then times the benchmarks and\n"
-		"prints them in Go's benchmark format (benchstat reads it).\n\n"
-		"options:\n");
+	if (scan)
+		fprintf(f, "usage: rxbench scan [options]   (rxbench run scan)\n\n"
+			"Verifies every engine's answers for the patterns over "
+			"the corpus,\nthen times them in Go's benchmark format.\n\n"
+			"options:\n");
+	else
+		fprintf(f, "usage: rxbench run [SUITE...] [options]\n"
+			"       rxbench scan [options]   (same as: rxbench run "
+			"scan)\n\nVerifies every engine's answers, then times the "
+			"benchmarks and\nprints them in Go's benchmark format "
+			"(benchstat reads it).\n\noptions:\n");
 	opt_usage(f, run_options);
-	fprintf(f, "\nsuites and their options:\n");
+	fprintf(f, scan ? "\nscan's options:\n" : "\nsuites and their options:\n");
 	for (size_t i = 0; i < suite_count; i++) {
 		const struct suite *s = suite_table[i];
-		fprintf(f, "\n  %-10s %s%s\n", s->name, s->desc,
-			s->in_default ? " (default)" : "");
+		if (scan && strcmp(s->name, "scan") != 0)
+			continue;
+		if (!scan)
+			fprintf(f, "\n  %-10s %s%s\n", s->name, s->desc,
+				s->in_default ? " (default)" : "");
 		if (s->options != NULL)
 			opt_usage(f, s->options);
 		else
@@ -802,6 +817,32 @@ static int list_main(struct run_args *a)
 	return status;
 }
 
+/*
+ * A machine busy with other work at the start (load average above half
+ * its CPUs) measures that work too: warn once, and record it in the
+ * results' context.
+ */
+static void load_check(struct results *res)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	double load = 0;
+	char note[160];
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f == NULL)
+		return;
+	if (fscanf(f, "%lf", &load) != 1 || cpus < 1 || load <= cpus / 2.0) {
+		fclose(f);
+		return;
+	}
+	fclose(f);
+	snprintf(note, sizeof(note), "load average %.2f over %ld CPUs at the "
+		 "start: other work shares the machine", load, cpus);
+	fprintf(stderr, "rxbench: warning: %s; timings will be noisier\n",
+		note);
+	results_meta_set(res, "busy", note);
+}
+
 static int run_main(struct run_args *a, int argc, char **argv, int first)
 {
 	struct bench_filter filter;
@@ -814,7 +855,7 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	rc = parse_options(a, argc, argv);
 	if (rc != 0) {
 		if (rc > 0)
-			run_usage(stdout);
+			run_usage(stdout, a->scan_only);
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	}
 	if (select_engines(a) != 0)
@@ -839,6 +880,7 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	results_init(&res);
 	context_fill(&res, argc - first, argv + first);
 	context_fill_measure(&res, &a->opts, a->cpu);
+	load_check(&res);
 	if (a->out != NULL)
 		journal_open(a, &res);
 	gofmt_init(&g, stdout, 0);
@@ -905,6 +947,7 @@ int cmd_scan(int argc, char **argv)
 
 	run_args_init(&a);
 	a.suites[a.nsuites++] = suite_find("scan");
+	a.scan_only = 1;
 	for (int i = 1; i < argc; i++) {
 		if (argv[i][0] != '-' && !is_suite_value(argv, i)) {
 			fprintf(stderr, "rxbench scan: unexpected argument '%s'\n",

@@ -23,7 +23,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: rxbench COMMAND [options]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'rxbench COMMAND --help' describes a command.\n");
+	fprintf(f, "\n'rxbench COMMAND --help' describes a command; 'rxbench "
+		"--version' prints the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -35,6 +36,10 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("rxbench %s\n", RXB_VERSION);
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
