@@ -84,11 +84,20 @@ static enum metric_better default_better(const char *unit)
 	return BETTER_LOWER;
 }
 
-/* The suite for a benchmark name when no pkg line said: "FQDN/..." -> fqdn. */
-static int name_suite(const char *name, char *buf, size_t size)
+/*
+ * The suite for a benchmark name when no pkg line said.  rxbench's names
+ * start with their suite ("FQDN/..." -> fqdn); other Go text (go test
+ * without its pkg line) is one suite, "benchmarks", whatever the names.
+ */
+static int name_suite(const struct gt *g, const char *name, char *buf,
+		      size_t size)
 {
 	size_t n = strcspn(name, "/");
 
+	if (results_config_get(g->res, "rxbench-version") == NULL) {
+		snprintf(buf, size, "benchmarks");
+		return 0;
+	}
 	if (n >= size)
 		n = size - 1;
 	for (size_t i = 0; i < n; i++)
@@ -147,7 +156,7 @@ static int bench_line(struct gt *g, char **f, size_t n)
 		return gt_fail(g, "value \"%.40s\" has no unit", f[n - 1]);
 	gotext_strip_procs(name);
 	if (g->suite == NULL)
-		name_suite(name, suite, sizeof(suite));
+		name_suite(g, name, suite, sizeof(suite));
 	r = results_add(g->res, g->suite ? g->suite : suite, name);
 	if (r == NULL || result_sample_begin(r, iters) < 0)
 		return gt_fail(g, "out of memory");
@@ -205,7 +214,7 @@ static int status_line(struct gt *g, char *line)
 		return 0; /* a test, not a benchmark */
 	gotext_strip_procs(f[0] + 9);
 	if (g->suite == NULL)
-		name_suite(f[0] + 9, suite, sizeof(suite));
+		name_suite(g, f[0] + 9, suite, sizeof(suite));
 	r = results_add(g->res, g->suite ? g->suite : suite, f[0] + 9);
 	if (r == NULL)
 		return gt_fail(g, "out of memory");

@@ -297,7 +297,30 @@ struct rows_spec {
 	const char *suite;
 	struct strlist split, rows, units;
 	enum rtable_kind kind;
+	int name_col; /* a first column with the whole name (see below) */
 };
+
+/*
+ * 1 when some name of the suite is not made of key=value levels after
+ * its first ("Decode/small", "Foo": go test's names): the keys cannot
+ * tell its rows apart, so the table shows the names.
+ */
+static int names_without_keys(const struct results *res, const char *suite)
+{
+	for (size_t i = 0; i < res->n; i++) {
+		const char *p = strchr(res->r[i].name, '/');
+		if (strcmp(res->r[i].suite, suite) != 0)
+			continue;
+		if (p == NULL)
+			return 1;
+		for (; p != NULL; p = strchr(p + 1, '/')) {
+			size_t len = strcspn(p + 1, "/");
+			if (memchr(p + 1, '=', len) == NULL)
+				return 1;
+		}
+	}
+	return 0;
+}
 
 static int any_failed(const struct rows_spec *sp, const char *sig)
 {
@@ -324,6 +347,8 @@ static int bench_row(struct rtable *t, const struct rows_spec *sp,
 
 	if (row < 0)
 		return -1;
+	if (sp->name_col)
+		rc |= rtable_text(t, row, c++, r->name);
 	for (size_t k = 0; k < sp->rows.n; k++, c++)
 		if (result_key(r, sp->rows.s[k], v, sizeof(v)))
 			rc |= rtable_text(t, row, c, v);
@@ -350,8 +375,11 @@ static int rows_table_for(const struct rows_spec *sp, const char *sig,
 		 sp->kind == RTABLE_FQDN ? "; the best of each column in bold"
 					 : "");
 	t = rtable_new(out, sp->kind, sig[0] ? sig : "all benchmarks", caption,
-		      sp->rows.n + sp->units.n + (size_t)with_status);
+		      (size_t)sp->name_col + sp->rows.n + sp->units.n +
+			      (size_t)with_status);
 	if (t == NULL)
+		return -1;
+	if (sp->name_col && rtable_col(t, c++, "name", 0) != 0)
 		return -1;
 	for (size_t k = 0; k < sp->rows.n; k++)
 		if (rtable_col(t, c++, sp->rows.s[k], 0) != 0)
@@ -386,7 +414,8 @@ static int rows_tables(const struct results *res, const char *suite,
 		       const char *const *row_keys, size_t nrow,
 		       enum rtable_kind kind, struct rtables *out)
 {
-	struct rows_spec sp = {.res = res, .suite = suite, .kind = kind};
+	struct rows_spec sp = {.res = res, .suite = suite, .kind = kind,
+			       .name_col = names_without_keys(res, suite)};
 	struct strlist keys = {0}, sigs = {0};
 	int rc = -1;
 

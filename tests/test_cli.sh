@@ -51,6 +51,14 @@ expect 0 "scan's options:" -- scan --help
 grep -q -- '--domains' "$tmp/out" && { echo "FAIL: scan --help shows fqdn's options"; fail=$((fail + 1)); }
 expect 0 "exit status: 0" -- run --help
 
+# go test's own output: the -N suffix is GOMAXPROCS, names without
+# key=value levels get a name column, and without a pkg line they are
+# one suite, not one nameless suite per benchmark
+printf 'goos: linux\nBenchmarkDecode/small-8 \t 1000 \t 1052 ns/op\nBenchmarkFoo-8 \t 2000 \t 600 ns/op\nBenchmarkBar-8 \t 3000 \t 400 ns/op\n' >"$tmp/gotest.txt"
+expect 0 "| Decode/small | 1052 |" -- report "$tmp/gotest.txt" --format=md
+grep -q '| Bar | 400.0 |' "$tmp/out" || { echo "FAIL: go test names lost in the Markdown table"; fail=$((fail + 1)); }
+[ "$(grep -c '^## ' "$tmp/out")" -eq 1 ] || { echo "FAIL: go test benchmarks split into suites"; fail=$((fail + 1)); }
+
 # an empty corpus is valid: every engine agrees on 0
 : >"$tmp/empty.txt"
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/empty.txt" "${fast[@]}"

@@ -214,9 +214,10 @@ expect 2 "$tmp/nl.yaml:2: matchName 'a\x0ab\x1b[31m.com'" -- run fqdn --policy "
 check "YAML scalar: the error is not one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 check "YAML scalar: an ESC reached the terminal" lacks grep -q $'\x1b' "$tmp/err"
 
-# an output file that cannot be written: named, exit 2, the run printed
-expect 2 "$tmp/dir/no/x.json: No such file or directory" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/dir/no/x.json"
-check "unwritable -o: the Go text was lost" grep -q '^BenchmarkScan/engine=pcre2/pattern=abc' "$tmp/out"
+# an output file that cannot be written: named, exit 2, before anything
+# is measured (not after the whole run)
+expect 2 "-o $tmp/dir/no/x.json: cannot write there: No such file or directory" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/dir/no/x.json"
+check "unwritable -o: measured before refusing it" lacks grep -q '^Benchmark' "$tmp/out"
 
 # no read permission.  root reads a chmod 000 file anyway: run those cases
 # as nobody (setpriv), or skip them with a message
@@ -247,12 +248,13 @@ else
 		fi
 	}
 	denied="$pdir/secret: Permission denied"
-	noread "$denied" scan --pattern abc --corpus "$pdir/secret"
-	noread "$denied" scan --patterns-file "$pdir/secret"
-	noread "$denied" run payload --rules "$pdir/secret"
-	noread "$denied" run payload --pcap "$pdir/secret"
-	noread "$denied" run fqdn --policy "$pdir/secret"
-	noread "$denied" run fqdn --queries "$pdir/secret"
+	# (--no-results: nobody may not write results/ here either)
+	noread "$denied" scan --pattern abc --corpus "$pdir/secret" --no-results
+	noread "$denied" scan --patterns-file "$pdir/secret" --no-results
+	noread "$denied" run payload --rules "$pdir/secret" --no-results
+	noread "$denied" run payload --pcap "$pdir/secret" --no-results
+	noread "$denied" run fqdn --policy "$pdir/secret" --no-results
+	noread "$denied" run fqdn --queries "$pdir/secret" --no-results
 	noread "$denied" report "$pdir/secret"
 	noread "$denied" compare "$pdir/secret" "$PWD/$old"
 	noread "$denied" compare "$PWD/$old" "$pdir/secret"

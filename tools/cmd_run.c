@@ -55,6 +55,7 @@ struct run_args {
 	char journal_path[4096];
 	int rotate; /* out is the default: keep the last one as previous */
 	int scan_only; /* `rxbench scan` */
+	int load_checked; /* load_check() ran */
 };
 
 static void print_engine_names(FILE *f)
@@ -541,6 +542,32 @@ static int suite_failed(const struct results *res, const char *suite)
 }
 
 /*
+ * A machine busy with other work when the timing starts (load average
+ * above half its CPUs) measures that work too: warn, and record it in
+ * the results' context.
+ */
+static void load_check(struct results *res)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	double load = 0;
+	char note[160];
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f == NULL)
+		return;
+	if (fscanf(f, "%lf", &load) != 1 || cpus < 1 || load <= cpus / 2.0) {
+		fclose(f);
+		return;
+	}
+	fclose(f);
+	snprintf(note, sizeof(note), "load average %.2f over %ld CPUs when the "
+		 "timing started: other work shares the machine", load, cpus);
+	fprintf(stderr, "rxbench: warning: %s; timings will be noisier\n",
+		note);
+	results_meta_set(res, "busy", note);
+}
+
+/*
  * One suite: prepare, print failures, time, report; *planned grows by the
  * benchmarks it timed.  -1 on unusable input.
  */
@@ -575,6 +602,8 @@ static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 					plan.n * (size_t)a->opts.count, clock_ns(),
 					!a->quiet && plan.n > 0 && isatty(2)};
 		before = res->n;
+		if (plan.n > 0 && !a->load_checked++)
+			load_check(res); /* once, when the timing starts */
 		g->name_width = (int)name_width(&plan);
 		if (prog.on)
 			progress_show(&prog);
@@ -817,31 +846,6 @@ static int list_main(struct run_args *a)
 	return status;
 }
 
-/*
- * A machine busy with other work at the start (load average above half
- * its CPUs) measures that work too: warn once, and record it in the
- * results' context.
- */
-static void load_check(struct results *res)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	double load = 0;
-	char note[160];
-	FILE *f = fopen("/proc/loadavg", "r");
-
-	if (f == NULL)
-		return;
-	if (fscanf(f, "%lf", &load) != 1 || cpus < 1 || load <= cpus / 2.0) {
-		fclose(f);
-		return;
-	}
-	fclose(f);
-	snprintf(note, sizeof(note), "load average %.2f over %ld CPUs at the "
-		 "start: other work shares the machine", load, cpus);
-	fprintf(stderr, "rxbench: warning: %s; timings will be noisier\n",
-		note);
-	results_meta_set(res, "busy", note);
-}
 
 static int run_main(struct run_args *a, int argc, char **argv, int first)
 {
@@ -880,7 +884,6 @@ static int run_main(struct run_args *a, int argc, char **argv, int first)
 	results_init(&res);
 	context_fill(&res, argc - first, argv + first);
 	context_fill_measure(&res, &a->opts, a->cpu);
-	load_check(&res);
 	if (a->out != NULL)
 		journal_open(a, &res);
 	gofmt_init(&g, stdout, 0);
