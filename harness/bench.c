@@ -241,7 +241,7 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 
 void bench_status_text(int rc, char *buf, size_t size)
 {
-	if (rc == BENCH_ERR_CALLGRIND)
+	if (rc == STATUS_CALLGRIND)
 		snprintf(buf, size, "callgrind: %s", callgrind_error());
 	else
 		snprintf(buf, size, "%s while timing", engine_status_name(rc));
@@ -292,7 +292,7 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 				continue;
 			}
 			rc = harness_sample(b, o, r, why, sizeof(why));
-			if (rc == ISOLATE_INTERRUPTED) {
+			if (rc == STATUS_INTERRUPTED) {
 				/* abandoned, not failed; a row without a sample
 				   would only say where the signal came */
 				if (r == &res->r[res->n - 1] && r->nsamples == 0 &&
@@ -301,10 +301,8 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 				goto out;
 			}
 			if (rc < 0) {
-				result_set_status(r, rc == ISOLATE_TIMEOUT
-							     ? RESULT_TIMEOUT
-							     : RESULT_ERROR,
-						  "%s", why);
+				result_set_status(r, result_status_of(rc), "%s",
+						  why);
 				dead[i] = 1;
 				failed++;
 				continue;

@@ -73,14 +73,6 @@ enum bench_mode {
 	BENCH_INSTRUCTIONS, /* callgrind: instr/op, est-cycles/op, ... */
 };
 
-/*
- * bench_measure() failures of the harness itself (not of the op), below
- * every enum engine_status.  bench_status_text() says what went wrong.
- */
-enum bench_status {
-	BENCH_ERR_CALLGRIND = -32, /* the callgrind counters could not be read */
-};
-
 /* Iterations of one instruction-count sample when --benchtime=Nx is not given. */
 #define BENCH_INSTR_DEFAULT_N 10
 

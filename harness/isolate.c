@@ -304,19 +304,19 @@ static int judge(int status, const unsigned char *buf, size_t len,
 	if (WIFSIGNALED(status)) {
 		snprintf(why, size, "crashed: signal %d (%s) while timing",
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-		return ISOLATE_CRASHED;
+		return STATUS_CRASHED;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		snprintf(why, size, "the measuring child exited with status %d "
 			 "without a sample", WIFEXITED(status)
 						     ? WEXITSTATUS(status)
 						     : -1);
-		return ISOLATE_CRASHED;
+		return STATUS_CRASHED;
 	}
 	if (isolate_decode(buf, len, r, &rc, why, size) != 0) {
 		snprintf(why, size, "the measuring child sent a malformed "
 			 "sample (%zu bytes)", len);
-		return ISOLATE_CRASHED;
+		return STATUS_CRASHED;
 	}
 	return rc;
 }
@@ -331,7 +331,7 @@ int isolate_measure(const struct bench *b, const struct bench_opts *o,
 	pid_t pid = fork_piped(&fd, why, size);
 
 	if (pid < 0)
-		return ISOLATE_SYSTEM;
+		return STATUS_SYSTEM;
 	if (pid == 0)
 		child_run(b, o, fd);
 	if (o->timeout_ns > 0)
@@ -342,7 +342,7 @@ int isolate_measure(const struct bench *b, const struct bench_opts *o,
 		kill(pid, SIGKILL);
 	if (wait_child(pid, &status) < 0) {
 		snprintf(why, size, "waitpid: %s", strerror(errno));
-		return ISOLATE_SYSTEM;
+		return STATUS_SYSTEM;
 	}
 	/* a Ctrl-C reaches the child too: its death is the interruption,
 	   not a crash; a sample it finished before is kept */
@@ -350,13 +350,13 @@ int isolate_measure(const struct bench *b, const struct bench_opts *o,
 						 WEXITSTATUS(status) == 0))) {
 		snprintf(why, size, "interrupted (%s): the measuring child was "
 			 "stopped", interrupt_name(interrupt_signal()));
-		return ISOLATE_INTERRUPTED;
+		return STATUS_INTERRUPTED;
 	}
 	if (rc == 1) {
 		snprintf(why, size, "no sample within %gs: the measuring "
 			 "child was killed (see --timeout)",
 			 o->timeout_ns / 1e9);
-		return ISOLATE_TIMEOUT;
+		return STATUS_TIMEOUT;
 	}
 	return judge(status, buf, rc == 0 ? len : 0, r, why, size);
 }
@@ -402,7 +402,7 @@ answers_child(const struct isolate_items *it, size_t from, int fd)
 static void mark_skipped(struct isolate_verdict *v, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++)
-		v[i] = (struct isolate_verdict){ISOLATE_SKIPPED, 0};
+		v[i] = (struct isolate_verdict){STATUS_SKIPPED, 0};
 }
 
 /*
@@ -464,7 +464,7 @@ static int answers_here(const struct isolate_items *it, size_t from,
 	for (size_t i = from; i < it->n;) {
 		size_t next;
 		if (interrupt_signal())
-			return ISOLATE_INTERRUPTED;
+			return STATUS_INTERRUPTED;
 		v[i] = (struct isolate_verdict){
 			it->answer(it->arg, i, out + i * it->size), 0};
 		next = v[i].status < 0 ? after_failure(it, i) : i + 1;
@@ -477,7 +477,7 @@ static int answers_here(const struct isolate_items *it, size_t from,
 /*
  * One verifying child from item *next on.  0 when it answered to the end
  * or died in one item (its verdict set, *next past it);
- * ISOLATE_INTERRUPTED; ISOLATE_SYSTEM when it could not start.
+ * STATUS_INTERRUPTED; STATUS_SYSTEM when it could not start.
  */
 static int answers_batch(const struct isolate_items *it,
 			 const struct bench_opts *o, unsigned char *out,
@@ -489,7 +489,7 @@ static int answers_batch(const struct isolate_items *it,
 	pid_t pid = fork_piped(&fd, why, sizeof(why));
 
 	if (pid < 0)
-		return ISOLATE_SYSTEM; /* the items run in this process */
+		return STATUS_SYSTEM; /* the items run in this process */
 	if (pid == 0)
 		answers_child(it, *next, fd);
 	rc = answers_read(fd, it, o, out, v, next);
@@ -497,13 +497,13 @@ static int answers_batch(const struct isolate_items *it,
 	if (rc != 0)
 		kill(pid, SIGKILL);
 	if (wait_child(pid, &wstatus) < 0)
-		return ISOLATE_SYSTEM;
+		return STATUS_SYSTEM;
 	if (rc == 2 || (interrupt_signal() && *next < it->n))
-		return ISOLATE_INTERRUPTED;
+		return STATUS_INTERRUPTED;
 	if (*next >= it->n)
 		return 0;
 	/* item *next got no answer: late, or the child died in it */
-	v[*next].status = rc == 1 ? ISOLATE_TIMEOUT : ISOLATE_CRASHED;
+	v[*next].status = rc == 1 ? STATUS_TIMEOUT : STATUS_CRASHED;
 	v[*next].sig = rc != 1 && WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
 	skip_to = after_failure(it, *next);
 	mark_skipped(v, *next + 1, skip_to < it->n ? skip_to : it->n);
@@ -517,15 +517,15 @@ int isolate_answers(const struct isolate_items *it, const struct bench_opts *o,
 	size_t next = 0;
 
 	if (it->size == 0)
-		return ISOLATE_SYSTEM;
+		return STATUS_SYSTEM;
 	if (!o->isolate)
 		return answers_here(it, 0, out, v);
 	while (next < it->n) {
 		int rc = answers_batch(it, o, out, v, &next);
-		if (rc == ISOLATE_SYSTEM)
+		if (rc == STATUS_SYSTEM)
 			return answers_here(it, next, out, v) == 0
-				       ? ISOLATE_SYSTEM
-				       : ISOLATE_INTERRUPTED;
+				       ? STATUS_SYSTEM
+				       : STATUS_INTERRUPTED;
 		if (rc != 0)
 			return rc;
 	}
@@ -535,16 +535,16 @@ int isolate_answers(const struct isolate_items *it, const struct bench_opts *o,
 void isolate_verdict_text(const struct isolate_verdict *v,
 			  const struct bench_opts *o, char *buf, size_t size)
 {
-	if (v->status == ISOLATE_TIMEOUT)
+	if (v->status == STATUS_TIMEOUT)
 		snprintf(buf, size, "no answer within %gs while verifying: the "
 			 "child was killed (see --timeout)", o->timeout_ns / 1e9);
-	else if (v->status == ISOLATE_CRASHED && v->sig > 0)
+	else if (v->status == STATUS_CRASHED && v->sig > 0)
 		snprintf(buf, size, "crashed: signal %d (%s) while verifying",
 			 v->sig, strsignal(v->sig));
-	else if (v->status == ISOLATE_CRASHED)
+	else if (v->status == STATUS_CRASHED)
 		snprintf(buf, size, "the verifying child exited without an "
 			 "answer");
-	else if (v->status == ISOLATE_SKIPPED)
+	else if (v->status == STATUS_SKIPPED)
 		snprintf(buf, size, "not verified after an earlier failure");
 	else
 		snprintf(buf, size, "%s", engine_status_name(v->status));

@@ -22,18 +22,9 @@
 
 #include "harness/bench.h"
 
-/* isolate_measure() failures, below every enum engine_status. */
-enum isolate_status {
-	ISOLATE_CRASHED = -64, /* killed by a signal, or no sample came back */
-	ISOLATE_TIMEOUT = -65, /* no sample before o->timeout_ns */
-	ISOLATE_SYSTEM = -66,  /* pipe or fork failed */
-	ISOLATE_INTERRUPTED = -67, /* SIGINT/SIGTERM (interrupt.h): child killed */
-	ISOLATE_SKIPPED = -68, /* isolate_answers(): passed over after a failure */
-};
-
 /*
  * Measure one sample of b into r in a forked child.  0; a negative
- * enum engine_status the op returned; or an enum isolate_status.  On any
+ * enum engine_status the op returned, or a STATUS_* of isolation.  On any
  * failure `why` (size bytes) holds the one-line reason, e.g.
  * "crashed: signal 11 (Segmentation fault) while timing".
  */
@@ -52,7 +43,7 @@ struct isolate_items {
 	int (*answer)(void *arg, size_t i, void *out);
 	/*
 	 * Optional: after item i failed, the next item worth computing
-	 * (> i; the ones between are ISOLATE_SKIPPED), e.g. the next
+	 * (> i; the ones between are STATUS_SKIPPED), e.g. the next
 	 * engine's first item.  NULL: i + 1.
 	 */
 	size_t (*after_failure)(void *arg, size_t i);
@@ -61,20 +52,20 @@ struct isolate_items {
 
 /* What became of one item. */
 struct isolate_verdict {
-	int status; /* 0, answer()'s status, or ISOLATE_TIMEOUT / _CRASHED / _SKIPPED */
-	int sig;    /* ISOLATE_CRASHED: the signal, 0 when the child just exited */
+	int status; /* 0, answer()'s status, or STATUS_TIMEOUT / _CRASHED / _SKIPPED */
+	int sig;    /* STATUS_CRASHED: the signal, 0 when the child just exited */
 };
 
 /*
  * Compute every item of it in order in one child, each answer sent back as
  * it is found (into out + i * it->size, with v[i]).  An item that takes
- * longer than o->timeout_ns is ISOLATE_TIMEOUT and one the child dies in
- * ISOLATE_CRASHED: the child is killed, and a new one goes on after it
+ * longer than o->timeout_ns is STATUS_TIMEOUT and one the child dies in
+ * STATUS_CRASHED: the child is killed, and a new one goes on after it
  * (after_failure).  answer() changes nothing in the parent: only out and v
  * come back.  Without isolation (o->isolate == 0) the items run in this
- * process.  Returns 0; ISOLATE_INTERRUPTED when a signal stopped it
+ * process.  Returns 0; STATUS_INTERRUPTED when a signal stopped it
  * (interrupt.h: the items from the one running are left unset);
- * ISOLATE_SYSTEM when pipe or fork failed (the items then run here).
+ * STATUS_SYSTEM when pipe or fork failed (the items then run here).
  */
 int isolate_answers(const struct isolate_items *it, const struct bench_opts *o,
 		    void *out, struct isolate_verdict *v);

@@ -96,9 +96,7 @@ static int case_compile(struct case_table *t, struct suite_ctx *ctx,
 	if (rc == 0)
 		return 0;
 	c->h = NULL;
-	case_row(ctx, t, c,
-		 rc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED : RESULT_ERROR,
-		 why);
+	case_row(ctx, t, c, result_status_of(rc), why);
 	return -1;
 }
 
@@ -131,17 +129,13 @@ static void case_answer_failed(struct case_table *t, struct suite_ctx *ctx,
 	char why[CASE_TEXT];
 
 	isolate_verdict_text(v, ctx->opts, why, sizeof(why));
-	case_row(ctx, t, c,
-		 v->status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
-		 : v->status == ISOLATE_TIMEOUT      ? RESULT_TIMEOUT
-						     : RESULT_ERROR,
-		 why);
+	case_row(ctx, t, c, result_status_of(v->status), why);
 	case_drop(t, c);
 }
 
 /*
  * Step 3: every compiled case's answer in a child with --timeout each.
- * 0, ISOLATE_INTERRUPTED, or -1 out of memory.
+ * 0, STATUS_INTERRUPTED, or -1 out of memory.
  */
 static int case_answer_all(struct case_table *t, struct suite_ctx *ctx)
 {
@@ -161,7 +155,7 @@ static int case_answer_all(struct case_table *t, struct suite_ctx *ctx)
 		if (t->c[i].h != NULL)
 			j.live[it.n++] = i;
 	rc = isolate_answers(&it, ctx->opts, out, v);
-	if (rc == ISOLATE_INTERRUPTED)
+	if (rc == STATUS_INTERRUPTED)
 		goto out;
 	for (size_t k = 0; k < it.n; k++) {
 		struct case_item *c = &t->c[j.live[k]];
@@ -307,7 +301,7 @@ static int case_is_leader(const struct case_table *t, size_t i)
  * Every leader's expected answer, computed in a child: into wires (one
  * record of case_wire_size() per case, at the leader's index).  A
  * reference that gives no answer in time (or crashes) is CASE_REF_NONE
- * with the reason.  0, ISOLATE_INTERRUPTED, or -1 out of memory.
+ * with the reason.  0, STATUS_INTERRUPTED, or -1 out of memory.
  */
 static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 			   unsigned char *wires)
@@ -326,7 +320,7 @@ static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 			l.lead[l.n++] = i;
 	it.n = l.n;
 	rc = isolate_answers(&it, ctx->opts, out, v);
-	if (rc == ISOLATE_SYSTEM)
+	if (rc == STATUS_SYSTEM)
 		rc = 0; /* no child could be made: the answers ran here */
 	for (size_t k = 0; rc == 0 && k < l.n; k++) {
 		struct case_wire *w = (struct case_wire *)(wires + l.lead[k] * size);
@@ -436,7 +430,7 @@ static int case_group(struct case_table *t, struct suite_ctx *ctx,
 	return 0;
 }
 
-/* Step 4 for every group.  0, ISOLATE_INTERRUPTED, or -1 out of memory. */
+/* Step 4 for every group.  0, STATUS_INTERRUPTED, or -1 out of memory. */
 static int case_verify_all(struct case_table *t, struct suite_ctx *ctx)
 {
 	struct case_expect x;
@@ -484,7 +478,7 @@ int case_run(struct case_table *t, struct suite_ctx *ctx)
 	for (size_t i = 0; i < t->n && !interrupt_signal(); i++)
 		case_compile(t, ctx, &t->c[i]);
 	if (interrupt_signal())
-		return ISOLATE_INTERRUPTED;
+		return STATUS_INTERRUPTED;
 	rc = case_answer_all(t, ctx);
 	if (rc != 0)
 		return rc;

@@ -134,7 +134,7 @@ int case_add(struct case_table *t, const char *name, const char *label,
 /*
  * The pipeline above, adding rows to ctx->results and benchmarks to
  * ctx->plan.  The items stay where they are (benchmarks point at them)
- * until case_table_release().  0; ISOLATE_INTERRUPTED when a signal
+ * until case_table_release().  0; STATUS_INTERRUPTED when a signal
  * stopped it (nothing more is planned); -1 out of memory.
  */
 int case_run(struct case_table *t, struct suite_ctx *ctx);

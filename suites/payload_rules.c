@@ -668,8 +668,7 @@ static void failure_row(struct suite_ctx *ctx, const struct peng *pe,
 	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	isolate_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
-	suite_fail(ctx, PAYLOAD_SUITE, name,
-		   v->iv.status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT : RESULT_ERROR,
+	suite_fail(ctx, PAYLOAD_SUITE, name, result_status_of(v->iv.status),
 		   "%s: real-life: %s on packet %zu \"%s\"", pe->e->name, why,
 		   v->pkt, text);
 }
@@ -765,7 +764,7 @@ static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
 	if (answers == NULL || iv == NULL)
 		goto out;
 	rc = 1;
-	if (isolate_answers(&it, ctx->opts, answers, iv) == ISOLATE_INTERRUPTED)
+	if (isolate_answers(&it, ctx->opts, answers, iv) == STATUS_INTERRUPTED)
 		goto out;
 	for (size_t k = 0; k < j->npk; k++) {
 		for (size_t e = 0; e < npes; e++)

@@ -592,7 +592,7 @@ static int scan_prepare(struct suite_ctx *ctx)
 			return -1;
 	}
 	rc = case_run(&st.table, ctx);
-	if (rc == ISOLATE_INTERRUPTED)
+	if (rc == STATUS_INTERRUPTED)
 		return 0; /* nothing more is planned: the run stops */
 	return rc;
 }

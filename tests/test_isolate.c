@@ -311,16 +311,16 @@ Test(isolate, answers_in_a_child_with_a_time_limit)
 		cr_assert_eq(out[2 * i], (long)i * 10);
 		cr_assert_eq(out[2 * i + 1], ENGINE_PHASE_VERIFY);
 	}
-	cr_assert_eq(v[1].status, ISOLATE_CRASHED);
+	cr_assert_eq(v[1].status, STATUS_CRASHED);
 	isolate_verdict_text(&v[1], &o, why, sizeof(why));
 	cr_assert_str_eq(why, "crashed: signal 11 (Segmentation fault) while "
 			      "verifying");
-	cr_assert_eq(v[3].status, ISOLATE_TIMEOUT);
+	cr_assert_eq(v[3].status, STATUS_TIMEOUT);
 	isolate_verdict_text(&v[3], &o, why, sizeof(why));
 	cr_assert_str_eq(why, "no answer within 0.2s while verifying: the "
 			      "child was killed (see --timeout)");
 	cr_assert_eq(v[4].status, ENGINE_ERR_LIMIT);
-	cr_assert_eq(v[5].status, ISOLATE_SKIPPED);
+	cr_assert_eq(v[5].status, STATUS_SKIPPED);
 	cr_assert_eq(engine_phase, ENGINE_PHASE_PARENT);
 }
 
@@ -345,7 +345,7 @@ Test(isolate, answers_without_isolation)
 
 	cr_assert_eq(isolate_answers(&it, &o, out, v), 0);
 	cr_assert_eq(v[4].status, ENGINE_ERR_LIMIT);
-	cr_assert_eq(v[5].status, ISOLATE_SKIPPED);
+	cr_assert_eq(v[5].status, STATUS_SKIPPED);
 	cr_assert_eq(v[7].status, 0);
 	cr_assert_eq(out[7], 7);
 }
