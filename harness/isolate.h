@@ -79,24 +79,6 @@ void isolate_verdict_text(const struct isolate_verdict *v,
 			  const struct bench_opts *o, char *buf, size_t size);
 
 /*
- * The wire form of sample `sample` of r and the op's status rc: a magic,
- * rc, the failure text `why` when rc < 0 (may be NULL), the iterations,
- * then each metric's better, unit and value (host byte order: the reader
- * is the parent on the same machine).  Returns the bytes written, or 0
- * when buf is too small.
- */
-size_t isolate_encode(const struct result *r, size_t sample, int rc,
-		      const char *why, unsigned char *buf, size_t size);
-
-/*
- * Read an encoded sample: *rc gets the op's status and `why` its failure
- * text; when rc is 0 the sample is appended to r.  0, or -1 when buf is
- * malformed or memory ran out (r may then hold a partial sample).
- */
-int isolate_decode(const unsigned char *buf, size_t len, struct result *r,
-		   int *rc, char *why, size_t size);
-
-/*
  * Pin this process (and the children it forks) to CPU `cpu`.  0, or -1
  * with a one-line reason in err (not a CPU this process may use).
  */
