@@ -100,6 +100,37 @@ static int case_compile(struct case_table *t, struct suite_ctx *ctx,
 	return -1;
 }
 
+/* In each verifying child: the phase the test-only engines fail in. */
+static void case_child_init(void *arg)
+{
+	(void)arg;
+	engine_phase = ENGINE_PHASE_VERIFY;
+}
+
+int case_answers(const struct isolate_items *it, const struct bench_opts *o,
+		 void *out, struct isolate_verdict *v)
+{
+	struct isolate_limits lim = bench_limits(o);
+	int rc = isolate_run(it, &lim, case_child_init, out, v);
+
+	if (rc < 0) /* no child could be made: the rest in this process */
+		rc = isolate_run_here(it, out, v) == 0 ? -1 : 1;
+	for (size_t i = 0; i < it->n; i++)
+		v[i].status = bench_verdict_status(&v[i]);
+	return rc > 0 ? STATUS_INTERRUPTED : rc < 0 ? STATUS_SYSTEM : 0;
+}
+
+void case_verdict_text(const struct isolate_verdict *v,
+		       const struct bench_opts *o, char *buf, size_t size)
+{
+	struct isolate_limits lim = bench_limits(o);
+
+	if (v->end == ISOLATE_ANSWERED)
+		snprintf(buf, size, "%s", engine_status_name(v->status));
+	else
+		isolate_verdict_text(v, &lim, "answer", "verifying", buf, size);
+}
+
 /* isolate_items over the compiled cases: live[i] indexes t->c. */
 struct case_job {
 	struct case_table *t;
@@ -128,7 +159,7 @@ static void case_answer_failed(struct case_table *t, struct suite_ctx *ctx,
 {
 	char why[CASE_TEXT];
 
-	isolate_verdict_text(v, ctx->opts, why, sizeof(why));
+	case_verdict_text(v, ctx->opts, why, sizeof(why));
 	case_row(ctx, t, c, result_status_of(v->status), why);
 	case_drop(t, c);
 }
@@ -154,7 +185,7 @@ static int case_answer_all(struct case_table *t, struct suite_ctx *ctx)
 	for (size_t i = 0; i < t->n; i++)
 		if (t->c[i].h != NULL)
 			j.live[it.n++] = i;
-	rc = isolate_answers(&it, ctx->opts, out, v);
+	rc = case_answers(&it, ctx->opts, out, v);
 	if (rc == STATUS_INTERRUPTED)
 		goto out;
 	for (size_t k = 0; k < it.n; k++) {
@@ -319,7 +350,7 @@ static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 		if (case_is_leader(t, i))
 			l.lead[l.n++] = i;
 	it.n = l.n;
-	rc = isolate_answers(&it, ctx->opts, out, v);
+	rc = case_answers(&it, ctx->opts, out, v);
 	if (rc == STATUS_SYSTEM)
 		rc = 0; /* no child could be made: the answers ran here */
 	for (size_t k = 0; rc == 0 && k < l.n; k++) {
@@ -329,7 +360,7 @@ static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 		if (v[k].status == ENGINE_ERR_NOMEM) {
 			rc = -1;
 		} else if (v[k].status != 0) {
-			isolate_verdict_text(&v[k], ctx->opts, why, sizeof(why));
+			case_verdict_text(&v[k], ctx->opts, why, sizeof(why));
 			w->rc = CASE_REF_NONE;
 			snprintf(w->by, sizeof(w->by), "the reference failed: %.400s",
 				 why);
