@@ -82,8 +82,10 @@ extern const struct engine *const engine_table[];
 extern const size_t engine_count;
 
 /*
- * What this process is doing, set by the harness in the children it forks
- * (harness/isolate.c): the parent compiles, a verifying child computes
+ * What this process is doing, set first thing in the children the
+ * harness forks (the child_init of harness/isolate.h's isolate_run():
+ * suites/case.c's for a verifying child, harness/bench.c's for a
+ * measuring one): the parent compiles, a verifying child computes
  * answers, a measuring child times a sample.  Only the test-only engines
  * (crash.c) look at it, to fail in one phase on purpose.
  */

@@ -1,6 +1,6 @@
 /*
- * pattern.c - names of semantics classes, capabilities and statuses, and
- * the UTF-8 checks (see pattern.h).
+ * pattern.c - names of semantics classes and capabilities, and the UTF-8
+ * checks (see pattern.h).
  */
 #include "engines/pattern.h"
 
@@ -42,19 +42,6 @@ void engine_caps_format(unsigned caps, char *buf, size_t size)
 			return;
 		used += (size_t)w;
 	}
-}
-
-const char *engine_status_name(int status)
-{
-	switch (status) {
-	case ENGINE_OK: return "ok";
-	case ENGINE_ERR_COMPILE: return "compile error";
-	case ENGINE_ERR_UNSUPPORTED: return "unsupported";
-	case ENGINE_ERR_LIMIT: return "match limit";
-	case ENGINE_ERR_NOMEM: return "out of memory";
-	case ENGINE_ERR_MATCH: return "match error";
-	}
-	return "unknown error";
 }
 
 size_t engine_utf8_len(const char *s, size_t avail)

@@ -1,14 +1,16 @@
 /*
  * pattern.h - the vocabulary every layer shares: a pattern's bytes, its
  * compile flags, the capability bits and semantics classes that say what
- * an engine can answer, the statuses of a match call and their names, and
- * the UTF-8 checks.  corpora/ and report/ include this, not the adapter
- * interface (engines/engine.h), which builds on it.
+ * an engine can answer, the statuses (engines/status.h, with their names),
+ * and the UTF-8 checks.  corpora/ and report/ include this, not the
+ * adapter interface (engines/engine.h), which builds on it.
  */
 #ifndef RXB_PATTERN_H
 #define RXB_PATTERN_H
 
 #include <stddef.h>
+
+#include "engines/status.h"
 
 /* Compile flags, applied to every pattern of a set. */
 enum engine_flag {
@@ -54,16 +56,6 @@ enum engine_semantics {
 	SEM_NONE,             /* test-only engines */
 };
 
-/* Negative results of is_match, count and match_ids. */
-enum engine_status {
-	ENGINE_OK = 0,
-	ENGINE_ERR_COMPILE = -1,     /* pattern rejected; see engine_error */
-	ENGINE_ERR_UNSUPPORTED = -2, /* the engine lacks a needed capability */
-	ENGINE_ERR_LIMIT = -3,       /* match/backtrack limit reached */
-	ENGINE_ERR_NOMEM = -4,
-	ENGINE_ERR_MATCH = -5,       /* any other run-time engine failure */
-};
-
 /* A pattern is bytes, not a C string: it may hold NUL. */
 struct engine_pattern {
 	const char *re;
@@ -75,9 +67,6 @@ const char *engine_semantics_name(enum engine_semantics s);
 
 /* Names the capability bits set in caps, comma-separated, into buf. */
 void engine_caps_format(unsigned caps, char *buf, size_t size);
-
-/* One-line name of a status, e.g. "match limit". */
-const char *engine_status_name(int status);
 
 /*
  * Length (1 to 4) of the valid UTF-8 sequence at s, which has `avail` > 0

@@ -1,5 +1,5 @@
 /*
- * bench.c - the measured loop (see bench.h).
+ * bench.c - the measured loop, one sample per forked child (see bench.h).
  */
 #include "harness/bench.h"
 
@@ -9,6 +9,7 @@
 #include "harness/clock.h"
 #include "harness/interrupt.h"
 #include "harness/isolate.h"
+#include "harness/sample.h"
 
 #include <errno.h>
 #include <math.h>
@@ -241,10 +242,124 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 
 void bench_status_text(int rc, char *buf, size_t size)
 {
-	if (rc == BENCH_ERR_CALLGRIND)
+	if (rc == STATUS_CALLGRIND)
 		snprintf(buf, size, "callgrind: %s", callgrind_error());
 	else
 		snprintf(buf, size, "%s while timing", engine_status_name(rc));
+}
+
+struct isolate_limits bench_limits(const struct bench_opts *o)
+{
+	return (struct isolate_limits){o->isolate, (uint64_t)o->timeout_ns};
+}
+
+int bench_verdict_status(const struct isolate_verdict *v)
+{
+	switch (v->end) {
+	case ISOLATE_ANSWERED: return v->status;
+	case ISOLATE_KILLED:
+	case ISOLATE_EXITED: return STATUS_CRASHED;
+	case ISOLATE_LATE: return STATUS_TIMEOUT;
+	case ISOLATE_SKIPPED: return STATUS_SKIPPED;
+	case ISOLATE_NO_CHILD: return STATUS_SYSTEM;
+	case ISOLATE_UNSET: break;
+	}
+	return STATUS_INTERRUPTED;
+}
+
+/* What a measuring child sends back: one encoded sample (sample.h). */
+struct sample_record {
+	uint32_t len;
+	unsigned char wire[SAMPLE_MAX_WIRE];
+};
+
+/* The one item of a measuring child. */
+struct sample_job {
+	const struct bench *b;
+	const struct bench_opts *o;
+};
+
+/* First thing in a measuring child: the phase the test engines fail in. */
+static void sample_child_init(void *arg)
+{
+	(void)arg;
+	engine_phase = ENGINE_PHASE_MEASURE;
+}
+
+/*
+ * In the measuring child: measure one sample and encode it, or the op's
+ * failure with its text, into the record.  Always 0: the op's status
+ * travels in the record, with its text (callgrind's is in this child).
+ */
+static int sample_answer(void *arg, size_t i, void *out)
+{
+	const struct sample_job *j = arg;
+	struct sample_record *rec = out;
+	struct result tmp;
+	char why[512] = "";
+	int rc;
+
+	(void)i;
+	memset(&tmp, 0, sizeof(tmp));
+	/*
+	 * With a fixed n the measured run is the first: one op first (Go's
+	 * run1) so that it does not pay this fresh child's copy-on-write
+	 * faults.  A scaled n already starts with n = 1.
+	 */
+	rc = j->o->measure == BENCH_TIME && j->o->fixed_n > 0
+		     ? j->b->run(j->b->arg, 1)
+		     : 0;
+	if (rc == 0)
+		rc = bench_measure(j->b, j->o, &tmp);
+	if (rc < 0)
+		bench_status_text(rc, why, sizeof(why));
+	rec->len = (uint32_t)sample_encode(&tmp, tmp.nsamples ? tmp.nsamples - 1
+							      : 0,
+					   rc, why, rec->wire, sizeof(rec->wire));
+	return 0;
+}
+
+/* The sample the child sent, into r: 0, or the op's status, or
+ * STATUS_CRASHED when the record is malformed. */
+static int sample_take(const struct sample_record *rec, struct result *r,
+		       char *why, size_t size)
+{
+	int rc = 0;
+
+	if (rec->len > sizeof(rec->wire) ||
+	    sample_decode(rec->wire, rec->len, r, &rc, why, size) != 0) {
+		snprintf(why, size, "the measuring child sent a malformed "
+			 "sample (%u bytes)", (unsigned)rec->len);
+		return STATUS_CRASHED;
+	}
+	return rc;
+}
+
+/*
+ * Measure one sample of b into r in a forked child.  0; the op's negative
+ * status; or STATUS_CRASHED, _TIMEOUT, _SYSTEM or _INTERRUPTED.  On any
+ * failure `why` holds the one-line reason, e.g. "crashed: signal 11
+ * (Segmentation fault) while timing".
+ */
+static int sample_isolated(const struct bench *b, const struct bench_opts *o,
+			   struct result *r, char *why, size_t size)
+{
+	static struct sample_record rec;
+	struct sample_job j = {b, o};
+	struct isolate_items it = {1, sizeof(rec), sample_answer, NULL, &j};
+	struct isolate_limits lim = bench_limits(o);
+	struct isolate_verdict v;
+
+	if (isolate_run(&it, &lim, sample_child_init, &rec, &v) > 0) {
+		snprintf(why, size, "interrupted (%s): the measuring child was "
+			 "stopped", interrupt_name(interrupt_signal()));
+		return STATUS_INTERRUPTED;
+	}
+	if (v.end != ISOLATE_ANSWERED) {
+		isolate_verdict_text(&v, &lim, "sample", "timing", why, size);
+		return bench_verdict_status(&v);
+	}
+	return sample_take(&rec, r, why, size);
 }
 
 /* One sample of b, in a child when asked.  0, or <0 with why filled. */
@@ -254,7 +369,7 @@ static int harness_sample(const struct bench *b, const struct bench_opts *o,
 	int rc;
 
 	if (o->isolate)
-		return isolate_measure(b, o, r, why, size);
+		return sample_isolated(b, o, r, why, size);
 	rc = bench_measure(b, o, r);
 	if (rc < 0)
 		bench_status_text(rc, why, size);
@@ -292,7 +407,7 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 				continue;
 			}
 			rc = harness_sample(b, o, r, why, sizeof(why));
-			if (rc == ISOLATE_INTERRUPTED) {
+			if (rc == STATUS_INTERRUPTED) {
 				/* abandoned, not failed; a row without a sample
 				   would only say where the signal came */
 				if (r == &res->r[res->n - 1] && r->nsamples == 0 &&
@@ -301,10 +416,8 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 				goto out;
 			}
 			if (rc < 0) {
-				result_set_status(r, rc == ISOLATE_TIMEOUT
-							     ? RESULT_TIMEOUT
-							     : RESULT_ERROR,
-						  "%s", why);
+				result_set_status(r, result_status_of(rc), "%s",
+						  why);
 				dead[i] = 1;
 				failed++;
 				continue;

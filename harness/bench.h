@@ -14,9 +14,15 @@
  * and retain/release give B(heap)/op.
  *
  * Options beyond Go's (see bench_opts): each sample may run in a forked
- * child with a time limit (harness/isolate.h), and --measure=instructions
- * counts instructions and cache events under callgrind instead of reading
- * the clock (harness/callgrind.h).
+ * child with a time limit (harness/isolate.h; the sample comes back in
+ * the wire form of harness/sample.h), and --measure=instructions counts
+ * instructions and cache events under callgrind instead of reading the
+ * clock (harness/callgrind.h).  Suites compile and verify before
+ * harness_run(), so a measuring child shares the compiled patterns and
+ * inputs copy-on-write; what it changes (a query cursor) is lost with it.
+ *
+ * Statuses are enum engine_status (engines/status.h): an op's own, or
+ * the STATUS_* of what isolation or callgrind found.
  */
 #ifndef RXB_BENCH_H
 #define RXB_BENCH_H
@@ -24,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/isolate.h"
 #include "harness/results.h"
 
 #define BENCH_MAX_EXTRA 6
@@ -38,7 +45,7 @@ struct bench {
 	char *name;        /* "Suite/key=v/..." without "Benchmark"; owned */
 	const char *suite; /* static string */
 
-	/* Run the op n times. 0, or a negative engine_status to abort. */
+	/* Run the op n times. 0, or a negative enum engine_status to abort. */
 	int (*run)(void *arg, uint64_t n);
 
 	/*
@@ -73,14 +80,6 @@ enum bench_mode {
 	BENCH_INSTRUCTIONS, /* callgrind: instr/op, est-cycles/op, ... */
 };
 
-/*
- * bench_measure() failures of the harness itself (not of the op), below
- * every enum engine_status.  bench_status_text() says what went wrong.
- */
-enum bench_status {
-	BENCH_ERR_CALLGRIND = -32, /* the callgrind counters could not be read */
-};
-
 /* Iterations of one instruction-count sample when --benchtime=Nx is not given. */
 #define BENCH_INSTR_DEFAULT_N 10
 
@@ -94,9 +93,21 @@ struct bench_opts {
 	int count;            /* samples per benchmark (interleaved) */
 	int no_alloc;         /* skip the allocation-counting run */
 	enum bench_mode measure;
-	int isolate;          /* 1: each sample in a forked child */
-	double timeout_ns;    /* with isolate: kill a sample after this; 0: none */
+	int isolate;          /* 1: each sample (and verification) in a child */
+	double timeout_ns;    /* with isolate: kill a sample or answer after
+				 this; 0: none */
 };
+
+/* o's isolation and time limit, as harness/isolate.h takes them. */
+struct isolate_limits bench_limits(const struct bench_opts *o);
+
+/*
+ * The status of an isolated item's verdict: what it returned when it
+ * answered, else STATUS_CRASHED (its child died), STATUS_TIMEOUT,
+ * STATUS_SKIPPED, STATUS_SYSTEM (no child) or STATUS_INTERRUPTED (not
+ * reached).
+ */
+int bench_verdict_status(const struct isolate_verdict *v);
 
 /* Parse --benchtime: "1s", "500ms", "2.5s", "100us", or "1000x". 0 or -1. */
 int bench_parse_benchtime(const char *s, struct bench_opts *o);
@@ -127,9 +138,11 @@ typedef void (*bench_sample_fn)(void *ctx, const struct result *r,
 /*
  * Time every benchmark of the plan into res.  A benchmark whose op fails
  * gets an error result and is not run again; the others go on.  With
- * o->isolate a crash of the measuring child is an error row naming the
- * signal and a sample slower than o->timeout_ns a timeout row; samples
- * measured before stay in res.  After SIGINT or SIGTERM (interrupt.h) it
+ * o->isolate each sample is measured in a forked child (isolate_run(),
+ * one item): a crash of the measuring child is an error row naming the
+ * signal, a child that exits without its sample an error row and a
+ * sample slower than o->timeout_ns a timeout row; samples measured before
+ * stay in res.  After SIGINT or SIGTERM (interrupt.h) it
  * returns at the next sample boundary; with o->isolate it kills the
  * measuring child at once and drops that unfinished sample.
  * Returns the number of benchmarks that failed.
@@ -140,14 +153,14 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 /*
  * Measure one sample of b into r (a new sample), in this process: time,
  * or instruction counts when o->measure says so.  0, or the op's negative
- * status.  Exposed for tests and for the isolated child.
+ * status.  Exposed for tests.
  */
 int bench_measure(const struct bench *b, const struct bench_opts *o,
 		  struct result *r);
 
 /*
  * The one-line reason for a negative bench_measure() status, e.g.
- * "match limit while timing".
+ * "match limit while timing", or callgrind's own for STATUS_CALLGRIND.
  */
 void bench_status_text(int rc, char *buf, size_t size);
 

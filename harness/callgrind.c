@@ -472,7 +472,7 @@ int callgrind_measure(const struct bench *b, uint64_t n, struct result *r)
 	if (!callgrind_active()) {
 		snprintf(cg_err, sizeof(cg_err), "not running under rxbench's "
 			 "callgrind re-execution (%s unset)", CG_ENV_DIR);
-		return BENCH_ERR_CALLGRIND;
+		return STATUS_CALLGRIND;
 	}
 	CALLGRIND_START_INSTRUMENTATION;
 	rc = b->run(b->arg, 1); /* warms the simulated caches */
@@ -483,7 +483,7 @@ int callgrind_measure(const struct bench *b, uint64_t n, struct result *r)
 	CALLGRIND_DUMP_STATS_AT(b->name);
 	if (rc < 0)
 		return rc;
-	return read_dump(n, r) == 0 ? 0 : BENCH_ERR_CALLGRIND;
+	return read_dump(n, r) == 0 ? 0 : STATUS_CALLGRIND;
 }
 #else
 int callgrind_measure(const struct bench *b, uint64_t n, struct result *r)
@@ -493,6 +493,6 @@ int callgrind_measure(const struct bench *b, uint64_t n, struct result *r)
 	(void)r;
 	snprintf(cg_err, sizeof(cg_err), "rxbench was built without "
 		 "valgrind/callgrind.h (install valgrind and reconfigure)");
-	return BENCH_ERR_CALLGRIND;
+	return STATUS_CALLGRIND;
 }
 #endif

@@ -80,12 +80,12 @@ int callgrind_reexec(int argc, char **argv, char *err, size_t esize);
 
 /*
  * Count n ops of b as above and add the six per-op metrics to r's newest
- * sample.  0, the op's negative status, or BENCH_ERR_CALLGRIND (see
+ * sample.  0, the op's negative status, or STATUS_CALLGRIND (see
  * callgrind_error()).
  */
 int callgrind_measure(const struct bench *b, uint64_t n, struct result *r);
 
-/* Why the last callgrind_measure() returned BENCH_ERR_CALLGRIND. */
+/* Why the last callgrind_measure() returned STATUS_CALLGRIND. */
 const char *callgrind_error(void);
 
 /* The valgrind options the re-execution uses, for the results' context. */

@@ -1,150 +1,24 @@
 /*
- * isolate.c - one sample per forked child, with a time limit (see isolate.h).
+ * isolate.c - items computed in forked children, each within a deadline
+ * (see isolate.h).
  */
 #define _GNU_SOURCE
 #include "harness/isolate.h"
 
-#include "engines/engine.h"
 #include "harness/clock.h"
 #include "harness/interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define ISOLATE_MAGIC "RXS1"
-#define ISOLATE_MAX_MSG 16384
-
-/* A cursor over a byte buffer; writes and reads fail once it would overflow. */
-struct wire {
-	unsigned char *p;
-	size_t len, size;
-	int bad;
-};
-
-static void wire_put(struct wire *w, const void *src, size_t n)
-{
-	if (w->bad || n > w->size - w->len) {
-		w->bad = 1;
-		return;
-	}
-	memcpy(w->p + w->len, src, n);
-	w->len += n;
-}
-
-static void wire_get(struct wire *w, void *dst, size_t n)
-{
-	if (w->bad || n > w->size - w->len) {
-		w->bad = 1;
-		memset(dst, 0, n);
-		return;
-	}
-	memcpy(dst, w->p + w->len, n);
-	w->len += n;
-}
-
-size_t isolate_encode(const struct result *r, size_t sample, int rc,
-		      const char *why, unsigned char *buf, size_t size)
-{
-	struct wire w = {buf, 0, size, 0};
-	int32_t rc32 = rc;
-	uint64_t iters = 0;
-	uint16_t nm = 0, wlen = 0;
-
-	if (rc == 0 && sample < r->nsamples) {
-		iters = r->iters[sample];
-		nm = (uint16_t)r->nm;
-	}
-	if (rc < 0 && why != NULL)
-		wlen = (uint16_t)strnlen(why, 1024);
-	wire_put(&w, ISOLATE_MAGIC, 4);
-	wire_put(&w, &rc32, sizeof(rc32));
-	wire_put(&w, &wlen, sizeof(wlen));
-	if (wlen > 0)
-		wire_put(&w, why, wlen);
-	wire_put(&w, &iters, sizeof(iters));
-	wire_put(&w, &nm, sizeof(nm));
-	for (size_t i = 0; i < nm; i++) {
-		const struct metric *m = &r->m[i];
-		size_t ulen = strlen(m->unit);
-		uint8_t better = (uint8_t)m->better, u8 = (uint8_t)ulen;
-		double v = sample < m->n ? m->v[sample] : NAN;
-
-		if (ulen > 255)
-			return 0;
-		wire_put(&w, &better, 1);
-		wire_put(&w, &u8, 1);
-		wire_put(&w, m->unit, ulen);
-		wire_put(&w, &v, sizeof(v));
-	}
-	return w.bad ? 0 : w.len;
-}
-
-/* Decode the metrics of one sample into r (its sample already begun). */
-static int decode_metrics(struct wire *w, uint16_t nm, struct result *r)
-{
-	for (uint16_t i = 0; i < nm; i++) {
-		uint8_t better, ulen;
-		char unit[256];
-		double v;
-
-		wire_get(w, &better, 1);
-		wire_get(w, &ulen, 1);
-		wire_get(w, unit, ulen);
-		unit[ulen] = '\0';
-		wire_get(w, &v, sizeof(v));
-		if (w->bad || better > BETTER_EXACT || ulen == 0 ||
-		    memchr(unit, '\0', ulen) != NULL)
-			return -1;
-		if (!isnan(v) && result_metric_add(r, unit,
-						   (enum metric_better)better,
-						   v) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-int isolate_decode(const unsigned char *buf, size_t len, struct result *r,
-		   int *rc, char *why, size_t size)
-{
-	struct wire w = {(unsigned char *)buf, 0, len, 0};
-	char magic[4], text[1024];
-	int32_t rc32;
-	uint64_t iters;
-	uint16_t nm, wlen;
-
-	wire_get(&w, magic, 4);
-	wire_get(&w, &rc32, sizeof(rc32));
-	wire_get(&w, &wlen, sizeof(wlen));
-	if (w.bad || wlen >= sizeof(text))
-		return -1;
-	wire_get(&w, text, wlen);
-	text[wlen] = '\0';
-	if (size > 0)
-		snprintf(why, size, "%s", text);
-	wire_get(&w, &iters, sizeof(iters));
-	wire_get(&w, &nm, sizeof(nm));
-	if (w.bad || memcmp(magic, ISOLATE_MAGIC, 4) != 0 || rc32 > 0)
-		return -1;
-	*rc = rc32;
-	if (rc32 < 0)
-		return nm == 0 && w.len == len ? 0 : -1;
-	if (iters == 0 || result_sample_begin(r, iters) < 0)
-		return -1;
-	if (decode_metrics(&w, nm, r) != 0)
-		return -1;
-	return w.len == len ? 0 : -1;
-}
 
 static int write_all(int fd, const unsigned char *p, size_t n)
 {
@@ -160,44 +34,17 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
-/* A forked child's start: no core files, default signals, its phase. */
-static void child_begin(enum engine_phase phase)
+/* A forked child's start: no core files, default signals, the caller's. */
+static void child_begin(const struct isolate_items *it,
+			void (*child_init)(void *arg))
 {
 	struct rlimit no_core = {0, 0};
 
-	/* a crash on purpose must not write a core file per sample */
+	/* a crash on purpose must not write a core file per item */
 	setrlimit(RLIMIT_CORE, &no_core);
 	interrupt_child_reset();
-	engine_phase = phase;
-}
-
-/* The child: measure, send, exit without running atexit or stdio flushes. */
-static void __attribute__((noreturn))
-child_run(const struct bench *b, const struct bench_opts *o, int fd)
-{
-	static unsigned char buf[ISOLATE_MAX_MSG];
-	struct result tmp;
-	char why[512] = "";
-	size_t len;
-	int rc;
-
-	child_begin(ENGINE_PHASE_MEASURE);
-	memset(&tmp, 0, sizeof(tmp));
-	/*
-	 * With a fixed n the measured run is the first: one op first (Go's
-	 * run1) so that it does not pay this fresh child's copy-on-write
-	 * faults.  A scaled n already starts with n = 1.
-	 */
-	rc = o->measure == BENCH_TIME && o->fixed_n > 0 ? b->run(b->arg, 1) : 0;
-	if (rc == 0)
-		rc = bench_measure(b, o, &tmp);
-	if (rc < 0)
-		bench_status_text(rc, why, sizeof(why));
-	len = isolate_encode(&tmp, tmp.nsamples ? tmp.nsamples - 1 : 0, rc,
-			     why, buf, sizeof(buf));
-	if (len == 0 || write_all(fd, buf, len) != 0)
-		_exit(3);
-	_exit(0);
+	if (child_init != NULL)
+		child_init(it->arg);
 }
 
 /*
@@ -230,34 +77,6 @@ static int wait_readable(int fd, uint64_t deadline)
 	}
 }
 
-/*
- * Read the child's message until EOF or the deadline (0: none).
- * 0 at EOF, 1 on timeout, 2 on a signal (see wait_readable), -1 on a read
- * error or an oversized message.
- */
-static int read_until(int fd, uint64_t deadline, unsigned char *buf,
-		      size_t size, size_t *len)
-{
-	*len = 0;
-	for (;;) {
-		int rc = wait_readable(fd, deadline);
-		ssize_t got;
-
-		if (rc != 0)
-			return rc;
-		got = read(fd, buf + *len, size - *len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return -1;
-		if (got == 0)
-			return 0;
-		*len += (size_t)got;
-		if (*len == size)
-			return -1;
-	}
-}
-
 static pid_t wait_child(pid_t pid, int *status)
 {
 	pid_t w;
@@ -270,95 +89,28 @@ static pid_t wait_child(pid_t pid, int *status)
 
 /*
  * fork() with a pipe from child to parent: in the child (0) *fd is the
- * write end, in the parent (the child's pid) the read end.  -1 with a
- * one-line reason in why when pipe or fork failed.
+ * write end, in the parent (the child's pid) the read end.  -1 with
+ * errno set when pipe or fork failed.
  */
-static pid_t fork_piped(int *fd, char *why, size_t size)
+static pid_t fork_piped(int *fd)
 {
-	int fds[2];
+	int fds[2], err;
 	pid_t pid;
 
-	if (pipe2(fds, O_CLOEXEC) != 0) {
-		snprintf(why, size, "pipe: %s (try --no-fork)", strerror(errno));
+	if (pipe2(fds, O_CLOEXEC) != 0)
 		return -1;
-	}
 	fflush(NULL); /* or the child could print the parent's buffered text */
 	pid = fork();
 	if (pid < 0) {
-		snprintf(why, size, "fork: %s (try --no-fork)", strerror(errno));
+		err = errno;
 		close(fds[0]);
 		close(fds[1]);
+		errno = err;
 		return -1;
 	}
 	close(fds[pid == 0 ? 0 : 1]);
 	*fd = fds[pid == 0 ? 1 : 0];
 	return pid;
-}
-
-/* Turn what the child did into 0, an engine status or an isolate status. */
-static int judge(int status, const unsigned char *buf, size_t len,
-		 struct result *r, char *why, size_t size)
-{
-	int rc = 0;
-
-	if (WIFSIGNALED(status)) {
-		snprintf(why, size, "crashed: signal %d (%s) while timing",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-		return ISOLATE_CRASHED;
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		snprintf(why, size, "the measuring child exited with status %d "
-			 "without a sample", WIFEXITED(status)
-						     ? WEXITSTATUS(status)
-						     : -1);
-		return ISOLATE_CRASHED;
-	}
-	if (isolate_decode(buf, len, r, &rc, why, size) != 0) {
-		snprintf(why, size, "the measuring child sent a malformed "
-			 "sample (%zu bytes)", len);
-		return ISOLATE_CRASHED;
-	}
-	return rc;
-}
-
-int isolate_measure(const struct bench *b, const struct bench_opts *o,
-		    struct result *r, char *why, size_t size)
-{
-	static unsigned char buf[ISOLATE_MAX_MSG];
-	uint64_t deadline = 0;
-	int fd, status = 0, rc;
-	size_t len = 0;
-	pid_t pid = fork_piped(&fd, why, size);
-
-	if (pid < 0)
-		return ISOLATE_SYSTEM;
-	if (pid == 0)
-		child_run(b, o, fd);
-	if (o->timeout_ns > 0)
-		deadline = clock_ns() + (uint64_t)o->timeout_ns;
-	rc = read_until(fd, deadline, buf, sizeof(buf), &len);
-	close(fd);
-	if (rc == 1 || rc == 2)
-		kill(pid, SIGKILL);
-	if (wait_child(pid, &status) < 0) {
-		snprintf(why, size, "waitpid: %s", strerror(errno));
-		return ISOLATE_SYSTEM;
-	}
-	/* a Ctrl-C reaches the child too: its death is the interruption,
-	   not a crash; a sample it finished before is kept */
-	if (rc == 2 || (interrupt_signal() && !(WIFEXITED(status) &&
-						 WEXITSTATUS(status) == 0))) {
-		snprintf(why, size, "interrupted (%s): the measuring child was "
-			 "stopped", interrupt_name(interrupt_signal()));
-		return ISOLATE_INTERRUPTED;
-	}
-	if (rc == 1) {
-		snprintf(why, size, "no sample within %gs: the measuring "
-			 "child was killed (see --timeout)",
-			 o->timeout_ns / 1e9);
-		return ISOLATE_TIMEOUT;
-	}
-	return judge(status, buf, rc == 0 ? len : 0, r, why, size);
 }
 
 /* An answer on the wire: this header, then it->size bytes. */
@@ -375,16 +127,18 @@ static size_t after_failure(const struct isolate_items *it, size_t i)
 	return next > i ? next : i + 1;
 }
 
-/* The verifying child: items from `from` on, each sent when it is known. */
+/* The child: items from `from` on, each sent when it is known; it exits
+ * without running atexit handlers or flushing stdio. */
 static void __attribute__((noreturn))
-answers_child(const struct isolate_items *it, size_t from, int fd)
+items_child(const struct isolate_items *it, void (*child_init)(void *arg),
+	    size_t from, int fd)
 {
 	size_t len = sizeof(struct answer_hdr) + it->size;
 	unsigned char *rec = malloc(len);
 
 	if (rec == NULL)
 		_exit(4);
-	child_begin(ENGINE_PHASE_VERIFY);
+	child_begin(it, child_init);
 	for (size_t i = from; i < it->n;) {
 		struct answer_hdr h = {i, 0};
 
@@ -402,16 +156,27 @@ answers_child(const struct isolate_items *it, size_t from, int fd)
 static void mark_skipped(struct isolate_verdict *v, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++)
-		v[i] = (struct isolate_verdict){ISOLATE_SKIPPED, 0};
+		v[i] = (struct isolate_verdict){0, ISOLATE_SKIPPED, 0, 0};
+}
+
+/* Answer i came back with `status`: its verdict, and the next item. */
+static size_t answered(const struct isolate_items *it, size_t i, int status,
+		       struct isolate_verdict *v)
+{
+	size_t next = status < 0 ? after_failure(it, i) : i + 1;
+
+	v[i] = (struct isolate_verdict){status, ISOLATE_ANSWERED, 0, 0};
+	mark_skipped(v, i + 1, next < it->n ? next : it->n);
+	return next;
 }
 
 /*
  * Read answers until EOF, a late answer, or a signal; each answer gets
- * o->timeout_ns from the one before.  *next is the first item without an
- * answer.  0 at EOF, 1 on timeout, 2 on a signal, -1 on an error.
+ * lim->timeout_ns from the one before.  *next is the first item without
+ * an answer.  0 at EOF, 1 on timeout, 2 on a signal, -1 on an error.
  */
 static int answers_read(int fd, const struct isolate_items *it,
-			const struct bench_opts *o, unsigned char *out,
+			const struct isolate_limits *lim, unsigned char *out,
 			struct isolate_verdict *v, size_t *next)
 {
 	size_t len = sizeof(struct answer_hdr) + it->size, have = 0;
@@ -426,8 +191,8 @@ static int answers_read(int fd, const struct isolate_items *it,
 		ssize_t got;
 
 		/* a new answer starts: it gets the whole limit */
-		if (o->timeout_ns > 0 && have == 0)
-			deadline = clock_ns() + (uint64_t)o->timeout_ns;
+		if (lim->timeout_ns > 0 && have == 0)
+			deadline = clock_ns() + lim->timeout_ns;
 		rc = wait_readable(fd, deadline);
 		if (rc != 0)
 			break;
@@ -447,85 +212,110 @@ static int answers_read(int fd, const struct isolate_items *it,
 			rc = -1;
 			break;
 		}
-		v[h.i] = (struct isolate_verdict){(int)h.status, 0};
 		memcpy(out + h.i * it->size, rec + sizeof(h), it->size);
-		*next = h.status < 0 ? after_failure(it, (size_t)h.i)
-				     : (size_t)h.i + 1;
-		mark_skipped(v, (size_t)h.i + 1, *next < it->n ? *next : it->n);
+		*next = answered(it, (size_t)h.i, (int)h.status, v);
 	}
 	free(rec);
 	return rc;
 }
 
-/* Items from `from` on in this process (no isolation, or no fork). */
-static int answers_here(const struct isolate_items *it, size_t from,
-			unsigned char *out, struct isolate_verdict *v)
+int isolate_run_here(const struct isolate_items *it, void *out,
+		     struct isolate_verdict *v)
 {
-	for (size_t i = from; i < it->n;) {
-		size_t next;
+	unsigned char *o = out;
+	size_t i = 0;
+
+	while (i < it->n && v[i].end != ISOLATE_UNSET &&
+	       v[i].end != ISOLATE_NO_CHILD)
+		i++;
+	while (i < it->n) {
 		if (interrupt_signal())
-			return ISOLATE_INTERRUPTED;
-		v[i] = (struct isolate_verdict){
-			it->answer(it->arg, i, out + i * it->size), 0};
-		next = v[i].status < 0 ? after_failure(it, i) : i + 1;
-		mark_skipped(v, i + 1, next < it->n ? next : it->n);
-		i = next;
+			return 1;
+		i = answered(it, i, it->answer(it->arg, i, o + i * it->size), v);
 	}
 	return 0;
 }
 
-/*
- * One verifying child from item *next on.  0 when it answered to the end
- * or died in one item (its verdict set, *next past it);
- * ISOLATE_INTERRUPTED; ISOLATE_SYSTEM when it could not start.
- */
-static int answers_batch(const struct isolate_items *it,
-			 const struct bench_opts *o, unsigned char *out,
-			 struct isolate_verdict *v, size_t *next)
+/* Item i got no answer: what the child's end (rc: answers_read's) says. */
+static struct isolate_verdict lost(int rc, int wstatus)
 {
-	char why[256];
-	int fd, wstatus = 0, rc;
-	size_t skip_to;
-	pid_t pid = fork_piped(&fd, why, sizeof(why));
+	if (rc == 1)
+		return (struct isolate_verdict){0, ISOLATE_LATE, 0, 0};
+	if (WIFSIGNALED(wstatus))
+		return (struct isolate_verdict){0, ISOLATE_KILLED,
+						WTERMSIG(wstatus), 0};
+	return (struct isolate_verdict){
+		0, ISOLATE_EXITED, 0, WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1};
+}
 
-	if (pid < 0)
-		return ISOLATE_SYSTEM; /* the items run in this process */
-	if (pid == 0)
-		answers_child(it, *next, fd);
-	rc = answers_read(fd, it, o, out, v, next);
-	close(fd);
-	if (rc != 0)
-		kill(pid, SIGKILL);
-	if (wait_child(pid, &wstatus) < 0)
-		return ISOLATE_SYSTEM;
+/* Item i could not be given a child (errno err). */
+static int no_child(struct isolate_verdict *v, size_t i, int err)
+{
+	v[i] = (struct isolate_verdict){0, ISOLATE_NO_CHILD, 0, err};
+	return -1;
+}
+
+/*
+ * After a child ended (rc: answers_read's, wstatus: waitpid's) with item
+ * *next unanswered: 1 on a signal, else 0 with that item's verdict set
+ * and *next past it.
+ */
+static int batch_end(const struct isolate_items *it, int rc, int wstatus,
+		     struct isolate_verdict *v, size_t *next)
+{
+	size_t skip_to;
+
+	/* a Ctrl-C reaches the child too: its death is the interruption,
+	   not a crash; the answers it sent before are kept */
 	if (rc == 2 || (interrupt_signal() && *next < it->n))
-		return ISOLATE_INTERRUPTED;
+		return 1;
 	if (*next >= it->n)
 		return 0;
-	/* item *next got no answer: late, or the child died in it */
-	v[*next].status = rc == 1 ? ISOLATE_TIMEOUT : ISOLATE_CRASHED;
-	v[*next].sig = rc != 1 && WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+	v[*next] = lost(rc, wstatus);
 	skip_to = after_failure(it, *next);
 	mark_skipped(v, *next + 1, skip_to < it->n ? skip_to : it->n);
 	*next = skip_to;
 	return 0;
 }
 
-int isolate_answers(const struct isolate_items *it, const struct bench_opts *o,
-		    void *out, struct isolate_verdict *v)
+/*
+ * One child from item *next on.  0 when it answered to the end or died
+ * in one item (its verdict set, *next past it); 1 on a signal; -1 when
+ * pipe, fork or waitpid failed (item *next is ISOLATE_NO_CHILD).
+ */
+static int run_batch(const struct isolate_items *it,
+		     const struct isolate_limits *lim,
+		     void (*child_init)(void *arg), unsigned char *out,
+		     struct isolate_verdict *v, size_t *next)
+{
+	int fd, wstatus = 0, rc;
+	pid_t pid = fork_piped(&fd);
+
+	if (pid < 0)
+		return no_child(v, *next, errno);
+	if (pid == 0)
+		items_child(it, child_init, *next, fd);
+	rc = answers_read(fd, it, lim, out, v, next);
+	close(fd);
+	if (rc != 0)
+		kill(pid, SIGKILL);
+	if (wait_child(pid, &wstatus) < 0)
+		return *next < it->n ? no_child(v, *next, errno) : 0;
+	return batch_end(it, rc, wstatus, v, next);
+}
+
+int isolate_run(const struct isolate_items *it,
+		const struct isolate_limits *lim,
+		void (*child_init)(void *arg), void *out,
+		struct isolate_verdict *v)
 {
 	size_t next = 0;
 
-	if (it->size == 0)
-		return ISOLATE_SYSTEM;
-	if (!o->isolate)
-		return answers_here(it, 0, out, v);
+	memset(v, 0, it->n * sizeof(*v));
+	if (!lim->isolate)
+		return isolate_run_here(it, out, v);
 	while (next < it->n) {
-		int rc = answers_batch(it, o, out, v, &next);
-		if (rc == ISOLATE_SYSTEM)
-			return answers_here(it, next, out, v) == 0
-				       ? ISOLATE_SYSTEM
-				       : ISOLATE_INTERRUPTED;
+		int rc = run_batch(it, lim, child_init, out, v, &next);
 		if (rc != 0)
 			return rc;
 	}
@@ -533,21 +323,40 @@ int isolate_answers(const struct isolate_items *it, const struct bench_opts *o,
 }
 
 void isolate_verdict_text(const struct isolate_verdict *v,
-			  const struct bench_opts *o, char *buf, size_t size)
+			  const struct isolate_limits *lim, const char *item,
+			  const char *activity, char *buf, size_t size)
 {
-	if (v->status == ISOLATE_TIMEOUT)
-		snprintf(buf, size, "no answer within %gs while verifying: the "
-			 "child was killed (see --timeout)", o->timeout_ns / 1e9);
-	else if (v->status == ISOLATE_CRASHED && v->sig > 0)
-		snprintf(buf, size, "crashed: signal %d (%s) while verifying",
-			 v->sig, strsignal(v->sig));
-	else if (v->status == ISOLATE_CRASHED)
-		snprintf(buf, size, "the verifying child exited without an "
-			 "answer");
-	else if (v->status == ISOLATE_SKIPPED)
-		snprintf(buf, size, "not verified after an earlier failure");
-	else
-		snprintf(buf, size, "%s", engine_status_name(v->status));
+	switch (v->end) {
+	case ISOLATE_KILLED:
+		snprintf(buf, size, "crashed: signal %d (%s) while %s", v->sig,
+			 strsignal(v->sig), activity);
+		return;
+	case ISOLATE_EXITED:
+		snprintf(buf, size, "the child exited with status %d without "
+			 "its %s while %s", v->code, item, activity);
+		return;
+	case ISOLATE_LATE:
+		snprintf(buf, size, "no %s within %gs while %s: the child was "
+			 "killed (see --timeout)", item,
+			 (double)lim->timeout_ns / 1e9, activity);
+		return;
+	case ISOLATE_SKIPPED:
+		snprintf(buf, size, "not run after an earlier failure while %s",
+			 activity);
+		return;
+	case ISOLATE_NO_CHILD:
+		snprintf(buf, size, "no child for the %s while %s: pipe or fork: "
+			 "%s (try --no-fork)", item, activity,
+			 strerror(v->code));
+		return;
+	case ISOLATE_UNSET:
+		snprintf(buf, size, "no %s while %s: the run was stopped", item,
+			 activity);
+		return;
+	case ISOLATE_ANSWERED:
+		break;
+	}
+	snprintf(buf, size, "status %d while %s", v->status, activity);
 }
 
 int isolate_pin_cpu(int cpu, char *err, size_t size)

@@ -3,6 +3,8 @@
  */
 #include "harness/results.h"
 
+#include "engines/status.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -313,6 +315,16 @@ int result_status_parse(const char *name)
 		if (strcmp(status_names[i], name) == 0)
 			return (int)i;
 	return -1;
+}
+
+enum result_status result_status_of(int status)
+{
+	switch (status) {
+	case ENGINE_OK: return RESULT_OK;
+	case ENGINE_ERR_UNSUPPORTED: return RESULT_UNSUPPORTED;
+	case STATUS_TIMEOUT: return RESULT_TIMEOUT;
+	}
+	return RESULT_ERROR;
 }
 
 int result_key(const struct result *r, const char *key, char *buf,

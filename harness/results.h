@@ -144,6 +144,13 @@ const char *result_status_name(enum result_status st);
 int result_status_parse(const char *name);
 
 /*
+ * The row status of a failure's status (enum engine_status,
+ * engines/status.h): unsupported for ENGINE_ERR_UNSUPPORTED, timeout for
+ * STATUS_TIMEOUT, ok for 0, error for every other.
+ */
+enum result_status result_status_of(int status);
+
+/*
  * Copy the value of name key `key` ("engine" in ".../engine=re2/...")
  * into buf.  Returns 1 when found, 0 when not.
  */

@@ -97,10 +97,39 @@ static int case_compile(struct case_table *t, struct suite_ctx *ctx,
 	if (rc == 0)
 		return 0;
 	c->h = NULL;
-	case_row(ctx, t, c,
-		 rc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED : RESULT_ERROR,
-		 why);
+	case_row(ctx, t, c, result_status_of(rc), why);
 	return -1;
+}
+
+/* In each verifying child: the phase the test-only engines fail in. */
+static void case_child_init(void *arg)
+{
+	(void)arg;
+	engine_phase = ENGINE_PHASE_VERIFY;
+}
+
+int case_answers(const struct isolate_items *it, const struct bench_opts *o,
+		 void *out, struct isolate_verdict *v)
+{
+	struct isolate_limits lim = bench_limits(o);
+	int rc = isolate_run(it, &lim, case_child_init, out, v);
+
+	if (rc < 0) /* no child could be made: the rest in this process */
+		rc = isolate_run_here(it, out, v) == 0 ? -1 : 1;
+	for (size_t i = 0; i < it->n; i++)
+		v[i].status = bench_verdict_status(&v[i]);
+	return rc > 0 ? STATUS_INTERRUPTED : rc < 0 ? STATUS_SYSTEM : 0;
+}
+
+void case_verdict_text(const struct isolate_verdict *v,
+		       const struct bench_opts *o, char *buf, size_t size)
+{
+	struct isolate_limits lim = bench_limits(o);
+
+	if (v->end == ISOLATE_ANSWERED)
+		snprintf(buf, size, "%s", engine_status_name(v->status));
+	else
+		isolate_verdict_text(v, &lim, "answer", "verifying", buf, size);
 }
 
 /* isolate_items over the compiled cases: live[i] indexes t->c. */
@@ -131,18 +160,14 @@ static void case_answer_failed(struct case_table *t, struct suite_ctx *ctx,
 {
 	char why[CASE_TEXT];
 
-	isolate_verdict_text(v, ctx->opts, why, sizeof(why));
-	case_row(ctx, t, c,
-		 v->status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
-		 : v->status == ISOLATE_TIMEOUT      ? RESULT_TIMEOUT
-						     : RESULT_ERROR,
-		 why);
+	case_verdict_text(v, ctx->opts, why, sizeof(why));
+	case_row(ctx, t, c, result_status_of(v->status), why);
 	case_drop(t, c);
 }
 
 /*
  * Step 3: every compiled case's answer in a child with --timeout each.
- * 0, ISOLATE_INTERRUPTED, or -1 out of memory.
+ * 0, STATUS_INTERRUPTED, or -1 out of memory.
  */
 static int case_answer_all(struct case_table *t, struct suite_ctx *ctx)
 {
@@ -161,8 +186,8 @@ static int case_answer_all(struct case_table *t, struct suite_ctx *ctx)
 	for (size_t i = 0; i < t->n; i++)
 		if (t->c[i].h != NULL)
 			j.live[it.n++] = i;
-	rc = isolate_answers(&it, ctx->opts, out, v);
-	if (rc == ISOLATE_INTERRUPTED)
+	rc = case_answers(&it, ctx->opts, out, v);
+	if (rc == STATUS_INTERRUPTED)
 		goto out;
 	for (size_t k = 0; k < it.n; k++) {
 		struct case_item *c = &t->c[j.live[k]];
@@ -308,7 +333,7 @@ static int case_is_leader(const struct case_table *t, size_t i)
  * Every leader's expected answer, computed in a child: into wires (one
  * record of case_wire_size() per case, at the leader's index).  A
  * reference that gives no answer in time (or crashes) is CASE_REF_NONE
- * with the reason.  0, ISOLATE_INTERRUPTED, or -1 out of memory.
+ * with the reason.  0, STATUS_INTERRUPTED, or -1 out of memory.
  */
 static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 			   unsigned char *wires)
@@ -326,8 +351,8 @@ static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 		if (case_is_leader(t, i))
 			l.lead[l.n++] = i;
 	it.n = l.n;
-	rc = isolate_answers(&it, ctx->opts, out, v);
-	if (rc == ISOLATE_SYSTEM)
+	rc = case_answers(&it, ctx->opts, out, v);
+	if (rc == STATUS_SYSTEM)
 		rc = 0; /* no child could be made: the answers ran here */
 	for (size_t k = 0; rc == 0 && k < l.n; k++) {
 		struct case_wire *w = (struct case_wire *)(wires + l.lead[k] * size);
@@ -336,7 +361,7 @@ static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 		if (v[k].status == ENGINE_ERR_NOMEM) {
 			rc = -1;
 		} else if (v[k].status != 0) {
-			isolate_verdict_text(&v[k], ctx->opts, why, sizeof(why));
+			case_verdict_text(&v[k], ctx->opts, why, sizeof(why));
 			w->rc = CASE_REF_NONE;
 			snprintf(w->by, sizeof(w->by), "the reference failed: %.400s",
 				 why);
@@ -437,7 +462,7 @@ static int case_group(struct case_table *t, struct suite_ctx *ctx,
 	return 0;
 }
 
-/* Step 4 for every group.  0, ISOLATE_INTERRUPTED, or -1 out of memory. */
+/* Step 4 for every group.  0, STATUS_INTERRUPTED, or -1 out of memory. */
 static int case_verify_all(struct case_table *t, struct suite_ctx *ctx)
 {
 	struct case_expect x;
@@ -485,7 +510,7 @@ int case_run(struct case_table *t, struct suite_ctx *ctx)
 	for (size_t i = 0; i < t->n && !interrupt_signal(); i++)
 		case_compile(t, ctx, &t->c[i]);
 	if (interrupt_signal())
-		return ISOLATE_INTERRUPTED;
+		return STATUS_INTERRUPTED;
 	rc = case_answer_all(t, ctx);
 	if (rc != 0)
 		return rc;

@@ -13,8 +13,9 @@
  *   2. compile  a failure is an error (or unsupported) row naming the
  *               engine and what it compiled;
  *   3. answer   every compiled case's answer is computed in one forked
- *               child with --timeout per answer (harness/isolate.h): a
- *               timeout, a crash or an engine error is a row;
+ *               child with --timeout per answer (case_answers(), on
+ *               harness/isolate.h): a timeout, a crash or an engine
+ *               error is a row;
  *   4. verify   each answer is compared with its group's expected answer,
  *               computed once per group and class from the input alone
  *               (never from which engines ran, or in what order).  Where
@@ -35,6 +36,7 @@
 
 #include <stddef.h>
 
+#include "harness/isolate.h"
 #include "suites/suite.h"
 
 /* What a case's expected answer came from (case_ops.expect). */
@@ -136,12 +138,35 @@ int case_add(struct case_table *t, const char *name, const char *label,
 /*
  * The pipeline above, adding rows to ctx->results and benchmarks to
  * ctx->plan.  The items stay where they are (benchmarks point at them)
- * until case_table_release().  0; ISOLATE_INTERRUPTED when a signal
+ * until case_table_release().  0; STATUS_INTERRUPTED when a signal
  * stopped it (nothing more is planned); -1 out of memory.
  */
 int case_run(struct case_table *t, struct suite_ctx *ctx);
 
 /* Free every handle, name and answer. */
 void case_table_release(struct case_table *t);
+
+/*
+ * Step 3 for any items (suites not yet on the pipeline call it too): the
+ * answers verification needs, computed by isolate_run() in forked
+ * children with engine_phase ENGINE_PHASE_VERIFY and o->timeout_ns per
+ * answer, so that a pattern an engine takes minutes over (glibc's
+ * regexec has no match limit) or a crash costs one item, not the run.
+ * Each v[i].status is bench_verdict_status()'s: 0, answer()'s status, or
+ * STATUS_TIMEOUT / _CRASHED / _SKIPPED.  Without o->isolate the items run
+ * in this process.  Returns 0; STATUS_INTERRUPTED when a signal stopped
+ * it (the items from the one running on are left unset); STATUS_SYSTEM
+ * when pipe or fork failed (the items from there on then ran here).
+ */
+int case_answers(const struct isolate_items *it, const struct bench_opts *o,
+		 void *out, struct isolate_verdict *v);
+
+/*
+ * One-line text of a failed case_answers() verdict: "crashed: signal 11
+ * (...) while verifying", "no answer within 60s while verifying: ...",
+ * or for answer()'s own status its name ("match limit").
+ */
+void case_verdict_text(const struct isolate_verdict *v,
+		       const struct bench_opts *o, char *buf, size_t size);
 
 #endif

@@ -20,7 +20,7 @@
  * query is compared with the reference matcher (fqdn_ref.h); a pair that
  * differs gets a MISMATCH row naming the query and no time.  The verdicts
  * are computed in a forked child, one answer per case and query set
- * within --timeout (isolate_answers, as the scan and payload suites do):
+ * within --timeout (case_answers, as the scan and payload suites do):
  * an engine stuck or crashing while verifying is a timeout or error row
  * and the run goes on.  A case that verified then asks its queries once
  * in the parent, so that the measuring children start with what RE2's
@@ -42,8 +42,8 @@
 
 #include "corpora/fqdn_policy.h"
 #include "harness/interrupt.h"
-#include "harness/isolate.h"
 #include "report/fqdn_tables.h"
+#include "suites/case.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
 #include "suites/fqdn_verify.h"
@@ -570,7 +570,7 @@ static int case_verifies(const struct fqdn_case *c)
 	       (case_has_engine(c) || (c->s->flags & FQDN_S_TRIE));
 }
 
-/* The cases of one strategy being verified, for isolate_answers(). */
+/* The cases of one strategy being verified, for case_answers(). */
 struct verify_job {
 	struct fqdn_case **c;
 	size_t n;
@@ -601,7 +601,7 @@ static size_t verify_after_failure(void *arg, size_t i)
 /*
  * Every verifying case of cs[0..n) against the reference, in a child
  * (isolate.h): answers into each case's ans[] and iv[].  0,
- * ISOLATE_INTERRUPTED, or -1 out of memory.
+ * STATUS_INTERRUPTED, or -1 out of memory.
  */
 static int cases_verify(struct suite_ctx *ctx, struct fqdn_case *cs, size_t n)
 {
@@ -620,8 +620,8 @@ static int cases_verify(struct suite_ctx *ctx, struct fqdn_case *cs, size_t n)
 	v = calloc(it.n + 1, sizeof(*v));
 	if (j.c == NULL || out == NULL || v == NULL)
 		goto out;
-	rc = isolate_answers(&it, ctx->opts, out, v);
-	if (rc == ISOLATE_INTERRUPTED)
+	rc = case_answers(&it, ctx->opts, out, v);
+	if (rc == STATUS_INTERRUPTED)
 		goto out;
 	for (size_t i = 0; i < it.n; i++) {
 		j.c[i / FQDN_NSETS]->ans[i % FQDN_NSETS] = out[i];
@@ -662,19 +662,15 @@ static void case_failed_row(struct suite_ctx *ctx, const struct fqdn_case *c,
 	char name[256], why[2048];
 
 	case_name(c, NULL, name, sizeof(name));
-	if (iv->status > ISOLATE_CRASHED) { /* the engine's own status */
+	if (iv->end == ISOLATE_ANSWERED) { /* the engine's own status */
 		fqdn_verdict_text(&v, c->s->name, engine, c->sz->domains, why,
 				  sizeof(why));
-		suite_fail(ctx, "fqdn", name,
-			   iv->status == ENGINE_ERR_UNSUPPORTED
-				   ? RESULT_UNSUPPORTED
-				   : RESULT_ERROR,
+		suite_fail(ctx, "fqdn", name, result_status_of(iv->status),
 			   "%s", why);
 		return;
 	}
-	isolate_verdict_text(iv, ctx->opts, why, sizeof(why));
-	suite_fail(ctx, "fqdn", name,
-		   iv->status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT : RESULT_ERROR,
+	case_verdict_text(iv, ctx->opts, why, sizeof(why));
+	suite_fail(ctx, "fqdn", name, result_status_of(iv->status),
 		   "%s: strategy %s, %zu domains, query set %s: %s", engine,
 		   c->s->name, c->sz->domains, v.set, why);
 }
@@ -814,7 +810,7 @@ static int strategy_plan(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
 	}
 	rc = cases_verify(ctx, cs, ne + 1);
 	if (rc != 0)
-		return rc == ISOLATE_INTERRUPTED ? 0 : -1;
+		return rc == STATUS_INTERRUPTED ? 0 : -1;
 	for (size_t j = 0; j <= ne; j++) {
 		if (cs[j].crc != 0)
 			case_compile_row(ctx, &cs[j], compiled > 0);

@@ -966,7 +966,7 @@ static int plan_single(struct suite_ctx *ctx, enum scenario sc,
 	if (single_cases(&in->table[sc], sc, in) != 0)
 		return -1;
 	rc = case_run(&in->table[sc], ctx);
-	return rc == ISOLATE_INTERRUPTED ? 0 : rc;
+	return rc == STATUS_INTERRUPTED ? 0 : rc;
 }
 
 /*

@@ -18,7 +18,7 @@
 #define _GNU_SOURCE
 #include "suites/payload.h"
 
-#include "harness/isolate.h"
+#include "suites/case.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,7 +385,7 @@ static int answer_row(const struct payload_rules *pr, struct peng *pe,
 	return 0;
 }
 
-/* A chunk of packets x the engines still verifying, for isolate_answers(). */
+/* A chunk of packets x the engines still verifying, for case_answers(). */
 struct rows_job {
 	const struct payload_rules *pr;
 	struct peng *pes;
@@ -667,9 +667,8 @@ static void failure_row(struct suite_ctx *ctx, const struct peng *pe,
 
 	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
-	isolate_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
-	suite_fail(ctx, PAYLOAD_SUITE, name,
-		   v->iv.status == ISOLATE_TIMEOUT ? RESULT_TIMEOUT : RESULT_ERROR,
+	case_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
+	suite_fail(ctx, PAYLOAD_SUITE, name, result_status_of(v->iv.status),
 		   "%s: real-life: %s on packet %zu \"%s\"", pe->e->name, why,
 		   v->pkt, text);
 }
@@ -740,7 +739,7 @@ static void verify_state_release(struct verify_state *vs)
 }
 
 /*
- * Compute one chunk's rows in a verifying child (isolate_answers: a rule
+ * Compute one chunk's rows in a verifying child (case_answers: a rule
  * set an engine takes too long over is a timeout row, not a stuck run) and
  * judge its packets.  0, 1 when a signal stopped it, -1 out of memory.
  */
@@ -765,7 +764,7 @@ static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
 	if (answers == NULL || iv == NULL)
 		goto out;
 	rc = 1;
-	if (isolate_answers(&it, ctx->opts, answers, iv) == ISOLATE_INTERRUPTED)
+	if (case_answers(&it, ctx->opts, answers, iv) == STATUS_INTERRUPTED)
 		goto out;
 	for (size_t k = 0; k < j->npk; k++) {
 		for (size_t e = 0; e < npes; e++)

@@ -20,7 +20,6 @@
 #include "corpora/file.h"
 #include "corpora/text.h"
 #include "harness/interrupt.h"
-#include "harness/isolate.h"
 #include "suites/case.h"
 #include "suites/reference.h"
 #include "suites/strset.h"

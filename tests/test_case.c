@@ -5,12 +5,15 @@
  * reference beats any number of engines, a vote needs a strict majority of
  * at least three libraries (pcre2 and pcre2-jit are one), a reference that
  * hangs costs its answer only, and unverified cases are timed only when
- * asked, marked.
+ * asked, marked.  case_answers(): verifying children, their phase, and
+ * their statuses and texts.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engines/engine.h"
@@ -257,4 +260,51 @@ Test(case_pipeline, allow_unverified_times_and_marks)
 		cr_expect(strstr(r.plan.b[i].verified, "not verified") != NULL);
 	}
 	run_release(&r);
+}
+
+/* Item 0 records the phase it ran in; item 1 hangs; item 2 crashes. */
+static int phase_answer(void *arg, size_t i, void *out)
+{
+	struct timespec second = {1, 0};
+	long phase = engine_phase;
+
+	(void)arg;
+	if (i == 1)
+		for (;;)
+			nanosleep(&second, NULL);
+	if (i == 2) {
+		signal(SIGSEGV, SIG_DFL);
+		raise(SIGSEGV);
+	}
+	if (i == 3)
+		return ENGINE_ERR_LIMIT;
+	memcpy(out, &phase, sizeof(phase));
+	return 0;
+}
+
+Test(case_answers, verifying_children_their_phase_and_statuses)
+{
+	struct bench_opts o = {.isolate = 1, .timeout_ns = 300e6};
+	long out[4] = {0};
+	struct isolate_verdict v[4];
+	struct isolate_items it = {4, sizeof(long), phase_answer, NULL, NULL};
+	char why[256];
+
+	cr_assert_eq(case_answers(&it, &o, out, v), 0);
+	cr_expect_eq(engine_phase, ENGINE_PHASE_PARENT);
+	cr_expect_eq(v[0].status, 0);
+	cr_expect_eq(out[0], ENGINE_PHASE_VERIFY);
+	cr_expect_eq(v[1].status, STATUS_TIMEOUT);
+	case_verdict_text(&v[1], &o, why, sizeof(why));
+	cr_expect_str_eq(why, "no answer within 0.3s while verifying: the child "
+			      "was killed (see --timeout)");
+	cr_expect_eq(v[2].status, STATUS_CRASHED);
+	case_verdict_text(&v[2], &o, why, sizeof(why));
+	cr_expect_str_eq(why, "crashed: signal 11 (Segmentation fault) while "
+			      "verifying");
+	cr_expect_eq(v[3].status, ENGINE_ERR_LIMIT);
+	case_verdict_text(&v[3], &o, why, sizeof(why));
+	cr_expect_str_eq(why, "match limit");
+	cr_expect_eq(result_status_of(v[1].status), RESULT_TIMEOUT);
+	cr_expect_eq(result_status_of(v[2].status), RESULT_ERROR);
 }

@@ -1,7 +1,9 @@
 /*
- * test_isolate.c - samples in forked children: a crash, a hang and a
- * failing op each become their row while every other benchmark keeps all
- * its samples; the wire form of a sample; --timeout parsing.
+ * test_isolate.c - items in forked children (harness/isolate.h): a crash,
+ * a hang, an exit and a failing item each cost that item while the others
+ * answer; and samples in forked children (harness/bench.c on it): a
+ * crash, a hang and a failing op each become their row while every other
+ * benchmark keeps all its samples; --timeout parsing.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -130,55 +132,24 @@ static int count_run(void *arg, uint64_t n)
 Test(isolate, child_state_stays_in_the_child)
 {
 	uint64_t calls = 0;
-	struct bench b = {.name = "T", .suite = "t", .run = count_run,
+	struct bench b = {.name = strdup("T"), .suite = "t", .run = count_run,
 			  .arg = &calls};
 	struct bench_opts o = {.count = 1, .no_alloc = 1, .isolate = 1};
-	struct result r = {0};
-	char why[128];
+	struct plan p = {0};
+	struct results res;
+	const struct result *r;
 
 	cr_assert_eq(bench_parse_benchtime("50x", &o), 0);
-	cr_assert_eq(isolate_measure(&b, &o, &r, why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(r.nsamples, 1);
-	cr_assert_eq(r.iters[0], 50);
+	cr_assert_eq(plan_add(&p, &b), 0);
+	results_init(&res);
+	cr_assert_eq(harness_run(&p, &o, &res, NULL, NULL), 0);
+	r = results_find(&res, "T");
+	cr_assert_eq(r->status, RESULT_OK, "%s", r->message);
+	cr_assert_eq(r->nsamples, 1);
+	cr_assert_eq(r->iters[0], 50);
 	cr_assert_eq(calls, 0);
-	result_release(&r);
-}
-
-Test(isolate, wire_round_trip)
-{
-	struct result a = {0}, b = {0};
-	unsigned char buf[1024];
-	char why[64];
-	size_t len;
-	int rc = 1;
-
-	result_sample_begin(&a, 123);
-	result_metric_add(&a, "ns/op", BETTER_LOWER, 45.5);
-	result_metric_add(&a, "MB/s", BETTER_HIGHER, 1e3);
-	result_metric_add(&a, "domains", BETTER_EXACT, 500);
-	len = isolate_encode(&a, 0, 0, NULL, buf, sizeof(buf));
-	cr_assert_gt(len, 0);
-	cr_assert_eq(isolate_decode(buf, len, &b, &rc, why, sizeof(why)), 0);
-	cr_assert_eq(rc, 0);
-	cr_assert_eq(b.nsamples, 1);
-	cr_assert_eq(b.iters[0], 123);
-	cr_assert_eq(b.nm, 3);
-	cr_assert_float_eq(result_metric(&b, "ns/op")->v[0], 45.5, 0);
-	cr_assert_eq(result_metric(&b, "MB/s")->better, BETTER_HIGHER);
-	cr_assert_float_eq(result_metric(&b, "domains")->v[0], 500, 0);
-	/* truncated or corrupted messages are refused */
-	cr_assert_eq(isolate_decode(buf, len - 1, &b, &rc, why, sizeof(why)), -1);
-	buf[0] = 'X';
-	cr_assert_eq(isolate_decode(buf, len, &b, &rc, why, sizeof(why)), -1);
-	cr_assert_eq(isolate_encode(&a, 0, 0, NULL, buf, 10), 0);
-	/* a failure carries its text and no sample */
-	len = isolate_encode(&a, 0, ENGINE_ERR_LIMIT, "match limit while timing",
-			     buf, sizeof(buf));
-	cr_assert_eq(isolate_decode(buf, len, &b, &rc, why, sizeof(why)), 0);
-	cr_assert_eq(rc, ENGINE_ERR_LIMIT);
-	cr_assert_str_eq(why, "match limit while timing");
-	result_release(&a);
-	result_release(&b);
+	results_release(&res);
+	plan_release(&p);
 }
 
 Test(isolate, parse_duration)
@@ -261,7 +232,17 @@ Test(isolate, a_signal_stops_the_run_and_keeps_what_finished)
 	plan_release(&p);
 }
 
-/* Item 1 crashes, item 3 hangs, item 4 fails: the others answer. */
+/* Set by the child_init hook: in a child only. */
+static int child_inited;
+
+static void mark_child(void *arg)
+{
+	(void)arg;
+	child_inited = 1;
+}
+
+/* Item 1 crashes, item 3 hangs, item 4 fails, item 6 exits: the others
+ * answer. */
 static int answer_fn(void *arg, size_t i, void *out)
 {
 	struct timespec second = {1, 0};
@@ -277,8 +258,10 @@ static int answer_fn(void *arg, size_t i, void *out)
 			nanosleep(&second, NULL);
 	if (i == 4)
 		return ENGINE_ERR_LIMIT;
+	if (i == 6)
+		_exit(5);
 	a[0] = (long)i * 10;
-	a[1] = engine_phase;
+	a[1] = child_inited;
 	memcpy(out, a, sizeof(a));
 	return 0;
 }
@@ -290,9 +273,9 @@ static size_t skip_one(void *arg, size_t i)
 	return i == 4 ? 6 : i + 1;
 }
 
-Test(isolate, answers_in_a_child_with_a_time_limit)
+Test(isolate, items_in_a_child_with_a_time_limit)
 {
-	struct bench_opts o = {0};
+	struct isolate_limits lim = {1, 200000000};
 	long out[8 * 2] = {0};
 	struct isolate_verdict v[8];
 	int touched = 0;
@@ -300,31 +283,37 @@ Test(isolate, answers_in_a_child_with_a_time_limit)
 				   &touched};
 	char why[256];
 
-	o.isolate = 1;
-	o.timeout_ns = 200e6;
-	cr_assert_eq(isolate_answers(&it, &o, out, v), 0);
+	cr_assert_eq(isolate_run(&it, &lim, mark_child, out, v), 0);
 	cr_assert_eq(touched, 0, "answer() ran in the parent");
+	cr_assert_eq(child_inited, 0, "child_init() ran in the parent");
 	for (size_t i = 0; i < 8; i++) {
-		if (i == 1 || i == 3 || i == 4 || i == 5)
+		if (i == 1 || i == 3 || i == 4 || i == 5 || i == 6)
 			continue;
+		cr_assert_eq(v[i].end, ISOLATE_ANSWERED, "item %zu", i);
 		cr_assert_eq(v[i].status, 0, "item %zu: status %d", i, v[i].status);
 		cr_assert_eq(out[2 * i], (long)i * 10);
-		cr_assert_eq(out[2 * i + 1], ENGINE_PHASE_VERIFY);
+		cr_assert_eq(out[2 * i + 1], 1, "item %zu: no child_init", i);
 	}
-	cr_assert_eq(v[1].status, ISOLATE_CRASHED);
-	isolate_verdict_text(&v[1], &o, why, sizeof(why));
+	cr_assert_eq(v[1].end, ISOLATE_KILLED);
+	cr_assert_eq(v[1].sig, SIGSEGV);
+	isolate_verdict_text(&v[1], &lim, "answer", "verifying", why, sizeof(why));
 	cr_assert_str_eq(why, "crashed: signal 11 (Segmentation fault) while "
 			      "verifying");
-	cr_assert_eq(v[3].status, ISOLATE_TIMEOUT);
-	isolate_verdict_text(&v[3], &o, why, sizeof(why));
+	cr_assert_eq(v[3].end, ISOLATE_LATE);
+	isolate_verdict_text(&v[3], &lim, "answer", "verifying", why, sizeof(why));
 	cr_assert_str_eq(why, "no answer within 0.2s while verifying: the "
 			      "child was killed (see --timeout)");
+	cr_assert_eq(v[4].end, ISOLATE_ANSWERED);
 	cr_assert_eq(v[4].status, ENGINE_ERR_LIMIT);
-	cr_assert_eq(v[5].status, ISOLATE_SKIPPED);
-	cr_assert_eq(engine_phase, ENGINE_PHASE_PARENT);
+	cr_assert_eq(v[5].end, ISOLATE_SKIPPED);
+	cr_assert_eq(v[6].end, ISOLATE_EXITED);
+	cr_assert_eq(v[6].code, 5);
+	isolate_verdict_text(&v[6], &lim, "sample", "timing", why, sizeof(why));
+	cr_assert_str_eq(why, "the child exited with status 5 without its sample "
+			      "while timing");
 }
 
-/* --no-fork: the same answers and skips, in this process. */
+/* No isolation: the same answers and skips, in this process. */
 static int plain_fn(void *arg, size_t i, void *out)
 {
 	long a = (long)i;
@@ -336,16 +325,37 @@ static int plain_fn(void *arg, size_t i, void *out)
 	return 0;
 }
 
-Test(isolate, answers_without_isolation)
+Test(isolate, items_without_isolation)
 {
-	struct bench_opts o = {0};
+	struct isolate_limits lim = {0, 0};
 	long out[8] = {0};
 	struct isolate_verdict v[8];
 	struct isolate_items it = {8, sizeof(long), plain_fn, skip_one, NULL};
 
-	cr_assert_eq(isolate_answers(&it, &o, out, v), 0);
+	cr_assert_eq(isolate_run(&it, &lim, mark_child, out, v), 0);
+	cr_assert_eq(child_inited, 0, "child_init() without a child");
+	cr_assert_eq(v[4].end, ISOLATE_ANSWERED);
 	cr_assert_eq(v[4].status, ENGINE_ERR_LIMIT);
-	cr_assert_eq(v[5].status, ISOLATE_SKIPPED);
+	cr_assert_eq(v[5].end, ISOLATE_SKIPPED);
+	cr_assert_eq(v[7].end, ISOLATE_ANSWERED);
 	cr_assert_eq(v[7].status, 0);
+	cr_assert_eq(out[7], 7);
+}
+
+/* isolate_run_here() takes on where no child could be made. */
+Test(isolate, run_here_goes_on_from_the_first_item_without_a_verdict)
+{
+	long out[8] = {0};
+	struct isolate_verdict v[8] = {{0, ISOLATE_ANSWERED, 0, 0},
+				       {0, ISOLATE_ANSWERED, 0, 0},
+				       {0, ISOLATE_NO_CHILD, 0, 11}};
+	struct isolate_items it = {8, sizeof(long), plain_fn, skip_one, NULL};
+
+	cr_assert_eq(isolate_run_here(&it, out, v), 0);
+	cr_assert_eq(out[0], 0);
+	cr_assert_eq(out[1], 0, "item 1 had its verdict");
+	cr_assert_eq(out[2], 2);
+	cr_assert_eq(v[2].end, ISOLATE_ANSWERED);
+	cr_assert_eq(v[5].end, ISOLATE_SKIPPED);
 	cr_assert_eq(out[7], 7);
 }
