@@ -128,6 +128,29 @@ static int bench_time(const struct bench *b, uint64_t n, uint64_t *ns)
 	return rc;
 }
 
+uint64_t bench_pass_n(const struct bench *b)
+{
+	return b->pass_n > 1 ? b->pass_n : 1;
+}
+
+/*
+ * Warm the op up before a sample is timed, in the process that times
+ * it (each sample's child starts cold: caches, branch predictors, lazy
+ * state): whole passes over the input set until o->warmup_ns has gone
+ * by, at least one.  0, or the op's negative status.
+ */
+static int bench_warm(const struct bench *b, const struct bench_opts *o)
+{
+	uint64_t t0 = clock_ns();
+	int rc;
+
+	do {
+		rc = b->run(b->arg, bench_pass_n(b));
+	} while (rc == 0 && (double)(clock_ns() - t0) < o->warmup_ns &&
+		 !interrupt_signal());
+	return rc;
+}
+
 /* Grow n until one run lasts the benchtime (or use the fixed n). */
 static int bench_scale(const struct bench *b, const struct bench_opts *o,
 		       uint64_t *n_out, uint64_t *ns_out)
@@ -222,7 +245,9 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 
 	if (o->measure == BENCH_INSTRUCTIONS)
 		return bench_measure_instr(b, o, r);
-	rc = bench_scale(b, o, &n, &ns);
+	rc = bench_warm(b, o);
+	if (rc == 0)
+		rc = bench_scale(b, o, &n, &ns);
 	if (rc < 0)
 		return rc;
 	per = (double)ns / (double)n;

@@ -70,6 +70,12 @@ struct bench {
 	char *verified;
 	int unverified;
 	double bytes_per_op; /* > 0: report MB/s (Go's b.SetBytes) */
+	/*
+	 * Ops that go once over the op's whole input set (every query,
+	 * every packet: an op that takes the next item each time); 0 or
+	 * 1: one op is the whole input.  The warm-up runs at least this.
+	 */
+	uint64_t pass_n;
 	struct bench_metric extra[BENCH_MAX_EXTRA]; /* fixed metrics, e.g. domains */
 	size_t nextra;
 };
@@ -96,7 +102,14 @@ struct bench_opts {
 	int isolate;          /* 1: each sample (and verification) in a child */
 	double timeout_ns;    /* with isolate: kill a sample or answer after
 				 this; 0: none */
+	double warmup_ns;     /* before each sample's timed runs, in the same
+				 process: ops for at least this long, and at
+				 least one pass (bench.pass_n); 0: one pass */
 };
+
+/* The warm-up before each sample when --warmup is not given. */
+#define BENCH_WARMUP_DEFAULT_MS 50
+#define BENCH_WARMUP_DEFAULT_NS (BENCH_WARMUP_DEFAULT_MS * 1e6)
 
 /* o's isolation and time limit, as harness/isolate.h takes them. */
 struct isolate_limits bench_limits(const struct bench_opts *o);
@@ -151,8 +164,9 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 		struct results *res, bench_sample_fn on_sample, void *ctx);
 
 /*
- * Measure one sample of b into r (a new sample), in this process: time,
- * or instruction counts when o->measure says so.  0, or the op's negative
+ * Measure one sample of b into r (a new sample), in this process: time
+ * (after the warm-up, o->warmup_ns), or instruction counts when
+ * o->measure says so (counted after one warming pass).  0, or the op's negative
  * status.  Exposed for tests.
  */
 int bench_measure(const struct bench *b, const struct bench_opts *o,
@@ -163,6 +177,9 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
  * "match limit while timing", or callgrind's own for STATUS_CALLGRIND.
  */
 void bench_status_text(int rc, char *buf, size_t size);
+
+/* The ops of one pass over b's input set (b->pass_n, at least 1). */
+uint64_t bench_pass_n(const struct bench *b);
 
 /* Go's rule for the next n: the n to try after `last` took `ns` ns. */
 uint64_t bench_predict_n(uint64_t last, uint64_t ns, double goal_ns);

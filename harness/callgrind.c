@@ -475,7 +475,8 @@ int callgrind_measure(const struct bench *b, uint64_t n, struct result *r)
 		return STATUS_CALLGRIND;
 	}
 	CALLGRIND_START_INSTRUMENTATION;
-	rc = b->run(b->arg, 1); /* warms the simulated caches */
+	/* a pass over the input warms the simulated caches, uncounted */
+	rc = b->run(b->arg, bench_pass_n(b));
 	CALLGRIND_ZERO_STATS;
 	if (rc == 0)
 		rc = b->run(b->arg, n);

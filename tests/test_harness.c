@@ -90,8 +90,33 @@ Test(bench, fixed_n_runs_exactly_n)
 	cr_assert_eq(bench_parse_benchtime("1000x", &o), 0);
 	cr_assert_eq(bench_measure(&b, &o, &r), 0);
 	cr_assert_eq(r.iters[0], 1000);
-	cr_assert_eq(s.calls, 1);
-	cr_assert_eq(s.total, 1000);
+	/* one warming op (a pass of one op), then the 1000 timed */
+	cr_assert_eq(s.calls, 2);
+	cr_assert_eq(s.total, 1001);
+	result_release(&r);
+}
+
+/* The warm-up runs in the measuring process before the timed runs:
+ * whole passes over the input set (pass_n ops), for at least warmup_ns. */
+Test(bench, warms_up_a_whole_pass_for_the_warmup_time)
+{
+	struct spin s = {0};
+	struct bench b = {.name = "T", .suite = "t", .run = spin_run, .arg = &s,
+			  .pass_n = 500};
+	struct bench_opts o = {.count = 1, .no_alloc = 1, .fixed_n = 10};
+	struct result r = {0};
+
+	cr_assert_eq(bench_measure(&b, &o, &r), 0);
+	cr_assert_eq(s.calls, 2, "one pass, then the timed run");
+	cr_assert_eq(s.total, 510);
+	result_release(&r);
+	s = (struct spin){0};
+	o.warmup_ns = 20e6;
+	cr_assert_eq(bench_measure(&b, &o, &r), 0);
+	/* ~200 ns an op: 20 ms is ~100,000 ops, 200 passes; ask for 20 */
+	cr_assert_gt(s.calls, 20);
+	cr_assert_eq((s.total - 10) % 500, 0, "only whole passes");
+	cr_assert_eq(r.iters[0], 10);
 	result_release(&r);
 }
 

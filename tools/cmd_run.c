@@ -218,6 +218,22 @@ static int opt_benchtime(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
+static int opt_warmup(void *cfg, const char *v, char *err, size_t size)
+{
+	struct run_args *a = cfg;
+
+	if (strcmp(v, "0") == 0) {
+		a->opts.warmup_ns = 0;
+		return 0;
+	}
+	if (bench_parse_duration(v, &a->opts.warmup_ns) != 0) {
+		snprintf(err, size, "use a duration like 50ms or 3s, or 0 for "
+			 "one pass only");
+		return -1;
+	}
+	return 0;
+}
+
 static int opt_count(void *cfg, const char *v, char *err, size_t size)
 {
 	uint64_t n;
@@ -291,6 +307,10 @@ static const struct opt_spec run_options[] = {
 	 RUN_OPT(list), 0, 0, NULL},
 	{"benchtime", "D|Nx", "time per sample (default 1s, or the suite's)\n"
 	 "or N iterations", OPT_CALL, 0, 0, 0, opt_benchtime},
+	{"warmup", "D", "before each sample, in the process that times\n"
+	 "it: one pass over the op's input (every query,\nevery packet) and "
+	 "ops for at least D (default\n" RXB_STR(BENCH_WARMUP_DEFAULT_MS) "ms; "
+	 "0: the one pass)", OPT_CALL, 0, 0, 0, opt_warmup},
 	{"count", "N", "samples per benchmark, interleaved; N > 1\n"
 	 "adds a statistics table per suite", OPT_CALL, 0, 0, 0, opt_count},
 	{"measure", "time|instructions", "the clock (default), or instruction "
@@ -927,6 +947,7 @@ static void run_args_init(struct run_args *a)
 	a->opts.count = 1;
 	a->opts.isolate = 1;
 	a->opts.timeout_ns = 60e9;
+	a->opts.warmup_ns = BENCH_WARMUP_DEFAULT_NS;
 	a->cpu = -1;
 }
 
