@@ -469,4 +469,10 @@ void bench_name_part(const char *s, size_t len, char *out, size_t size)
 				   : (char)c;
 	}
 	out[j] = '\0';
+	/* "GPL-3" at the end of a name is GOMAXPROCS 3 to benchstat and go
+	   test's readers: "GPL_3" */
+	while (j > 0 && out[j - 1] >= '0' && out[j - 1] <= '9')
+		j--;
+	if (j > 0 && out[j] != '\0' && out[j - 1] == '-')
+		out[j - 1] = '_';
 }

@@ -186,7 +186,9 @@ uint64_t bench_predict_n(uint64_t last, uint64_t ns, double goal_ns);
 
 /*
  * Make `s` usable as one level of a benchmark name: spaces, '/', '=' and
- * control or non-ASCII bytes become '_', at most `size`-1 bytes.
+ * control or non-ASCII bytes become '_', at most `size`-1 bytes, and a
+ * '-' before the digits that end it too (benchstat reads a name ending
+ * in "-3" as GOMAXPROCS 3: "GPL-2" and "GPL-3" would collide).
  */
 void bench_name_part(const char *s, size_t len, char *out, size_t size);
 

@@ -179,6 +179,6 @@ void gofmt_write_results(struct gofmt *g, const struct results *res)
 		gofmt_write_status(g, r);
 	}
 	if (res->interrupted)
-		fputs("interrupted: the run was stopped by a signal; the "
-		      "benchmarks above finished\n", g->out);
+		fputs(GOFMT_INTERRUPTED " the run was stopped; the benchmarks "
+		      "above finished, the rest did not run\n", g->out);
 }

@@ -11,6 +11,15 @@
 #ifndef RXB_GOFMT_H
 #define RXB_GOFMT_H
 
+/*
+ * The line that says a run was stopped early.  Not "key: value": a Go
+ * configuration line would file every later result of a concatenated
+ * file (cat a.txt b.txt | benchstat -) under a new key; benchstat skips
+ * it as it skips "--- FAIL:" blocks, and gotext_read marks the results
+ * interrupted.
+ */
+#define GOFMT_INTERRUPTED "--- INTERRUPTED:"
+
 #include <stdio.h>
 
 #include "harness/results.h"

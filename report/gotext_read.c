@@ -6,6 +6,8 @@
  */
 #include "report/gotext_read.h"
 
+#include "report/gofmt.h"
+
 #include "corpora/file.h"
 
 #include <ctype.h>
@@ -297,7 +299,7 @@ static int config_line(struct gt *g, char *line)
 		;
 	for (char *e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t');)
 		*--e = '\0'; /* benchfmt trims the value */
-	if (strcmp(line, "interrupted") == 0) { /* what `rxbench run` prints */
+	if (strcmp(line, "interrupted") == 0) { /* what rxbench before 0.2 printed */
 		g->res->interrupted = 1;
 		return 1;
 	}
@@ -327,6 +329,10 @@ static int one_line(struct gt *g, char *line)
 	g->pending = NULL;
 	if (strncmp(line, "--- UNVERIFIED: ", 16) == 0)
 		return unverified_line(g, line + 16);
+	if (strncmp(line, GOFMT_INTERRUPTED, strlen(GOFMT_INTERRUPTED)) == 0) {
+		g->res->interrupted = 1;
+		return 0;
+	}
 	if (strncmp(line, "--- FAIL: ", 10) == 0 ||
 	    strncmp(line, "--- SKIP: ", 10) == 0)
 		return status_line(g, line);

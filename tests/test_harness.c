@@ -120,6 +120,25 @@ Test(bench, warms_up_a_whole_pass_for_the_warmup_time)
 	result_release(&r);
 }
 
+/* A name level never ends in "-<digits>": benchstat would read GOMAXPROCS. */
+Test(bench, name_part_never_ends_like_a_procs_suffix)
+{
+	char out[64];
+
+	bench_name_part("GPL-3", 5, out, sizeof(out));
+	cr_assert_str_eq(out, "GPL_3");
+	bench_name_part("a b/c=d-x", 9, out, sizeof(out));
+	cr_assert_str_eq(out, "a_b_c_d-x");
+	bench_name_part("x-12-34", 7, out, sizeof(out));
+	cr_assert_str_eq(out, "x-12_34");
+	bench_name_part("-7", 2, out, sizeof(out));
+	cr_assert_str_eq(out, "_7");
+	bench_name_part("v1-", 3, out, sizeof(out));
+	cr_assert_str_eq(out, "v1-");
+	bench_name_part("123", 3, out, sizeof(out));
+	cr_assert_str_eq(out, "123");
+}
+
 Test(bench, predict_n_follows_go)
 {
 	/* 1 op took 1 us with a 1 s goal: 100x cap */

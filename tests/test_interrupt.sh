@@ -81,7 +81,7 @@ interrupt() {
 	[ "$ms" -lt 5000 ] || fail_msg "$name: took ${ms} ms to stop after $sig"
 	local why
 	why=$(check_json "$json" "$out") || fail_msg "$name: $why"
-	grep -q "^interrupted: SIG$sig" "$out" || fail_msg "$name: no 'interrupted: SIG$sig' line in the Go text"
+	grep -q "^--- INTERRUPTED: SIG$sig" "$out" || fail_msg "$name: no '--- INTERRUPTED: SIG$sig' line in the Go text"
 	grep -q "interrupted by SIG$sig; the finished benchmarks are in $json" "$tmp/$name.err" ||
 		fail_msg "$name: no message on stderr"
 	ls "$tmp" | grep -q '\.tmp\.' && fail_msg "$name: a temporary results file was left"
@@ -181,7 +181,7 @@ fails_before=$fail
 # to JSON, and compare takes the partial file
 expect 0 "The run was interrupted" -- report "$tmp/sigint.json" --format=md
 expect 0 '"interrupted": true' -- report "$tmp/sigint.txt" --format=json
-expect 0 "interrupted: the run was stopped by a signal" -- report "$tmp/sigint.json" --format=text
+expect 0 "--- INTERRUPTED: the run was stopped" -- report "$tmp/sigint.json" --format=text
 expect 0 "" -- compare "$tmp/sigint.json" "$tmp/sigterm.json"
 
 echo "$pass passed, $fail failed"

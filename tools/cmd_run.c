@@ -774,8 +774,8 @@ static int out_save(struct run_args *a, const struct results *res)
 static void run_interrupted(struct results *res)
 {
 	res->interrupted = 1;
-	fprintf(stdout, "interrupted: %s; the benchmarks above finished, the "
-		"rest did not run\n", interrupt_name(interrupt_signal()));
+	fprintf(stdout, GOFMT_INTERRUPTED " %s; the benchmarks above finished, "
+		"the rest did not run\n", interrupt_name(interrupt_signal()));
 	fflush(stdout);
 }
 
