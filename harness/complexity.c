@@ -70,6 +70,8 @@ int complexity_fit_best(const double *n, const double *t, size_t k,
 {
 	int found = 0;
 
+	if (k < COMPLEXITY_MIN_POINTS)
+		return -1;
 	for (int m = BIGO_1; m < BIGO_COUNT; m++) {
 		struct complexity_fit f;
 		if (complexity_fit_model(n, t, k, (enum complexity_model)m,
@@ -87,7 +89,7 @@ int complexity_exponent(const double *n, const double *t, size_t k,
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, d;
 
-	if (k < 2)
+	if (k < 2) /* of two points, the log of their ratio: no fit */
 		return -1;
 	for (size_t i = 0; i < k; i++) {
 		double x, y;

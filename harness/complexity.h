@@ -44,13 +44,23 @@ double complexity_g(enum complexity_model m, double n);
 int complexity_fit_model(const double *n, const double *t, size_t k,
 			 enum complexity_model m, struct complexity_fit *out);
 
-/* The best of all models as above.  0, or -1 (as complexity_fit_model). */
+/*
+ * Points a fit needs: through two points every model passes with a zero
+ * residual, so two cannot tell O(N) from O(N^2).
+ */
+#define COMPLEXITY_MIN_POINTS 3
+
+/*
+ * The best of all models as above.  0, or -1 (as complexity_fit_model,
+ * and when k < COMPLEXITY_MIN_POINTS).
+ */
 int complexity_fit_best(const double *n, const double *t, size_t k,
 			struct complexity_fit *out);
 
 /*
  * The exponent of t ~ a N^k by least squares in log-log space.  0, or -1
- * when fewer than two distinct sizes or a value is not positive.
+ * when fewer than two distinct sizes or a value is not positive (two
+ * points give the log of their ratio, a measure rather than a fit).
  */
 int complexity_exponent(const double *n, const double *t, size_t k,
 			double *exponent);

@@ -143,8 +143,10 @@ int compare_results(const struct results *old, const struct results *new,
 	cmp->new = new;
 	for (size_t i = 0; i < old->n; i++) {
 		const struct result *rn = results_find(new, old->r[i].name);
+		size_t before = cmp->regressions;
 		if (rn != NULL && add_pair(cmp, &old->r[i], rn) != 0)
 			return -1;
+		cmp->regressed += cmp->regressions > before;
 	}
 	return 0;
 }
@@ -483,10 +485,12 @@ static void verdict(FILE *out, const struct comparison *cmp, int md)
 			plural(cmp->improvements, "improvement", "improvements"));
 		return;
 	}
-	fprintf(out, "%sFAIL: %zu %s beyond %.1f%%, %zu %s newly failing%s\n",
-		b, cmp->regressions,
-		plural(cmp->regressions, "regression", "regressions"),
-		100 * cmp->opts.threshold, cmp->status_regressions,
+	fprintf(out, "%sFAIL: %zu %s regressed beyond %.1f%% (%zu %s), %zu "
+		"%s newly failing%s\n", b, cmp->regressed,
+		plural(cmp->regressed, "benchmark", "benchmarks"),
+		100 * cmp->opts.threshold, cmp->regressions,
+		plural(cmp->regressions, "metric", "metrics"),
+		cmp->status_regressions,
 		plural(cmp->status_regressions, "benchmark", "benchmarks"), b);
 	if (md)
 		fputc('\n', out);

@@ -64,7 +64,8 @@ struct comparison {
 	const struct results *old, *new;
 	struct compare_row *rows;
 	size_t nrows;
-	size_t regressions;
+	size_t regressions;  /* rows (benchmark x metric) that regressed */
+	size_t regressed;    /* benchmarks with a regressed row */
 	size_t improvements;
 	size_t worse; /* significant changes that are not improvements */
 	size_t status_regressions; /* ok -> mismatch/error/timeout */

@@ -170,7 +170,7 @@ static void scaling_header(FILE *out, const double *sizes, size_t ns)
 	fprintf(out, "\nFQDN scaling: median ns/op per policy size, growth "
 		"between sizes, k of a least-squares fit ns/op ~ N^k, and the\n"
 		"best least-squares fit of O(1), O(log N), O(N), O(N log N), "
-		"O(N^2), O(N^3)\n");
+		"O(N^2), O(N^3) (3 sizes or more)\n");
 	fprintf(out, "%-17s %-18s %-11s", "phase", "strategy", "engine");
 	for (size_t i = 0; i < ns; i++) {
 		snprintf(col, sizeof(col), "N=%.0f", sizes[i]);

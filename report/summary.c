@@ -231,6 +231,10 @@ static void growth_block(FILE *out, struct point *p, size_t n)
 	}
 	if (complexity_exponent(sizes, times, n, &expo) == 0)
 		fprintf(out, "; power law N^%.2f", expo);
+	if (n < COMPLEXITY_MIN_POINTS)
+		fprintf(out, "      no fit: %zu sizes cannot tell the models apart "
+			"(it takes %d; the ratio above is the measure)", n,
+			COMPLEXITY_MIN_POINTS);
 	fputc('\n', out);
 }
 

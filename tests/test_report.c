@@ -614,7 +614,49 @@ Test(compare, one_sided_benchmarks_are_listed)
 			      "  Scan/engine=re2/pattern=gone") != NULL, "%s", buf);
 	cr_assert(strstr(buf, "Only in data/report/new.json (1):\n"
 			      "  Scan/engine=re2/pattern=added") != NULL, "%s", buf);
-	cr_assert(strstr(buf, "FAIL: 1 regression beyond 5.0%") != NULL);
+	cr_assert(strstr(buf, "FAIL: 1 benchmark regressed beyond 5.0% (1 metric)") != NULL, "%s", buf);
+	free(buf);
+	comparison_release(&cmp);
+	results_release(&a);
+	results_release(&b);
+}
+
+/* A benchmark whose ns/op and MB/s both regress is one regressed
+ * benchmark (two metrics), not "2 regressions". */
+static void two_metric_run(struct results *res, double ns)
+{
+	struct result *r;
+
+	results_init(res);
+	r = results_add(res, "scan", "Scan/engine=re2/pattern=x");
+	for (int i = 0; i < 8; i++) {
+		result_sample_begin(r, 1000);
+		result_metric_add(r, "ns/op", BETTER_LOWER, ns + i);
+		result_metric_add(r, "MB/s", BETTER_HIGHER, 1e5 / (ns + i));
+	}
+}
+
+Test(compare, counts_benchmarks_not_metrics)
+{
+	struct results a, b;
+	struct comparison cmp;
+	struct compare_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	two_metric_run(&a, 100);
+	two_metric_run(&b, 130);
+	compare_opts_init(&o);
+	o.threshold = 0.05;
+	o.gate = 1;
+	cr_assert_eq(compare_results(&a, &b, &o, &cmp), 0);
+	cr_assert_eq(cmp.regressions, 2);
+	cr_assert_eq(cmp.regressed, 1);
+	cr_assert_eq(compare_write_text(f, &cmp), 0);
+	fclose(f);
+	cr_assert(strstr(buf, "FAIL: 1 benchmark regressed beyond 5.0% (2 "
+			      "metrics)") != NULL, "%s", buf);
 	free(buf);
 	comparison_release(&cmp);
 	results_release(&a);

@@ -30,7 +30,7 @@ expect 0 "usage: rxbench report" -- report --help
 # compare: a 20% regression fails the threshold, identical runs pass,
 # one-sided benchmarks are listed; Go text works as input too
 d=$(cd "$(dirname "$0")" && pwd)/data/report
-expect 1 "FAIL: 1 regression beyond 5.0%" -- compare $d/old.json $d/new.json --threshold=5%
+expect 1 "FAIL: 1 benchmark regressed beyond 5.0% (1 metric)" -- compare $d/old.json $d/new.json --threshold=5%
 expect 1 "Only in $d/old.json (1)" -- compare $d/old.json $d/new.json --threshold=5%
 expect 0 "ok: no regression beyond 5.0%" -- compare $d/old.json $d/old.json --threshold=5%
 expect 0 "no --threshold, so no verdict" -- compare $d/old.json $d/new.json
@@ -38,7 +38,7 @@ expect 0 "regression" -- compare $d/old.json $d/new.json --threshold=50%
 "$rx" report $d/old.json --format=text -o "$tmp/old.txt"
 "$rx" report $d/new.json --format=text -o "$tmp/new.txt"
 expect 1 "+19.41%" -- compare "$tmp/old.txt" "$tmp/new.txt" --threshold=5%
-expect 1 "**FAIL: 1 regression" -- compare $d/old.json $d/new.json --threshold=5% --format=md
+expect 1 "**FAIL: 1 benchmark regressed" -- compare $d/old.json $d/new.json --threshold=5% --format=md
 expect 2 "--threshold=abc" -- compare $d/old.json $d/new.json --threshold=abc
 expect 2 "usage: rxbench compare" -- compare $d/old.json
 expect 2 "$tmp/none.json: No such file" -- compare $d/old.json "$tmp/none.json"

@@ -105,6 +105,12 @@ Test(complexity, rejects_unusable_points)
 	cr_assert_eq(complexity_fit_best(neg, t3, 2, &f), -1);
 	cr_assert_eq(complexity_exponent(same, t2, 2, &k), -1);
 	cr_assert_str_eq(complexity_name(BIGO_NLOGN), "O(N log N)");
+	/* two sizes fit every model exactly: no best fit, only the ratio */
+	{
+		double n2[] = {64, 1500}, t4[] = {100, 2000};
+		cr_assert_eq(complexity_fit_best(n2, t4, 2, &f), -1);
+		cr_assert_eq(complexity_exponent(n2, t4, 2, &k), 0);
+	}
 }
 
 Test(callgrind, parses_fixture_and_costs)
