@@ -49,6 +49,9 @@ void results_release(struct results *res)
 	}
 	for (size_t i = 0; i < res->n; i++)
 		result_release(&res->r[i]);
+	for (size_t i = 0; i < res->argc; i++)
+		free(res->argv[i]);
+	free(res->argv);
 	free(res->cfg);
 	free(res->r);
 	free(res->slot);
@@ -90,6 +93,29 @@ int results_config_set(struct results *res, const char *key,
 		       const char *value)
 {
 	return config_set(res, key, value, 0);
+}
+
+int results_set_argv(struct results *res, int argc, char *const *argv)
+{
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+
+	if (v == NULL)
+		return -1;
+	for (int i = 0; i < argc; i++) {
+		v[i] = strdup(argv[i]);
+		if (v[i] == NULL) {
+			while (i > 0)
+				free(v[--i]);
+			free(v);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < res->argc; i++)
+		free(res->argv[i]);
+	free(res->argv);
+	res->argv = v;
+	res->argc = (size_t)argc;
+	return 0;
 }
 
 int results_meta_set(struct results *res, const char *key, const char *value)

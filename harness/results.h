@@ -68,6 +68,8 @@ struct results {
 	struct result *r;
 	size_t n;
 	int interrupted; /* the run stopped early (signal) */
+	char **argv;     /* the command line as given, to repeat the run */
+	size_t argc;
 	/* private to results.c: capacity of r, and a hash index of the
 	   names (slot = 1 + index into r, 0 empty) so results_add and
 	   results_find stay O(1) with 100,000s of results */
@@ -85,6 +87,9 @@ int results_config_set(struct results *res, const char *key,
 
 /* Same, for a pair that only the JSON file records (see config_pair). */
 int results_meta_set(struct results *res, const char *key, const char *value);
+
+/* Record the command line (copied).  0, or -1 when out of memory. */
+int results_set_argv(struct results *res, int argc, char *const *argv);
 
 /* The value of a configuration key, or NULL. */
 const char *results_config_get(const struct results *res, const char *key);

@@ -179,6 +179,14 @@ static void json_head(FILE *out, const struct results *res, int journal)
 	json_config(out, "config", res, 0);
 	fputs(",\n", out);
 	json_config(out, "context", res, 1);
+	if (res->argv != NULL) {
+		fputs(",\n \"argv\": [", out);
+		for (size_t i = 0; i < res->argc; i++) {
+			fputs(i ? ", " : "", out);
+			json_str(out, res->argv[i]);
+		}
+		fputs("]", out);
+	}
 	fputs(",\n \"benchmarks\": [\n", out);
 }
 

@@ -810,11 +810,32 @@ static int check_version(struct jp *p, size_t at)
 	return 0;
 }
 
+/* One argument of "argv", appended to the results' command line. */
+static int argv_item(struct jp *p, size_t index, void *ctx)
+{
+	struct results *res = ctx;
+	char **grown;
+	char *s;
+
+	(void)index;
+	if (parse_string(p, &s) != 0)
+		return -1;
+	grown = realloc(res->argv, (res->argc + 2) * sizeof(*grown));
+	if (grown == NULL) {
+		free(s);
+		return jp_fail(p, p->pos, "out of memory");
+	}
+	res->argv = grown;
+	res->argv[res->argc++] = s;
+	res->argv[res->argc] = NULL;
+	return 0;
+}
+
 static int top_member(struct jp *p, const char *key, size_t at, void *ctx)
 {
 	static const char *const keys[] = {"format", "version", "interrupted",
 					   "config", "context", "benchmarks",
-					   "journal"};
+					   "journal", "argv"};
 	struct top_ctx *tc = ctx;
 	struct config_ctx cc = {tc->res, 0};
 	unsigned bit = 0;
@@ -835,7 +856,8 @@ static int top_member(struct jp *p, const char *key, size_t at, void *ctx)
 		cc.meta = 1;
 		return parse_object(p, config_member, &cc);
 	case 32: return parse_array(p, bench_item, tc);
-	default: return parse_bool(p, &tc->journal);
+	case 64: return parse_bool(p, &tc->journal);
+	default: return parse_array(p, argv_item, tc->res);
 	}
 }
 

@@ -59,6 +59,11 @@ expect 0 "| Decode/small | 1052 |" -- report "$tmp/gotest.txt" --format=md
 grep -q '| Bar | 400.0 |' "$tmp/out" || { echo "FAIL: go test names lost in the Markdown table"; fail=$((fail + 1)); }
 [ "$(grep -c '^## ' "$tmp/out")" -eq 1 ] || { echo "FAIL: go test benchmarks split into suites"; fail=$((fail + 1)); }
 
+# the command line is recorded as a list, to repeat the run exactly
+expect 0 "PASS" -- scan --engines=re2 --pattern 'a b' --corpus "$tmp/abc.txt" "${fast[@]}" -o "$tmp/argv.json"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["argv"]; sys.exit(a[:5] != ["rxbench","scan","--engines=re2","--pattern","a b"])' "$tmp/argv.json" ||
+	{ echo "FAIL: argv not recorded as a list"; fail=$((fail + 1)); }
+
 # an empty corpus is valid: every engine agrees on 0
 : >"$tmp/empty.txt"
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/empty.txt" "${fast[@]}"

@@ -58,6 +58,20 @@ static void first_line(const char *path, char *buf, size_t size)
 	fclose(f);
 }
 
+/* The command line as a list: "rxbench", the command, its arguments. */
+static void meta_argv(struct results *res, int argc, char **argv)
+{
+	char **v = malloc(((size_t)argc + 1) * sizeof(*v));
+
+	if (v == NULL)
+		return;
+	v[0] = "rxbench";
+	for (int i = 0; i < argc; i++)
+		v[i + 1] = argv[i];
+	results_set_argv(res, argc + 1, v);
+	free(v);
+}
+
 static void meta_run(struct results *res, int argc, char **argv)
 {
 	char buf[4096];
@@ -72,7 +86,8 @@ static void meta_run(struct results *res, int argc, char **argv)
 			break;
 		used += (size_t)w;
 	}
-	results_meta_set(res, "cmdline", buf);
+	results_meta_set(res, "cmdline", buf); /* to read; argv to repeat */
+	meta_argv(res, argc, argv);
 	gmtime_r(&now, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	results_meta_set(res, "date", buf);
