@@ -267,8 +267,8 @@ static void compile_sets(struct suite_ctx *ctx, const struct payload_rules *pr,
 			g++;
 			continue;
 		}
-		pe->status[SC_REALLIFE] = RESULT_ERROR;
-		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
+		pe->status = RESULT_ERROR;
+		snprintf(pe->why, sizeof(pe->why),
 			 "%s: the set of %zu patterns (flags %#x) does not "
 			 "compile: %s", pe->e->name, pr->groups[g].n,
 			 pr->groups[g].flags, err.msg);
@@ -291,16 +291,16 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 	    pe->ids == NULL)
 		return -1;
 	if (pe->e->match_ids == NULL) {
-		pe->status[SC_REALLIFE] = RESULT_UNSUPPORTED;
-		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
+		pe->status = RESULT_UNSUPPORTED;
+		snprintf(pe->why, sizeof(pe->why),
 			 "%s: no match_ids (which rules matched)", pe->e->name);
 		return 0;
 	}
 	compile_each(ctx, pr, pe);
 	compile_sets(ctx, pr, pe);
-	if (pe->status[SC_REALLIFE] == RESULT_OK && pe->nok == 0) {
-		pe->status[SC_REALLIFE] = RESULT_UNSUPPORTED;
-		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
+	if (pe->status == RESULT_OK && pe->nok == 0) {
+		pe->status = RESULT_UNSUPPORTED;
+		snprintf(pe->why, sizeof(pe->why),
 			 "%s compiles none of the %zu rules", pe->e->name,
 			 pr->rs.n);
 	}
@@ -659,13 +659,13 @@ static void sources_text(const struct payload_rules *pr,
 
 /* The row of a failed engine. */
 static void failure_row(struct suite_ctx *ctx, const struct peng *pe,
-			const struct size_in *in, const struct verdict *v)
+			const struct scen_size *in, const struct verdict *v)
 {
-	const struct packets *pk = in->corpus[SC_REALLIFE];
+	const struct packets *pk = in->pk;
 	const struct packet *p = &pk->pkt[v->pkt];
 	char name[256], text[200], why[256];
 
-	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
+	payload_name(name, sizeof(name), in->sr->sc, in->in->label, pe->e);
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	isolate_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
 	suite_fail(ctx, PAYLOAD_SUITE, name,
@@ -680,16 +680,16 @@ static void failure_row(struct suite_ctx *ctx, const struct peng *pe,
  * and the first packet where they differ.
  */
 static void mismatch_row(struct suite_ctx *ctx, const struct payload_rules *pr,
-			 const struct peng *pe, const struct size_in *in,
+			 const struct peng *pe, const struct scen_size *in,
 			 const struct verdict *v, const struct expect *ex)
 {
-	const struct packets *pk = in->corpus[SC_REALLIFE];
+	const struct packets *pk = in->pk;
 	size_t ndiffer, r = named_rule(pr, v, ex, &ndiffer);
 	const struct tally *t = &v->t[r];
 	const struct packet *p = &pk->pkt[t->first];
 	char name[256], text[200], conds[200], want[96], one[48];
 
-	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
+	payload_name(name, sizeof(name), in->sr->sc, in->in->label, pe->e);
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	rule_text(&pr->rs, r, conds, sizeof(conds));
 	expect_text(pr, pk, r, &ex[r], want, sizeof(want));
@@ -698,7 +698,7 @@ static void mismatch_row(struct suite_ctx *ctx, const struct payload_rules *pr,
 		   "%s: real-life, size %s: rule %s (%s) matches %zu of %zu "
 		   "packets, %s; %zu of %zu rules differ, on %zu packets; first: "
 		   "packet %zu, match %d, %s; rule %s; packet \"%s\"",
-		   pe->e->name, in->label, pr->rs.r[r].name, pr->rs.r[r].where,
+		   pe->e->name, in->in->label, pr->rs.r[r].name, pr->rs.r[r].where,
 		   t->matched, pk->n, want, ndiffer, pr->rs.n, v->differ,
 		   t->first, t->got, one, conds, text);
 }
@@ -796,7 +796,7 @@ static size_t unverified_rules(const struct payload_rules *pr,
 /* Rows for the engines that failed or differ; their ok_out[e] cleared. */
 static void verify_rows(struct suite_ctx *ctx, const struct payload_rules *pr,
 			const struct peng *pes, size_t npes,
-			const struct size_in *in, const struct verify_state *vs,
+			const struct scen_size *in, const struct verify_state *vs,
 			unsigned char *ok_out)
 {
 	for (size_t e = 0; e < npes; e++) {
@@ -811,13 +811,14 @@ static void verify_rows(struct suite_ctx *ctx, const struct payload_rules *pr,
 	}
 }
 
-int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
-			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out, size_t *unverified,
-			 size_t *matched, size_t *rule_matched, char *by,
-			 size_t bysize)
+static int payload_rules_verify(struct suite_ctx *ctx,
+				const struct payload_rules *pr, struct peng *pes,
+				size_t npes, const struct scen_size *in,
+				unsigned char *ok_out, size_t *unverified,
+				size_t *matched, size_t *rule_matched, char *by,
+				size_t bysize)
 {
-	const struct packets *pk = in->corpus[SC_REALLIFE];
+	const struct packets *pk = in->pk;
 	struct verify_state vs = {0};
 	struct rows_job j = {pr, pes, pk, 0, 0, NULL, 0};
 	size_t chunk;
@@ -849,4 +850,374 @@ out:
 	verify_state_release(&vs);
 	free(j.live);
 	return rc == 1 ? 0 : rc;
+}
+
+/* ---- the scenario's hooks (see struct scenario) ---- */
+
+/*
+ * A user's rule set that no selected engine runs: the real-life scenario
+ * it was given for measures nothing, which is an error row, not only the
+ * engines' unsupported rows.
+ */
+static void check_rules_run(const struct reallife *rl,
+			    const struct payload_run *r, struct suite_ctx *ctx)
+{
+	const struct scenario *sc = payload_scenario("real-life");
+	int selected = 0;
+
+	if (rl->pr.builtin)
+		return;
+	for (size_t i = 0; i < r->nin; i++)
+		for (size_t e = 0; e < r->neng; e++) {
+			char name[256];
+			payload_name(name, sizeof(name), sc, r->in[i].label,
+				     r->engines[e]);
+			selected |= suite_wants(ctx, name);
+		}
+	for (size_t e = 0; e < rl->neng; e++)
+		if (rl->eng[e].status == RESULT_OK)
+			return;
+	if (selected)
+		suite_fail(ctx, PAYLOAD_SUITE, PAYLOAD_PREFIX "/scenario=real-life",
+			   RESULT_ERROR, "real-life: none of the %zu selected "
+			   "engines runs any of the %zu rules of --rules (see "
+			   "the rows above): nothing to measure", r->neng,
+			   rl->pr.rs.n);
+}
+
+int payload_rules_setup(struct reallife *rl, const struct payload_run *r,
+			struct suite_ctx *ctx)
+{
+	rl->eng = calloc(r->neng ? r->neng : 1, sizeof(*rl->eng));
+	if (rl->eng == NULL)
+		return -1;
+	rl->neng = r->neng;
+	for (size_t e = 0; e < r->neng; e++) {
+		rl->eng[e].e = r->engines[e];
+		if (payload_rules_compile(ctx, &rl->pr, &rl->eng[e]) != 0)
+			return -1;
+	}
+	check_rules_run(rl, r, ctx);
+	return 0;
+}
+
+void payload_rules_teardown(struct reallife *rl)
+{
+	for (size_t e = 0; rl->eng != NULL && e < rl->neng; e++)
+		payload_rules_free(&rl->pr, &rl->eng[e]);
+	for (size_t i = 0; i < PAYLOAD_MAX_SIZES; i++)
+		free(rl->rule_matched[i]);
+	free(rl->eng);
+	payload_rules_release(&rl->pr);
+	memset(rl, 0, sizeof(*rl));
+}
+
+/* The engine's rule sets of a case. */
+static const struct peng *case_engine(const struct pcase *pc)
+{
+	const struct reallife *rl = pc->ss->sr->data;
+
+	return &rl->eng[pc->ei];
+}
+
+/* All rule sets of the engine on one packet: matches, or <0. */
+static long rules_once(const struct payload_rules *pr, const struct peng *pe,
+		       const struct packet *p)
+{
+	long hits = 0;
+
+	for (size_t g = 0; g < pr->ngroups; g++) {
+		long rc;
+		if (pe->sets[g].h == NULL)
+			continue;
+		rc = pe->e->match_ids(pe->sets[g].h, p->p, p->len, pe->ids);
+		if (rc < 0)
+			return rc;
+		hits += rc;
+	}
+	return hits;
+}
+
+int payload_rules_run(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+	const struct payload_rules *pr = &((struct reallife *)c->ss->sr->data)->pr;
+	const struct peng *pe = case_engine(c);
+	const struct packets *pk = c->ss->pk;
+	size_t i = c->next;
+	uint64_t hits = 0;
+
+	while (n > 0) {
+		size_t end = i + (n < pk->n - i ? (size_t)n : pk->n - i);
+		n -= end - i;
+		for (; i < end; i++) {
+			long rc = rules_once(pr, pe, &pk->pkt[i]);
+			if (rc < 0)
+				return (int)rc;
+			hits += (uint64_t)rc;
+		}
+		i = i == pk->n ? 0 : i;
+	}
+	c->next = i;
+	c->sink += hits;
+	return 0;
+}
+
+/* Plan case pc's benchmark, verified as `verified` says. */
+static int plan_engine(struct suite_ctx *ctx, struct pcase *pc, size_t matched,
+		       const char *verified, int unverified)
+{
+	struct bench b = {0};
+	char name[256];
+
+	payload_name(name, sizeof(name), pc->ss->sr->sc, pc->ss->in->label,
+		     pc->e);
+	if (!suite_wants(ctx, name))
+		return 0;
+	payload_bench_fill(pc, matched, &b);
+	b.extra[b.nextra++] = (struct bench_metric){
+		"rules", BETTER_EXACT, (double)case_engine(pc)->nok};
+	b.name = strdup(name);
+	b.suite = PAYLOAD_SUITE;
+	b.verified = strdup(verified);
+	b.unverified = unverified;
+	if (b.name == NULL || b.verified == NULL || plan_add(ctx->plan, &b)) {
+		free(b.name);
+		free(b.verified);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Plan engine pc's real-life benchmark, whose answers agreed with every
+ * expected answer; `unverified` of its rules ran on packets nothing could
+ * decide: an unverified row then, or with --allow-unverified a benchmark
+ * marked so.  0, or -1 out of memory.
+ */
+static int plan_verified(struct suite_ctx *ctx, struct pcase *pc,
+			 size_t matched, size_t unverified, const char *by)
+{
+	const struct peng *pe = case_engine(pc);
+	char text[512], name[256];
+
+	if (unverified == 0) {
+		snprintf(text, sizeof(text), "every rule on every packet: %s",
+			 by);
+		return plan_engine(ctx, pc, matched, text, 0);
+	}
+	snprintf(text, sizeof(text), "%zu of its %zu rules not verified on some "
+		 "packets: out of the reference's reach, and no strict majority "
+		 "of at least 3 libraries (%s)%s", unverified, pe->nok, by,
+		 ctx->allow_unverified ? ""
+				       : "; --allow-unverified times it anyway");
+	if (ctx->allow_unverified)
+		return plan_engine(ctx, pc, matched, text, 1);
+	payload_name(name, sizeof(name), pc->ss->sr->sc, pc->ss->in->label,
+		     pc->e);
+	suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_UNVERIFIED, "%s: %s",
+		   pe->e->name, text);
+	return 0;
+}
+
+int payload_rules_plan(struct scen_size *ss, struct suite_ctx *ctx)
+{
+	struct reallife *rl = ss->sr->data;
+	size_t si = (size_t)(ss->in - ss->run->in), n = rl->neng;
+	unsigned char *ok = calloc(n ? n : 1, 1);
+	size_t *matched = calloc(n ? n : 1, sizeof(*matched));
+	size_t *unverified = calloc(n ? n : 1, sizeof(*unverified));
+	char by[256];
+	int rc = -1;
+
+	ss->pc = calloc(n ? n : 1, sizeof(*ss->pc));
+	rl->rule_matched[si] = calloc(rl->pr.rs.n ? rl->pr.rs.n : 1,
+				      sizeof(size_t));
+	if (ok == NULL || matched == NULL || unverified == NULL ||
+	    ss->pc == NULL || rl->rule_matched[si] == NULL)
+		goto out;
+	ss->npc = n;
+	for (size_t i = 0; i < n; i++) {
+		char name[256];
+		ss->pc[i] = (struct pcase){.ss = ss, .e = rl->eng[i].e, .ei = i};
+		payload_name(name, sizeof(name), ss->sr->sc, ss->in->label,
+			     rl->eng[i].e);
+		ok[i] = rl->eng[i].status == RESULT_OK && suite_wants(ctx, name);
+		if (rl->eng[i].status != RESULT_OK && suite_wants(ctx, name))
+			suite_fail(ctx, PAYLOAD_SUITE, name, rl->eng[i].status,
+				   "%s", rl->eng[i].why);
+	}
+	rc = payload_rules_verify(ctx, &rl->pr, rl->eng, n, ss, ok, unverified,
+				  matched, rl->rule_matched[si], by, sizeof(by));
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (!ok[i])
+			continue;
+		rl->verified[si] = 1;
+		rc = plan_verified(ctx, &ss->pc[i], matched[i], unverified[i],
+				   by);
+	}
+out:
+	free(ok);
+	free(matched);
+	free(unverified);
+	return rc;
+}
+
+void payload_rules_note(const struct scen_run *sr, const struct payload_run *r,
+			size_t e, char *buf, size_t size, char *foot,
+			size_t fsize)
+{
+	const struct reallife *rl = sr->data;
+	const struct peng *pe = &rl->eng[e];
+
+	(void)r;
+	snprintf(buf, size, "real-life: %s, %zu of %zu rules in %zu set%s",
+		 engine_set_native(pe->e) ? "native multi-pattern set"
+					  : "rules tried in turn (no native set)",
+		 pe->nok, rl->pr.rs.n, rl->pr.ngroups,
+		 rl->pr.ngroups == 1 ? "" : "s");
+	if (pe->status == RESULT_OK && pe->nok < rl->pr.rs.n)
+		snprintf(foot, fsize, "* partial: %s compiled %zu of the %zu "
+			 "rules (the others are SKIP rows above)", pe->e->name,
+			 pe->nok, rl->pr.rs.n);
+}
+
+/* ---- the per-rule table ---- */
+
+/* Rule r's verified packets over every size. */
+static size_t rule_total(const struct reallife *rl, const struct payload_run *r,
+			 size_t rule)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nin; i++)
+		if (rl->verified[i])
+			n += rl->rule_matched[i][rule];
+	return n;
+}
+
+/*
+ * The rules the per-rule table lists into pick (at most RULE_TABLE_MAX):
+ * all in file order when they fit, else those matching most packets.
+ * Returns how many.
+ */
+#define RULE_TABLE_MAX 20
+
+static size_t rules_to_list(const struct reallife *rl,
+			    const struct payload_run *run, size_t *pick)
+{
+	size_t n = 0, nrules = rl->pr.rs.n;
+
+	if (nrules <= RULE_TABLE_MAX) {
+		for (; n < nrules; n++)
+			pick[n] = n;
+		return n;
+	}
+	for (size_t r = 0; r < nrules; r++) {
+		size_t total = rule_total(rl, run, r), at;
+
+		if (n == RULE_TABLE_MAX &&
+		    total <= rule_total(rl, run, pick[n - 1]))
+			continue;
+		n += n < RULE_TABLE_MAX;
+		/* pick stays sorted, most first; the last one falls out */
+		for (at = n - 1; at > 0 && rule_total(rl, run, pick[at - 1]) < total;
+		     at--)
+			pick[at] = pick[at - 1];
+		pick[at] = r;
+	}
+	return n;
+}
+
+/* Row order: largest packets first, as the tables above. */
+static void rule_size_order(const struct payload_run *r, size_t *order)
+{
+	for (size_t i = 0; i < r->nin; i++)
+		order[i] = i;
+	for (size_t i = 1; i < r->nin; i++)
+		for (size_t j = i; j > 0 && r->in[order[j - 1]].size <
+						    r->in[order[j]].size; j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+}
+
+/* One rule's row: its verified packets and their share, per size. */
+static void write_rule_row(FILE *out, const struct reallife *rl,
+			   const struct payload_run *run, size_t r,
+			   const size_t *order, size_t si0, int width)
+{
+	fprintf(out, "| %-*s |", width, rl->pr.rs.r[r].name);
+	for (size_t i = 0; i < run->nin; i++) {
+		size_t si = order[i];
+		const struct packets *pk = run->ss[si0 + si].pk;
+		char cell[48] = "n/a";
+		if (rl->verified[si])
+			snprintf(cell, sizeof(cell), "%zu (%.2f%%)",
+				 rl->rule_matched[si][r],
+				 100.0 * (double)rl->rule_matched[si][r] /
+					 (double)(pk->n ? pk->n : 1));
+		fprintf(out, " %16s |", cell);
+	}
+	fputc('\n', out);
+}
+
+/* The per-rule table's header row and the line under it. */
+static void write_rule_head(FILE *out, const struct payload_run *run,
+			    const size_t *order, int width)
+{
+	fprintf(out, "| %-*s |", width, "rule");
+	for (size_t i = 0; i < run->nin; i++)
+		fprintf(out, " %16s |", run->in[order[i]].label);
+	fputs("\n|", out);
+	for (int k = 0; k < width + 2; k++)
+		fputc('-', out);
+	for (size_t i = 0; i < run->nin; i++)
+		fputs("|------------------", out);
+	fputs("|\n", out);
+}
+
+/*
+ * After the tables: how many packets each rule matches per size, as
+ * verified (the answer every timed engine gave), and their share.
+ */
+void payload_rules_report(const struct scen_run *sr,
+			  const struct payload_run *run, struct suite_ctx *ctx,
+			  FILE *out)
+{
+	const struct reallife *rl = sr->data;
+	size_t order[PAYLOAD_MAX_SIZES], pick[RULE_TABLE_MAX], n, silent = 0;
+	size_t si0 = (size_t)(sr - run->sr) * run->nin;
+	int width = 4, verified = 0;
+
+	(void)ctx;
+	for (size_t i = 0; i < run->nin; i++)
+		verified |= rl->verified[i];
+	if (!verified)
+		return;
+	rule_size_order(run, order);
+	n = rules_to_list(rl, run, pick);
+	for (size_t k = 0; k < n; k++)
+		if ((int)strlen(rl->pr.rs.r[pick[k]].name) > width)
+			width = (int)strlen(rl->pr.rs.r[pick[k]].name);
+	fprintf(out, "\nreal-life: packets each rule matches (verified) and "
+		"their share, per size%s:\n\n",
+		n < rl->pr.rs.n ? "; the rules matching most" : "");
+	write_rule_head(out, run, order, width);
+	for (size_t k = 0; k < n; k++)
+		write_rule_row(out, rl, run, pick[k], order, si0, width);
+	for (size_t r = 0; r < rl->pr.rs.n; r++)
+		silent += rule_total(rl, run, r) == 0;
+	if (n < rl->pr.rs.n)
+		fprintf(out, "and %zu more rules; %zu of all %zu match no packet\n",
+			rl->pr.rs.n - n, silent, rl->pr.rs.n);
+}
+
+size_t payload_rules_matched(const struct scen_size *ss, size_t r)
+{
+	const struct reallife *rl = ss->sr->data;
+	size_t si = (size_t)(ss->in - ss->run->in);
+
+	return rl->verified[si] ? rl->rule_matched[si][r] : PAYLOAD_NO_MATCHES;
 }
