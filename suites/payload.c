@@ -86,8 +86,9 @@ static const struct scenario scenarios[] = {
 		.name = "real-life", .title = "real-life", .in_default = 1,
 		.help = "10 rules per packet (or --rules), match_ids (HTTP)",
 		.plant = PACKETS_HTTP,
-		.run = payload_rules_run, .setup = reallife_setup,
-		.plan = payload_rules_plan, .note = payload_rules_note,
+		.ops = &payload_rules_ops, .run = payload_rules_run,
+		.setup = reallife_setup, .table = payload_rules_table,
+		.note = payload_rules_note,
 		.report = payload_rules_report, .teardown = reallife_teardown,
 	},
 	{
@@ -810,9 +811,8 @@ static void single_release(void *arg, struct case_item *c)
 	c->e->free(c->h);
 }
 
-/* case_ops.failed: the packet the verifying child was at. */
-static void single_failed(void *arg, const struct case_item *c, char *buf,
-			  size_t size)
+void payload_case_failed(void *arg, const struct case_item *c, char *buf,
+			 size_t size)
 {
 	const struct scen_size *ss = arg;
 	size_t i = ss->at[((const struct pcase *)c->arg)->ei];
@@ -831,7 +831,7 @@ static const struct case_ops single_ops = {
 	.explain = single_explain,
 	.bench = single_bench,
 	.release = single_release,
-	.failed = single_failed,
+	.failed = payload_case_failed,
 };
 
 /* ---- the real-life scenario's inputs (the rest: payload_rules.c) ---- */
@@ -954,8 +954,6 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx)
 	const struct scenario *sc = ss->sr->sc;
 	int rc;
 
-	if (sc->plan != NULL)
-		return sc->plan(ss, ctx);
 	if (sc->ops == NULL)
 		return plan_floor(ss, ctx);
 	if (!any_wanted(ss, ctx))
@@ -1089,8 +1087,7 @@ static void payload_report(struct suite_ctx *ctx, FILE *out)
 	for (size_t i = 0; i < r->nsr; i++)
 		cols[i] = (struct table_column){r->sr[i].sc->name,
 						r->sr[i].sc->title,
-						r->sr[i].sc->ops != NULL ||
-							r->sr[i].sc->plan != NULL};
+						r->sr[i].sc->ops != NULL};
 	size_order(r, order);
 	for (size_t i = 0; i < r->nin; i++) {
 		labels[i] = r->in[order[i]].label;

@@ -57,8 +57,6 @@ struct scenario {
 	 * generator.  0; 1 when it has no cases there (a row says why); -1
 	 * out of memory. */
 	int (*table)(struct scen_size *ss, struct suite_ctx *ctx);
-	/* Plan one size itself instead of through ops.  0, or -1. */
-	int (*plan)(struct scen_size *ss, struct suite_ctx *ctx);
 	/* Words for engine e's table title ("real-life: ..."), and a
 	 * footnote for its column (foot[0] stays '\0' for none). */
 	void (*note)(const struct scen_run *sr, const struct payload_run *r,
@@ -150,6 +148,13 @@ void payload_size_release(struct scen_size *ss);
 #define PAYLOAD_NO_MATCHES ((size_t)-1)
 void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b);
 
+/*
+ * case_ops.failed for the suite's cases: the packet the verifying child
+ * was at (ss->at), and its first bytes.
+ */
+void payload_case_failed(void *ss, const struct case_item *c, char *buf,
+			 size_t size);
+
 /* Name of benchmark sc x size label (x engine when e is not NULL; no
  * size when label is NULL). */
 void payload_name(char *buf, size_t size, const struct scenario *sc,
@@ -205,9 +210,6 @@ struct reallife {
 	struct payload_rules pr;
 	struct peng *eng;         /* per engine of the run */
 	size_t neng;
-	/* per size: the verified packets per rule, when some engine's were */
-	size_t *rule_matched[PAYLOAD_MAX_SIZES];
-	int verified[PAYLOAD_MAX_SIZES];
 };
 
 /*
@@ -253,9 +255,10 @@ void payload_rules_teardown(struct reallife *rl);
  */
 size_t payload_rules_matched(const struct scen_size *ss, size_t r);
 
-/* The real-life row's hooks (see struct scenario). */
+/* The real-life row's ops and hooks (see struct scenario). */
+extern const struct case_ops payload_rules_ops;
 int payload_rules_run(void *pcase, uint64_t n);
-int payload_rules_plan(struct scen_size *ss, struct suite_ctx *ctx);
+int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx);
 void payload_rules_note(const struct scen_run *sr, const struct payload_run *r,
 			size_t e, char *buf, size_t size, char *foot,
 			size_t fsize);

@@ -610,8 +610,9 @@ Test(payload, reallife_verification_has_a_time_limit)
 	r = rl_row(&t, "stuck");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_TIMEOUT);
-	cr_expect_not_null(strstr(r->message, "stuck: real-life: no answer "
-					      "within 0.2s while verifying"),
+	cr_expect_not_null(strstr(r->message, "stuck: real-life, size 64: no "
+					      "answer within 0.2s while "
+					      "verifying"),
 			   "%s", r->message);
 	cr_expect_not_null(strstr(r->message, "on packet 0 "), "%s", r->message);
 	cr_expect_eq(t.res.n, 1, "one row: the stuck engine's");
