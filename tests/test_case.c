@@ -352,8 +352,9 @@ static void run_parts(struct run *r, struct fake_parts *f,
 	memset(r, 0, sizeof(*r));
 	results_init(&r->res);
 	r->opts = (struct bench_opts){.isolate = 1, .timeout_ns = 5e9};
-	r->ctx = (struct suite_ctx){NULL, 0, &r->opts, NULL, &r->plan,
-				    &r->res, allow_unverified};
+	r->ctx = (struct suite_ctx){.opts = &r->opts, .plan = &r->plan,
+				    .results = &r->res,
+				    .allow_unverified = allow_unverified};
 	case_table_init(&r->t, "test", &parts_ops, f);
 	f->t = &r->t;
 	for (size_t i = 0; i < n; i++) {

@@ -294,7 +294,9 @@ static void rl_init(struct rl_test *t, const struct engine *const *e,
 	t->ss = (struct scen_size){.run = &t->run, .sr = &t->sr,
 				   .in = &t->run.in[0]};
 	t->opts = (struct bench_opts){.isolate = 1, .timeout_ns = timeout_ns};
-	t->ctx = (struct suite_ctx){t->e, n, &t->opts, NULL, &t->plan, &t->res, 0};
+	t->ctx = (struct suite_ctx){.engines = t->e, .nengines = n,
+				    .opts = &t->opts, .plan = &t->plan,
+				    .results = &t->res};
 	results_init(&t->res);
 }
 
