@@ -315,7 +315,7 @@ static void case_vote_parts(const struct case_table *t, size_t from,
 			    size_t to, int klass, struct case_expect *x)
 {
 	size_t ps = case_part_size(t->ops), voted = 0, undecided = 0;
-	char a[128], b[128], why[CASE_TEXT];
+	char a[100], b[100], why[CASE_TEXT];
 
 	for (size_t k = 0; k < t->ops->parts; k++) {
 		size_t votes = 0, total;
