@@ -30,6 +30,7 @@ enum packets_kind {
 	PACKETS_LITERAL,
 	PACKETS_FULLSCAN,
 	PACKETS_HTTP,
+	PACKETS_KIND_COUNT, /* not a kind: how many there are */
 };
 
 /* One payload: a view into packets.buf. */

@@ -161,6 +161,13 @@ static void case_answer_failed(struct case_table *t, struct suite_ctx *ctx,
 	char why[CASE_TEXT];
 
 	case_verdict_text(v, ctx->opts, why, sizeof(why));
+	if (t->ops->failed != NULL) {
+		size_t n = strlen(why);
+		if (n + 2 < sizeof(why)) {
+			memcpy(why + n, "; ", 3);
+			t->ops->failed(t->st, c, why + n + 2, sizeof(why) - n - 2);
+		}
+	}
 	case_row(ctx, t, c, result_status_of(v->status), why);
 	case_drop(t, c);
 }
@@ -213,67 +220,147 @@ struct case_expect {
 	char by[CASE_TEXT];    /* what computed it, or why nothing could */
 };
 
-/* Has library `lib` answered `a` among cases [from, i) of the class? */
+/* Bytes of one part: the whole answer when it is not in parts. */
+static size_t case_part_size(const struct case_ops *o)
+{
+	return o->parts ? o->answer_size / o->parts : o->answer_size;
+}
+
+/* Part k of answer a (the whole answer when not in parts), or NULL when
+ * there is no answer or it leaves the part out. */
+static const unsigned char *case_part(const struct case_table *t,
+				      const unsigned char *a, size_t k)
+{
+	const unsigned char *p;
+
+	if (a == NULL)
+		return NULL;
+	p = a + k * case_part_size(t->ops);
+	return t->ops->parts == 0 || p[0] == CASE_PART_SET ? p : NULL;
+}
+
+/* Does case o of the class answer part k with `a` (anything: a NULL)? */
+static int case_says(const struct case_table *t, const struct case_item *o,
+		    int klass, size_t k, const unsigned char *a)
+{
+	const unsigned char *p = case_part(t, o->answer, k);
+
+	return p != NULL && o->klass == klass &&
+	       (a == NULL || memcmp(p, a, case_part_size(t->ops)) == 0);
+}
+
+/* Has the library of case i answered part k with `a` among [from, i)? */
 static int case_counted(const struct case_table *t, size_t from, size_t i,
-			int klass, const unsigned char *a)
+			int klass, size_t k, const unsigned char *a)
 {
 	const char *lib = engine_library(t->c[i].e);
 
-	for (size_t k = from; k < i; k++) {
-		const struct case_item *o = &t->c[k];
-		if (o->answer != NULL && o->klass == klass &&
-		    strcmp(engine_library(o->e), lib) == 0 &&
-		    (a == NULL || memcmp(o->answer, a, t->ops->answer_size) == 0))
+	for (size_t j = from; j < i; j++)
+		if (case_says(t, &t->c[j], klass, k, a) &&
+		    strcmp(engine_library(t->c[j].e), lib) == 0)
 			return 1;
-	}
 	return 0;
 }
 
-/* Libraries among cases [from, to) of the class that answered `a`
- * (any answer when a is NULL), each counted once. */
+/* Libraries among cases [from, to) of the class that answered part k
+ * with `a` (anything when a is NULL), each counted once. */
 static size_t case_libraries(const struct case_table *t, size_t from,
-			     size_t to, int klass, const unsigned char *a)
+			     size_t to, int klass, size_t k,
+			     const unsigned char *a)
 {
 	size_t n = 0;
 
-	for (size_t i = from; i < to; i++) {
-		const struct case_item *c = &t->c[i];
-		if (c->answer == NULL || c->klass != klass ||
-		    (a != NULL && memcmp(c->answer, a, t->ops->answer_size)))
-			continue;
-		n += !case_counted(t, from, i, klass, a);
-	}
+	for (size_t i = from; i < to; i++)
+		if (case_says(t, &t->c[i], klass, k, a))
+			n += !case_counted(t, from, i, klass, k, a);
 	return n;
 }
 
 /*
- * No reference: a strict majority of at least three libraries of the
- * class, ties never broken by order.  Fills x when one exists.
+ * Part k as a strict majority of at least three libraries of the class
+ * answer it, ties never broken by order; NULL when none does.  *votes
+ * and *total: the libraries behind it, and all that answered the part.
  */
+static const unsigned char *case_majority(const struct case_table *t,
+					  size_t from, size_t to, int klass,
+					  size_t k, size_t *votes,
+					  size_t *total)
+{
+	*total = case_libraries(t, from, to, klass, k, NULL);
+	for (size_t i = from; i < to; i++) {
+		const unsigned char *p = case_part(t, t->c[i].answer, k);
+		if (p == NULL || t->c[i].klass != klass)
+			continue;
+		*votes = case_libraries(t, from, to, klass, k, p);
+		if (*votes >= 3 && 2 * *votes > *total)
+			return p;
+	}
+	return NULL;
+}
+
+/* No reference: the class's majority stands in.  Fills x when one exists. */
 static void case_vote(const struct case_table *t, size_t from, size_t to,
 		      int klass, struct case_expect *x)
 {
-	size_t total = case_libraries(t, from, to, klass, NULL);
+	size_t votes = 0, total;
+	const unsigned char *p = case_majority(t, from, to, klass, 0, &votes,
+					       &total);
 	char why[CASE_TEXT];
 
-	for (size_t i = from; i < to; i++) {
-		const struct case_item *c = &t->c[i];
-		size_t votes;
-		if (c->answer == NULL || c->klass != klass)
-			continue;
-		votes = case_libraries(t, from, to, klass, c->answer);
-		if (votes >= 3 && 2 * votes > total) {
-			memcpy(x->answer, c->answer, t->ops->answer_size);
-			x->found = 1;
-			snprintf(why, sizeof(why), "%.400s; majority of %zu of %zu "
-				 "libraries", x->by, votes, total);
-			snprintf(x->by, sizeof(x->by), "%s", why);
-			return;
-		}
+	if (p != NULL) {
+		memcpy(x->answer, p, t->ops->answer_size);
+		x->found = 1;
+		snprintf(why, sizeof(why), "%.400s; majority of %zu of %zu "
+			 "libraries", x->by, votes, total);
+	} else {
+		snprintf(why, sizeof(why), "%.400s, and no strict majority of "
+			 "at least 3 libraries (%zu answered)", x->by, total);
 	}
-	snprintf(why, sizeof(why), "%.400s, and no strict majority of at least "
-		 "3 libraries (%zu answered)", x->by, total);
 	snprintf(x->by, sizeof(x->by), "%s", why);
+}
+
+/* "; majority of at least 3 libraries: 2 rules", or "" for none. */
+static void case_parts_text(const struct case_table *t, const char *what,
+			    size_t n, char *buf, size_t size)
+{
+	const char *name = t->ops->part_name ? t->ops->part_name : "part";
+
+	if (n == 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, "; %s: %zu %s%s", what, n, name,
+			 n == 1 ? "" : "s");
+}
+
+/*
+ * An answer in parts: each part the reference left out is the class's
+ * majority's, where one exists; x->by then says how many parts were
+ * voted and how many no majority decided.
+ */
+static void case_vote_parts(const struct case_table *t, size_t from,
+			    size_t to, int klass, struct case_expect *x)
+{
+	size_t ps = case_part_size(t->ops), voted = 0, undecided = 0;
+	char a[100], b[100], why[CASE_TEXT];
+
+	for (size_t k = 0; k < t->ops->parts; k++) {
+		size_t votes = 0, total;
+		const unsigned char *p;
+		if (case_part(t, x->answer, k) != NULL)
+			continue;
+		p = case_majority(t, from, to, klass, k, &votes, &total);
+		if (p != NULL)
+			memcpy(x->answer + k * ps, p, ps);
+		voted += p != NULL;
+		undecided += p == NULL && total > 0;
+	}
+	case_parts_text(t, "majority of at least 3 libraries", voted, a,
+			sizeof(a));
+	case_parts_text(t, "no strict majority of at least 3 libraries",
+			undecided, b, sizeof(b));
+	snprintf(why, sizeof(why), "%.300s%s%s", x->by, a, b);
+	snprintf(x->by, sizeof(x->by), "%s", why);
+	x->found = 1; /* the parts say what is known */
 }
 
 /*
@@ -382,8 +469,13 @@ static void case_expected(struct case_table *t, size_t from, size_t to,
 	memcpy(x->answer, w->answer, t->ops->answer_size);
 	snprintf(x->by, sizeof(x->by), "%s", w->by);
 	x->found = w->rc == CASE_REF_OK;
-	if (w->rc == CASE_REF_NONE)
+	if (t->ops->parts != 0) {
+		if (w->rc != CASE_REF_OK) /* no part is known */
+			memset(x->answer, 0, t->ops->answer_size);
+		case_vote_parts(t, from, to, c->klass, x);
+	} else if (w->rc == CASE_REF_NONE) {
 		case_vote(t, from, to, c->klass, x);
+	}
 }
 
 /* Step 5 for a case that may be timed: the benchmark, its verification. */
@@ -404,19 +496,54 @@ static int case_plan(struct case_table *t, struct suite_ctx *ctx,
 		return -1;
 	}
 	c->planned = 1;
+	c->unverified = unverified;
 	return 0;
+}
+
+/*
+ * Does c's answer agree with x?  1 yes, 0 it differs, -1 nothing verifies
+ * it (then why says what was not verified, and why).
+ */
+static int case_agrees(const struct case_table *t, const struct case_item *c,
+		       const struct case_expect *x, char *why, size_t size)
+{
+	size_t answered = 0, unknown = 0, ps = case_part_size(t->ops);
+	const char *name = t->ops->part_name ? t->ops->part_name : "part";
+
+	if (t->ops->parts == 0 && !x->found) {
+		snprintf(why, size, "%s", x->by);
+		return -1;
+	}
+	for (size_t k = 0; k < (t->ops->parts ? t->ops->parts : 1); k++) {
+		const unsigned char *p = case_part(t, c->answer, k);
+		const unsigned char *w = case_part(t, x->answer, k);
+		if (p == NULL)
+			continue;
+		answered++;
+		if (w == NULL)
+			unknown++;
+		else if (memcmp(p, w, ps) != 0)
+			return 0;
+	}
+	if (unknown == 0)
+		return 1;
+	snprintf(why, size, "%zu of its %zu %s%s: %s", unknown, answered, name,
+		 answered == 1 ? "" : "s", x->by);
+	return -1;
 }
 
 /* Step 4 and 5 for one answered case against its class's expectation. */
 static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 		      struct case_item *c, const struct case_expect *x)
 {
-	char got[CASE_TEXT], want[CASE_TEXT], text[5 * CASE_TEXT];
+	char got[CASE_TEXT], want[CASE_TEXT], why[2 * CASE_TEXT];
+	char text[5 * CASE_TEXT];
+	int agrees = case_agrees(t, c, x, why, sizeof(why));
 
 	t->ops->describe(t->st, c, c->answer, got, sizeof(got));
-	if (!x->found) {
-		snprintf(text, sizeof(text), "%s; not verified: %s%s", got,
-			 x->by, ctx->allow_unverified ? "" :
+	if (agrees < 0) {
+		snprintf(text, sizeof(text), "%s; not verified: %s%s", got, why,
+			 ctx->allow_unverified ? "" :
 			 " (--allow-unverified times it anyway)");
 		if (ctx->allow_unverified)
 			return case_plan(t, ctx, c, text, 1);
@@ -424,7 +551,7 @@ static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 		return 0;
 	}
 	t->ops->describe(t->st, c, x->answer, want, sizeof(want));
-	if (memcmp(c->answer, x->answer, t->ops->answer_size) != 0) {
+	if (agrees == 0) {
 		char where[CASE_TEXT] = "";
 		if (t->ops->explain != NULL) {
 			where[0] = ';';

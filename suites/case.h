@@ -18,12 +18,15 @@
  *               error is a row;
  *   4. verify   each answer is compared with its group's expected answer,
  *               computed once per group and class from the input alone
- *               (never from which engines ran, or in what order).  Where
- *               the suite has no reference for a group, a strict majority
- *               of at least three libraries of the class stands in for it
- *               (engine_library: pcre2 and pcre2-jit are one); otherwise
- *               the case is unverified.  A different answer is a MISMATCH
- *               row naming both answers and what computed the expected one;
+ *               (never from which engines ran, or in what order) in a
+ *               forked child with --timeout too.  Where the suite has no
+ *               reference for a group, a strict majority of at least three
+ *               libraries of the class stands in for it (engine_library:
+ *               pcre2 and pcre2-jit are one); otherwise the case is
+ *               unverified.  An answer in parts (case_ops.parts: a rule
+ *               set's answer, rule by rule) is verified part by part the
+ *               same way.  A different answer is a MISMATCH row naming both
+ *               answers and what computed the expected one;
  *   5. plan     a verified case becomes a benchmark that records what it
  *               was verified against; an unverified one gets an
  *               `unverified` row and no time, unless --allow-unverified,
@@ -46,6 +49,18 @@ enum case_ref {
 	CASE_REF_ERROR = -1 /* out of memory */
 };
 
+/*
+ * The first byte of each part of an answer in parts (case_ops.parts): does
+ * the answer hold this part?  A case's answer leaves out the parts it does
+ * not answer (the rules an engine could not compile), an expected answer
+ * the parts nothing in the suite computes (the rules out of the
+ * reference's reach).  The other bytes of a part left out are 0.
+ */
+enum case_part {
+	CASE_PART_NONE = 0,
+	CASE_PART_SET = 1,
+};
+
 struct case_item {
 	char *name;  /* the benchmark name ("Scan/engine=re2/..."); owned */
 	char *label; /* for messages: "re2: pattern literal"; owned */
@@ -61,11 +76,28 @@ struct case_item {
 	void *h;        /* the compiled handle, NULL when none */
 	/* set by case_run() */
 	int planned;         /* 1 when it became a benchmark */
+	int unverified;      /* ... timed unverified (--allow-unverified) */
 	unsigned char *answer; /* ops->answer_size bytes, when answered */
 };
 
 struct case_ops {
 	size_t answer_size; /* bytes of one answer (> 0) */
+
+	/*
+	 * Optional: 0, or the number of parts of an answer.  The answer is
+	 * then `parts` slices of answer_size / parts bytes (answer_size a
+	 * multiple of parts), each opened by its enum case_part byte, and
+	 * each part is verified alone: against the expected answer's part,
+	 * or where the expected answer leaves it out, against a strict
+	 * majority of at least three libraries of the cases that answer it,
+	 * else that part is unverified.  A case is verified when every part
+	 * it answers is, a MISMATCH when any differs, else unverified.  An
+	 * expected answer that is CASE_REF_NONE, or that the reference failed
+	 * to give, leaves out every part.  part_name names a part in
+	 * messages ("rule"; an 's' makes the plural).
+	 */
+	size_t parts;
+	const char *part_name;
 
 	/*
 	 * Compile c for c->e into *h.  0, or a negative enum engine_status
@@ -112,6 +144,15 @@ struct case_ops {
 
 	/* Free c->h (never NULL when called). */
 	void (*release)(void *st, struct case_item *c);
+
+	/*
+	 * Optional: where c's answer failed (no answer in time, a crash, an
+	 * engine error), in words, added to its row ("on packet 12 ...").
+	 * Called in the parent after the verifying child is gone, so it can
+	 * know only what the child left in memory shared with the parent.
+	 */
+	void (*failed)(void *st, const struct case_item *c, char *buf,
+		       size_t size);
 };
 
 struct case_table {

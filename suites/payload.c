@@ -3,25 +3,24 @@
  * packet size, in packets per second per core and against line rate (the
  * XDP + Hyperscan measurements of seed 003, in process, across engines).
  *
- * Scenarios (one op = one packet; the op cycles through the packets of
- * the size, 4 MiB of them by default so they do not sit in L1/L2):
- *   base       no regex: the loop reads every byte (the harness floor)
- *   literal    "private", dotall                     printable corpus
- *   full-scan  "pri.*ate", dotall, single match      printable corpus
- *   real-life  10 rules per packet (or --rules), match_ids: the engine's
- *              native set, or its rules in turn      HTTP corpus
- *   touch      (opt-in) base as one contiguous sweep, no per-packet work:
- *              base - touch is what the per-packet loop costs
- * With --pcap every scenario reads the capture's payloads instead.
+ * What it measures is the scenario table below, one row per scenario: the
+ * packets it reads, its pattern or rules, how its answers are verified,
+ * its op, its help; the rest of the suite loops over the table.  One op
+ * is one packet; the op cycles through the packets of the size, 4 MiB of
+ * them by default so they do not sit in L1/L2.  With --pcap every
+ * scenario reads the capture's payloads instead.
  *
- * Verification before timing, per scenario and size: every engine's
- * is_match on every packet equals the reference (memmem for the literal,
- * "pri" then "ate" for the full scan) and, on generated packets, what the
- * generator planted; for real-life every rule's answer on every packet
- * (its conditions combined, see corpora/rules.h) equals the planted
- * attacks (built-in rules on the HTTP corpus) or else the engines'
- * majority, and so does the number of packets each rule matches (listed
- * after the tables).  A difference is a MISMATCH row and no time.
+ * Verification before timing is the one pipeline's (suites/case.h): per
+ * scenario and size a case per engine, its answer computed in a forked
+ * child with --timeout and compared with the expected answer, computed in
+ * a child too: for the single-pattern scenarios is_match per packet
+ * against the reference (memmem, "pri" then "ate"), itself held against
+ * what the generator planted; for real-life every rule's answer on every
+ * packet, and so the number of packets each rule matches
+ * (payload_rules.c).  A difference is a MISMATCH row and no time.
+ *
+ * The options stay in the file-level `st` (set_option writes them); what a
+ * run builds from them is a struct payload_run (payload.h).
  */
 #define _GNU_SOURCE
 #include "suites/payload.h"
@@ -36,48 +35,76 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#define MAX_SIZES 16
+#define MAX_SIZES PAYLOAD_MAX_SIZES
 #define MAX_RULE_FILES 16
 #define DEFAULT_BENCHTIME_NS 0.3e9
 
-enum { GEN_PRINTABLE, GEN_FULLSCAN, GEN_HTTP };
+/* Each scenario's own functions, below the table. */
+static int run_base(void *arg, uint64_t n);
+static int run_touch(void *arg, uint64_t n);
+static int run_single(void *arg, uint64_t n);
+static int ref_literal(const struct packet *p);
+static int ref_pri_ate(const struct packet *p);
+static int single_table(struct scen_size *ss, struct suite_ctx *ctx);
+static const struct case_ops single_ops;
+static int reallife_setup(struct payload_run *r, struct scen_run *sr,
+			  struct suite_ctx *ctx);
+static void reallife_teardown(struct scen_run *sr);
+static void touch_report(const struct scen_run *sr, const struct payload_run *r,
+			 struct suite_ctx *ctx, FILE *out);
 
-static const struct scenario_def {
-	const char *name;
-	const char *title; /* table heading */
-	int per_engine;
-	int in_default;
-} scenarios[SC_COUNT] = {
-	[SC_BASE] = {"base", "base", 0, 1},
-	[SC_LITERAL] = {"literal", "literal", 1, 1},
-	[SC_FULLSCAN] = {"full-scan", "full payload scan", 1, 1},
-	[SC_REALLIFE] = {"real-life", "real-life", 1, 1},
-	[SC_TOUCH] = {"touch", "touch", 0, 0},
+/*
+ * The scenarios, in the order of the tables' columns.  A new scenario is
+ * a row here and its own functions (a generator in corpora/packets.c if
+ * it plants something new).
+ */
+static const struct scenario scenarios[] = {
+	{
+		.name = "base", .title = "base", .in_default = 1,
+		.help = "no regex: the loop reads every byte (the harness floor)",
+		.plant = PACKETS_LITERAL, .run = run_base,
+	},
+	{
+		.name = "literal", .title = "literal", .in_default = 1,
+		.help = "\"" PACKETS_LITERAL_NEEDLE "\", dotall (printable packets)",
+		.plant = PACKETS_LITERAL,
+		.re = PACKETS_LITERAL_NEEDLE, .flags = ENGINE_DOTALL,
+		.ref_name = "memmem", .reference = ref_literal,
+		.ops = &single_ops, .run = run_single, .table = single_table,
+	},
+	{
+		.name = "full-scan", .title = "full payload scan", .in_default = 1,
+		.help = "\"pri.*ate\", dotall, single match",
+		.plant = PACKETS_FULLSCAN,
+		.re = "pri.*ate", .flags = ENGINE_DOTALL | ENGINE_SINGLEMATCH,
+		.ref_name = "pri then ate", .reference = ref_pri_ate,
+		.ops = &single_ops, .run = run_single, .table = single_table,
+	},
+	{
+		.name = "real-life", .title = "real-life", .in_default = 1,
+		.help = "10 rules per packet (or --rules), match_ids (HTTP)",
+		.plant = PACKETS_HTTP,
+		.ops = &payload_rules_ops, .run = payload_rules_run,
+		.setup = reallife_setup, .table = payload_rules_table,
+		.note = payload_rules_note,
+		.report = payload_rules_report, .teardown = reallife_teardown,
+	},
+	{
+		.name = "touch", .title = "touch", .in_default = 0,
+		.help = "base as one sweep: base - touch is the per-packet loop",
+		.plant = PACKETS_LITERAL, .run = run_touch, .report = touch_report,
+	},
 };
+
+#define NSCEN (sizeof(scenarios) / sizeof(scenarios[0]))
+_Static_assert(NSCEN <= 32, "--scenarios keeps a bit per scenario");
 
 static const size_t default_sizes[] = {64, 128, 256, 512, 1000, 1500};
 
-/* The single-pattern scenarios' patterns. */
-static const struct {
-	const char *re;
-	unsigned flags;
-} single[SC_COUNT] = {
-	[SC_LITERAL] = {PACKETS_LITERAL_NEEDLE, ENGINE_DOTALL},
-	[SC_FULLSCAN] = {"pri.*ate", ENGINE_DOTALL | ENGINE_SINGLEMATCH},
-};
-
-/* One benchmark's argument. */
-struct pcase {
-	enum scenario sc;
-	const struct size_in *in;
-	struct peng *pe; /* NULL for base and touch */
-	size_t next;     /* packet the next run starts at */
-	uint64_t sink;   /* keeps the base loop's reads alive */
-};
-
+/* The options (set_option writes them); a run's state is payload_run. */
 static struct {
-	/* options */
 	size_t sizes[MAX_SIZES];
 	size_t nsizes;
 	double match_rate;
@@ -89,29 +116,47 @@ static struct {
 	size_t nrule_files;
 	enum rules_format rules_format;
 	const char *pcap;
-	/* inputs */
-	struct size_in in[MAX_SIZES];
-	size_t nin;
-	struct packets pcap_pk;
-	struct payload_rules rules;
-	/* engines and benchmarks */
-	struct peng *eng;
-	size_t neng;
-	struct pcase **cases;
-	size_t ncases;
 } st = {.match_rate = 0.01, .link_gbps = 100, .seed = 1};
+
+/*
+ * The run between prepare() and cleanup(): the one file-level pointer to
+ * it, which goes when prepare() returns the state and cleanup() and
+ * report() take it (the suite interface's next step).
+ */
+static struct payload_run *the_run;
 
 /* ---- names and messages ---- */
 
-void payload_name(char *buf, size_t size, enum scenario sc,
-		  const struct size_in *in, const struct engine *e)
+const struct scenario *payload_scenario(const char *name)
 {
-	if (e == NULL)
-		snprintf(buf, size, "%s/scenario=%s/size=%s", PAYLOAD_PREFIX,
-			 scenarios[sc].name, in->label);
-	else
-		snprintf(buf, size, "%s/scenario=%s/size=%s/engine=%s",
-			 PAYLOAD_PREFIX, scenarios[sc].name, in->label, e->name);
+	for (size_t i = 0; i < NSCEN; i++)
+		if (strcmp(scenarios[i].name, name) == 0)
+			return &scenarios[i];
+	return NULL;
+}
+
+/* "base, literal, ..." */
+static void scenario_names(char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NSCEN && o < size; i++) {
+		int n = snprintf(buf + o, size - o, "%s%s", i ? ", " : "",
+				 scenarios[i].name);
+		o += n > 0 ? (size_t)n : 0;
+	}
+}
+
+void payload_name(char *buf, size_t size, const struct scenario *sc,
+		  const char *label, const struct engine *e)
+{
+	int n = snprintf(buf, size, "%s/scenario=%s", PAYLOAD_PREFIX, sc->name);
+
+	if (label != NULL && n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, "/size=%s", label);
+	if (e != NULL && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "/engine=%s", e->name);
 }
 
 void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
@@ -266,11 +311,13 @@ static int add_scenario(const char *item, const char *v)
 	size_t sc = 0;
 
 	(void)v;
-	while (sc < SC_COUNT && strcmp(scenarios[sc].name, item) != 0)
+	while (sc < NSCEN && strcmp(scenarios[sc].name, item) != 0)
 		sc++;
-	if (sc == SC_COUNT) {
+	if (sc == NSCEN) {
+		char names[256];
+		scenario_names(names, sizeof(names));
 		fprintf(stderr, "rxbench: --scenarios: unknown scenario '%s' "
-			"(base, literal, full-scan, real-life, touch)\n", item);
+			"(%s)\n", item, names);
 		return -1;
 	}
 	st.scen_mask |= 1u << sc;
@@ -341,140 +388,110 @@ static int payload_set_option(const char *key, const char *value)
 	return SUITE_OPT_UNKNOWN;
 }
 
-static int wanted(enum scenario sc)
+
+/* Is row i selected (--scenarios, else the defaults)? */
+static int wanted(size_t i)
 {
 	unsigned mask = st.scen_mask;
 
 	if (mask == 0)
-		for (size_t i = 0; i < SC_COUNT; i++)
-			mask |= (unsigned)scenarios[i].in_default << i;
-	return (mask >> sc) & 1;
+		for (size_t k = 0; k < NSCEN; k++)
+			mask |= (unsigned)scenarios[k].in_default << k;
+	return (mask >> i) & 1;
 }
 
 /* ---- inputs ---- */
 
-/* Generate the corpora the chosen scenarios read at one size. */
-static int inputs_size(struct size_in *in, size_t size)
-{
-	struct packets_spec spec = {size, st.count, st.match_rate, st.seed};
-	int need_printable = wanted(SC_BASE) || wanted(SC_LITERAL) ||
-			     wanted(SC_TOUCH);
-
-	in->size = size;
-	snprintf(in->label, sizeof(in->label), "%zu", size);
-	in->linerate = packets_linerate_mpps(st.link_gbps, (double)size);
-	if ((need_printable &&
-	     packets_generate(&in->gen[GEN_PRINTABLE], PACKETS_LITERAL, &spec)) ||
-	    (wanted(SC_FULLSCAN) &&
-	     packets_generate(&in->gen[GEN_FULLSCAN], PACKETS_FULLSCAN, &spec)) ||
-	    (wanted(SC_REALLIFE) &&
-	     packets_generate(&in->gen[GEN_HTTP], PACKETS_HTTP, &spec))) {
-		fprintf(stderr, "rxbench: payload: out of memory generating "
-			"%zu-byte packets\n", size);
-		return -1;
-	}
-	in->corpus[SC_BASE] = in->corpus[SC_TOUCH] = &in->gen[GEN_PRINTABLE];
-	in->corpus[SC_LITERAL] = &in->gen[GEN_PRINTABLE];
-	in->corpus[SC_FULLSCAN] = &in->gen[GEN_FULLSCAN];
-	in->corpus[SC_REALLIFE] = &in->gen[GEN_HTTP];
-	return 0;
-}
-
 /* --pcap: one row, every scenario on the capture's payloads. */
-static int inputs_pcap(void)
+static int inputs_pcap(struct payload_run *r)
 {
 	char err[512];
-	struct size_in *in = &st.in[0];
+	struct size_in *in = &r->in[0];
 
-	if (pcap_load_payloads(&st.pcap_pk, st.pcap, err, sizeof(err)) != 0) {
+	if (pcap_load_payloads(&r->pcap, st.pcap, err, sizeof(err)) != 0) {
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
 	snprintf(in->label, sizeof(in->label), "pcap");
-	in->linerate = packets_linerate_mpps(st.link_gbps, st.pcap_pk.wire_bytes);
-	for (size_t sc = 0; sc < SC_COUNT; sc++)
-		in->corpus[sc] = &st.pcap_pk;
-	st.nin = 1;
+	in->linerate = packets_linerate_mpps(st.link_gbps, r->pcap.wire_bytes);
+	r->from_pcap = 1;
+	r->nin = 1;
 	return 0;
 }
 
-static int inputs_rules(void)
-{
-	char err[512];
-
-	ruleset_init(&st.rules.rs);
-	st.rules.builtin = st.nrule_files == 0;
-	if (st.rules.builtin && rules_builtin(&st.rules.rs) != 0)
-		return -1;
-	for (size_t i = 0; i < st.nrule_files; i++) {
-		if (rules_load(&st.rules.rs, st.rule_files[i], st.rules_format,
-			       err, sizeof(err)) != 0) {
-			fprintf(stderr, "rxbench: %s\n", err);
-			return -1;
-		}
-	}
-	if (payload_rules_group(&st.rules) != 0)
-		return -1;
-	return payload_rules_reference(&st.rules);
-}
-
-static int load_inputs(void)
+/* The sizes (labels, line rates), or the capture.  0, or -1 after a
+ * message. */
+static int inputs_sizes(struct payload_run *r)
 {
 	if (st.pcap != NULL && st.nsizes > 0) {
 		fprintf(stderr, "rxbench: --sizes and --pcap exclude each other "
 			"(a capture has its own sizes)\n");
 		return -1;
 	}
-	if (wanted(SC_REALLIFE) && inputs_rules() != 0)
-		return -1;
 	if (st.pcap != NULL)
-		return inputs_pcap();
+		return inputs_pcap(r);
 	if (st.nsizes == 0) {
 		st.nsizes = sizeof(default_sizes) / sizeof(default_sizes[0]);
 		memcpy(st.sizes, default_sizes, sizeof(default_sizes));
 	}
-	for (st.nin = 0; st.nin < st.nsizes; st.nin++)
-		if (inputs_size(&st.in[st.nin], st.sizes[st.nin]) != 0)
-			return -1;
+	for (r->nin = 0; r->nin < st.nsizes; r->nin++) {
+		struct size_in *in = &r->in[r->nin];
+		in->size = st.sizes[r->nin];
+		snprintf(in->label, sizeof(in->label), "%zu", in->size);
+		in->linerate = packets_linerate_mpps(st.link_gbps,
+						     (double)in->size);
+	}
 	return 0;
 }
 
-/* ---- engines ---- */
-
-/* Compile a single-pattern scenario's pattern for pe. */
-static void compile_single(struct peng *pe, enum scenario sc)
+/* Does a selected scenario read generated packets of kind k? */
+static int kind_wanted(enum packets_kind k)
 {
-	struct engine_pattern p = {single[sc].re, strlen(single[sc].re)};
-	struct engine_error err = {0, -1, -1, ""};
-	char at[32] = "";
-
-	if (pe->e->compile(&p, 1, single[sc].flags, &pe->single[sc], &err) == 0)
-		return;
-	if (err.offset >= 0)
-		snprintf(at, sizeof(at), " (offset %ld)", err.offset);
-	pe->single[sc] = NULL;
-	pe->status[sc] = err.status == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
-							      : RESULT_ERROR;
-	snprintf(pe->why[sc], sizeof(pe->why[sc]), "%s%s", err.msg, at);
+	for (size_t i = 0; i < NSCEN; i++)
+		if (wanted(i) && scenarios[i].plant == k)
+			return 1;
+	return 0;
 }
 
-static int engines_init(struct suite_ctx *ctx)
+/* Generate, at each size, the packets the selected scenarios read. */
+static int inputs_generate(struct payload_run *r)
 {
-	st.eng = calloc(ctx->nengines ? ctx->nengines : 1, sizeof(*st.eng));
-	if (st.eng == NULL)
-		return -1;
-	st.neng = ctx->nengines;
-	for (size_t i = 0; i < st.neng; i++) {
-		struct peng *pe = &st.eng[i];
-		pe->e = ctx->engines[i];
-		if (wanted(SC_LITERAL))
-			compile_single(pe, SC_LITERAL);
-		if (wanted(SC_FULLSCAN))
-			compile_single(pe, SC_FULLSCAN);
-		if (wanted(SC_REALLIFE) &&
-		    payload_rules_compile(ctx, &st.rules, pe) != 0)
+	for (size_t i = 0; i < r->nin && !r->from_pcap; i++) {
+		struct size_in *in = &r->in[i];
+		struct packets_spec spec = {in->size, st.count, st.match_rate,
+					    st.seed};
+		for (int k = 0; k < PACKETS_KIND_COUNT; k++) {
+			if (!kind_wanted((enum packets_kind)k) ||
+			    packets_generate(&in->gen[k], (enum packets_kind)k,
+					     &spec) == 0)
+				continue;
+			fprintf(stderr, "rxbench: payload: out of memory "
+				"generating %zu-byte packets\n", in->size);
 			return -1;
+		}
 	}
+	return 0;
+}
+
+/* The selected scenarios, and each at each size.  0, or -1 (memory). */
+static int inputs_scenarios(struct payload_run *r)
+{
+	r->sr = calloc(NSCEN, sizeof(*r->sr));
+	r->ss = calloc(NSCEN * r->nin + 1, sizeof(*r->ss));
+	if (r->sr == NULL || r->ss == NULL)
+		return -1;
+	for (size_t i = 0; i < NSCEN; i++)
+		if (wanted(i))
+			r->sr[r->nsr++].sc = &scenarios[i];
+	for (size_t i = 0; i < r->nsr; i++)
+		for (size_t j = 0; j < r->nin; j++) {
+			struct scen_size *ss = &r->ss[i * r->nin + j];
+			ss->run = r;
+			ss->sr = &r->sr[i];
+			ss->in = &r->in[j];
+			ss->pk = r->from_pcap ? &r->pcap
+					      : &r->in[j].gen[r->sr[i].sc->plant];
+		}
 	return 0;
 }
 
@@ -532,8 +549,9 @@ static inline u64x2 touch(u64x2 acc, const char *p, size_t len)
  * The loops below walk the packets in runs up to the end of the set, so
  * the per-packet work is the op itself plus one compare.  Each keeps the
  * next packet index and a sum in c->sink so nothing is elided.  They are
- * four loops rather than one taking a per-packet callback on purpose: a
- * callback would add an indirect call per packet to what is measured.
+ * loops of their own rather than one taking a per-packet callback on
+ * purpose: a callback would add an indirect call per packet to what is
+ * measured.
  */
 
 /* How many of the n remaining ops fit before packet index i wraps. */
@@ -545,7 +563,7 @@ static size_t run_length(const struct packets *pk, size_t i, uint64_t n)
 static int run_base(void *arg, uint64_t n)
 {
 	struct pcase *c = arg;
-	const struct packets *pk = c->in->corpus[c->sc];
+	const struct packets *pk = c->ss->pk;
 	const struct packet *pkt = pk->pkt;
 	size_t i = c->next;
 	u64x2 acc = {0, 0};
@@ -566,7 +584,7 @@ static int run_base(void *arg, uint64_t n)
 static int run_touch(void *arg, uint64_t n)
 {
 	struct pcase *c = arg;
-	const struct packets *pk = c->in->corpus[c->sc];
+	const struct packets *pk = c->ss->pk;
 	size_t i = c->next;
 	u64x2 acc = {0, 0};
 
@@ -586,10 +604,10 @@ static int run_touch(void *arg, uint64_t n)
 static int run_single(void *arg, uint64_t n)
 {
 	struct pcase *c = arg;
-	const struct packets *pk = c->in->corpus[c->sc];
+	const struct packets *pk = c->ss->pk;
 	const struct packet *pkt = pk->pkt;
-	const struct engine *e = c->pe->e;
-	void *h = c->pe->single[c->sc];
+	const struct engine *e = c->e;
+	void *h = c->h;
 	size_t i = c->next;
 	uint64_t hits = 0;
 
@@ -609,171 +627,70 @@ static int run_single(void *arg, uint64_t n)
 	return 0;
 }
 
-/* All rule sets of the engine on one packet: matches, or <0. */
-static long rules_once(const struct peng *pe, const struct packet *p)
-{
-	long hits = 0;
-
-	for (size_t g = 0; g < st.rules.ngroups; g++) {
-		long rc;
-		if (pe->sets[g].h == NULL)
-			continue;
-		rc = pe->e->match_ids(pe->sets[g].h, p->p, p->len, pe->ids);
-		if (rc < 0)
-			return rc;
-		hits += rc;
-	}
-	return hits;
-}
-
-static int run_rules(void *arg, uint64_t n)
-{
-	struct pcase *c = arg;
-	const struct packets *pk = c->in->corpus[c->sc];
-	size_t i = c->next;
-	uint64_t hits = 0;
-
-	while (n > 0) {
-		size_t end = i + run_length(pk, i, n);
-		n -= end - i;
-		for (; i < end; i++) {
-			long rc = rules_once(c->pe, &pk->pkt[i]);
-			if (rc < 0)
-				return (int)rc;
-			hits += (uint64_t)rc;
-		}
-		i = i == pk->n ? 0 : i;
-	}
-	c->next = i;
-	c->sink += hits;
-	return 0;
-}
-
 /* Mpps, Gbps, % of line rate and cores for line rate from ns/packet. */
 static void payload_derive(void *arg, double ns, struct result *r)
 {
 	const struct pcase *c = arg;
-	double mpps = 1e3 / ns, lr = c->in->linerate;
+	double mpps = 1e3 / ns, lr = c->ss->in->linerate;
 
 	result_metric_add(r, "Mpps", BETTER_HIGHER, mpps);
 	result_metric_add(r, "Gbps", BETTER_HIGHER,
-			  c->in->corpus[c->sc]->payload_bytes * 8 / ns);
+			  c->ss->pk->payload_bytes * 8 / ns);
 	result_metric_add(r, "%linerate", BETTER_HIGHER, 100 * mpps / lr);
 	result_metric_add(r, "cores", BETTER_LOWER, lr / mpps);
 }
 
-/* ---- planning ---- */
-
-/*
- * Add benchmark sc x in (x pe) to the plan; `matches` (the verified
- * number of matching packets in the set) becomes a metric unless it is
- * NO_MATCHES.  0, or -1 out of memory.
- */
-#define NO_MATCHES ((size_t)-1)
-
-/*
- * Fill b's op for sc x in (x pe): its pcase (kept in st.cases), run,
- * derive and fixed metrics.  0, or -1 out of memory.
- */
-static int bench_fill(enum scenario sc, const struct size_in *in,
-		      struct peng *pe, size_t matches, struct bench *b)
+void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b)
 {
-	static int (*const runs[SC_COUNT])(void *, uint64_t) = {
-		[SC_BASE] = run_base, [SC_LITERAL] = run_single,
-		[SC_FULLSCAN] = run_single, [SC_REALLIFE] = run_rules,
-		[SC_TOUCH] = run_touch,
-	};
-	struct pcase **grown, *c;
-
-	grown = realloc(st.cases, (st.ncases + 1) * sizeof(*grown));
-	if (grown == NULL)
-		return -1;
-	st.cases = grown;
-	c = calloc(1, sizeof(*c));
-	if (c == NULL)
-		return -1;
-	*c = (struct pcase){sc, in, pe, 0, 0};
-	st.cases[st.ncases++] = c;
-	b->run = runs[sc];
+	b->run = pc->ss->sr->sc->run;
 	b->derive = payload_derive;
-	b->arg = c;
-	if (matches != NO_MATCHES)
+	b->arg = pc;
+	if (matches != PAYLOAD_NO_MATCHES)
 		b->extra[b->nextra++] = (struct bench_metric){
 			"matches", BETTER_EXACT, (double)matches};
-	if (sc == SC_REALLIFE)
-		b->extra[b->nextra++] = (struct bench_metric){
-			"rules", BETTER_EXACT, (double)pe->nok};
-	return 0;
 }
 
-static int plan_case(struct suite_ctx *ctx, enum scenario sc,
-		     const struct size_in *in, struct peng *pe, size_t matches,
-		     const char *verified, int unverified)
-{
-	struct bench b = {0};
-	char name[256];
+/* ---- the single-pattern scenarios (literal, full-scan) ---- */
 
-	payload_name(name, sizeof(name), sc, in, pe ? pe->e : NULL);
-	if (!suite_wants(ctx, name))
-		return 0;
-	if (bench_fill(sc, in, pe, matches, &b) != 0)
-		return -1;
-	b.name = strdup(name);
-	b.suite = PAYLOAD_SUITE;
-	b.verified = verified ? strdup(verified) : NULL;
-	b.unverified = unverified;
-	if (b.name == NULL || (verified && b.verified == NULL) ||
-	    plan_add(ctx->plan, &b) != 0) {
-		free(b.name);
-		free(b.verified);
-		return -1;
-	}
-	return 0;
+static int ref_literal(const struct packet *p)
+{
+	return memmem(p->p, p->len, PACKETS_LITERAL_NEEDLE,
+		      strlen(PACKETS_LITERAL_NEEDLE)) != NULL;
 }
 
-/* Does the --bench filter select any engine of sc x in? */
-static int any_wanted(struct suite_ctx *ctx, enum scenario sc,
-		      const struct size_in *in)
+static int ref_pri_ate(const struct packet *p)
 {
-	char name[256];
-
-	for (size_t i = 0; i < st.neng; i++) {
-		payload_name(name, sizeof(name), sc, in, st.eng[i].e);
-		if (suite_wants(ctx, name))
-			return 1;
-	}
-	return 0;
-}
-
-/* The reference answer of a single-pattern scenario on one packet. */
-static int reference(enum scenario sc, const struct packet *p)
-{
-	if (sc == SC_LITERAL)
-		return memmem(p->p, p->len, PACKETS_LITERAL_NEEDLE,
-			      strlen(PACKETS_LITERAL_NEEDLE)) != NULL;
 	return packets_has_pri_ate(p->p, p->len);
 }
 
 /*
  * The generator's own check: its planted marks equal the reference.
- * 0, or -1 after an error row (an rxbench bug, not an engine's).
+ * 0, or 1 after an error row (an rxbench bug, not an engine's).
  */
-static int check_generator(struct suite_ctx *ctx, enum scenario sc,
-			   const struct size_in *in, const unsigned char *ref)
+static int check_generator(struct scen_size *ss, struct suite_ctx *ctx)
 {
-	const struct packets *pk = in->corpus[sc];
+	const struct scenario *sc = ss->sr->sc;
+	const struct packets *pk = ss->pk;
 	char name[256];
 
 	for (size_t i = 0; pk->mark != NULL && i < pk->n; i++) {
-		if ((pk->mark[i] != 0) == ref[i])
+		int ref = sc->reference(&pk->pkt[i]);
+		if ((pk->mark[i] != 0) == ref)
 			continue;
-		payload_name(name, sizeof(name), sc, in, NULL);
+		payload_name(name, sizeof(name), sc, ss->in->label, NULL);
 		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_ERROR,
 			   "generator: packet %zu planted %u but the reference "
-			   "says %d", i, pk->mark[i], ref[i]);
-		return -1;
+			   "says %d", i, pk->mark[i], ref);
+		return 1;
 	}
 	return 0;
+}
+
+/* The table hook: one answer byte per packet, after the generator check. */
+static int single_table(struct scen_size *ss, struct suite_ctx *ctx)
+{
+	ss->ops.answer_size = ss->pk->n ? ss->pk->n : 1;
+	return check_generator(ss, ctx);
 }
 
 /* Where a message's excerpt of p starts: a little before its "pri". */
@@ -786,48 +703,38 @@ static size_t excerpt_from(const struct packet *p)
 }
 
 /*
- * Literal and full-scan are cases of the one pipeline (suites/case.h):
- * one table per size, a group per scenario, a case per engine; the
- * answer is is_match per packet (one byte each), the expected answer the
- * reference's, which check_generator() has held against the planted
- * marks.
+ * Literal and full-scan as cases of the pipeline: a case per engine and
+ * size, compiled per case; the answer is is_match per packet (one byte
+ * each), the expected answer the reference's, which check_generator()
+ * has held against the planted marks.
  */
-struct single_case {
-	enum scenario sc;
-	struct size_in *in;
-	struct peng *pe;
-};
-
-static const struct packets *single_packets(const struct case_item *c)
-{
-	const struct single_case *sc = c->arg;
-
-	return sc->in->corpus[sc->sc];
-}
-
 static int single_compile(void *arg, const struct case_item *c, void **h,
 			  char *why, size_t size)
 {
-	const struct single_case *sc = c->arg;
+	const struct scenario *sc = ((struct scen_size *)arg)->sr->sc;
+	struct engine_pattern p = {sc->re, strlen(sc->re)};
+	struct engine_error err = {0, -1, -1, ""};
+	char at[32] = "";
+	int rc = c->e->compile(&p, 1, sc->flags, h, &err);
 
-	(void)arg;
-	*h = sc->pe->single[sc->sc];
-	if (*h != NULL)
+	if (rc == 0)
 		return 0;
-	snprintf(why, size, "%s", sc->pe->why[sc->sc]);
-	return sc->pe->status[sc->sc] == RESULT_UNSUPPORTED
-		       ? ENGINE_ERR_UNSUPPORTED
-		       : ENGINE_ERR_COMPILE;
+	if (err.offset >= 0)
+		snprintf(at, sizeof(at), " (offset %ld)", err.offset);
+	snprintf(why, size, "%s%s", err.msg, at);
+	return rc == ENGINE_ERR_UNSUPPORTED ? rc : ENGINE_ERR_COMPILE;
 }
 
 static int single_answer(void *arg, const struct case_item *c, void *out)
 {
-	const struct packets *pk = single_packets(c);
+	struct scen_size *ss = arg;
+	const struct pcase *pc = c->arg;
 	unsigned char *hit = out;
 
-	(void)arg;
-	for (size_t i = 0; i < pk->n; i++) {
-		int rc = c->e->is_match(c->h, pk->pkt[i].p, pk->pkt[i].len);
+	for (size_t i = 0; i < ss->pk->n; i++) {
+		int rc;
+		ss->at[pc->ei] = i;
+		rc = c->e->is_match(c->h, ss->pk->pkt[i].p, ss->pk->pkt[i].len);
 		if (rc < 0)
 			return rc;
 		hit[i] = (unsigned char)rc;
@@ -835,12 +742,11 @@ static int single_answer(void *arg, const struct case_item *c, void *out)
 	return 0;
 }
 
-static size_t single_hits(const struct case_item *c, const unsigned char *hit)
+static size_t single_hits(const struct scen_size *ss, const unsigned char *hit)
 {
-	const struct packets *pk = single_packets(c);
 	size_t n = 0;
 
-	for (size_t i = 0; i < pk->n; i++)
+	for (size_t i = 0; i < ss->pk->n; i++)
 		n += hit[i];
 	return n;
 }
@@ -848,36 +754,35 @@ static size_t single_hits(const struct case_item *c, const unsigned char *hit)
 static int single_expect(void *arg, const struct case_item *c, void *out,
 			 char *by, size_t size)
 {
-	const struct single_case *sc = c->arg;
-	const struct packets *pk = single_packets(c);
+	const struct scen_size *ss = arg;
+	const struct scenario *sc = ss->sr->sc;
 	unsigned char *hit = out;
 
-	(void)arg;
-	for (size_t i = 0; i < pk->n; i++)
-		hit[i] = (unsigned char)reference(sc->sc, &pk->pkt[i]);
-	snprintf(by, size, "reference (%s) per packet%s",
-		 sc->sc == SC_LITERAL ? "memmem" : "pri then ate",
-		 pk->mark ? ", = planted" : "");
+	(void)c;
+	for (size_t i = 0; i < ss->pk->n; i++)
+		hit[i] = (unsigned char)sc->reference(&ss->pk->pkt[i]);
+	snprintf(by, size, "reference (%s) per packet%s", sc->ref_name,
+		 ss->pk->mark ? ", = planted" : "");
 	return CASE_REF_OK;
 }
 
 static void single_describe(void *arg, const struct case_item *c,
 			    const void *answer, char *buf, size_t size)
 {
-	(void)arg;
-	snprintf(buf, size, "%zu matching packets", single_hits(c, answer));
+	(void)c;
+	snprintf(buf, size, "%zu matching packets", single_hits(arg, answer));
 }
 
 static void single_explain(void *arg, const struct case_item *c,
 			   const void *got, const void *want, char *buf,
 			   size_t size)
 {
-	const struct packets *pk = single_packets(c);
+	const struct packets *pk = ((struct scen_size *)arg)->pk;
 	const unsigned char *g = got, *w = want;
 	size_t differ = 0, first = 0;
 	char text[200];
 
-	(void)arg;
+	(void)c;
 	for (size_t i = pk->n; i-- > 0;)
 		if (g[i] != w[i]) {
 			differ++;
@@ -893,16 +798,29 @@ static void single_explain(void *arg, const struct case_item *c,
 static int single_bench(void *arg, struct case_item *c, const void *answer,
 			struct bench *b)
 {
-	const struct single_case *sc = c->arg;
+	struct pcase *pc = c->arg;
 
-	(void)arg;
-	return bench_fill(sc->sc, sc->in, sc->pe, single_hits(c, answer), b);
+	pc->h = c->h;
+	payload_bench_fill(pc, single_hits(arg, answer), b);
+	return 0;
 }
 
 static void single_release(void *arg, struct case_item *c)
 {
 	(void)arg;
-	(void)c; /* the handle is the engine's pe->single[], freed at cleanup */
+	c->e->free(c->h);
+}
+
+void payload_case_failed(void *arg, const struct case_item *c, char *buf,
+			 size_t size)
+{
+	const struct scen_size *ss = arg;
+	size_t i = ss->at[((const struct pcase *)c->arg)->ei];
+	const struct packet *p = &ss->pk->pkt[i < ss->pk->n ? i : 0];
+	char text[200];
+
+	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
+	snprintf(buf, size, "on packet %zu \"%s\"", i, text);
 }
 
 static const struct case_ops single_ops = {
@@ -913,438 +831,341 @@ static const struct case_ops single_ops = {
 	.explain = single_explain,
 	.bench = single_bench,
 	.release = single_release,
+	.failed = payload_case_failed,
 };
 
-/* The cases of scenario sc at size in: one per engine, group sc. */
-static int single_cases(struct case_table *t, enum scenario sc,
-			struct size_in *in)
-{
-	for (size_t i = 0; i < st.neng; i++) {
-		struct single_case *x = &in->single[sc][i];
-		char name[256], label[128];
+/* ---- the real-life scenario's inputs (the rest: payload_rules.c) ---- */
 
-		*x = (struct single_case){sc, in, &st.eng[i]};
-		payload_name(name, sizeof(name), sc, in, st.eng[i].e);
-		snprintf(label, sizeof(label), "%s: /%s/, size %s",
-			 st.eng[i].e->name, single[sc].re, in->label);
-		if (case_add(t, name, label, st.eng[i].e, 0, NULL, (size_t)sc,
-			     0, x) != 0)
+/* The rule set of --rules, or the built-in one, into pr. */
+static int reallife_rules(struct payload_rules *pr)
+{
+	char err[512];
+
+	ruleset_init(&pr->rs);
+	pr->builtin = st.nrule_files == 0;
+	if (pr->builtin && rules_builtin(&pr->rs) != 0)
+		return -1;
+	for (size_t i = 0; i < st.nrule_files; i++) {
+		if (rules_load(&pr->rs, st.rule_files[i], st.rules_format, err,
+			       sizeof(err)) != 0) {
+			fprintf(stderr, "rxbench: %s\n", err);
+			return -1;
+		}
+	}
+	if (payload_rules_group(pr) != 0)
+		return -1;
+	return payload_rules_reference(pr);
+}
+
+static int reallife_setup(struct payload_run *r, struct scen_run *sr,
+			  struct suite_ctx *ctx)
+{
+	struct reallife *rl = calloc(1, sizeof(*rl));
+
+	sr->data = rl;
+	if (rl == NULL || reallife_rules(&rl->pr) != 0)
+		return -1;
+	return payload_rules_setup(rl, r, ctx);
+}
+
+static void reallife_teardown(struct scen_run *sr)
+{
+	if (sr->data != NULL)
+		payload_rules_teardown(sr->data);
+	free(sr->data);
+	sr->data = NULL;
+}
+
+/* ---- planning ---- */
+
+/* Does the --bench filter select any case of ss? */
+static int any_wanted(const struct scen_size *ss, struct suite_ctx *ctx)
+{
+	char name[256];
+
+	for (size_t i = 0; i < ss->run->neng; i++) {
+		payload_name(name, sizeof(name), ss->sr->sc, ss->in->label,
+			     ss->run->engines[i]);
+		if (suite_wants(ctx, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* A floor: one benchmark with no answer to verify.  0, or -1. */
+static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
+{
+	struct bench b = {0};
+	char name[256];
+
+	payload_name(name, sizeof(name), ss->sr->sc, ss->in->label, NULL);
+	if (!suite_wants(ctx, name))
+		return 0;
+	ss->pc = calloc(1, sizeof(*ss->pc));
+	if (ss->pc == NULL)
+		return -1;
+	ss->npc = 1;
+	ss->pc[0] = (struct pcase){.ss = ss};
+	payload_bench_fill(&ss->pc[0], PAYLOAD_NO_MATCHES, &b);
+	b.name = strdup(name);
+	b.suite = PAYLOAD_SUITE;
+	b.verified = strdup("no answer: the harness floor");
+	if (b.name == NULL || b.verified == NULL || plan_add(ctx->plan, &b)) {
+		free(b.name);
+		free(b.verified);
+		return -1;
+	}
+	return 0;
+}
+
+/* The cases of ss: one per engine, one group.  0, or -1 (memory). */
+static int cases_add(struct scen_size *ss)
+{
+	const struct scenario *sc = ss->sr->sc;
+	size_t n = ss->run->neng;
+
+	ss->pc = calloc(n ? n : 1, sizeof(*ss->pc));
+	ss->at = mmap(NULL, (n ? n : 1) * sizeof(size_t),
+		      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ss->at == MAP_FAILED)
+		ss->at = NULL;
+	if (ss->pc == NULL || ss->at == NULL)
+		return -1;
+	ss->npc = n;
+	case_table_init(&ss->t, PAYLOAD_SUITE, &ss->ops, ss);
+	ss->tabled = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct engine *e = ss->run->engines[i];
+		char name[256], label[160];
+		ss->pc[i] = (struct pcase){.ss = ss, .e = e, .ei = i};
+		payload_name(name, sizeof(name), sc, ss->in->label, e);
+		snprintf(label, sizeof(label), sc->re ? "%s: /%s/, size %s"
+						      : "%s: %s, size %s",
+			 e->name, sc->re ? sc->re : sc->name, ss->in->label);
+		if (case_add(&ss->t, name, label, e, 0, NULL, 0, 0,
+			     &ss->pc[i]) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-/*
- * Verify and plan scenario sc (literal or full-scan) at one size through
- * the pipeline; the generator's planted marks are checked against the
- * reference first.  0, or -1 out of memory.
- */
-static int plan_single(struct suite_ctx *ctx, enum scenario sc,
-		       struct size_in *in)
+int payload_plan(struct scen_size *ss, struct suite_ctx *ctx)
 {
-	const struct packets *pk = in->corpus[sc];
-	unsigned char *ref;
+	const struct scenario *sc = ss->sr->sc;
 	int rc;
 
-	if (!any_wanted(ctx, sc, in))
+	if (sc->ops == NULL)
+		return plan_floor(ss, ctx);
+	if (!any_wanted(ss, ctx))
 		return 0;
-	in->ops[sc] = single_ops;
-	in->ops[sc].answer_size = pk->n ? pk->n : 1;
-	case_table_init(&in->table[sc], PAYLOAD_SUITE, &in->ops[sc], NULL);
-	ref = malloc(pk->n + 1);
-	in->single[sc] = calloc(st.neng + 1, sizeof(*in->single[sc]));
-	if (ref == NULL || in->single[sc] == NULL) {
-		free(ref);
-		return -1;
-	}
-	for (size_t i = 0; i < pk->n; i++)
-		ref[i] = (unsigned char)reference(sc, &pk->pkt[i]);
-	rc = check_generator(ctx, sc, in, ref);
-	free(ref);
+	ss->ops = *sc->ops;
+	rc = sc->table != NULL ? sc->table(ss, ctx) : 0;
 	if (rc != 0)
-		return 0; /* an error row: rxbench's generator, not an engine */
-	if (single_cases(&in->table[sc], sc, in) != 0)
+		return rc < 0 ? -1 : 0;
+	if (cases_add(ss) != 0)
 		return -1;
-	rc = case_run(&in->table[sc], ctx);
+	rc = case_run(&ss->t, ctx);
 	return rc == STATUS_INTERRUPTED ? 0 : rc;
 }
 
-/*
- * Plan engine pe's real-life benchmark, whose answers agreed with every
- * expected answer; `unverified` of its rules ran on packets nothing could
- * decide: an unverified row then, or with --allow-unverified a benchmark
- * marked so.  0, or -1 out of memory.
- */
-static int plan_verified(struct suite_ctx *ctx, struct size_in *in,
-			 struct peng *pe, size_t matched, size_t unverified,
-			 const char *by)
+void payload_size_release(struct scen_size *ss)
 {
-	char text[512], name[256];
-
-	in->rules_verified = 1;
-	if (unverified == 0) {
-		snprintf(text, sizeof(text), "every rule on every packet: %s",
-			 by);
-		return plan_case(ctx, SC_REALLIFE, in, pe, matched, text, 0);
-	}
-	snprintf(text, sizeof(text), "%zu of its %zu rules not verified on some "
-		 "packets: out of the reference's reach, and no strict majority "
-		 "of at least 3 libraries (%s)%s", unverified, pe->nok, by,
-		 ctx->allow_unverified ? ""
-				       : "; --allow-unverified times it anyway");
-	if (ctx->allow_unverified)
-		return plan_case(ctx, SC_REALLIFE, in, pe, matched, text, 1);
-	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
-	suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_UNVERIFIED, "%s: %s",
-		   pe->e->name, text);
-	return 0;
+	if (ss->tabled)
+		case_table_release(&ss->t);
+	if (ss->at != NULL)
+		munmap(ss->at, (ss->npc ? ss->npc : 1) * sizeof(size_t));
+	free(ss->pc);
+	ss->tabled = 0;
+	ss->at = NULL;
+	ss->pc = NULL;
+	ss->npc = 0;
 }
 
-/* Verify and plan the real-life scenario at one size. */
-static int plan_reallife(struct suite_ctx *ctx, struct size_in *in)
+/* The run's state from the options and ctx's engines.  0, or -1. */
+static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 {
-	unsigned char *ok;
-	size_t *matched, *unverified;
-	char by[256];
-	int rc = 0;
-
-	if (!any_wanted(ctx, SC_REALLIFE, in))
-		return 0;
-	ok = calloc(st.neng ? st.neng : 1, 1);
-	matched = calloc(st.neng ? st.neng : 1, sizeof(*matched));
-	unverified = calloc(st.neng ? st.neng : 1, sizeof(*unverified));
-	in->rule_matched = calloc(st.rules.rs.n ? st.rules.rs.n : 1,
-				  sizeof(*in->rule_matched));
-	if (ok == NULL || matched == NULL || unverified == NULL ||
-	    in->rule_matched == NULL) {
-		free(ok);
-		free(matched);
-		free(unverified);
+	r->engines = ctx->engines;
+	r->neng = ctx->nengines;
+	r->link_gbps = st.link_gbps;
+	if (inputs_sizes(r) != 0 || inputs_scenarios(r) != 0)
 		return -1;
-	}
-	for (size_t i = 0; i < st.neng; i++) {
-		char name[256];
-		ok[i] = st.eng[i].status[SC_REALLIFE] == RESULT_OK;
-		if (ok[i])
-			continue;
-		payload_name(name, sizeof(name), SC_REALLIFE, in, st.eng[i].e);
-		suite_fail(ctx, PAYLOAD_SUITE, name, st.eng[i].status[SC_REALLIFE],
-			   "%s", st.eng[i].why[SC_REALLIFE]);
-	}
-	if (payload_rules_verify(ctx, &st.rules, st.eng, st.neng, in, ok,
-				 unverified, matched, in->rule_matched, by,
-				 sizeof(by)) != 0)
-		rc = -1;
-	for (size_t i = 0; i < st.neng && rc == 0; i++)
-		if (ok[i])
-			rc = plan_verified(ctx, in, &st.eng[i], matched[i],
-					   unverified[i], by);
-	free(ok);
-	free(matched);
-	free(unverified);
-	return rc;
-}
-
-static int plan_scenario(struct suite_ctx *ctx, enum scenario sc,
-			 struct size_in *in)
-{
-	switch (sc) {
-	case SC_BASE:
-	case SC_TOUCH:
-		return plan_case(ctx, sc, in, NULL, NO_MATCHES,
-				 "no answer: the harness floor", 0);
-	case SC_LITERAL:
-	case SC_FULLSCAN:
-		return plan_single(ctx, sc, in);
-	case SC_REALLIFE:
-		return plan_reallife(ctx, in);
-	default:
-		return 0;
-	}
-}
-
-/*
- * A user's rule set that no selected engine runs: the real-life scenario
- * it was given for measures nothing, which is an error row, not only the
- * engines' unsupported rows.
- */
-static void check_rules_run(struct suite_ctx *ctx)
-{
-	int selected = 0;
-
-	if (!wanted(SC_REALLIFE) || st.rules.builtin)
-		return;
-	for (size_t i = 0; i < st.nin; i++)
-		selected |= any_wanted(ctx, SC_REALLIFE, &st.in[i]);
-	for (size_t i = 0; i < st.neng; i++)
-		if (st.eng[i].status[SC_REALLIFE] == RESULT_OK)
-			return;
-	if (selected)
-		suite_fail(ctx, PAYLOAD_SUITE, PAYLOAD_PREFIX "/scenario=real-life",
-			   RESULT_ERROR, "real-life: none of the %zu selected "
-			   "engines runs any of the %zu rules of --rules (see "
-			   "the rows above): nothing to measure", st.neng,
-			   st.rules.rs.n);
+	for (size_t i = 0; i < r->nsr; i++)
+		if (r->sr[i].sc->setup != NULL &&
+		    r->sr[i].sc->setup(r, &r->sr[i], ctx) != 0)
+			return -1;
+	return inputs_generate(r);
 }
 
 static int payload_prepare(struct suite_ctx *ctx)
 {
-	if (load_inputs() != 0 || engines_init(ctx) != 0)
+	struct payload_run *r = calloc(1, sizeof(*r));
+
+	the_run = r;
+	if (r == NULL || run_build(r, ctx) != 0)
 		return -1;
-	check_rules_run(ctx);
-	for (size_t sc = 0; sc < SC_COUNT && !interrupt_signal(); sc++)
-		for (size_t i = 0; i < st.nin && wanted(sc); i++)
-			if (plan_scenario(ctx, sc, &st.in[i]) != 0)
-				return -1;
+	for (size_t i = 0; i < r->nsr * r->nin && !interrupt_signal(); i++)
+		if (payload_plan(&r->ss[i], ctx) != 0)
+			return -1;
 	return 0;
 }
 
 /* ---- tables ---- */
 
 /* Row order of the tables: largest packets first, as in the seed. */
-static void size_order(size_t *order)
+static void size_order(const struct payload_run *r, size_t *order)
 {
-	for (size_t i = 0; i < st.nin; i++)
+	for (size_t i = 0; i < r->nin; i++)
 		order[i] = i;
-	for (size_t i = 1; i < st.nin; i++)
-		for (size_t j = i; j > 0 && st.in[order[j - 1]].size <
-						    st.in[order[j]].size; j--) {
+	for (size_t i = 1; i < r->nin; i++)
+		for (size_t j = i; j > 0 && r->in[order[j - 1]].size <
+						    r->in[order[j]].size; j--) {
 			size_t t = order[j];
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
 }
 
-static void rows_by_size(const char **labels, double *linerate)
+/*
+ * Engine e's table title: its version and link, and what each scenario
+ * notes; *mark the column a scenario's footnote explains.
+ */
+static void engine_title(const struct payload_run *r, size_t e, char *buf,
+			 size_t size, char *foot, size_t fsize,
+			 const char **mark)
 {
-	size_t order[MAX_SIZES];
+	int o = snprintf(buf, size, "%s %s: link %g Gbps", r->engines[e]->name,
+			 r->engines[e]->version(), r->link_gbps);
 
-	size_order(order);
-	for (size_t i = 0; i < st.nin; i++) {
-		labels[i] = st.in[order[i]].label;
-		linerate[i] = st.in[order[i]].linerate;
+	foot[0] = '\0';
+	*mark = NULL;
+	for (size_t i = 0; i < r->nsr && o > 0 && (size_t)o + 2 < size; i++) {
+		const struct scenario *sc = r->sr[i].sc;
+		if (sc->note == NULL)
+			continue;
+		buf[o++] = ';';
+		buf[o++] = ' ';
+		sc->note(&r->sr[i], r, e, buf + o, size - (size_t)o, foot,
+			 fsize);
+		o += (int)strlen(buf + o);
+		if (foot[0] != '\0' && *mark == NULL)
+			*mark = sc->name;
 	}
 }
 
-/* How the engine ran the rules, for its table's title. */
-static void engine_title(const struct peng *pe, char *buf, size_t size,
-			 char *foot, size_t fsize)
+/* touch's report: base - touch per size, when both ran. */
+static void touch_report(const struct scen_run *sr, const struct payload_run *r,
+			 struct suite_ctx *ctx, FILE *out)
 {
-	snprintf(buf, size, "%s %s: link %g Gbps; real-life: %s, %zu of %zu "
-		 "rules in %zu set%s", pe->e->name, pe->e->version(),
-		 st.link_gbps, engine_set_native(pe->e)
-				       ? "native multi-pattern set"
-				       : "rules tried in turn (no native set)",
-		 pe->nok, st.rules.rs.n, st.rules.ngroups,
-		 st.rules.ngroups == 1 ? "" : "s");
-	foot[0] = '\0';
-	if (wanted(SC_REALLIFE) && pe->status[SC_REALLIFE] == RESULT_OK &&
-	    pe->nok < st.rules.rs.n)
-		snprintf(foot, fsize, "* partial: %s compiled %zu of the %zu "
-			 "rules (the others are SKIP rows above)", pe->e->name,
-			 pe->nok, st.rules.rs.n);
-}
+	const struct scenario *base = payload_scenario("base");
 
-/* base - touch per size, when both ran: what the per-packet loop costs. */
-static void write_overhead(const struct results *res, FILE *out)
-{
-	for (size_t i = 0; i < st.nin; i++) {
+	for (size_t i = 0; i < r->nin; i++) {
 		char name[256];
 		const struct result *b, *t;
-		payload_name(name, sizeof(name), SC_BASE, &st.in[i], NULL);
-		b = results_find(res, name);
-		payload_name(name, sizeof(name), SC_TOUCH, &st.in[i], NULL);
-		t = results_find(res, name);
+		payload_name(name, sizeof(name), base, r->in[i].label, NULL);
+		b = results_find(ctx->results, name);
+		payload_name(name, sizeof(name), sr->sc, r->in[i].label, NULL);
+		t = results_find(ctx->results, name);
 		if (b == NULL || t == NULL || b->status != RESULT_OK ||
 		    t->status != RESULT_OK)
 			continue;
 		fprintf(out, "base - touch at size %s: %.3f ns/packet above "
-			"touching its bytes\n", st.in[i].label,
+			"touching its bytes\n", r->in[i].label,
 			table_median(b, "ns/op") - table_median(t, "ns/op"));
 	}
 }
 
-/* Rule r's verified packets over every size. */
-static size_t rule_total(size_t r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < st.nin; i++)
-		if (st.in[i].rules_verified)
-			n += st.in[i].rule_matched[r];
-	return n;
-}
-
-/*
- * The rules the per-rule table lists into pick (at most RULE_TABLE_MAX):
- * all in file order when they fit, else those matching most packets.
- * Returns how many.
- */
-#define RULE_TABLE_MAX 20
-
-static size_t rules_to_list(size_t *pick)
-{
-	size_t n = 0;
-
-	if (st.rules.rs.n <= RULE_TABLE_MAX) {
-		for (; n < st.rules.rs.n; n++)
-			pick[n] = n;
-		return n;
-	}
-	for (size_t r = 0; r < st.rules.rs.n; r++) {
-		size_t total = rule_total(r), at;
-
-		if (n == RULE_TABLE_MAX && total <= rule_total(pick[n - 1]))
-			continue;
-		n += n < RULE_TABLE_MAX;
-		/* pick stays sorted, most first; the last one falls out */
-		for (at = n - 1; at > 0 && rule_total(pick[at - 1]) < total; at--)
-			pick[at] = pick[at - 1];
-		pick[at] = r;
-	}
-	return n;
-}
-
-/* One rule's row: its verified packets and their share, per size. */
-static void write_rule_row(FILE *out, size_t r, const size_t *order,
-			   int width)
-{
-	fprintf(out, "| %-*s |", width, st.rules.rs.r[r].name);
-	for (size_t i = 0; i < st.nin; i++) {
-		const struct size_in *in = &st.in[order[i]];
-		const struct packets *pk = in->corpus[SC_REALLIFE];
-		char cell[48] = "n/a";
-		if (in->rules_verified)
-			snprintf(cell, sizeof(cell), "%zu (%.2f%%)",
-				 in->rule_matched[r],
-				 100.0 * (double)in->rule_matched[r] /
-					 (double)(pk->n ? pk->n : 1));
-		fprintf(out, " %16s |", cell);
-	}
-	fputc('\n', out);
-}
-
-/* The per-rule table's header row and the line under it. */
-static void write_rule_head(FILE *out, const size_t *order, int width)
-{
-	fprintf(out, "| %-*s |", width, "rule");
-	for (size_t i = 0; i < st.nin; i++)
-		fprintf(out, " %16s |", st.in[order[i]].label);
-	fputs("\n|", out);
-	for (int k = 0; k < width + 2; k++)
-		fputc('-', out);
-	for (size_t i = 0; i < st.nin; i++)
-		fputs("|------------------", out);
-	fputs("|\n", out);
-}
-
-/*
- * After the tables: how many packets each rule matches per size, as
- * verified (the answer every timed engine gave), and their share.
- */
-static void write_rule_counts(FILE *out)
-{
-	size_t order[MAX_SIZES], pick[RULE_TABLE_MAX], n, silent = 0;
-	int width = 4, verified = 0;
-
-	for (size_t i = 0; i < st.nin; i++)
-		verified |= st.in[i].rules_verified;
-	if (!wanted(SC_REALLIFE) || !verified)
-		return;
-	size_order(order);
-	n = rules_to_list(pick);
-	for (size_t k = 0; k < n; k++)
-		if ((int)strlen(st.rules.rs.r[pick[k]].name) > width)
-			width = (int)strlen(st.rules.rs.r[pick[k]].name);
-	fprintf(out, "\nreal-life: packets each rule matches (verified) and "
-		"their share, per size%s:\n\n",
-		n < st.rules.rs.n ? "; the rules matching most" : "");
-	write_rule_head(out, order, width);
-	for (size_t k = 0; k < n; k++)
-		write_rule_row(out, pick[k], order, width);
-	for (size_t r = 0; r < st.rules.rs.n; r++)
-		silent += rule_total(r) == 0;
-	if (n < st.rules.rs.n)
-		fprintf(out, "and %zu more rules; %zu of all %zu match no packet\n",
-			st.rules.rs.n - n, silent, st.rules.rs.n);
-}
-
 static void payload_report(struct suite_ctx *ctx, FILE *out)
 {
-	struct table_column cols[SC_COUNT];
+	const struct payload_run *r = the_run;
+	struct table_column cols[NSCEN];
 	const char *labels[MAX_SIZES];
 	double linerate[MAX_SIZES];
-	size_t ncols = 0;
+	size_t order[MAX_SIZES];
 
-	for (size_t sc = 0; sc < SC_COUNT; sc++)
-		if (wanted(sc))
-			cols[ncols++] = (struct table_column){
-				scenarios[sc].name, scenarios[sc].title,
-				scenarios[sc].per_engine};
-	rows_by_size(labels, linerate);
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nsr; i++)
+		cols[i] = (struct table_column){r->sr[i].sc->name,
+						r->sr[i].sc->title,
+						r->sr[i].sc->ops != NULL};
+	size_order(r, order);
+	for (size_t i = 0; i < r->nin; i++) {
+		labels[i] = r->in[order[i]].label;
+		linerate[i] = r->in[order[i]].linerate;
+	}
 	fprintf(out, "\nPayload tables: medians; line rate = %g Gbps * 1e9 / "
-		"((size + 20) * 8)\n", st.link_gbps);
-	for (size_t i = 0; i < st.neng; i++) {
+		"((size + 20) * 8)\n", r->link_gbps);
+	for (size_t e = 0; e < r->neng; e++) {
 		char title[512], foot[256];
-		struct table_spec spec = {PAYLOAD_PREFIX, st.eng[i].e->name, title,
-					  labels, linerate, st.nin, cols, ncols,
-					  "real-life", NULL};
-		engine_title(&st.eng[i], title, sizeof(title), foot, sizeof(foot));
+		struct table_spec spec = {PAYLOAD_PREFIX, r->engines[e]->name,
+					  title, labels, linerate, r->nin, cols,
+					  r->nsr, NULL, NULL};
+		engine_title(r, e, title, sizeof(title), foot, sizeof(foot),
+			     &spec.mark_col);
 		spec.footnote = foot[0] ? foot : NULL;
-		spec.mark_col = foot[0] ? "real-life" : NULL;
 		table_write_payload(out, ctx->results, &spec);
 	}
-	write_overhead(ctx->results, out);
-	write_rule_counts(out);
+	for (size_t i = 0; i < r->nsr; i++)
+		if (r->sr[i].sc->report != NULL)
+			r->sr[i].sc->report(&r->sr[i], r, ctx, out);
 	fputc('\n', out);
 }
 
 static void payload_cleanup(void)
 {
-	for (size_t i = 0; i < st.neng; i++) {
-		for (size_t sc = 0; sc < SC_COUNT; sc++)
-			if (st.eng[i].single[sc] != NULL)
-				st.eng[i].e->free(st.eng[i].single[sc]);
-		payload_rules_free(&st.rules, &st.eng[i]);
+	struct payload_run *r = the_run;
+
+	the_run = NULL;
+	if (r == NULL)
+		return;
+	for (size_t i = 0; r->ss != NULL && i < r->nsr * r->nin; i++)
+		payload_size_release(&r->ss[i]);
+	for (size_t i = 0; i < r->nsr; i++)
+		if (r->sr[i].sc->teardown != NULL)
+			r->sr[i].sc->teardown(&r->sr[i]);
+	for (size_t i = 0; i < r->nin; i++)
+		for (size_t k = 0; k < PACKETS_KIND_COUNT; k++)
+			packets_release(&r->in[i].gen[k]);
+	packets_release(&r->pcap);
+	free(r->sr);
+	free(r->ss);
+	free(r);
+}
+
+/*
+ * --help: the suite interface takes its options' text as one string, and
+ * the --scenarios lines come from the table, so the text is put together
+ * before main() runs.
+ */
+static char usage[2048] =
+	"  --sizes=64,128,...    packet sizes (default 64,128,256,512,1000,1500)\n"
+	"  --match-rate=1%       packets carrying a match (or 0.01)\n"
+	"  --packets=N           packets per size (default: 4 MiB, >= 4096)\n"
+	"  --link=GBPS           link speed for line rate (default 100)\n"
+	"  --seed=N              generator seed (default 1)\n"
+	"  --rules=FILE|DIR      real-life rules: regex lines, Snort pcre:,\n"
+	"                        ModSecurity SecRule @rx (repeatable)\n"
+	"  --rules-format=F      auto, regex, snort, modsec\n"
+	"  --pcap=FILE           TCP/UDP payloads of a capture instead\n"
+	"  --scenarios=a,b       of these (* by default):\n";
+
+static void __attribute__((constructor)) usage_scenarios(void)
+{
+	size_t o = strlen(usage);
+
+	for (size_t i = 0; i < NSCEN && o < sizeof(usage); i++) {
+		int n = snprintf(usage + o, sizeof(usage) - o,
+				 "    %-11s%c %s\n", scenarios[i].name,
+				 scenarios[i].in_default ? '*' : ' ',
+				 scenarios[i].help);
+		o += n > 0 ? (size_t)n : 0;
 	}
-	for (size_t i = 0; i < st.ncases; i++)
-		free(st.cases[i]);
-	for (size_t i = 0; i < st.nin; i++) {
-		for (size_t k = 0; k < 3; k++)
-			packets_release(&st.in[i].gen[k]);
-		free(st.in[i].rule_matched);
-		st.in[i].rule_matched = NULL;
-		st.in[i].rules_verified = 0;
-		for (size_t sc = 0; sc < SC_COUNT; sc++) {
-			if (st.in[i].ops[sc].answer_size > 0)
-				case_table_release(&st.in[i].table[sc]);
-			free(st.in[i].single[sc]);
-			st.in[i].single[sc] = NULL;
-			st.in[i].ops[sc].answer_size = 0;
-		}
-	}
-	packets_release(&st.pcap_pk);
-	payload_rules_release(&st.rules);
-	free(st.eng);
-	free(st.cases);
-	st.eng = NULL;
-	st.cases = NULL;
-	st.neng = st.ncases = st.nin = 0;
 }
 
 const struct suite suite_payload = {
 	.name = "payload",
 	.desc = "regex on packet payloads by size: Mpps per core against line rate",
-	.usage = "  --sizes=64,128,...    packet sizes (default 64,128,256,512,1000,1500)\n"
-		 "  --match-rate=1%       packets carrying a match (or 0.01)\n"
-		 "  --packets=N           packets per size (default: 4 MiB, >= 4096)\n"
-		 "  --link=GBPS           link speed for line rate (default 100)\n"
-		 "  --seed=N              generator seed (default 1)\n"
-		 "  --scenarios=a,b       base, literal, full-scan, real-life, touch\n"
-		 "  --rules=FILE|DIR      real-life rules: regex lines, Snort pcre:,\n"
-		 "                        ModSecurity SecRule @rx (repeatable)\n"
-		 "  --rules-format=F      auto, regex, snort, modsec\n"
-		 "  --pcap=FILE           TCP/UDP payloads of a capture instead\n",
+	.usage = usage,
 	.in_default = 1,
 	.default_benchtime_ns = DEFAULT_BENCHTIME_NS,
 	.set_option = payload_set_option,

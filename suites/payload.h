@@ -1,10 +1,11 @@
 /*
- * payload.h - shared state of the payload suite, split over two files:
- *   suites/payload.c        options, inputs, benchmarks, tables
- *   suites/payload_rules.c  the real-life scenario's rule sets: compiling
- *                           their patterns per engine and verifying each
- *                           rule's answer (combined from match_ids)
- * Nothing outside suites/payload*.c includes this.
+ * payload.h - the payload suite's shared declarations, split over two files:
+ *   suites/payload.c        options, the scenario table, inputs, the
+ *                           single-pattern scenarios, the floors, tables
+ *   suites/payload_rules.c  the real-life scenario: rule sets compiled per
+ *                           engine and verified rule by rule (each rule's
+ *                           answer combined from match_ids)
+ * Nothing outside suites/payload*.c and tests/test_payload.c includes this.
  */
 #ifndef RXB_PAYLOAD_H
 #define RXB_PAYLOAD_H
@@ -16,35 +17,154 @@
 #include "suites/suite.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define PAYLOAD_SUITE "payload"
 #define PAYLOAD_PREFIX "Payload"
+#define PAYLOAD_MAX_SIZES 16
 
-enum scenario {
-	SC_BASE,     /* no regex: touch every byte (the harness floor) */
-	SC_LITERAL,  /* "private", dotall */
-	SC_FULLSCAN, /* "pri.*ate", dotall, single match */
-	SC_REALLIFE, /* the rule set, match_ids per packet */
-	SC_TOUCH,    /* one contiguous sweep: base without per-packet work */
-	SC_COUNT,
+struct payload_run;
+struct scen_run;
+struct scen_size;
+
+/*
+ * A scenario: one row of the table in payload.c, all the suite knows of
+ * it; everything else loops over the table.  A scenario with ops is
+ * verified through the pipeline (suites/case.h), a case per engine and
+ * size; one without is a floor, timed as it is (it answers nothing).
+ */
+struct scenario {
+	const char *name;   /* in benchmark names: scenario=NAME */
+	const char *title;  /* its column's heading in the tables */
+	const char *help;   /* its line in --help */
+	int in_default;     /* run when --scenarios is not given */
+	enum packets_kind plant; /* the generated packets it reads */
+	/* a single-pattern scenario's pattern, and its reference per packet */
+	const char *re;
+	unsigned flags;     /* enum engine_flag */
+	const char *ref_name; /* "memmem", for messages */
+	int (*reference)(const struct packet *p);
+	/* how a case is verified and timed; ops NULL: a floor */
+	const struct case_ops *ops;
+	int (*run)(void *pcase, uint64_t n); /* the timed op, over a pcase */
+
+	/* Optional hooks, NULL where the scenario needs none. */
+	/* Its own inputs and per-engine work (sr->data).  0, or -1 (message
+	 * printed, or out of memory). */
+	int (*setup)(struct payload_run *r, struct scen_run *sr,
+		     struct suite_ctx *ctx);
+	/* Before its cases at one size: fill ss->ops' sizes, check the
+	 * generator.  0; 1 when it has no cases there (a row says why); -1
+	 * out of memory. */
+	int (*table)(struct scen_size *ss, struct suite_ctx *ctx);
+	/* Words for engine e's table title ("real-life: ..."), and a
+	 * footnote for its column (foot[0] stays '\0' for none). */
+	void (*note)(const struct scen_run *sr, const struct payload_run *r,
+		     size_t e, char *buf, size_t size, char *foot,
+		     size_t fsize);
+	/* Its own lines after the tables. */
+	void (*report)(const struct scen_run *sr, const struct payload_run *r,
+		       struct suite_ctx *ctx, FILE *out);
+	/* Free sr->data. */
+	void (*teardown)(struct scen_run *sr);
 };
 
-struct single_case;
-
-/* The packets each scenario reads at one size (one row of the tables). */
+/* One packet size (or the capture): its rows' label and line rate. */
 struct size_in {
 	char label[16];          /* "64", or "pcap" */
 	size_t size;             /* 0 for pcap */
-	struct packets gen[3];   /* generated: printable, full-scan, HTTP */
-	const struct packets *corpus[SC_COUNT];
 	double linerate;         /* Mpps at --link for this size */
-	size_t *rule_matched;    /* real-life: verified packets per rule */
-	int rules_verified;      /* rule_matched holds an answer engines gave */
-	/* literal and full-scan: their cases (suites/case.h), per scenario */
-	struct case_table table[SC_COUNT];
-	struct case_ops ops[SC_COUNT]; /* answer_size: packets of the size */
-	struct single_case *single[SC_COUNT]; /* per engine */
+	struct packets gen[PACKETS_KIND_COUNT]; /* those some scenario reads */
 };
+
+/* A scenario of the run: its row and what its setup built. */
+struct scen_run {
+	const struct scenario *sc;
+	void *data; /* the scenario's own (real-life: struct reallife) */
+};
+
+/*
+ * One case and, once verified, its benchmark's argument: a scenario at a
+ * size on an engine (NULL for a floor), and the timed op's state.
+ */
+struct pcase {
+	struct scen_size *ss;
+	const struct engine *e;
+	size_t ei;       /* index of e in the run's engines */
+	void *h;         /* what the op runs (a handle, the engine's rules) */
+	size_t next;     /* packet the next run starts at */
+	uint64_t sink;   /* keeps the loops' reads alive */
+};
+
+/* A scenario at one size: its packets and its cases. */
+struct scen_size {
+	struct payload_run *run;
+	struct scen_run *sr;
+	const struct size_in *in;
+	const struct packets *pk;  /* what it reads */
+	struct case_ops ops;       /* sr->sc->ops with this size's sizes */
+	struct case_table t;
+	int tabled;                /* t holds cases */
+	struct pcase *pc;          /* per engine; one for a floor */
+	size_t npc;
+	/* Shared with the verifying child: the packet each case's answer is
+	 * at, so that a timeout or crash can name it (case_ops.failed). */
+	size_t *at;
+};
+
+/*
+ * The state of one run: prepare() builds it, cleanup() frees it.  The
+ * options it was built from stay in payload.c (set_option writes them).
+ */
+struct payload_run {
+	const struct engine *const *engines; /* the selected ones (ctx's) */
+	size_t neng;
+	double link_gbps;
+	struct size_in in[PAYLOAD_MAX_SIZES];
+	size_t nin;
+	struct packets pcap;  /* --pcap: what every scenario reads */
+	int from_pcap;
+	struct scen_run *sr;  /* per wanted scenario, in table order */
+	size_t nsr;
+	struct scen_size *ss; /* scenario sr[i] at size in[j]: ss[i * nin + j] */
+};
+
+/* The row called name, or NULL. */
+const struct scenario *payload_scenario(const char *name);
+
+/*
+ * Verify and plan scenario ss->sr->sc at one size: its cases (one per
+ * engine of ss->run) through case_run(), or a floor's benchmark.  The
+ * cases stay in ss until payload_size_release().  0, or -1 out of memory.
+ */
+int payload_plan(struct scen_size *ss, struct suite_ctx *ctx);
+void payload_size_release(struct scen_size *ss);
+
+/*
+ * Fill b's op for case pc: run, arg and derived metrics; `matches` (the
+ * verified number of matching packets) becomes a metric unless it is
+ * PAYLOAD_NO_MATCHES.
+ */
+#define PAYLOAD_NO_MATCHES ((size_t)-1)
+void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b);
+
+/*
+ * case_ops.failed for the suite's cases: the packet the verifying child
+ * was at (ss->at), and its first bytes.
+ */
+void payload_case_failed(void *ss, const struct case_item *c, char *buf,
+			 size_t size);
+
+/* Name of benchmark sc x size label (x engine when e is not NULL; no
+ * size when label is NULL). */
+void payload_name(char *buf, size_t size, const struct scenario *sc,
+		  const char *label, const struct engine *e);
+
+/* A packet's bytes for a message: escaped, at most `max` from `from`. */
+void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
+		     char *buf, size_t size);
+
+/* ---- the real-life scenario (payload_rules.c) ---- */
 
 /* Patterns with the same flags: one compiled set per engine. */
 struct rule_group {
@@ -60,12 +180,11 @@ struct eset {
 	size_t n;
 };
 
-/* One engine's compiled patterns, alive from prepare() to cleanup(). */
+/* One engine's compiled rules, alive from prepare() to cleanup(). */
 struct peng {
 	const struct engine *e;
-	void *single[SC_COUNT];        /* literal and full-scan handles */
-	char why[SC_COUNT][320];       /* why a handle is missing */
-	int status[SC_COUNT];          /* its result status then */
+	int status;                    /* RESULT_OK, or why it runs none */
+	char why[320];                 /* ... in words */
 	struct eset *sets;             /* one per rule group */
 	unsigned char *ok;             /* per rule: all its patterns compiled */
 	size_t nok;                    /* rules it runs */
@@ -73,7 +192,7 @@ struct peng {
 	unsigned char *hit;            /* per pattern: matched (scratch) */
 };
 
-/* The rule side of the suite's state (payload_rules.c). */
+/* The rule side of the suite's state. */
 struct payload_rules {
 	struct ruleset rs;
 	int builtin;              /* rs is the built-in set: marks apply */
@@ -84,6 +203,13 @@ struct payload_rules {
 	unsigned char *by_ref;    /* per rule: every condition in its reach */
 	unsigned char *dollar;    /* per rule: `$` outside multiline mode */
 	unsigned char *ref_hit;   /* per pattern: one packet's answers */
+};
+
+/* The real-life scenario's state for a run (its scen_run's data). */
+struct reallife {
+	struct payload_rules pr;
+	struct peng *eng;         /* per engine of the run */
+	size_t neng;
 };
 
 /*
@@ -105,41 +231,39 @@ void payload_rules_release(struct payload_rules *pr);
  * pattern it cannot compile gets an unsupported row, or an error row for
  * a built-in rule, and none of its patterns is compiled), then one set
  * per group of the patterns of the rules it runs.  pe->status and
- * pe->why[SC_REALLIFE] are set when no set could be built or it runs no
- * rule.  0, or -1 out of memory.
+ * pe->why are set when no set could be built or it runs no rule.  0, or
+ * -1 out of memory.
  */
 int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 			  struct peng *pe);
 void payload_rules_free(const struct payload_rules *pr, struct peng *pe);
 
 /*
- * Verify the real-life answers of the engines of pes with ok_out[e] set,
- * on in's packets: each rule's answer (its conditions combined by
- * rules_holds()) per packet, against the planted marks (built-in rules on
- * the generated HTTP corpus), the reference matcher (a rule whose
- * conditions are all in its reach) or else a strict majority of at least
- * three libraries (engine_library); so the number of packets each rule
- * matches is verified too.  A difference or an engine error adds a row
- * for that engine (a mismatch names a rule, the engine's count of its
- * packets and the expected count) and clears ok_out[e].  unverified[e] is
- * the number of rules of engine e that nothing could verify on some
- * packet; matched[e] the number of packets where some rule of engine e
- * matched, rule_matched[r] (pr->rs.n slots) the expected number of packets
- * of rule r; `by` gets what the expected answers came from.  0, or -1 out
- * of memory.
+ * Set up rl for the run's engines: pr holds the rule set (grouped and
+ * compiled for the reference by the caller); each engine's rules are
+ * compiled (payload_rules_compile).  A user's rule set that no engine
+ * runs is an error row.  0, or -1 out of memory.
  */
-int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
-			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out, size_t *unverified,
-			 size_t *matched, size_t *rule_matched, char *by,
-			 size_t bysize);
+int payload_rules_setup(struct reallife *rl, const struct payload_run *r,
+			struct suite_ctx *ctx);
+void payload_rules_teardown(struct reallife *rl);
 
-/* Name of benchmark scenario x size (x engine when e is not NULL). */
-void payload_name(char *buf, size_t size, enum scenario sc,
-		  const struct size_in *in, const struct engine *e);
+/*
+ * The verified number of packets rule r matches at ss (real-life at one
+ * size): the answer of the engines whose answers were verified, or
+ * PAYLOAD_NO_MATCHES when none was.
+ */
+size_t payload_rules_matched(const struct scen_size *ss, size_t r);
 
-/* A packet's bytes for a message: escaped, at most `max` from `from`. */
-void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
-		     char *buf, size_t size);
+/* The real-life row's ops and hooks (see struct scenario). */
+extern const struct case_ops payload_rules_ops;
+int payload_rules_run(void *pcase, uint64_t n);
+int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx);
+void payload_rules_note(const struct scen_run *sr, const struct payload_run *r,
+			size_t e, char *buf, size_t size, char *foot,
+			size_t fsize);
+void payload_rules_report(const struct scen_run *sr,
+			  const struct payload_run *r, struct suite_ctx *ctx,
+			  FILE *out);
 
 #endif

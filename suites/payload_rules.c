@@ -1,14 +1,19 @@
 /*
  * payload_rules.c - the payload suite's real-life scenario: rule sets
  * compiled per engine (native sets where the engine has them, the
- * adapter's loop otherwise) and verified rule by rule, packet by packet
- * (see payload.h).
+ * adapter's loop otherwise) and verified rule by rule, packet by packet,
+ * as cases of the one pipeline (suites/case.h; see payload.h).
  *
  * Engines compile patterns, the rules' conditions (corpora/rules.h); a
  * rule's answer on a packet is combined from the engine's answers for its
  * patterns by rules_holds(), the same way for every engine, so a negated
- * condition needs no regex of its own.  The rule's answers are what is
- * verified, and with them the number of packets each rule matches.
+ * condition needs no regex of its own.  A case is one engine at one size;
+ * its answer is in parts, one per rule: the number of packets the rule
+ * matches and which ones.  The expected answer of a rule is what the
+ * generator planted (built-in rules on the generated HTTP packets), else
+ * the reference's (a rule whose conditions are all in its reach), else
+ * the pipeline's vote of at least three libraries, else the rule is
+ * unverified.
  *
  * An engine that cannot compile some of a user's rules runs the others:
  * each refused rule (any of its patterns refused) is an unsupported row
@@ -18,13 +23,9 @@
 #define _GNU_SOURCE
 #include "suites/payload.h"
 
-#include "suites/case.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ANSWER_NONE 2 /* the engine does not run this rule */
 
 /* ---- grouping ---- */
 
@@ -267,11 +268,10 @@ static void compile_sets(struct suite_ctx *ctx, const struct payload_rules *pr,
 			g++;
 			continue;
 		}
-		pe->status[SC_REALLIFE] = RESULT_ERROR;
-		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
-			 "%s: the set of %zu patterns (flags %#x) does not "
-			 "compile: %s", pe->e->name, pr->groups[g].n,
-			 pr->groups[g].flags, err.msg);
+		pe->status = RESULT_ERROR;
+		snprintf(pe->why, sizeof(pe->why),
+			 "the set of %zu patterns (flags %#x) does not compile: "
+			 "%s", pr->groups[g].n, pr->groups[g].flags, err.msg);
 		return;
 	}
 }
@@ -291,17 +291,17 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 	    pe->ids == NULL)
 		return -1;
 	if (pe->e->match_ids == NULL) {
-		pe->status[SC_REALLIFE] = RESULT_UNSUPPORTED;
-		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
-			 "%s: no match_ids (which rules matched)", pe->e->name);
+		pe->status = RESULT_UNSUPPORTED;
+		snprintf(pe->why, sizeof(pe->why),
+			 "no match_ids (which rules matched)");
 		return 0;
 	}
 	compile_each(ctx, pr, pe);
 	compile_sets(ctx, pr, pe);
-	if (pe->status[SC_REALLIFE] == RESULT_OK && pe->nok == 0) {
-		pe->status[SC_REALLIFE] = RESULT_UNSUPPORTED;
-		snprintf(pe->why[SC_REALLIFE], sizeof(pe->why[0]),
-			 "%s compiles none of the %zu rules", pe->e->name,
+	if (pe->status == RESULT_OK && pe->nok == 0) {
+		pe->status = RESULT_UNSUPPORTED;
+		snprintf(pe->why, sizeof(pe->why),
+			 "none of the %zu rules compiles (see the rows above)",
 			 pr->rs.n);
 	}
 	return 0;
@@ -320,51 +320,216 @@ void payload_rules_free(const struct payload_rules *pr, struct peng *pe)
 	pe->ids = NULL;
 }
 
-/* ---- verifying ---- */
-
-#define NO_PACKET ((size_t)-1)
-
-/* What verification counts per engine and rule. */
-struct tally {
-	size_t matched; /* packets the rule matched */
-	size_t first;   /* first packet where it differs, or NO_PACKET */
-	int got, want;  /* the answers there */
-	int unverified; /* it ran on a packet nothing could decide */
-};
-
-/* The expected answers' counts per rule. */
-struct expect {
-	size_t matched; /* packets it should match */
-	size_t undecided; /* packets where nothing decides its answer */
-};
-
-/* An engine's verdict on one size: how many packets differ, and where. */
-struct verdict {
-	size_t differ;
-	size_t matched; /* packets where some rule matched */
-	size_t pkt;     /* where it failed (iv) */
-	size_t rule;    /* the first rule that differs on the first packet */
-	struct tally *t; /* per rule */
-	struct isolate_verdict iv; /* status < 0: it failed on packet `pkt` */
-};
+/* ---- the scenario's hooks (see struct scenario) ---- */
 
 /*
- * Packets per verifying child: as many as keep its answers (a row of
- * rules per packet and engine) under VERIFY_CHUNK_BYTES, at most
- * VERIFY_CHUNK.  Few children, because what an engine builds lazily while
- * matching (RE2's DFA states, glibc's) is built again in each.
+ * A user's rule set that no selected engine runs: the real-life scenario
+ * it was given for measures nothing, which is an error row, not only the
+ * engines' unsupported rows.
  */
-#define VERIFY_CHUNK 8192
-#define VERIFY_CHUNK_BYTES ((size_t)64 << 20)
+static void check_rules_run(const struct reallife *rl,
+			    const struct payload_run *r, struct suite_ctx *ctx)
+{
+	const struct scenario *sc = payload_scenario("real-life");
+	int selected = 0;
+
+	if (rl->pr.builtin)
+		return;
+	for (size_t i = 0; i < r->nin; i++)
+		for (size_t e = 0; e < r->neng; e++) {
+			char name[256];
+			payload_name(name, sizeof(name), sc, r->in[i].label,
+				     r->engines[e]);
+			selected |= suite_wants(ctx, name);
+		}
+	for (size_t e = 0; e < rl->neng; e++)
+		if (rl->eng[e].status == RESULT_OK)
+			return;
+	if (selected)
+		suite_fail(ctx, PAYLOAD_SUITE, PAYLOAD_PREFIX "/scenario=real-life",
+			   RESULT_ERROR, "real-life: none of the %zu selected "
+			   "engines runs any of the %zu rules of --rules (see "
+			   "the rows above): nothing to measure", r->neng,
+			   rl->pr.rs.n);
+}
+
+int payload_rules_setup(struct reallife *rl, const struct payload_run *r,
+			struct suite_ctx *ctx)
+{
+	rl->eng = calloc(r->neng ? r->neng : 1, sizeof(*rl->eng));
+	if (rl->eng == NULL)
+		return -1;
+	rl->neng = r->neng;
+	for (size_t e = 0; e < r->neng; e++) {
+		rl->eng[e].e = r->engines[e];
+		if (payload_rules_compile(ctx, &rl->pr, &rl->eng[e]) != 0)
+			return -1;
+	}
+	check_rules_run(rl, r, ctx);
+	return 0;
+}
+
+void payload_rules_teardown(struct reallife *rl)
+{
+	for (size_t e = 0; rl->eng != NULL && e < rl->neng; e++)
+		payload_rules_free(&rl->pr, &rl->eng[e]);
+	free(rl->eng);
+	payload_rules_release(&rl->pr);
+	memset(rl, 0, sizeof(*rl));
+}
+
+/* The engine's rule sets of a case. */
+static struct peng *case_engine(const struct pcase *pc)
+{
+	struct reallife *rl = pc->ss->sr->data;
+
+	return &rl->eng[pc->ei];
+}
+
+/* All rule sets of the engine on one packet: matches, or <0. */
+static long rules_once(const struct payload_rules *pr, const struct peng *pe,
+		       const struct packet *p)
+{
+	long hits = 0;
+
+	for (size_t g = 0; g < pr->ngroups; g++) {
+		long rc;
+		if (pe->sets[g].h == NULL)
+			continue;
+		rc = pe->e->match_ids(pe->sets[g].h, p->p, p->len, pe->ids);
+		if (rc < 0)
+			return rc;
+		hits += rc;
+	}
+	return hits;
+}
+
+int payload_rules_run(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+	const struct payload_rules *pr = &((struct reallife *)c->ss->sr->data)->pr;
+	const struct peng *pe = case_engine(c);
+	const struct packets *pk = c->ss->pk;
+	size_t i = c->next;
+	uint64_t hits = 0;
+
+	while (n > 0) {
+		size_t end = i + (n < pk->n - i ? (size_t)n : pk->n - i);
+		n -= end - i;
+		for (; i < end; i++) {
+			long rc = rules_once(pr, pe, &pk->pkt[i]);
+			if (rc < 0)
+				return (int)rc;
+			hits += (uint64_t)rc;
+		}
+		i = i == pk->n ? 0 : i;
+	}
+	c->next = i;
+	c->sink += hits;
+	return 0;
+}
+
+void payload_rules_note(const struct scen_run *sr, const struct payload_run *r,
+			size_t e, char *buf, size_t size, char *foot,
+			size_t fsize)
+{
+	const struct reallife *rl = sr->data;
+	const struct peng *pe = &rl->eng[e];
+
+	(void)r;
+	snprintf(buf, size, "real-life: %s, %zu of %zu rules in %zu set%s",
+		 engine_set_native(pe->e) ? "native multi-pattern set"
+					  : "rules tried in turn (no native set)",
+		 pe->nok, rl->pr.rs.n, rl->pr.ngroups,
+		 rl->pr.ngroups == 1 ? "" : "s");
+	if (pe->status == RESULT_OK && pe->nok < rl->pr.rs.n)
+		snprintf(foot, fsize, "* partial: %s compiled %zu of the %zu "
+			 "rules (the others are SKIP rows above)", pe->e->name,
+			 pe->nok, rl->pr.rs.n);
+}
+
+
+/* ---- verifying: the pipeline's operations (suites/case.h) ---- */
 
 /*
- * Engine pe's answer per rule for one packet into row: 0 or 1, combined
- * from its answers per pattern by rules_holds() (the same for every
- * engine), or ANSWER_NONE for a rule it does not run.  0 or a negative
- * status.
+ * An answer's part for rule r (case_ops.parts): its enum case_part byte,
+ * at PART_COUNT the number of packets the rule matches, at PART_BITS a
+ * bit per packet.  An engine's answer leaves out the rules it does not
+ * run; the expected answer the rules neither planted nor in the
+ * reference's reach, which the pipeline puts to the vote.
  */
-static int answer_row(const struct payload_rules *pr, struct peng *pe,
-		      const struct packet *p, unsigned char *row)
+#define PART_COUNT 8
+#define PART_BITS 16
+
+static size_t part_size(const struct scen_size *ss)
+{
+	return ss->ops.answer_size / ss->ops.parts;
+}
+
+static unsigned char *rule_part(const struct scen_size *ss, const void *a,
+				size_t r)
+{
+	return (unsigned char *)a + r * part_size(ss);
+}
+
+static size_t part_count(const unsigned char *p)
+{
+	size_t n;
+
+	memcpy(&n, p + PART_COUNT, sizeof(n));
+	return n;
+}
+
+static int part_bit(const unsigned char *p, size_t i)
+{
+	return (p[PART_BITS + i / 8] >> (i % 8)) & 1;
+}
+
+/* Packet i matches the rule of part p. */
+static void part_mark(unsigned char *p, size_t i)
+{
+	size_t n = part_count(p) + 1;
+
+	p[PART_BITS + i / 8] |= (unsigned char)(1u << (i % 8));
+	memcpy(p + PART_COUNT, &n, sizeof(n));
+}
+
+/* Bytes of the packet bits of a part. */
+static size_t part_bytes(const struct scen_size *ss)
+{
+	return part_size(ss) - PART_BITS;
+}
+
+/* The table hook: a part per rule, a bit per packet in each. */
+int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx)
+{
+	const struct reallife *rl = ss->sr->data;
+
+	(void)ctx;
+	ss->ops.parts = rl->pr.rs.n;
+	ss->ops.answer_size = rl->pr.rs.n *
+			      (PART_BITS + (ss->pk->n + 63) / 64 * 8);
+	return 0;
+}
+
+static int rules_compile(void *arg, const struct case_item *c, void **h,
+			 char *why, size_t size)
+{
+	struct peng *pe = case_engine(c->arg);
+
+	(void)arg;
+	if (pe->status == RESULT_OK) {
+		*h = pe;
+		return 0;
+	}
+	snprintf(why, size, "%s", pe->why);
+	return pe->status == RESULT_UNSUPPORTED ? ENGINE_ERR_UNSUPPORTED
+						: ENGINE_ERR_COMPILE;
+}
+
+/* pe's answer per pattern on packet p into pe->hit.  0 or <0. */
+static int packet_hits(const struct payload_rules *pr, struct peng *pe,
+		       const struct packet *p)
 {
 	memset(pe->hit, 0, pr->rs.np);
 	for (size_t g = 0; g < pr->ngroups; g++) {
@@ -379,71 +544,35 @@ static int answer_row(const struct payload_rules *pr, struct peng *pe,
 		for (size_t k = 0; k < es->n; k++)
 			pe->hit[es->map[k]] = pe->ids[k] != 0;
 	}
-	for (size_t r = 0; r < pr->rs.n; r++)
-		row[r] = !pe->ok[r] ? ANSWER_NONE
-			 : (unsigned char)rules_holds(&pr->rs, r, pe->hit);
 	return 0;
 }
 
-/* A chunk of packets x the engines still verifying, for case_answers(). */
-struct rows_job {
-	const struct payload_rules *pr;
-	struct peng *pes;
-	const struct packets *pk;
-	size_t from, npk; /* packets [from, from + npk) */
-	size_t *live;     /* engine of each slot */
-	size_t nlive;
-};
-
-/* Item slot * npk + j: engine live[slot]'s row for packet from + j. */
-static int rows_answer(void *arg, size_t item, void *out)
-{
-	const struct rows_job *j = arg;
-
-	return answer_row(j->pr, &j->pes[j->live[item / j->npk]],
-			  &j->pk->pkt[j->from + item % j->npk], out);
-}
-
-/* An engine that failed on a packet is not asked about the rest. */
-static size_t rows_after_failure(void *arg, size_t item)
-{
-	const struct rows_job *j = arg;
-
-	return (item / j->npk + 1) * j->npk;
-}
-
 /*
- * Engine e's row for packet `from + k` of a computed chunk into row:
- * ANSWER_NONE when it is not verifying or failed there.
+ * The engine's answer: per rule it runs, the packets where the rule
+ * holds, combined from match_ids over its sets (what the op runs).
  */
-static void chunk_row(const struct rows_job *j, const unsigned char *answers,
-		      const struct isolate_verdict *iv, size_t e, size_t k,
-		      unsigned char *row)
+static int rules_answer(void *arg, const struct case_item *c, void *out)
 {
-	for (size_t slot = 0; slot < j->nlive; slot++) {
-		size_t item = slot * j->npk + k;
-		if (j->live[slot] != e || iv[item].status != 0)
-			continue;
-		memcpy(row, answers + item * j->pr->rs.n, j->pr->rs.n);
-		return;
-	}
-	memset(row, ANSWER_NONE, j->pr->rs.n);
-}
+	struct scen_size *ss = arg;
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	const struct pcase *pc = c->arg;
+	struct peng *pe = c->h;
 
-/* The first failure of each engine in the chunk, into its verdict. */
-static void chunk_failures(const struct rows_job *j,
-			   const struct isolate_verdict *iv, struct verdict *v)
-{
-	for (size_t slot = 0; slot < j->nlive; slot++)
-		for (size_t k = 0; k < j->npk; k++) {
-			const struct isolate_verdict *x = &iv[slot * j->npk + k];
-			struct verdict *ve = &v[j->live[slot]];
-			if (x->status == 0)
-				continue;
-			ve->iv = *x;
-			ve->pkt = j->from + k;
-			break;
-		}
+	memset(out, 0, ss->ops.answer_size);
+	for (size_t r = 0; r < pr->rs.n; r++)
+		if (pe->ok[r])
+			rule_part(ss, out, r)[0] = CASE_PART_SET;
+	for (size_t i = 0; i < ss->pk->n; i++) {
+		int rc;
+		ss->at[pc->ei] = i;
+		rc = packet_hits(pr, pe, &ss->pk->pkt[i]);
+		if (rc < 0)
+			return rc;
+		for (size_t r = 0; r < pr->rs.n; r++)
+			if (pe->ok[r] && rules_holds(&pr->rs, r, pe->hit))
+				part_mark(rule_part(ss, out, r), i);
+	}
+	return 0;
 }
 
 /* The reference's answer for rule r on packet p (every condition in reach). */
@@ -458,43 +587,6 @@ static int ref_answer(const struct payload_rules *pr, size_t r,
 	return rules_holds(&pr->rs, r, pr->ref_hit);
 }
 
-/*
- * Libraries among engines [0, e) of pes that answered `a` for rule r (any
- * answer for a = -1): is engine e's library already counted?
- */
-static int library_counted(const struct peng *pes, size_t e, size_t nrules,
-			   const unsigned char *rows, size_t r, int a)
-{
-	const char *lib = engine_library(pes[e].e);
-
-	for (size_t k = 0; k < e; k++) {
-		unsigned char b = rows[k * nrules + r];
-		if (b != ANSWER_NONE && (a < 0 || b == a) &&
-		    strcmp(engine_library(pes[k].e), lib) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* A strict majority of at least three libraries, or -1. */
-static int library_vote(const struct payload_rules *pr, const struct peng *pes,
-			const unsigned char *rows, size_t nrows, size_t r)
-{
-	size_t votes[2] = {0, 0}, total = 0;
-
-	for (size_t e = 0; e < nrows; e++) {
-		unsigned char a = rows[e * pr->rs.n + r];
-		if (a == ANSWER_NONE)
-			continue;
-		total += !library_counted(pes, e, pr->rs.n, rows, r, -1);
-		votes[a] += !library_counted(pes, e, pr->rs.n, rows, r, a);
-	}
-	for (int a = 0; a < 2; a++)
-		if (votes[a] >= 3 && 2 * votes[a] > total)
-			return a;
-	return -1;
-}
-
 /* What decides rule r's expected answers. */
 enum expect_by { BY_PLANTED, BY_REFERENCE, BY_VOTE };
 
@@ -506,91 +598,98 @@ static enum expect_by expect_source(const struct payload_rules *pr,
 	return pr->by_ref[r] ? BY_REFERENCE : BY_VOTE;
 }
 
-/*
- * The expected answer of rule r on packet i: the planted mark, the
- * reference's answer, or a strict majority of at least three libraries;
- * -1 when nothing decides it (never the order of the engines).
- */
-static int expected(const struct payload_rules *pr, const struct peng *pes,
-		    const struct packets *pk, size_t i, size_t r,
-		    const unsigned char *rows, size_t nrows)
+static const char *const by_name[] = {
+	[BY_PLANTED] = "planted", [BY_REFERENCE] = "reference",
+	[BY_VOTE] = "majority",
+};
+
+/* "per rule and packet: reference 9 rules, out of its reach 1 rule". */
+static void sources_text(const size_t *n, char *buf, size_t size)
 {
-	switch (expect_source(pr, pk, r)) {
-	case BY_PLANTED:
-		return (pk->mark[i] >> r) & 1;
-	case BY_REFERENCE:
-		return ref_answer(pr, r, &pk->pkt[i]);
-	default:
-		return library_vote(pr, pes, rows, nrows, r);
+	static const char *const what[] = {
+		[BY_PLANTED] = "planted", [BY_REFERENCE] = "reference",
+		[BY_VOTE] = "out of the reference's reach",
+	};
+	int o = snprintf(buf, size, "per rule and packet:");
+	const char *sep = " ";
+
+	for (int k = 0; k < 3 && o > 0 && (size_t)o < size; k++) {
+		if (n[k] == 0)
+			continue;
+		o += snprintf(buf + o, size - (size_t)o, "%s%s %zu rule%s", sep,
+			      what[k], n[k], n[k] == 1 ? "" : "s");
+		sep = ", ";
 	}
 }
 
-/* Engine v's row of packet i against the expected answers want. */
-static void judge_row(const struct payload_rules *pr, size_t i,
-		      const unsigned char *row, const signed char *want,
-		      struct verdict *v)
+/* The expected answer: planted or the reference's, rule by rule. */
+static int rules_expect(void *arg, const struct case_item *c, void *out,
+			char *by, size_t size)
 {
-	int differs = 0, any = 0;
+	struct scen_size *ss = arg;
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	const struct packets *pk = ss->pk;
+	size_t n[3] = {0, 0, 0};
 
+	(void)c;
+	memset(out, 0, ss->ops.answer_size);
 	for (size_t r = 0; r < pr->rs.n; r++) {
-		if (row[r] == ANSWER_NONE)
+		enum expect_by src = expect_source(pr, pk, r);
+		unsigned char *p = rule_part(ss, out, r);
+		n[src]++;
+		if (src == BY_VOTE)
 			continue;
-		any |= row[r];
-		v->t[r].matched += row[r];
-		if (want[r] < 0) {
-			v->t[r].unverified = 1;
-			continue;
-		}
-		if (want[r] == row[r])
-			continue;
-		if (v->t[r].first == NO_PACKET)
-			v->t[r] = (struct tally){v->t[r].matched, i, row[r],
-						 want[r], v->t[r].unverified};
-		if (!differs && v->differ == 0)
-			v->rule = r;
-		differs = 1;
+		p[0] = CASE_PART_SET;
+		for (size_t i = 0; i < pk->n; i++)
+			if (src == BY_PLANTED ? (int)((pk->mark[i] >> r) & 1)
+					      : ref_answer(pr, r, &pk->pkt[i]))
+				part_mark(p, i);
 	}
-	v->differ += (size_t)differs;
-	v->matched += (size_t)any;
+	sources_text(n, by, size);
+	return n[BY_VOTE] == pr->rs.n ? CASE_REF_NONE : CASE_REF_OK;
 }
 
 /*
- * Compare every engine's row of packet i with the expected answers;
- * want has one slot per rule, ex counts them.
+ * Packets where some rule of the case's engine matches in answer a (its
+ * parts that a holds), into *matched; *rules gets how many rules that is.
+ * 0, or -1 out of memory.
  */
-static void judge_packet(const struct payload_rules *pr,
-			 const struct peng *pes, const struct packets *pk,
-			 size_t i, const unsigned char *rows, size_t nrows,
-			 signed char *want, struct expect *ex, struct verdict *v)
+static int packets_matched(const struct scen_size *ss,
+			   const struct case_item *c, const void *a,
+			   size_t *matched, size_t *rules)
 {
-	for (size_t r = 0; r < pr->rs.n; r++) {
-		want[r] = (signed char)expected(pr, pes, pk, i, r, rows, nrows);
-		ex[r].matched += want[r] == 1;
-		ex[r].undecided += want[r] < 0;
+	const struct peng *pe = case_engine(c->arg);
+	size_t nb = part_bytes(ss);
+	unsigned char *any = calloc(nb ? nb : 1, 1);
+
+	*matched = *rules = 0;
+	if (any == NULL)
+		return -1;
+	for (size_t r = 0; r < ss->ops.parts; r++) {
+		const unsigned char *p = rule_part(ss, a, r);
+		if (!pe->ok[r] || p[0] != CASE_PART_SET)
+			continue;
+		(*rules)++;
+		for (size_t b = 0; b < nb; b++)
+			any[b] |= p[PART_BITS + b];
 	}
-	for (size_t e = 0; e < nrows; e++)
-		if (v[e].iv.status >= 0)
-			judge_row(pr, i, rows + e * pr->rs.n, want, &v[e]);
+	for (size_t b = 0; b < nb; b++)
+		*matched += (size_t)__builtin_popcount(any[b]);
+	free(any);
+	return 0;
 }
 
-/*
- * The rule a mismatch names: the first whose count differs from the
- * expected one, else the first that differs on a packet.
- */
-static size_t named_rule(const struct payload_rules *pr, const struct verdict *v,
-			 const struct expect *ex, size_t *ndiffer)
+static void rules_describe(void *arg, const struct case_item *c,
+			   const void *answer, char *buf, size_t size)
 {
-	size_t named = NO_PACKET;
+	const struct scen_size *ss = arg;
+	size_t matched, rules;
 
-	*ndiffer = 0;
-	for (size_t r = 0; r < pr->rs.n; r++) {
-		if (v->t[r].first == NO_PACKET)
-			continue;
-		(*ndiffer)++;
-		if (named == NO_PACKET && v->t[r].matched != ex[r].matched)
-			named = r;
-	}
-	return named != NO_PACKET ? named : v->rule;
+	if (packets_matched(ss, c, answer, &matched, &rules) != 0)
+		snprintf(buf, size, "(out of memory)");
+	else
+		snprintf(buf, size, "%zu of %zu packets match its %zu rule%s",
+			 matched, ss->pk->n, rules, rules == 1 ? "" : "s");
 }
 
 /* Rule r's conditions for a message: "/a/ and not /b/", long ones cut. */
@@ -611,241 +710,298 @@ static void rule_text(const struct ruleset *rs, size_t r, char *buf,
 	}
 }
 
-static const char *const by_name[] = {
-	[BY_PLANTED] = "planted", [BY_REFERENCE] = "reference",
-	[BY_VOTE] = "majority",
+/* Where two answers differ: rules, packets, the rule to name. */
+struct rules_diff {
+	size_t rules;   /* rules that differ */
+	size_t packets; /* packets where some rule differs */
+	size_t named;   /* the first rule whose count differs, else the
+			   first to differ on the first packet that does */
+	size_t first;   /* the first packet where `named` differs */
 };
 
-/* "planted 61", "reference 61", "majority 61 (undecided on 2 packets)". */
-static void expect_text(const struct payload_rules *pr, const struct packets *pk,
-			size_t r, const struct expect *ex, char *buf, size_t size)
+/* The first packet where parts g and w differ, or (size_t)-1. */
+static size_t first_differ(const struct scen_size *ss, const unsigned char *g,
+			   const unsigned char *w)
 {
-	const char *by = by_name[expect_source(pr, pk, r)];
-
-	if (ex->undecided > 0)
-		snprintf(buf, size, "%s %zu (undecided on %zu packets)", by,
-			 ex->matched, ex->undecided);
-	else
-		snprintf(buf, size, "%s %zu", by, ex->matched);
+	for (size_t b = 0; b < part_bytes(ss); b++)
+		if (g[PART_BITS + b] != w[PART_BITS + b])
+			return b * 8 + (size_t)__builtin_ctz(
+					       (unsigned)(g[PART_BITS + b] ^
+							  w[PART_BITS + b]));
+	return (size_t)-1;
 }
 
-/* "planted 1", "reference 0": one expected answer. */
-static void answer_text(const struct payload_rules *pr,
-			const struct packets *pk, size_t r, int want, char *buf,
-			size_t size)
+/* Compare the rules c's engine runs of got and want.  0, or -1 (memory). */
+static int rules_differ(const struct scen_size *ss, const struct case_item *c,
+			const void *got, const void *want, struct rules_diff *d)
 {
-	snprintf(buf, size, "%s %d", by_name[expect_source(pr, pk, r)], want);
-}
+	const struct peng *pe = case_engine(c->arg);
+	size_t nb = part_bytes(ss), counted = (size_t)-1, early = (size_t)-1;
+	unsigned char *any = calloc(nb ? nb : 1, 1);
 
-/* "reference: 250 rules, majority of 3+ libraries: 4 rules". */
-static void sources_text(const struct payload_rules *pr,
-			 const struct packets *pk, char *buf, size_t size)
-{
-	size_t n[3] = {0, 0, 0}, o = 0;
-
-	for (size_t r = 0; r < pr->rs.n; r++)
-		n[expect_source(pr, pk, r)]++;
-	buf[0] = '\0';
-	for (int k = 0; k < 3; k++) {
-		int w;
-		if (n[k] == 0 || o >= size)
-			continue;
-		w = snprintf(buf + o, size - o, "%s%s: %zu rules", o ? ", " : "",
-			     k == BY_VOTE ? "majority of 3+ libraries"
-					  : by_name[k], n[k]);
-		o += w > 0 ? (size_t)w : 0;
-	}
-}
-
-/* The row of a failed engine. */
-static void failure_row(struct suite_ctx *ctx, const struct peng *pe,
-			const struct size_in *in, const struct verdict *v)
-{
-	const struct packets *pk = in->corpus[SC_REALLIFE];
-	const struct packet *p = &pk->pkt[v->pkt];
-	char name[256], text[200], why[256];
-
-	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
-	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
-	case_verdict_text(&v->iv, ctx->opts, why, sizeof(why));
-	suite_fail(ctx, PAYLOAD_SUITE, name, result_status_of(v->iv.status),
-		   "%s: real-life: %s on packet %zu \"%s\"", pe->e->name, why,
-		   v->pkt, text);
-}
-
-/*
- * The row of a mismatching engine: the rule named_rule() picks, with the
- * number of packets the engine says it matches and the expected number,
- * and the first packet where they differ.
- */
-static void mismatch_row(struct suite_ctx *ctx, const struct payload_rules *pr,
-			 const struct peng *pe, const struct size_in *in,
-			 const struct verdict *v, const struct expect *ex)
-{
-	const struct packets *pk = in->corpus[SC_REALLIFE];
-	size_t ndiffer, r = named_rule(pr, v, ex, &ndiffer);
-	const struct tally *t = &v->t[r];
-	const struct packet *p = &pk->pkt[t->first];
-	char name[256], text[200], conds[200], want[96], one[48];
-
-	payload_name(name, sizeof(name), SC_REALLIFE, in, pe->e);
-	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
-	rule_text(&pr->rs, r, conds, sizeof(conds));
-	expect_text(pr, pk, r, &ex[r], want, sizeof(want));
-	answer_text(pr, pk, r, t->want, one, sizeof(one));
-	suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_MISMATCH,
-		   "%s: real-life, size %s: rule %s (%s) matches %zu of %zu "
-		   "packets, %s; %zu of %zu rules differ, on %zu packets; first: "
-		   "packet %zu, match %d, %s; rule %s; packet \"%s\"",
-		   pe->e->name, in->label, pr->rs.r[r].name, pr->rs.r[r].where,
-		   t->matched, pk->n, want, ndiffer, pr->rs.n, v->differ,
-		   t->first, t->got, one, conds, text);
-}
-
-/* The buffers of one size's verification. */
-struct verify_state {
-	unsigned char *rows;  /* npes x rules: one packet's answers */
-	signed char *want;    /* per rule: one packet's expected answers */
-	struct expect *ex;    /* per rule */
-	struct verdict *v;    /* per engine */
-	struct tally *t;      /* npes x rules, behind v[e].t */
-};
-
-static int verify_state_init(struct verify_state *vs, size_t npes,
-			     size_t nrules)
-{
-	vs->rows = malloc(npes * nrules + 1);
-	vs->want = malloc(nrules + 1);
-	vs->ex = calloc(nrules + 1, sizeof(*vs->ex));
-	vs->v = calloc(npes + 1, sizeof(*vs->v));
-	vs->t = calloc(npes * nrules + 1, sizeof(*vs->t));
-	if (vs->rows == NULL || vs->want == NULL || vs->ex == NULL ||
-	    vs->v == NULL || vs->t == NULL)
+	*d = (struct rules_diff){0, 0, 0, 0};
+	if (any == NULL)
 		return -1;
-	for (size_t e = 0; e < npes; e++)
-		vs->v[e].t = vs->t + e * nrules;
-	for (size_t i = 0; i < npes * nrules; i++)
-		vs->t[i].first = NO_PACKET;
+	for (size_t r = 0; r < ss->ops.parts; r++) {
+		const unsigned char *g = rule_part(ss, got, r);
+		const unsigned char *w = rule_part(ss, want, r);
+		size_t at;
+		if (!pe->ok[r] || w[0] != CASE_PART_SET ||
+		    (at = first_differ(ss, g, w)) == (size_t)-1)
+			continue;
+		d->rules++;
+		for (size_t b = 0; b < nb; b++)
+			any[b] |= g[PART_BITS + b] ^ w[PART_BITS + b];
+		if (counted == (size_t)-1 && part_count(g) != part_count(w))
+			counted = r;
+		if (early == (size_t)-1 || at < d->first) {
+			early = r;
+			d->first = at;
+		}
+	}
+	for (size_t b = 0; b < nb; b++)
+		d->packets += (size_t)__builtin_popcount(any[b]);
+	free(any);
+	d->named = counted != (size_t)-1 ? counted : early;
+	if (d->named != (size_t)-1)
+		d->first = first_differ(ss, rule_part(ss, got, d->named),
+					rule_part(ss, want, d->named));
 	return 0;
 }
 
-static void verify_state_release(struct verify_state *vs)
-{
-	free(vs->rows);
-	free(vs->want);
-	free(vs->ex);
-	free(vs->v);
-	free(vs->t);
-}
-
 /*
- * Compute one chunk's rows in a verifying child (case_answers: a rule
- * set an engine takes too long over is a timeout row, not a stuck run) and
- * judge its packets.  0, 1 when a signal stopped it, -1 out of memory.
+ * The rule a MISMATCH names, with the packets the engine says it matches
+ * and the expected number, and the first packet where they differ.
  */
-static int verify_chunk(struct suite_ctx *ctx, struct rows_job *j,
-			const unsigned char *ok, size_t npes,
-			struct verify_state *vs)
+static void rules_explain(void *arg, const struct case_item *c,
+			  const void *got, const void *want, char *buf,
+			  size_t size)
 {
-	size_t nrules = j->pr->rs.n;
-	struct isolate_items it = {0, nrules ? nrules : 1, rows_answer,
-				   rows_after_failure, j};
-	unsigned char *answers;
-	struct isolate_verdict *iv;
-	int rc = -1;
+	const struct scen_size *ss = arg;
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	const struct packets *pk = ss->pk;
+	struct rules_diff d;
+	const unsigned char *g, *w;
+	const struct packet *p;
+	const char *src;
+	char text[200], conds[200];
 
-	j->nlive = 0;
-	for (size_t e = 0; e < npes; e++)
-		if (ok[e] && vs->v[e].iv.status >= 0)
-			j->live[j->nlive++] = e;
-	it.n = j->nlive * j->npk;
-	answers = malloc(it.n * it.size + 1);
-	iv = calloc(it.n + 1, sizeof(*iv));
-	if (answers == NULL || iv == NULL)
-		goto out;
-	rc = 1;
-	if (case_answers(&it, ctx->opts, answers, iv) == STATUS_INTERRUPTED)
-		goto out;
-	for (size_t k = 0; k < j->npk; k++) {
-		for (size_t e = 0; e < npes; e++)
-			chunk_row(j, answers, iv, e, k, vs->rows + e * nrules);
-		judge_packet(j->pr, j->pes, j->pk, j->from + k, vs->rows, npes,
-			     vs->want,
-			     vs->ex, vs->v);
+	if (rules_differ(ss, c, got, want, &d) != 0 || d.named == (size_t)-1) {
+		snprintf(buf, size, "%s", d.rules ? "out of memory"
+						  : "no rule it runs differs");
+		return;
 	}
-	chunk_failures(j, iv, vs->v);
-	rc = 0;
-out:
-	free(answers);
-	free(iv);
-	return rc;
+	g = rule_part(ss, got, d.named);
+	w = rule_part(ss, want, d.named);
+	p = &pk->pkt[d.first];
+	src = by_name[expect_source(pr, pk, d.named)];
+	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
+	rule_text(&pr->rs, d.named, conds, sizeof(conds));
+	snprintf(buf, size, "rule %s (%s) matches %zu of %zu packets, %s %zu; "
+		 "%zu of %zu rules differ, on %zu packets; first: packet %zu, "
+		 "match %d, %s %d; rule %s; packet \"%s\"",
+		 pr->rs.r[d.named].name, pr->rs.r[d.named].where, part_count(g),
+		 pk->n, src, part_count(w), d.rules, pr->rs.n, d.packets,
+		 d.first, part_bit(g, d.first), src, part_bit(w, d.first),
+		 conds, text);
 }
 
-/* Rules of engine v that ran on a packet nothing could decide. */
-static size_t unverified_rules(const struct payload_rules *pr,
-			       const struct verdict *v)
+static int rules_bench(void *arg, struct case_item *c, const void *answer,
+		       struct bench *b)
+{
+	struct pcase *pc = c->arg;
+	size_t matched, rules;
+
+	if (packets_matched(arg, c, answer, &matched, &rules) != 0)
+		return -1;
+	pc->h = c->h;
+	payload_bench_fill(pc, matched, b);
+	b->extra[b->nextra++] = (struct bench_metric){
+		"rules", BETTER_EXACT, (double)case_engine(pc)->nok};
+	return 0;
+}
+
+static void rules_free(void *arg, struct case_item *c)
+{
+	(void)arg;
+	(void)c; /* the sets are the engine's, freed at teardown */
+}
+
+const struct case_ops payload_rules_ops = {
+	.part_name = "rule",
+	.compile = rules_compile,
+	.answer = rules_answer,
+	.expect = rules_expect,
+	.describe = rules_describe,
+	.explain = rules_explain,
+	.bench = rules_bench,
+	.release = rules_free,
+	.failed = payload_case_failed,
+};
+
+size_t payload_rules_matched(const struct scen_size *ss, size_t r)
+{
+	for (size_t i = 0; ss->tabled && i < ss->t.n; i++) {
+		const struct case_item *c = &ss->t.c[i];
+		const unsigned char *p;
+		if (!c->planned || c->unverified || c->answer == NULL)
+			continue;
+		p = rule_part(ss, c->answer, r);
+		if (p[0] == CASE_PART_SET)
+			return part_count(p);
+	}
+	return PAYLOAD_NO_MATCHES;
+}
+
+/* ---- the per-rule table ---- */
+
+/* Rule r's verified packets over every size (counts: nin x rules). */
+static size_t rule_total(const size_t *counts, size_t nin, size_t nrules,
+			 size_t r)
 {
 	size_t n = 0;
 
-	for (size_t r = 0; r < pr->rs.n; r++)
-		n += (size_t)v->t[r].unverified;
+	for (size_t i = 0; i < nin; i++)
+		if (counts[i * nrules + r] != PAYLOAD_NO_MATCHES)
+			n += counts[i * nrules + r];
 	return n;
 }
 
-/* Rows for the engines that failed or differ; their ok_out[e] cleared. */
-static void verify_rows(struct suite_ctx *ctx, const struct payload_rules *pr,
-			const struct peng *pes, size_t npes,
-			const struct size_in *in, const struct verify_state *vs,
-			unsigned char *ok_out)
+/*
+ * The rules the per-rule table lists into pick (at most RULE_TABLE_MAX):
+ * all in file order when they fit, else those matching most packets.
+ * Returns how many.
+ */
+#define RULE_TABLE_MAX 20
+
+static size_t rules_to_list(const size_t *counts, size_t nin, size_t nrules,
+			    size_t *pick)
 {
-	for (size_t e = 0; e < npes; e++) {
-		const struct verdict *v = &vs->v[e];
-		if (!ok_out[e] || (v->iv.status == 0 && v->differ == 0))
-			continue;
-		if (v->iv.status < 0)
-			failure_row(ctx, &pes[e], in, v);
-		else
-			mismatch_row(ctx, pr, &pes[e], in, v, vs->ex);
-		ok_out[e] = 0;
+	size_t n = 0;
+
+	if (nrules <= RULE_TABLE_MAX) {
+		for (; n < nrules; n++)
+			pick[n] = n;
+		return n;
 	}
+	for (size_t r = 0; r < nrules; r++) {
+		size_t total = rule_total(counts, nin, nrules, r), at;
+
+		if (n == RULE_TABLE_MAX &&
+		    total <= rule_total(counts, nin, nrules, pick[n - 1]))
+			continue;
+		n += n < RULE_TABLE_MAX;
+		/* pick stays sorted, most first; the last one falls out */
+		for (at = n - 1; at > 0 && rule_total(counts, nin, nrules,
+						      pick[at - 1]) < total;
+		     at--)
+			pick[at] = pick[at - 1];
+		pick[at] = r;
+	}
+	return n;
 }
 
-int payload_rules_verify(struct suite_ctx *ctx, const struct payload_rules *pr,
-			 struct peng *pes, size_t npes, const struct size_in *in,
-			 unsigned char *ok_out, size_t *unverified,
-			 size_t *matched, size_t *rule_matched, char *by,
-			 size_t bysize)
+/* Row order: largest packets first, as the tables above. */
+static void rule_size_order(const struct payload_run *r, size_t *order)
 {
-	const struct packets *pk = in->corpus[SC_REALLIFE];
-	struct verify_state vs = {0};
-	struct rows_job j = {pr, pes, pk, 0, 0, NULL, 0};
-	size_t chunk;
-	int rc = -1;
+	for (size_t i = 0; i < r->nin; i++)
+		order[i] = i;
+	for (size_t i = 1; i < r->nin; i++)
+		for (size_t j = i; j > 0 && r->in[order[j - 1]].size <
+						    r->in[order[j]].size; j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+}
 
-	j.live = calloc(npes ? npes : 1, sizeof(*j.live));
-	if (j.live == NULL || verify_state_init(&vs, npes, pr->rs.n) != 0)
-		goto out;
-	chunk = VERIFY_CHUNK_BYTES / (npes * pr->rs.n + 1);
-	chunk = chunk < 1 ? 1 : chunk > VERIFY_CHUNK ? VERIFY_CHUNK : chunk;
-	rc = 0;
-	for (j.from = 0; j.from < pk->n && rc == 0; j.from += j.npk) {
-		j.npk = pk->n - j.from < chunk ? pk->n - j.from : chunk;
-		rc = verify_chunk(ctx, &j, ok_out, npes, &vs);
+/* One rule's row: its verified packets and their share, per size. */
+static void write_rule_row(FILE *out, const struct payload_run *run,
+			   const struct scen_size *ss, const char *name,
+			   const size_t *counts, size_t nrules, size_t r,
+			   const size_t *order, int width)
+{
+	fprintf(out, "| %-*s |", width, name);
+	for (size_t i = 0; i < run->nin; i++) {
+		size_t si = order[i], n = counts[si * nrules + r];
+		const struct packets *pk = ss[si].pk;
+		char cell[48] = "n/a";
+		if (n != PAYLOAD_NO_MATCHES)
+			snprintf(cell, sizeof(cell), "%zu (%.2f%%)", n,
+				 100.0 * (double)n / (double)(pk->n ? pk->n : 1));
+		fprintf(out, " %16s |", cell);
 	}
-	if (rc == 1) /* interrupted: nothing of this size is planned */
-		memset(ok_out, 0, npes);
-	if (rc != 0)
-		goto out;
-	for (size_t e = 0; e < npes; e++) {
-		matched[e] = vs.v[e].matched;
-		unverified[e] = unverified_rules(pr, &vs.v[e]);
+	fputc('\n', out);
+}
+
+/* The per-rule table's header row and the line under it. */
+static void write_rule_head(FILE *out, const struct payload_run *run,
+			    const size_t *order, int width)
+{
+	fprintf(out, "| %-*s |", width, "rule");
+	for (size_t i = 0; i < run->nin; i++)
+		fprintf(out, " %16s |", run->in[order[i]].label);
+	fputs("\n|", out);
+	for (int k = 0; k < width + 2; k++)
+		fputc('-', out);
+	for (size_t i = 0; i < run->nin; i++)
+		fputs("|------------------", out);
+	fputs("|\n", out);
+}
+
+/* The verified counts, nin x rules, of the scenario's sizes ss[0..nin);
+ * NULL out of memory.  *any: some count is known. */
+static size_t *rule_counts(const struct scen_size *ss, size_t nin,
+			   size_t nrules, int *any)
+{
+	size_t *counts = malloc((nin * nrules + 1) * sizeof(*counts));
+
+	*any = 0;
+	for (size_t i = 0; counts != NULL && i < nin; i++)
+		for (size_t r = 0; r < nrules; r++) {
+			counts[i * nrules + r] = payload_rules_matched(&ss[i], r);
+			*any |= counts[i * nrules + r] != PAYLOAD_NO_MATCHES;
+		}
+	return counts;
+}
+
+/*
+ * After the tables: how many packets each rule matches per size, as
+ * verified (the answer of every verified engine that runs it), and their
+ * share.
+ */
+void payload_rules_report(const struct scen_run *sr,
+			  const struct payload_run *run, struct suite_ctx *ctx,
+			  FILE *out)
+{
+	const struct reallife *rl = sr->data;
+	const struct scen_size *ss = &run->ss[(size_t)(sr - run->sr) * run->nin];
+	size_t order[PAYLOAD_MAX_SIZES], pick[RULE_TABLE_MAX], n, silent = 0;
+	size_t nrules = rl->pr.rs.n;
+	int width = 4, any;
+	size_t *counts = rule_counts(ss, run->nin, nrules, &any);
+
+	(void)ctx;
+	if (counts == NULL || !any) {
+		free(counts);
+		return;
 	}
-	for (size_t r = 0; r < pr->rs.n; r++)
-		rule_matched[r] = vs.ex[r].matched;
-	sources_text(pr, pk, by, bysize);
-	verify_rows(ctx, pr, pes, npes, in, &vs, ok_out);
-out:
-	verify_state_release(&vs);
-	free(j.live);
-	return rc == 1 ? 0 : rc;
+	rule_size_order(run, order);
+	n = rules_to_list(counts, run->nin, nrules, pick);
+	for (size_t k = 0; k < n; k++)
+		if ((int)strlen(rl->pr.rs.r[pick[k]].name) > width)
+			width = (int)strlen(rl->pr.rs.r[pick[k]].name);
+	fprintf(out, "\nreal-life: packets each rule matches (verified) and "
+		"their share, per size%s:\n\n",
+		n < nrules ? "; the rules matching most" : "");
+	write_rule_head(out, run, order, width);
+	for (size_t k = 0; k < n; k++)
+		write_rule_row(out, run, ss, rl->pr.rs.r[pick[k]].name, counts,
+			       nrules, pick[k], order, width);
+	for (size_t r = 0; r < nrules; r++)
+		silent += rule_total(counts, run->nin, nrules, r) == 0;
+	if (n < nrules)
+		fprintf(out, "and %zu more rules; %zu of all %zu match no packet\n",
+			nrules - n, silent, nrules);
+	free(counts);
 }

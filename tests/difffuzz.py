@@ -217,7 +217,10 @@ def scan_pattern_names(patterns):
     names, taken = [], set()
     for i, p in enumerate(patterns):
         base = ''.join('_' if (c <= 0x20 or c >= 0x7f or c in b'/=') else chr(c)
-                       for c in p[:32]) or 'empty'
+                       for c in p[:32])
+        # a '-' before the digits that end it is '_' (benchstat reads
+        # "GPL-3" as GOMAXPROCS 3)
+        base = re.sub(r'-([0-9]+)$', r'_\1', base) or 'empty'
         name = base
         k = i + 1
         while name in taken:

@@ -5,8 +5,10 @@
  * reference beats any number of engines, a vote needs a strict majority of
  * at least three libraries (pcre2 and pcre2-jit are one), a reference that
  * hangs costs its answer only, and unverified cases are timed only when
- * asked, marked.  case_answers(): verifying children, their phase, and
- * their statuses and texts.
+ * asked, marked.  Answers in parts (a rule set's, rule by rule) are
+ * verified part by part: a part the reference leaves out goes to the vote,
+ * a part a case leaves out is not held against it.  case_answers():
+ * verifying children, their phase, and their statuses and texts.
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -307,4 +309,223 @@ Test(case_answers, verifying_children_their_phase_and_statuses)
 	cr_expect_str_eq(why, "match limit");
 	cr_expect_eq(result_status_of(v[1].status), RESULT_TIMEOUT);
 	cr_expect_eq(result_status_of(v[2].status), RESULT_ERROR);
+}
+
+/* ---- answers in parts (case_ops.parts): each part verified alone ---- */
+
+#define NPARTS 3
+
+/* One part: its enum case_part byte, then a value. */
+struct fake_part {
+	unsigned char state;
+	long value;
+};
+
+/* The parted suite's state: per case and part a value, 0 for a part it
+ * leaves out; the reference's per part, 0 for one out of its reach. */
+struct fake_parts {
+	long answer[8][NPARTS];
+	long ref[NPARTS];
+	int fail;          /* this case's answer fails (index + 1; 0: none) */
+	struct case_table *t;
+};
+
+static void parts_fill(const long *v, void *out)
+{
+	struct fake_part *p = out;
+
+	memset(out, 0, NPARTS * sizeof(*p));
+	for (size_t k = 0; k < NPARTS; k++) {
+		if (v[k] == 0)
+			continue;
+		p[k].state = CASE_PART_SET; /* fields alone: padding stays 0 */
+		p[k].value = v[k];
+	}
+}
+
+static int parts_answer(void *st, const struct case_item *c, void *out)
+{
+	struct fake_parts *f = st;
+	size_t i = (size_t)(c - f->t->c);
+
+	if (f->fail == (int)i + 1)
+		return ENGINE_ERR_MATCH;
+	parts_fill(f->answer[i], out);
+	return 0;
+}
+
+static int parts_expect(void *st, const struct case_item *c, void *out,
+			char *by, size_t size)
+{
+	struct fake_parts *f = st;
+
+	(void)c;
+	parts_fill(f->ref, out);
+	snprintf(by, size, "the test's reference");
+	return CASE_REF_OK;
+}
+
+static void parts_describe(void *st, const struct case_item *c,
+			   const void *answer, char *buf, size_t size)
+{
+	const struct fake_part *p = answer;
+
+	(void)st;
+	(void)c;
+	snprintf(buf, size, "parts %ld %ld %ld", p[0].value, p[1].value,
+		 p[2].value);
+}
+
+static void parts_failed(void *st, const struct case_item *c, char *buf,
+			 size_t size)
+{
+	(void)st;
+	snprintf(buf, size, "on the test's item %s", c->label);
+}
+
+static const struct case_ops parts_ops = {
+	.answer_size = NPARTS * sizeof(struct fake_part),
+	.parts = NPARTS,
+	.part_name = "part",
+	.compile = fake_compile,
+	.answer = parts_answer,
+	.expect = parts_expect,
+	.describe = parts_describe,
+	.bench = fake_bench,
+	.release = fake_release,
+	.failed = parts_failed,
+};
+
+/* run_cases() for the parted suite. */
+static void run_parts(struct run *r, struct fake_parts *f,
+		      const struct engine *e, size_t n, int allow_unverified)
+{
+	memset(r, 0, sizeof(*r));
+	results_init(&r->res);
+	r->opts = (struct bench_opts){.isolate = 1, .timeout_ns = 5e9};
+	r->ctx = (struct suite_ctx){.opts = &r->opts, .plan = &r->plan,
+				    .results = &r->res,
+				    .allow_unverified = allow_unverified};
+	case_table_init(&r->t, "test", &parts_ops, f);
+	f->t = &r->t;
+	for (size_t i = 0; i < n; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "Test/engine=%s", e[i].name);
+		cr_assert_eq(case_add(&r->t, name, e[i].name, &e[i], 0, NULL, 0,
+				      SEM_LEFTMOST_FIRST, NULL),
+			     0);
+	}
+	cr_assert_eq(case_run(&r->t, &r->ctx), 0);
+}
+
+/* The planned benchmark of engine e, or NULL. */
+static const struct bench *planned(const struct run *r, const char *e)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "Test/engine=%s", e);
+	for (size_t i = 0; i < r->plan.n; i++)
+		if (strcmp(r->plan.b[i].name, name) == 0)
+			return &r->plan.b[i];
+	return NULL;
+}
+
+/*
+ * Part 2 is out of the reference's reach: three libraries of four decide
+ * it, so d's 6 is a mismatch; a part a case leaves out (b's part 1) is
+ * not held against it; the reference's parts beat any majority (c).
+ */
+Test(case_parts, each_part_is_verified_alone)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL), eng("c", NULL),
+			     eng("d", NULL)};
+	struct fake_parts f = {.answer = {{1, 2, 5}, {1, 0, 5}, {1, 2, 5},
+					  {1, 2, 6}},
+			       .ref = {1, 2, 0}};
+	struct run r;
+	const struct result *x;
+	const struct bench *b;
+
+	run_parts(&r, &f, e, 4, 0);
+	cr_expect_eq(status_of(&r, "a"), RESULT_OK);
+	cr_expect_eq(status_of(&r, "b"), RESULT_OK, "its part 1 is left out");
+	cr_expect_eq(status_of(&r, "c"), RESULT_OK);
+	cr_expect_eq(status_of(&r, "d"), RESULT_MISMATCH);
+	x = results_find(&r.res, "Test/engine=d");
+	cr_assert_not_null(x);
+	cr_expect_str_eq(x->message, "d: parts 1 2 6; expected parts 1 2 5 "
+				     "(the test's reference; majority of at "
+				     "least 3 libraries: 1 part)");
+	b = planned(&r, "b");
+	cr_assert_not_null(b);
+	cr_expect_eq(b->unverified, 0);
+	cr_expect_str_eq(b->verified, "the test's reference; majority of at "
+				      "least 3 libraries: 1 part: parts 1 2 5");
+	run_release(&r);
+}
+
+/* A reference part beats a majority of every library. */
+Test(case_parts, the_reference_part_beats_a_majority)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL), eng("c", NULL)};
+	struct fake_parts f = {.answer = {{1, 3, 0}, {1, 3, 0}, {1, 3, 0}},
+			       .ref = {1, 2, 0}};
+	struct run r;
+
+	run_parts(&r, &f, e, 3, 0);
+	cr_expect_eq(r.plan.n, 0);
+	for (size_t i = 0; i < 3; i++)
+		cr_expect_eq(status_of(&r, e[i].name), RESULT_MISMATCH);
+	run_release(&r);
+}
+
+/*
+ * A part nothing decides leaves its cases unverified (never the odd one
+ * out a mismatch), unless a part the reference knows differs; with
+ * --allow-unverified they are timed, marked.
+ */
+Test(case_parts, an_undecided_part_is_unverified)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL), eng("c", NULL)};
+	struct fake_parts f = {.answer = {{1, 0, 5}, {1, 0, 6}, {9, 0, 5}},
+			       .ref = {1, 0, 0}};
+	struct run r;
+	const struct result *x;
+
+	run_parts(&r, &f, e, 3, 0);
+	cr_expect_eq(r.plan.n, 0);
+	cr_expect_eq(status_of(&r, "a"), RESULT_UNVERIFIED);
+	cr_expect_eq(status_of(&r, "b"), RESULT_UNVERIFIED);
+	cr_expect_eq(status_of(&r, "c"), RESULT_MISMATCH);
+	x = results_find(&r.res, "Test/engine=a");
+	cr_assert_not_null(x);
+	cr_expect_str_eq(x->message, "a: parts 1 0 5; not verified: 1 of its 2 "
+				     "parts: the test's reference; no strict "
+				     "majority of at least 3 libraries: 1 part "
+				     "(--allow-unverified times it anyway)");
+	run_release(&r);
+	run_parts(&r, &f, e, 3, 1);
+	cr_assert_eq(r.plan.n, 2);
+	cr_expect_eq(planned(&r, "a")->unverified, 1);
+	cr_expect_eq(r.t.c[0].unverified, 1);
+	run_release(&r);
+}
+
+/* A failed answer's row says where, as the suite knows it. */
+Test(case_parts, a_failed_answer_says_where)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL)};
+	struct fake_parts f = {.answer = {{1, 2, 3}, {1, 2, 3}},
+			       .ref = {1, 2, 3}, .fail = 2};
+	struct run r;
+	const struct result *x;
+
+	run_parts(&r, &f, e, 2, 0);
+	cr_expect_eq(status_of(&r, "a"), RESULT_OK);
+	x = results_find(&r.res, "Test/engine=b");
+	cr_assert_not_null(x);
+	cr_expect_eq(x->status, RESULT_ERROR);
+	cr_expect(strstr(x->message, "; on the test's item b") != NULL, "%s",
+		  x->message);
+	run_release(&r);
 }

@@ -258,104 +258,134 @@ Test(payload, table_golden)
 
 /*
  * Engines verified on a rule set over packets (the built-in rules on
- * generated HTTP packets, or a user's rules on packets written here),
- * each answer from a verifying child as in a run.
+ * generated HTTP packets, or a user's rules on packets written here), as
+ * in a run: the real-life row of the scenario table at one size, planned
+ * through payload_plan().
  */
-struct reallife {
-	struct payload_rules pr;
-	struct peng pes[MAX_ENGINES];
-	size_t npes;
-	struct size_in in;
+struct rl_test {
+	const struct engine *e[MAX_ENGINES];
+	struct reallife rl;
+	struct payload_run run;
+	struct scen_run sr;
+	struct scen_size ss;
+	struct packets gen;
 	struct packet hand[8]; /* packets written by the test */
 	struct packets handpk;
 	struct results res;
 	struct plan plan;
 	struct bench_opts opts;
 	struct suite_ctx ctx;
-	unsigned char ok[MAX_ENGINES];
-	size_t matched[MAX_ENGINES];
-	size_t unverified[MAX_ENGINES];
-	size_t *rule_matched;
-	char by[256];
 };
 
-static void reallife_init(struct reallife *t, const struct engine *const *e,
-			  size_t n, const char *label, double timeout_ns)
+static void rl_init(struct rl_test *t, const struct engine *const *e,
+		    size_t n, const char *label, double timeout_ns)
 {
 	memset(t, 0, sizeof(*t));
-	t->npes = n;
 	for (size_t i = 0; i < n; i++) {
 		cr_assert_not_null(e[i]);
-		t->pes[i].e = e[i];
-		t->ok[i] = 1;
+		t->e[i] = e[i];
 	}
-	snprintf(t->in.label, sizeof(t->in.label), "%s", label);
+	t->run = (struct payload_run){.engines = t->e, .neng = n, .nin = 1,
+				      .link_gbps = 100, .sr = &t->sr, .nsr = 1,
+				      .ss = &t->ss};
+	snprintf(t->run.in[0].label, sizeof(t->run.in[0].label), "%s", label);
+	t->sr = (struct scen_run){payload_scenario("real-life"), &t->rl};
+	cr_assert_not_null(t->sr.sc);
+	t->ss = (struct scen_size){.run = &t->run, .sr = &t->sr,
+				   .in = &t->run.in[0]};
 	t->opts = (struct bench_opts){.isolate = 1, .timeout_ns = timeout_ns};
-	t->ctx = (struct suite_ctx){.opts = &t->opts, .plan = &t->plan,
+	t->ctx = (struct suite_ctx){.engines = t->e, .nengines = n,
+				    .opts = &t->opts, .plan = &t->plan,
 				    .results = &t->res};
 	results_init(&t->res);
 }
 
-/* Compile pr for every engine (expecting `refused` rows) and verify. */
-static void reallife_run(struct reallife *t, size_t refused)
+/* Compile the rules for every engine (expecting `refused` rows), plan. */
+static void rl_run(struct rl_test *t, size_t refused)
 {
-	cr_assert_eq(payload_rules_group(&t->pr), 0);
-	cr_assert_eq(payload_rules_reference(&t->pr), 0);
-	for (size_t e = 0; e < t->npes; e++)
-		cr_assert_eq(payload_rules_compile(&t->ctx, &t->pr, &t->pes[e]), 0);
+	cr_assert_eq(payload_rules_group(&t->rl.pr), 0);
+	cr_assert_eq(payload_rules_reference(&t->rl.pr), 0);
+	cr_assert_eq(payload_rules_setup(&t->rl, &t->run, &t->ctx), 0);
 	cr_assert_eq(t->res.n, refused, "%zu rows after compiling", t->res.n);
-	t->rule_matched = calloc(t->pr.rs.n, sizeof(*t->rule_matched));
-	cr_assert_not_null(t->rule_matched);
-	cr_assert_eq(payload_rules_verify(&t->ctx, &t->pr, t->pes, t->npes,
-					  &t->in, t->ok, t->unverified,
-					  t->matched, t->rule_matched, t->by,
-					  sizeof(t->by)),
-		     0);
+	cr_assert_eq(payload_plan(&t->ss, &t->ctx), 0);
 }
 
 /* Engines a and b on the built-in rules over generated HTTP packets. */
-static void reallife_verify(struct reallife *t, const struct engine *a,
-			    const struct engine *b, const char *label,
-			    size_t size, size_t npackets, double timeout_ns)
+static void rl_builtin(struct rl_test *t, const struct engine *a,
+		       const struct engine *b, const char *label, size_t size,
+		       size_t npackets, double timeout_ns)
 {
 	const struct engine *e[] = {a, b};
 	struct packets_spec spec = {size, npackets, 0.2, 5};
 
-	reallife_init(t, e, 2, label, timeout_ns);
-	t->in.size = size;
-	cr_assert_eq(rules_builtin(&t->pr.rs), 0);
-	t->pr.builtin = 1;
-	cr_assert_eq(packets_generate(&t->in.gen[2], PACKETS_HTTP, &spec), 0);
-	t->in.corpus[SC_REALLIFE] = &t->in.gen[2];
-	reallife_run(t, 0);
+	rl_init(t, e, 2, label, timeout_ns);
+	t->run.in[0].size = size;
+	cr_assert_eq(rules_builtin(&t->rl.pr.rs), 0);
+	t->rl.pr.builtin = 1;
+	cr_assert_eq(packets_generate(&t->gen, PACKETS_HTTP, &spec), 0);
+	t->ss.pk = &t->gen;
+	rl_run(t, 0);
 }
 
 /* Engines e[0..n) on the Snort rules `text` over the packets pkts. */
-static void reallife_snort(struct reallife *t, const struct engine *const *e,
-			   size_t n, const char *text, const char *const *pkts,
-			   size_t npkts, size_t refused)
+static void rl_snort(struct rl_test *t, const struct engine *const *e,
+		     size_t n, const char *text, const char *const *pkts,
+		     size_t npkts, size_t refused)
 {
 	char err[256];
 
 	cr_assert_leq(npkts, sizeof(t->hand) / sizeof(t->hand[0]));
-	reallife_init(t, e, n, "hand", 60e9);
-	cr_assert_eq(rules_parse(&t->pr.rs, "mem.rules", text, strlen(text),
+	rl_init(t, e, n, "hand", 60e9);
+	cr_assert_eq(rules_parse(&t->rl.pr.rs, "mem.rules", text, strlen(text),
 				 RULES_SNORT, err, sizeof(err)), 0, "%s", err);
 	for (size_t i = 0; i < npkts; i++)
 		t->hand[i] = (struct packet){pkts[i], strlen(pkts[i])};
 	t->handpk = (struct packets){.pkt = t->hand, .n = npkts};
-	t->in.corpus[SC_REALLIFE] = &t->handpk;
-	reallife_run(t, refused);
+	t->ss.pk = &t->handpk;
+	rl_run(t, refused);
 }
 
-static void reallife_release(struct reallife *t)
+static void rl_release(struct rl_test *t)
 {
-	for (size_t e = 0; e < t->npes; e++)
-		payload_rules_free(&t->pr, &t->pes[e]);
-	packets_release(&t->in.gen[2]);
-	payload_rules_release(&t->pr);
+	payload_size_release(&t->ss);
+	payload_rules_teardown(&t->rl);
+	packets_release(&t->gen);
+	plan_release(&t->plan);
 	results_release(&t->res);
-	free(t->rule_matched);
+}
+
+/* Engine e's real-life benchmark, NULL when it was not planned. */
+static const struct bench *rl_bench(const struct rl_test *t, const char *e)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "Payload/scenario=real-life/size=%s/"
+		 "engine=%s", t->run.in[0].label, e);
+	for (size_t i = 0; i < t->plan.n; i++)
+		if (strcmp(t->plan.b[i].name, name) == 0)
+			return &t->plan.b[i];
+	return NULL;
+}
+
+/* Engine e's row, NULL when it has none. */
+static const struct result *rl_row(const struct rl_test *t, const char *e)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "Payload/scenario=real-life/size=%s/"
+		 "engine=%s", t->run.in[0].label, e);
+	return results_find(&t->res, name);
+}
+
+/* The matching packets engine e's benchmark records (-1: not planned). */
+static double rl_matches(const struct rl_test *t, const char *e)
+{
+	const struct bench *b = rl_bench(t, e);
+
+	for (size_t i = 0; b != NULL && i < b->nextra; i++)
+		if (strcmp(b->extra[i].unit, "matches") == 0)
+			return b->extra[i].value;
+	return -1;
 }
 
 /* PCRE2, except that it never reports rule sqli-union: a broken engine. */
@@ -389,31 +419,32 @@ Test(payload, reallife_verification_catches_a_wrong_rule)
 {
 	const struct engine *pcre2 = engine_find("pcre2");
 	struct engine blind = *pcre2;
-	struct reallife t;
+	struct rl_test t;
 	const struct result *r;
 	char want[160];
 
 	blind.name = "blind";
 	blind.match_ids = blind_match_ids;
-	reallife_verify(&t, pcre2, &blind, "256", 256, 3000, 60e9);
-	cr_expect_eq(t.ok[0], 1);
-	cr_expect_eq(t.ok[1], 0);
-	cr_expect_eq(t.matched[0], t.in.gen[2].nplanted);
+	rl_builtin(&t, pcre2, &blind, "256", 256, 3000, 60e9);
+	cr_expect_not_null(rl_bench(&t, "pcre2"));
+	cr_expect_null(rl_bench(&t, "blind"));
+	cr_expect_eq(rl_matches(&t, "pcre2"), (double)t.gen.nplanted);
 	for (size_t k = 0; k < RULE_BUILTIN_COUNT; k++)
-		cr_expect_eq(t.rule_matched[k], planted_for(&t.in.gen[2], k),
-			     "rule %s", t.pr.rs.r[k].name);
-	r = results_find(&t.res, "Payload/scenario=real-life/size=256/engine=blind");
+		cr_expect_eq(payload_rules_matched(&t.ss, k),
+			     planted_for(&t.gen, k), "rule %s",
+			     t.rl.pr.rs.r[k].name);
+	r = rl_row(&t, "blind");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_MISMATCH);
 	snprintf(want, sizeof(want), "rule sqli-union (built-in) matches 0 of "
 		 "3000 packets, planted %zu; 1 of 10 rules differ, on %zu "
-		 "packets", planted_for(&t.in.gen[2], RULE_SQLI_UNION),
-		 planted_for(&t.in.gen[2], RULE_SQLI_UNION));
-	cr_expect_gt(planted_for(&t.in.gen[2], RULE_SQLI_UNION), 0);
+		 "packets", planted_for(&t.gen, RULE_SQLI_UNION),
+		 planted_for(&t.gen, RULE_SQLI_UNION));
+	cr_expect_gt(planted_for(&t.gen, RULE_SQLI_UNION), 0);
 	cr_expect_not_null(strstr(r->message, want), "%s", r->message);
 	cr_expect_not_null(strstr(r->message, "match 0, planted 1"), "%s",
 			   r->message);
-	reallife_release(&t);
+	rl_release(&t);
 }
 
 /* Packets for the hand-written rules below. */
@@ -440,19 +471,21 @@ Test(payload, reallife_negated_conditions)
 	const struct engine *e[] = {engine_find("pcre2"),
 				    engine_find("pcre2-jit"),
 				    engine_find("posix")};
-	struct reallife t;
+	struct rl_test t;
 
-	reallife_snort(&t, e, 3, rules, hand_packets, 4, 0);
-	cr_assert_eq(t.pr.rs.n, 3);
-	for (size_t k = 0; k < 3; k++) {
-		cr_expect_eq(t.ok[k], 1, "%s verifies", e[k]->name);
-		cr_expect_eq(t.matched[k], 4, "every packet matches some rule");
-	}
-	cr_expect_eq(t.rule_matched[0], 3, "not private: all but packet 0");
-	cr_expect_eq(t.rule_matched[1], 1, "GET and not admin: packet 0");
-	cr_expect_eq(t.rule_matched[2], 3, "neither x nor y: all but packet 2");
+	rl_snort(&t, e, 3, rules, hand_packets, 4, 0);
+	cr_assert_eq(t.rl.pr.rs.n, 3);
+	for (size_t k = 0; k < 3; k++)
+		cr_expect_eq(rl_matches(&t, e[k]->name), 4,
+			     "%s: every packet matches some rule", e[k]->name);
+	cr_expect_eq(payload_rules_matched(&t.ss, 0), 3,
+		     "not private: all but packet 0");
+	cr_expect_eq(payload_rules_matched(&t.ss, 1), 1,
+		     "GET and not admin: packet 0");
+	cr_expect_eq(payload_rules_matched(&t.ss, 2), 3,
+		     "neither x nor y: all but packet 2");
 	cr_expect_eq(t.res.n, 0);
-	reallife_release(&t);
+	rl_release(&t);
 }
 
 /* PCRE2, except that it never reports a set's pattern 0. */
@@ -478,18 +511,19 @@ Test(payload, reallife_wrong_negation_is_a_mismatch)
 	struct engine blind = *engine_find("pcre2");
 	const struct engine *e[] = {engine_find("pcre2"),
 				    engine_find("pcre2-jit"), &blind};
-	struct reallife t;
+	struct rl_test t;
 	const struct result *r;
 
 	blind.name = "blind";
 	blind.match_ids = blind0_match_ids;
-	reallife_snort(&t, e, 3, rules, hand_packets, 4, 0);
-	cr_expect_eq(t.ok[0], 1);
-	cr_expect_eq(t.ok[1], 1);
-	cr_expect_eq(t.ok[2], 0);
-	cr_expect_eq(t.rule_matched[0], 3);
-	cr_expect_eq(t.rule_matched[1], 2, "/admin/ is case-sensitive here");
-	r = results_find(&t.res, "Payload/scenario=real-life/size=hand/engine=blind");
+	rl_snort(&t, e, 3, rules, hand_packets, 4, 0);
+	cr_expect_not_null(rl_bench(&t, "pcre2"));
+	cr_expect_not_null(rl_bench(&t, "pcre2-jit"));
+	cr_expect_null(rl_bench(&t, "blind"));
+	cr_expect_eq(payload_rules_matched(&t.ss, 0), 3);
+	cr_expect_eq(payload_rules_matched(&t.ss, 1), 2,
+		     "/admin/ is case-sensitive here");
+	r = rl_row(&t, "blind");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_MISMATCH);
 	cr_expect_not_null(strstr(r->message, "rule sid7 (mem.rules:1 (sid 7)) "
@@ -497,7 +531,7 @@ Test(payload, reallife_wrong_negation_is_a_mismatch)
 				  "rules differ, on 1 packets; first: packet 0, "
 				  "match 1, reference 0; rule not /private/"),
 			   "%s", r->message);
-	reallife_release(&t);
+	rl_release(&t);
 }
 
 /* PCRE2 whose sets (not single patterns) refuse the pattern "blame". */
@@ -525,12 +559,13 @@ Test(payload, reallife_set_refusal_drops_the_whole_rule)
 		"alert tcp any any -> any any (pcre:\"/hello/i\"; sid:2;)\n";
 	struct engine picky = *engine_find("pcre2");
 	const struct engine *e[] = {&picky};
-	struct reallife t;
+	struct rl_test t;
 	const struct result *r;
+	const struct peng *pe;
 
 	picky.name = "picky";
 	picky.compile = picky_compile;
-	reallife_snort(&t, e, 1, rules, hand_packets, 4, 1);
+	rl_snort(&t, e, 1, rules, hand_packets, 4, 1);
 	r = results_find(&t.res, "Payload/scenario=real-life/engine=picky/rule=sid1");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_UNSUPPORTED);
@@ -538,15 +573,16 @@ Test(payload, reallife_set_refusal_drops_the_whole_rule)
 				  "(mem.rules:1 (sid 1)), condition 2 of 2 "
 				  "/blame/: too picky for a set"),
 			   "%s", r->message);
-	cr_expect_eq(t.pes[0].nok, 1);
-	cr_expect_eq(t.pes[0].ok[0], 0);
-	cr_expect_eq(t.pes[0].ok[1], 1);
-	cr_assert_eq(t.pr.ngroups, 2);
-	cr_expect_null(t.pes[0].sets[0].h, "GET went with its rule");
-	cr_expect_eq(t.pes[0].sets[1].n, 1, "hello alone");
-	cr_expect_eq(t.ok[0], 1, "one engine: its own majority");
-	cr_expect_eq(t.rule_matched[1], 1);
-	reallife_release(&t);
+	pe = &t.rl.eng[0];
+	cr_expect_eq(pe->nok, 1);
+	cr_expect_eq(pe->ok[0], 0);
+	cr_expect_eq(pe->ok[1], 1);
+	cr_assert_eq(t.rl.pr.ngroups, 2);
+	cr_expect_null(pe->sets[0].h, "GET went with its rule");
+	cr_expect_eq(pe->sets[1].n, 1, "hello alone");
+	cr_expect_not_null(rl_bench(&t, "picky"), "the reference verifies it");
+	cr_expect_eq(payload_rules_matched(&t.ss, 1), 1);
+	rl_release(&t);
 }
 
 /* PCRE2, except that it never answers while verifying: a stuck engine. */
@@ -565,24 +601,24 @@ Test(payload, reallife_verification_has_a_time_limit)
 {
 	const struct engine *pcre2 = engine_find("pcre2");
 	struct engine stuck = *pcre2;
-	struct reallife t;
+	struct rl_test t;
 	const struct result *r;
 
 	stuck.name = "stuck";
 	stuck.match_ids = stuck_match_ids;
-	reallife_verify(&t, &stuck, pcre2, "64", 64, 600, 200e6);
-	cr_expect_eq(t.ok[0], 0);
-	cr_expect_eq(t.ok[1], 1);
-	cr_expect_eq(t.matched[1], t.in.gen[2].nplanted);
-	r = results_find(&t.res, "Payload/scenario=real-life/size=64/engine=stuck");
+	rl_builtin(&t, &stuck, pcre2, "64", 64, 600, 200e6);
+	cr_expect_null(rl_bench(&t, "stuck"));
+	cr_expect_eq(rl_matches(&t, "pcre2"), (double)t.gen.nplanted);
+	r = rl_row(&t, "stuck");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->status, RESULT_TIMEOUT);
-	cr_expect_not_null(strstr(r->message, "stuck: real-life: no answer "
-					      "within 0.2s while verifying"),
+	cr_expect_not_null(strstr(r->message, "stuck: real-life, size 64: no "
+					      "answer within 0.2s while "
+					      "verifying"),
 			   "%s", r->message);
 	cr_expect_not_null(strstr(r->message, "on packet 0 "), "%s", r->message);
 	cr_expect_eq(t.res.n, 1, "one row: the stuck engine's");
-	reallife_release(&t);
+	rl_release(&t);
 }
 
 /*
@@ -601,19 +637,21 @@ Test(payload, reallife_out_of_reach_needs_three_libraries)
 	const struct engine *e[] = {engine_find("pcre2"),
 				    engine_find("pcre2-jit"),
 				    engine_find("onig")};
-	struct reallife t;
+	struct rl_test t;
 
 	if (e[2] == NULL)
 		cr_skip_test("onig not built");
-	reallife_snort(&t, e, 3, rules, pkts, 3, 0);
-	cr_expect_eq(t.pr.by_ref[0], 0, "a backreference is out of reach");
+	rl_snort(&t, e, 3, rules, pkts, 3, 0);
+	cr_expect_eq(t.rl.pr.by_ref[0], 0, "a backreference is out of reach");
+	cr_expect_eq(t.plan.n, 0, "nothing verified: nothing timed");
 	for (size_t i = 0; i < 3; i++) {
-		cr_expect_eq(t.ok[i], 1, "%s: no mismatch", e[i]->name);
-		cr_expect_eq(t.unverified[i], 1, "%s: its rule is unverified",
-			     e[i]->name);
+		const struct result *r = rl_row(&t, e[i]->name);
+		cr_assert_not_null(r, "%s has a row", e[i]->name);
+		cr_expect_eq(r->status, RESULT_UNVERIFIED, "%s: %s", e[i]->name,
+			     r->message);
 	}
-	cr_expect_eq(t.res.n, 0, "no rows: the suite decides (unverified)");
-	reallife_release(&t);
+	cr_expect_eq(t.res.n, 3, "an unverified row each, no mismatch");
+	rl_release(&t);
 }
 
 /* Two engines that agree on a wrong answer are still a mismatch. */
@@ -631,7 +669,7 @@ Test(payload, reallife_reference_beats_a_majority)
 	const char *rules = "alert tcp any any -> any any (pcre:\"/admin/\"; sid:3;)\n";
 	struct engine w1 = *engine_find("pcre2"), w2 = *engine_find("pcre2");
 	const struct engine *e[] = {&w1, &w2, engine_find("pcre2-jit")};
-	struct reallife t;
+	struct rl_test t;
 
 	w1.name = "wrong1";
 	w1.library = "wrong1";
@@ -639,11 +677,11 @@ Test(payload, reallife_reference_beats_a_majority)
 	w2.name = "wrong2";
 	w2.library = "wrong2";
 	w2.match_ids = wrong_match_ids;
-	reallife_snort(&t, e, 3, rules, hand_packets, 4, 0);
-	cr_expect_eq(t.pr.by_ref[0], 1);
-	cr_expect_eq(t.ok[0], 0);
-	cr_expect_eq(t.ok[1], 0);
-	cr_expect_eq(t.ok[2], 1, "the one right engine is timed");
-	cr_expect_eq(t.rule_matched[0], 0, "/admin/ matches no packet");
-	reallife_release(&t);
+	rl_snort(&t, e, 3, rules, hand_packets, 4, 0);
+	cr_expect_eq(t.rl.pr.by_ref[0], 1);
+	cr_expect_null(rl_bench(&t, "wrong1"));
+	cr_expect_null(rl_bench(&t, "wrong2"));
+	cr_expect_not_null(rl_bench(&t, "pcre2-jit"), "the one right engine is timed");
+	cr_expect_eq(payload_rules_matched(&t.ss, 0), 0, "/admin/ matches no packet");
+	rl_release(&t);
 }
