@@ -228,13 +228,12 @@ static void growth_block(FILE *out, struct point *p, size_t n)
 		fprintf(out, "      best fit %s: %s %s x %.*s, rms %.1f%%", name,
 			coef, p[0].unit, (int)strlen(name) - 3, name + 2,
 			100 * fit.rms);
+	} else {
+		fprintf(out, "      no best fit: %zu sizes cannot tell the models "
+			"apart (it takes %d)", n, COMPLEXITY_MIN_POINTS);
 	}
 	if (complexity_exponent(sizes, times, n, &expo) == 0)
 		fprintf(out, "; power law N^%.2f", expo);
-	if (n < COMPLEXITY_MIN_POINTS)
-		fprintf(out, "      no fit: %zu sizes cannot tell the models apart "
-			"(it takes %d; the ratio above is the measure)", n,
-			COMPLEXITY_MIN_POINTS);
 	fputc('\n', out);
 }
 

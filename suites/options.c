@@ -32,8 +32,12 @@ static int opt_store(const struct opt_spec *o, void *cfg, const char *value,
 	case OPT_TEXT:
 		*(const char **)(void *)field = value;
 		return 0;
-	case OPT_UINT:
-		return parse_u64(value, (uint64_t)o->min, (uint64_t)o->max,
+	case OPT_UINT: /* a max of 2^64 or more is UINT64_MAX (a double
+			  cannot hold UINT64_MAX, and casting it is undefined) */
+		return parse_u64(value, (uint64_t)o->min,
+				 o->max >= 18446744073709551615.0
+					 ? UINT64_MAX
+					 : (uint64_t)o->max,
 				 (uint64_t *)(void *)field, err, size);
 	case OPT_SIZE:
 		return parse_size(value, (size_t)o->min, (size_t)o->max,

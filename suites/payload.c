@@ -27,10 +27,12 @@
 
 #include "corpora/pcap.h"
 #include "harness/interrupt.h"
-#include "harness/isolate.h"
+#include "harness/parse.h"
 #include "report/table.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +106,8 @@ _Static_assert(NSCEN <= 32, "--scenarios keeps a bit per scenario");
 static const size_t default_sizes[] = {64, 128, 256, 512, 1000, 1500};
 
 /* The options (set_option writes them); a run's state is payload_run. */
-static struct {
+/* What the command line chose (suites/options.h fills it). */
+struct payload_config {
 	size_t sizes[MAX_SIZES];
 	size_t nsizes;
 	double match_rate;
@@ -116,14 +119,16 @@ static struct {
 	size_t nrule_files;
 	enum rules_format rules_format;
 	const char *pcap;
-} st = {.match_rate = 0.01, .link_gbps = 100, .seed = 1};
+};
 
-/*
- * The run between prepare() and cleanup(): the one file-level pointer to
- * it, which goes when prepare() returns the state and cleanup() and
- * report() take it (the suite interface's next step).
- */
-static struct payload_run *the_run;
+static void payload_config_init(void *cfg)
+{
+	struct payload_config *c = cfg;
+
+	c->match_rate = 0.01;
+	c->link_gbps = 100;
+	c->seed = 1;
+}
 
 /* ---- names and messages ---- */
 
@@ -178,221 +183,148 @@ void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
 
 /* ---- options ---- */
 
-/* A decimal integer in [min, max].  0, or -1 (junk, sign, range). */
-static int size_value(const char *s, size_t min, size_t max, size_t *out)
+static int opt_sizes(void *cfg, const char *v, char *err, size_t size)
 {
-	char *end;
-	unsigned long long v;
+	struct payload_config *c = cfg;
+	char why[128];
 
-	errno = 0;
-	v = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
-	if (s[0] < '0' || s[0] > '9' || errno != 0 || *end != '\0' ||
-	    v < min || v > max)
-		return -1;
-	*out = (size_t)v;
-	return 0;
-}
-
-/* size_value() for --opt.  0, or -1 after a message. */
-static int parse_size(const char *opt, const char *s, size_t min, size_t max,
-		      size_t *out)
-{
-	if (size_value(s, min, max, out) == 0)
+	if (parse_size_list(v, PACKETS_MIN_SIZE, PACKETS_MAX_SIZE, c->sizes,
+			    MAX_SIZES, &c->nsizes, why, sizeof(why)) == 0)
 		return 0;
-	fprintf(stderr, "rxbench: --%s: '%s' is not a number from %zu to %zu\n",
-		opt, s, min, max);
+	c->nsizes = 0;
+	snprintf(err, size, "%s (packet sizes from %d to %d, separated by "
+		 "commas: 64,128,1500)", why, PACKETS_MIN_SIZE,
+		 PACKETS_MAX_SIZE);
 	return -1;
 }
 
-/*
- * Call add(item, v) on each comma-separated item of --opt=v.  0, or -1
- * (add failed, or v holds no item: message printed).
- */
-static int each_item(const char *opt, const char *v,
-		     int (*add)(const char *item, const char *v))
-{
-	char *copy = strdup(v), *tok, *save = NULL;
-	int rc = copy != NULL ? 0 : -1, n = 0;
-
-	for (tok = copy ? strtok_r(copy, ",", &save) : NULL;
-	     tok != NULL && rc == 0; tok = strtok_r(NULL, ",", &save), n++)
-		rc = add(tok, v);
-	free(copy);
-	if (rc == 0 && n == 0) {
-		fprintf(stderr, "rxbench: --%s=%s: empty list\n", opt, v);
-		rc = -1;
-	}
-	return rc;
-}
-
-static int add_size(const char *item, const char *v)
-{
-	size_t s;
-
-	if (st.nsizes == MAX_SIZES) {
-		fprintf(stderr, "rxbench: --sizes=%s: at most %d sizes\n", v,
-			MAX_SIZES);
-		return -1;
-	}
-	if (size_value(item, PACKETS_MIN_SIZE, PACKETS_MAX_SIZE, &s) != 0) {
-		fprintf(stderr, "rxbench: --sizes=%s: '%s' is not a number from "
-			"%d to %d; use packet sizes separated by commas, e.g. "
-			"64,128,1500\n", v, item, PACKETS_MIN_SIZE,
-			PACKETS_MAX_SIZE);
-		return -1;
-	}
-	st.sizes[st.nsizes++] = s;
-	return 0;
-}
-
-static int opt_sizes(const char *v)
-{
-	st.nsizes = 0;
-	return each_item("sizes", v, add_size);
-}
-
 /* "1%", "0.5%" or a fraction "0.01". */
-static int opt_match_rate(const char *v)
+static int opt_match_rate(void *cfg, const char *v, char *err, size_t size)
 {
-	char *end;
+	size_t n = strlen(v);
+	char num[64], why[64];
 	double r;
+	int pct = n > 0 && v[n - 1] == '%';
 
-	errno = 0;
-	r = strtod(v, &end);
-	if (end != v && *end == '%' && end[1] == '\0') {
-		r /= 100;
-		end++;
-	}
-	if (end == v || *end != '\0' || errno != 0 || !isfinite(r) || r < 0 ||
-	    r > 1 || !((v[0] >= '0' && v[0] <= '9') || v[0] == '.') ||
-	    strpbrk(v, "xX") != NULL) {
-		fprintf(stderr, "rxbench: --match-rate=%s: not a rate (use a "
-			"percentage like 1%% or a fraction like 0.01)\n", v);
+	snprintf(num, sizeof(num), "%.*s", (int)(pct ? n - 1 : n), v);
+	if (n >= sizeof(num) ||
+	    parse_real(num, 0, pct ? 100 : 1, &r, why, sizeof(why)) != 0) {
+		snprintf(err, size, "not a rate (use a percentage like 1%% or a "
+			 "fraction like 0.01)");
 		return -1;
 	}
-	st.match_rate = r;
+	((struct payload_config *)cfg)->match_rate = pct ? r / 100 : r;
 	return 0;
 }
 
-static int opt_link(const char *v)
+static int opt_link(void *cfg, const char *v, char *err, size_t size)
 {
-	char *end;
 	double g;
+	char why[64];
 
-	errno = 0;
-	g = strtod(v, &end);
-	if (end == v || *end != '\0' || errno != 0 || !isfinite(g) || g <= 0 ||
-	    g > 1e6 || v[0] < '0' || v[0] > '9' || strpbrk(v, "xX") != NULL) {
-		fprintf(stderr, "rxbench: --link=%s: not a link speed in Gbps "
-			"(e.g. 100)\n", v);
+	if (parse_real(v, 0, 1e6, &g, why, sizeof(why)) != 0 || g <= 0) {
+		snprintf(err, size, "not a link speed in Gbps (e.g. 100; at "
+			 "most 1e6)");
 		return -1;
 	}
-	st.link_gbps = g;
+	((struct payload_config *)cfg)->link_gbps = g;
 	return 0;
 }
 
-static int opt_seed(const char *v)
+static int opt_scenarios(void *cfg, const char *v, char *err, size_t size)
 {
-	size_t s;
+	struct payload_config *c = cfg;
+	const char *p = v;
 
-	if (parse_size("seed", v, 0, SIZE_MAX, &s) != 0)
-		return -1;
-	st.seed = s;
-	return 0;
+	c->scen_mask = 0;
+	for (;;) {
+		size_t len = strcspn(p, ","), sc = 0;
+		while (sc < NSCEN && (strlen(scenarios[sc].name) != len ||
+				      strncmp(scenarios[sc].name, p, len) != 0))
+			sc++;
+		if (sc == NSCEN) {
+			char names[256];
+			scenario_names(names, sizeof(names));
+			snprintf(err, size, "unknown scenario '%.*s' (%s)",
+				 (int)(len > 40 ? 40 : len), p, names);
+			return -1;
+		}
+		c->scen_mask |= 1u << sc;
+		p += len;
+		if (*p++ == '\0')
+			return 0;
+	}
 }
 
-static int opt_packets(const char *v)
+static int opt_rules(void *cfg, const char *v, char *err, size_t size)
 {
-	return parse_size("packets", v, 1, 10000000, &st.count);
-}
+	struct payload_config *c = cfg;
 
-static int add_scenario(const char *item, const char *v)
-{
-	size_t sc = 0;
-
-	(void)v;
-	while (sc < NSCEN && strcmp(scenarios[sc].name, item) != 0)
-		sc++;
-	if (sc == NSCEN) {
-		char names[256];
-		scenario_names(names, sizeof(names));
-		fprintf(stderr, "rxbench: --scenarios: unknown scenario '%s' "
-			"(%s)\n", item, names);
+	if (c->nrule_files == MAX_RULE_FILES) {
+		snprintf(err, size, "at most %d files", MAX_RULE_FILES);
 		return -1;
 	}
-	st.scen_mask |= 1u << sc;
+	c->rule_files[c->nrule_files++] = v;
 	return 0;
 }
 
-static int opt_scenarios(const char *v)
-{
-	st.scen_mask = 0;
-	return each_item("scenarios", v, add_scenario);
-}
-
-static int opt_rules(const char *v)
-{
-	if (st.nrule_files == MAX_RULE_FILES) {
-		fprintf(stderr, "rxbench: --rules: at most %d files\n",
-			MAX_RULE_FILES);
-		return -1;
-	}
-	st.rule_files[st.nrule_files++] = v;
-	return 0;
-}
-
-static int opt_rules_format(const char *v)
+static int opt_rules_format(void *cfg, const char *v, char *err, size_t size)
 {
 	int f = rules_format_parse(v);
 
 	if (f < 0) {
-		fprintf(stderr, "rxbench: --rules-format=%s: use auto, regex, "
-			"snort or modsec\n", v);
+		snprintf(err, size, "use auto, regex, snort or modsec");
 		return -1;
 	}
-	st.rules_format = (enum rules_format)f;
+	((struct payload_config *)cfg)->rules_format = (enum rules_format)f;
 	return 0;
 }
 
-static int opt_pcap(const char *v)
-{
-	st.pcap = v;
-	return 0;
-}
+/*
+ * The options.  --scenarios's help lists the table's rows: it is put
+ * together before main() runs (usage_scenarios).
+ */
+static char scenarios_help[1024] = "of these (* by default):";
 
-static const struct {
-	const char *name;
-	int (*set)(const char *value);
-} options[] = {
-	{"sizes", opt_sizes},
-	{"match-rate", opt_match_rate},
-	{"link", opt_link},
-	{"seed", opt_seed},
-	{"packets", opt_packets},
-	{"scenarios", opt_scenarios},
-	{"rules", opt_rules},
-	{"rules-format", opt_rules_format},
-	{"pcap", opt_pcap},
+#define PAYLOAD_OPT(f) offsetof(struct payload_config, f)
+static const struct opt_spec payload_options[] = {
+	{"sizes", "64,128,...", "packet sizes (default 64,128,256,512,1000,\n"
+	 "1500)", OPT_CALL, 0, 0, 0, opt_sizes},
+	{"match-rate", "1%", "packets carrying a match (or 0.01)", OPT_CALL, 0,
+	 0, 0, opt_match_rate},
+	{"packets", "N", "packets per size (default: 4 MiB, >= 4096)",
+	 OPT_SIZE, PAYLOAD_OPT(count), 1, 10000000, NULL},
+	{"link", "GBPS", "link speed for line rate (default 100)", OPT_CALL, 0,
+	 0, 0, opt_link},
+	{"seed", "N", "generator seed (default 1)", OPT_UINT, PAYLOAD_OPT(seed),
+	 0, (double)UINT64_MAX, NULL},
+	{"rules", "FILE|DIR", "real-life rules: regex lines, Snort pcre:,\n"
+	 "ModSecurity SecRule @rx (repeatable)", OPT_CALL, 0, 0, 0, opt_rules},
+	{"rules-format", "F", "auto, regex, snort, modsec", OPT_CALL, 0, 0, 0,
+	 opt_rules_format},
+	{"pcap", "FILE", "TCP/UDP payloads of a capture instead", OPT_TEXT,
+	 PAYLOAD_OPT(pcap), 0, 0, NULL},
+	{"scenarios", "a,b", scenarios_help, OPT_CALL, 0, 0, 0, opt_scenarios},
+	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
 };
 
-static int payload_set_option(const char *key, const char *value)
+static void __attribute__((constructor)) usage_scenarios(void)
 {
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
-		if (strcmp(key, options[i].name) != 0)
-			continue;
-		if (value == NULL)
-			return SUITE_OPT_NEEDS_VALUE;
-		return options[i].set(value) == 0 ? SUITE_OPT_OK
-						  : SUITE_OPT_INVALID;
+	size_t o = strlen(scenarios_help);
+
+	for (size_t i = 0; i < NSCEN && o < sizeof(scenarios_help); i++) {
+		int n = snprintf(scenarios_help + o, sizeof(scenarios_help) - o,
+				 "\n  %-11s%c %s", scenarios[i].name,
+				 scenarios[i].in_default ? '*' : ' ',
+				 scenarios[i].help);
+		o += n > 0 ? (size_t)n : 0;
 	}
-	return SUITE_OPT_UNKNOWN;
 }
 
-
 /* Is row i selected (--scenarios, else the defaults)? */
-static int wanted(size_t i)
+static int wanted(const struct payload_run *r, size_t i)
 {
-	unsigned mask = st.scen_mask;
+	unsigned mask = r->cfg->scen_mask;
 
 	if (mask == 0)
 		for (size_t k = 0; k < NSCEN; k++)
@@ -408,12 +340,12 @@ static int inputs_pcap(struct payload_run *r)
 	char err[512];
 	struct size_in *in = &r->in[0];
 
-	if (pcap_load_payloads(&r->pcap, st.pcap, err, sizeof(err)) != 0) {
+	if (pcap_load_payloads(&r->pcap, r->cfg->pcap, err, sizeof(err)) != 0) {
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
 	snprintf(in->label, sizeof(in->label), "pcap");
-	in->linerate = packets_linerate_mpps(st.link_gbps, r->pcap.wire_bytes);
+	in->linerate = packets_linerate_mpps(r->cfg->link_gbps, r->pcap.wire_bytes);
 	r->from_pcap = 1;
 	r->nin = 1;
 	return 0;
@@ -423,32 +355,33 @@ static int inputs_pcap(struct payload_run *r)
  * message. */
 static int inputs_sizes(struct payload_run *r)
 {
-	if (st.pcap != NULL && st.nsizes > 0) {
+	const struct payload_config *c = r->cfg;
+	const size_t *sizes = c->nsizes > 0 ? c->sizes : default_sizes;
+	size_t n = c->nsizes > 0 ? c->nsizes
+				 : sizeof(default_sizes) / sizeof(default_sizes[0]);
+
+	if (c->pcap != NULL && c->nsizes > 0) {
 		fprintf(stderr, "rxbench: --sizes and --pcap exclude each other "
 			"(a capture has its own sizes)\n");
 		return -1;
 	}
-	if (st.pcap != NULL)
+	if (c->pcap != NULL)
 		return inputs_pcap(r);
-	if (st.nsizes == 0) {
-		st.nsizes = sizeof(default_sizes) / sizeof(default_sizes[0]);
-		memcpy(st.sizes, default_sizes, sizeof(default_sizes));
-	}
-	for (r->nin = 0; r->nin < st.nsizes; r->nin++) {
+	for (r->nin = 0; r->nin < n; r->nin++) {
 		struct size_in *in = &r->in[r->nin];
-		in->size = st.sizes[r->nin];
+		in->size = sizes[r->nin];
 		snprintf(in->label, sizeof(in->label), "%zu", in->size);
-		in->linerate = packets_linerate_mpps(st.link_gbps,
+		in->linerate = packets_linerate_mpps(r->cfg->link_gbps,
 						     (double)in->size);
 	}
 	return 0;
 }
 
 /* Does a selected scenario read generated packets of kind k? */
-static int kind_wanted(enum packets_kind k)
+static int kind_wanted(const struct payload_run *r, enum packets_kind k)
 {
 	for (size_t i = 0; i < NSCEN; i++)
-		if (wanted(i) && scenarios[i].plant == k)
+		if (wanted(r, i) && scenarios[i].plant == k)
 			return 1;
 	return 0;
 }
@@ -458,10 +391,10 @@ static int inputs_generate(struct payload_run *r)
 {
 	for (size_t i = 0; i < r->nin && !r->from_pcap; i++) {
 		struct size_in *in = &r->in[i];
-		struct packets_spec spec = {in->size, st.count, st.match_rate,
-					    st.seed};
+		struct packets_spec spec = {in->size, r->cfg->count, r->cfg->match_rate,
+					    r->cfg->seed};
 		for (int k = 0; k < PACKETS_KIND_COUNT; k++) {
-			if (!kind_wanted((enum packets_kind)k) ||
+			if (!kind_wanted(r, (enum packets_kind)k) ||
 			    packets_generate(&in->gen[k], (enum packets_kind)k,
 					     &spec) == 0)
 				continue;
@@ -481,7 +414,7 @@ static int inputs_scenarios(struct payload_run *r)
 	if (r->sr == NULL || r->ss == NULL)
 		return -1;
 	for (size_t i = 0; i < NSCEN; i++)
-		if (wanted(i))
+		if (wanted(r, i))
 			r->sr[r->nsr++].sc = &scenarios[i];
 	for (size_t i = 0; i < r->nsr; i++)
 		for (size_t j = 0; j < r->nin; j++) {
@@ -645,6 +578,7 @@ void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b)
 	b->run = pc->ss->sr->sc->run;
 	b->derive = payload_derive;
 	b->arg = pc;
+	b->pass_n = pc->ss->pk->n; /* an op is a packet: warm on them all */
 	if (matches != PAYLOAD_NO_MATCHES)
 		b->extra[b->nextra++] = (struct bench_metric){
 			"matches", BETTER_EXACT, (double)matches};
@@ -837,16 +771,17 @@ static const struct case_ops single_ops = {
 /* ---- the real-life scenario's inputs (the rest: payload_rules.c) ---- */
 
 /* The rule set of --rules, or the built-in one, into pr. */
-static int reallife_rules(struct payload_rules *pr)
+static int reallife_rules(const struct payload_config *cfg,
+			  struct payload_rules *pr)
 {
 	char err[512];
 
 	ruleset_init(&pr->rs);
-	pr->builtin = st.nrule_files == 0;
+	pr->builtin = cfg->nrule_files == 0;
 	if (pr->builtin && rules_builtin(&pr->rs) != 0)
 		return -1;
-	for (size_t i = 0; i < st.nrule_files; i++) {
-		if (rules_load(&pr->rs, st.rule_files[i], st.rules_format, err,
+	for (size_t i = 0; i < cfg->nrule_files; i++) {
+		if (rules_load(&pr->rs, cfg->rule_files[i], cfg->rules_format, err,
 			       sizeof(err)) != 0) {
 			fprintf(stderr, "rxbench: %s\n", err);
 			return -1;
@@ -863,7 +798,7 @@ static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 	struct reallife *rl = calloc(1, sizeof(*rl));
 
 	sr->data = rl;
-	if (rl == NULL || reallife_rules(&rl->pr) != 0)
+	if (rl == NULL || reallife_rules(r->cfg, &rl->pr) != 0)
 		return -1;
 	return payload_rules_setup(rl, r, ctx);
 }
@@ -986,7 +921,7 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 {
 	r->engines = ctx->engines;
 	r->neng = ctx->nengines;
-	r->link_gbps = st.link_gbps;
+	r->link_gbps = r->cfg->link_gbps;
 	if (inputs_sizes(r) != 0 || inputs_scenarios(r) != 0)
 		return -1;
 	for (size_t i = 0; i < r->nsr; i++)
@@ -996,17 +931,25 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 	return inputs_generate(r);
 }
 
-static int payload_prepare(struct suite_ctx *ctx)
+static void payload_cleanup(void *run);
+
+/* A signal (interrupt.h) stops it with what is planned so far. */
+static void *payload_prepare(struct suite_ctx *ctx, const void *cfg)
 {
 	struct payload_run *r = calloc(1, sizeof(*r));
 
-	the_run = r;
-	if (r == NULL || run_build(r, ctx) != 0)
-		return -1;
+	if (r == NULL)
+		return NULL;
+	r->cfg = cfg;
+	if (run_build(r, ctx) != 0)
+		goto fail;
 	for (size_t i = 0; i < r->nsr * r->nin && !interrupt_signal(); i++)
 		if (payload_plan(&r->ss[i], ctx) != 0)
-			return -1;
-	return 0;
+			goto fail;
+	return r;
+fail:
+	payload_cleanup(r);
+	return NULL;
 }
 
 /* ---- tables ---- */
@@ -1074,16 +1017,14 @@ static void touch_report(const struct scen_run *sr, const struct payload_run *r,
 	}
 }
 
-static void payload_report(struct suite_ctx *ctx, FILE *out)
+static void payload_report(struct suite_ctx *ctx, void *run, FILE *out)
 {
-	const struct payload_run *r = the_run;
+	const struct payload_run *r = run;
 	struct table_column cols[NSCEN];
 	const char *labels[MAX_SIZES];
 	double linerate[MAX_SIZES];
 	size_t order[MAX_SIZES];
 
-	if (r == NULL)
-		return;
 	for (size_t i = 0; i < r->nsr; i++)
 		cols[i] = (struct table_column){r->sr[i].sc->name,
 						r->sr[i].sc->title,
@@ -1111,13 +1052,10 @@ static void payload_report(struct suite_ctx *ctx, FILE *out)
 	fputc('\n', out);
 }
 
-static void payload_cleanup(void)
+static void payload_cleanup(void *run)
 {
-	struct payload_run *r = the_run;
+	struct payload_run *r = run;
 
-	the_run = NULL;
-	if (r == NULL)
-		return;
 	for (size_t i = 0; r->ss != NULL && i < r->nsr * r->nin; i++)
 		payload_size_release(&r->ss[i]);
 	for (size_t i = 0; i < r->nsr; i++)
@@ -1132,44 +1070,15 @@ static void payload_cleanup(void)
 	free(r);
 }
 
-/*
- * --help: the suite interface takes its options' text as one string, and
- * the --scenarios lines come from the table, so the text is put together
- * before main() runs.
- */
-static char usage[2048] =
-	"  --sizes=64,128,...    packet sizes (default 64,128,256,512,1000,1500)\n"
-	"  --match-rate=1%       packets carrying a match (or 0.01)\n"
-	"  --packets=N           packets per size (default: 4 MiB, >= 4096)\n"
-	"  --link=GBPS           link speed for line rate (default 100)\n"
-	"  --seed=N              generator seed (default 1)\n"
-	"  --rules=FILE|DIR      real-life rules: regex lines, Snort pcre:,\n"
-	"                        ModSecurity SecRule @rx (repeatable)\n"
-	"  --rules-format=F      auto, regex, snort, modsec\n"
-	"  --pcap=FILE           TCP/UDP payloads of a capture instead\n"
-	"  --scenarios=a,b       of these (* by default):\n";
-
-static void __attribute__((constructor)) usage_scenarios(void)
-{
-	size_t o = strlen(usage);
-
-	for (size_t i = 0; i < NSCEN && o < sizeof(usage); i++) {
-		int n = snprintf(usage + o, sizeof(usage) - o,
-				 "    %-11s%c %s\n", scenarios[i].name,
-				 scenarios[i].in_default ? '*' : ' ',
-				 scenarios[i].help);
-		o += n > 0 ? (size_t)n : 0;
-	}
-}
-
 const struct suite suite_payload = {
 	.name = "payload",
 	.desc = "regex on packet payloads by size: Mpps per core against line rate",
-	.usage = usage,
 	.in_default = 1,
 	.default_benchtime_ns = DEFAULT_BENCHTIME_NS,
-	.set_option = payload_set_option,
-	.legacy_prepare = payload_prepare,
-	.legacy_report = payload_report,
-	.legacy_cleanup = payload_cleanup,
+	.options = payload_options,
+	.config_size = sizeof(struct payload_config),
+	.config_init = payload_config_init,
+	.prepare = payload_prepare,
+	.report = payload_report,
+	.cleanup = payload_cleanup,
 };

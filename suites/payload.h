@@ -116,7 +116,10 @@ struct scen_size {
  * The state of one run: prepare() builds it, cleanup() frees it.  The
  * options it was built from stay in payload.c (set_option writes them).
  */
+struct payload_config;
+
 struct payload_run {
+	const struct payload_config *cfg; /* the options */
 	const struct engine *const *engines; /* the selected ones (ctx's) */
 	size_t neng;
 	double link_gbps;

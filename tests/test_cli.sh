@@ -183,8 +183,8 @@ expect 0 "FQDN scaling" -- run fqdn --engines=pcre2-jit --domains=20,40 --bench 
 grep -q 'match-name .*map+reverse+sort .*pcre2-jit .* N^' "$tmp/out" || { echo "FAIL: no fitted exponent"; fail=$((fail + 1)); }
 # the payload suite: its options, inputs and verification
 small=(--sizes=64 --packets=500 "${fast[@]}")
-expect 2 "--sizes=64,abc: 'abc' is not a number from 16 to 65535; use packet sizes" -- run payload --sizes=64,abc
-expect 2 "--sizes=8: '8' is not a number from 16 to 65535" -- run payload --sizes=8
+expect 2 "--sizes=64,abc: 'abc': not a whole number (packet sizes from 16 to 65535, separated by commas" -- run payload --sizes=64,abc
+expect 2 "--sizes=8: '8': must be from 16 to 65535" -- run payload --sizes=8
 expect 2 "--match-rate=abc: not a rate" -- run payload --match-rate=abc
 expect 2 "--match-rate=101%: not a rate" -- run payload --match-rate=101%
 expect 2 "--link=0: not a link speed" -- run payload --link=0
