@@ -66,6 +66,33 @@ int case_add(struct case_table *t, const char *name, const char *label,
 	return 0;
 }
 
+int case_add_bench(struct case_table *t, const char *name, void *arg)
+{
+	struct case_item *c = &t->c[t->n - 1];
+	struct case_bench *grown;
+	char *copy = strdup(name);
+
+	grown = copy ? realloc(c->bench, (c->nbench + 1) * sizeof(*grown)) : NULL;
+	if (grown == NULL) {
+		free(copy);
+		return -1;
+	}
+	c->bench = grown;
+	c->bench[c->nbench++] = (struct case_bench){copy, arg};
+	return 0;
+}
+
+/* Free what case_add() and case_add_bench() copied. */
+static void case_free_item(struct case_item *c)
+{
+	for (size_t k = 0; k < c->nbench; k++)
+		free(c->bench[k].name);
+	free(c->bench);
+	free(c->name);
+	free(c->label);
+	free(c->gate);
+}
+
 /* A non-ok row for case c. */
 static void case_row(struct suite_ctx *ctx, const struct case_table *t,
 		     const struct case_item *c, enum result_status st,
@@ -85,7 +112,7 @@ static int case_compile(struct case_table *t, struct suite_ctx *ctx,
 		case_row(ctx, t, c, RESULT_UNSUPPORTED, c->gate);
 		return -1;
 	}
-	if (c->needs & ~c->e->caps) {
+	if (c->e != NULL && (c->needs & ~c->e->caps)) {
 		char caps[256];
 		engine_caps_format(c->needs & ~c->e->caps, caps, sizeof(caps));
 		snprintf(why, sizeof(why), "needs %s, which %s lacks", caps,
@@ -94,6 +121,7 @@ static int case_compile(struct case_table *t, struct suite_ctx *ctx,
 		return -1;
 	}
 	rc = t->ops->compile(t->st, c, &c->h, why, sizeof(why));
+	c->compiled = rc == 0;
 	if (rc == 0)
 		return 0;
 	c->h = NULL;
@@ -151,6 +179,7 @@ static void case_drop(struct case_table *t, struct case_item *c)
 	if (c->h != NULL)
 		t->ops->release(t->st, c);
 	c->h = NULL;
+	c->compiled = 0;
 }
 
 /* A failed answer: its row, and the case leaves the pipeline. */
@@ -158,7 +187,7 @@ static void case_answer_failed(struct case_table *t, struct suite_ctx *ctx,
 			       struct case_item *c,
 			       const struct isolate_verdict *v)
 {
-	char why[CASE_TEXT];
+	char why[4 * CASE_TEXT]; /* failed() may quote an input whole */
 
 	case_verdict_text(v, ctx->opts, why, sizeof(why));
 	if (t->ops->failed != NULL) {
@@ -191,7 +220,7 @@ static int case_answer_all(struct case_table *t, struct suite_ctx *ctx)
 	if (j.live == NULL || v == NULL || t->answers == NULL || out == NULL)
 		goto out;
 	for (size_t i = 0; i < t->n; i++)
-		if (t->c[i].h != NULL)
+		if (t->c[i].compiled)
 			j.live[it.n++] = i;
 	rc = case_answers(&it, ctx->opts, out, v);
 	if (rc == STATUS_INTERRUPTED)
@@ -239,13 +268,14 @@ static const unsigned char *case_part(const struct case_table *t,
 	return t->ops->parts == 0 || p[0] == CASE_PART_SET ? p : NULL;
 }
 
-/* Does case o of the class answer part k with `a` (anything: a NULL)? */
+/* Does case o of the class answer part k with `a` (anything: a NULL)?
+ * A case of no engine is no library: it never says anything in a vote. */
 static int case_says(const struct case_table *t, const struct case_item *o,
 		    int klass, size_t k, const unsigned char *a)
 {
 	const unsigned char *p = case_part(t, o->answer, k);
 
-	return p != NULL && o->klass == klass &&
+	return p != NULL && o->e != NULL && o->klass == klass &&
 	       (a == NULL || memcmp(p, a, case_part_size(t->ops)) == 0);
 }
 
@@ -478,15 +508,16 @@ static void case_expected(struct case_table *t, size_t from, size_t to,
 	}
 }
 
-/* Step 5 for a case that may be timed: the benchmark, its verification. */
-static int case_plan(struct case_table *t, struct suite_ctx *ctx,
-		     struct case_item *c, const char *verified, int unverified)
+/* One benchmark of a case that may be timed, and its verification. */
+static int case_plan_one(struct case_table *t, struct suite_ctx *ctx,
+			 struct case_item *c, const char *name, void *arg,
+			 const char *verified, int unverified)
 {
-	struct bench b = {0};
+	struct bench b = {.arg = arg};
 
 	if (t->ops->bench(t->st, c, c->answer, &b) != 0)
 		return -1;
-	b.name = strdup(c->name);
+	b.name = strdup(name);
 	b.suite = t->suite;
 	b.verified = strdup(verified);
 	b.unverified = unverified;
@@ -497,6 +528,20 @@ static int case_plan(struct case_table *t, struct suite_ctx *ctx,
 	}
 	c->planned = 1;
 	c->unverified = unverified;
+	return 0;
+}
+
+/* Step 5 for a case that may be timed: each benchmark of it. */
+static int case_plan(struct case_table *t, struct suite_ctx *ctx,
+		     struct case_item *c, const char *verified, int unverified)
+{
+	if (c->nbench == 0)
+		return case_plan_one(t, ctx, c, c->name, NULL, verified,
+				     unverified);
+	for (size_t k = 0; k < c->nbench; k++)
+		if (case_plan_one(t, ctx, c, c->bench[k].name, c->bench[k].arg,
+				  verified, unverified) != 0)
+			return -1;
 	return 0;
 }
 
@@ -537,7 +582,7 @@ static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 		      struct case_item *c, const struct case_expect *x)
 {
 	char got[CASE_TEXT], want[CASE_TEXT], why[2 * CASE_TEXT];
-	char text[5 * CASE_TEXT];
+	char text[7 * CASE_TEXT];
 	int agrees = case_agrees(t, c, x, why, sizeof(why));
 
 	t->ops->describe(t->st, c, c->answer, got, sizeof(got));
@@ -552,7 +597,7 @@ static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 	}
 	t->ops->describe(t->st, c, x->answer, want, sizeof(want));
 	if (agrees == 0) {
-		char where[CASE_TEXT] = "";
+		char where[3 * CASE_TEXT] = "";
 		if (t->ops->explain != NULL) {
 			where[0] = ';';
 			where[1] = ' ';
@@ -611,19 +656,33 @@ out:
 	return rc;
 }
 
+/* Keep the benchmarks of c that --bench selects; 1 when any is left. */
+static int case_wanted(struct case_item *c, const struct suite_ctx *ctx)
+{
+	size_t k = 0;
+
+	if (c->nbench == 0)
+		return suite_wants(ctx, c->name);
+	for (size_t i = 0; i < c->nbench; i++) {
+		if (suite_wants(ctx, c->bench[i].name))
+			c->bench[k++] = c->bench[i];
+		else
+			free(c->bench[i].name);
+	}
+	c->nbench = k;
+	return k > 0;
+}
+
 /* Drop the cases the --bench filter does not select: they never run. */
 static void case_filter(struct case_table *t, const struct suite_ctx *ctx)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
-		if (suite_wants(ctx, t->c[i].name)) {
+		if (case_wanted(&t->c[i], ctx))
 			t->c[k++] = t->c[i];
-			continue;
-		}
-		free(t->c[i].name);
-		free(t->c[i].label);
-		free(t->c[i].gate);
+		else
+			case_free_item(&t->c[i]);
 	}
 	t->n = k;
 }
@@ -648,9 +707,7 @@ void case_table_release(struct case_table *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		case_drop(t, &t->c[i]);
-		free(t->c[i].name);
-		free(t->c[i].label);
-		free(t->c[i].gate);
+		case_free_item(&t->c[i]);
 	}
 	free(t->c);
 	free(t->answers);

@@ -2,7 +2,8 @@
  * case.h - the one verify-and-plan pipeline every suite feeds.
  *
  * A suite describes its work as a table of cases.  A case is one
- * benchmark name on one engine: what it needs (capabilities), which
+ * benchmark name on one engine (or on a matcher of the suite's own, with
+ * no engine: see case_item.e): what it needs (capabilities), which
  * reference group its answer belongs to, and the suite's data; the suite's
  * case_ops say how to compile it, compute its answer, compute the expected
  * answer, describe an answer in words and build the timed op.  case_run()
@@ -33,6 +34,12 @@
  *               when it is timed and marked unverified in every output.
  *
  * Cases outside the --bench filter are dropped before anything runs.
+ *
+ * A case is usually one benchmark, named as the case.  A case whose one
+ * answer several benchmarks rely on (the phases of one compiled matcher:
+ * compile, match, ...) lists them with case_add_bench(): it is dropped
+ * when --bench selects none of them, planned once per benchmark selected
+ * when verified, and its rows carry the case's own name.
  */
 #ifndef RXB_CASE_H
 #define RXB_CASE_H
@@ -61,9 +68,18 @@ enum case_part {
 	CASE_PART_SET = 1,
 };
 
+/* One of the benchmarks of a case of several (case_add_bench()). */
+struct case_bench {
+	char *name; /* "FQDN/phase=compile/..."; owned */
+	void *arg;  /* the suite's: case_ops.bench() finds it in b->arg */
+};
+
 struct case_item {
-	char *name;  /* the benchmark name ("Scan/engine=re2/..."); owned */
+	char *name;  /* the benchmark name ("Scan/engine=re2/..."), and the
+			name of the case's rows; owned */
 	char *label; /* for messages: "re2: pattern literal"; owned */
+	/* NULL: a matcher of the suite's own, no engine (a trie): it needs
+	   no capability and never counts in a vote */
 	const struct engine *e;
 	unsigned needs; /* enum engine_cap the case needs */
 	char *gate;     /* non-NULL: unsupported for this reason; owned */
@@ -73,9 +89,14 @@ struct case_item {
 	void *arg;      /* the suite's data for the case; not owned */
 	void *st;       /* the table's state (case_table.st), for a timed op
 			   that is given only the item */
-	void *h;        /* the compiled handle, NULL when none */
+	void *h;        /* the compiled handle; NULL when none, or when the
+			   compiled case needs none (a trie the suite built) */
+	struct case_bench *bench; /* case_add_bench(); NULL: one benchmark,
+				     named `name` */
+	size_t nbench;
 	/* set by case_run() */
-	int planned;         /* 1 when it became a benchmark */
+	int compiled;        /* 1 when compile() succeeded */
+	int planned;         /* 1 when it became a benchmark (any of them) */
 	int unverified;      /* ... timed unverified (--allow-unverified) */
 	unsigned char *answer; /* ops->answer_size bytes, when answered */
 };
@@ -100,7 +121,8 @@ struct case_ops {
 	const char *part_name;
 
 	/*
-	 * Compile c for c->e into *h.  0, or a negative enum engine_status
+	 * Compile c for c->e into *h (NULL is a valid handle: the case then
+	 * has nothing to free).  0, or a negative enum engine_status
 	 * (ENGINE_ERR_UNSUPPORTED makes an unsupported row) with the
 	 * engine's one-line reason in why.
 	 */
@@ -130,19 +152,23 @@ struct case_ops {
 	/*
 	 * Optional: where answer `got` differs from `want`, in words, for a
 	 * MISMATCH message ("first: packet 12 ...").  NULL: nothing more.
+	 * buf holds at least 1,500 bytes: room to quote an input whole.
 	 */
 	void (*explain)(void *st, const struct case_item *c, const void *got,
 			const void *want, char *buf, size_t size);
 
 	/*
 	 * Fill b's op (run, arg, bytes_per_op, extra metrics) for verified
-	 * case c whose answer is `answer`; name, suite and verification are
-	 * filled by case_run().  0, or -1 out of memory.
+	 * case c whose answer is `answer` (it stays there, in the table, until
+	 * case_table_release()); name, suite and verification are filled by
+	 * case_run().  b comes zeroed but for b->arg: the arg given to
+	 * case_add_bench() for this benchmark, NULL for a case of one.
+	 * 0, or -1 out of memory.
 	 */
 	int (*bench)(void *st, struct case_item *c, const void *answer,
 		     struct bench *b);
 
-	/* Free c->h (never NULL when called). */
+	/* Free c->h (never called when it is NULL). */
 	void (*release)(void *st, struct case_item *c);
 
 	/*
@@ -150,6 +176,7 @@ struct case_ops {
 	 * engine error), in words, added to its row ("on packet 12 ...").
 	 * Called in the parent after the verifying child is gone, so it can
 	 * know only what the child left in memory shared with the parent.
+	 * buf holds at least 1,500 bytes: room to quote an input whole.
 	 */
 	void (*failed)(void *st, const struct case_item *c, char *buf,
 		       size_t size);
@@ -168,13 +195,19 @@ void case_table_init(struct case_table *t, const char *suite,
 		     const struct case_ops *ops, void *st);
 
 /*
- * Append a case: name and label are copied, gate (may be NULL) too.
- * The item must not be referenced after case_run() until release, except
+ * Append a case: name and label are copied, gate (may be NULL) too; e
+ * may be NULL (case_item.e), and needs is then ignored.  The item must not be referenced after case_run() until release, except
  * through the table.  0, or -1 out of memory.
  */
 int case_add(struct case_table *t, const char *name, const char *label,
 	     const struct engine *e, unsigned needs, const char *gate,
 	     size_t group, int klass, void *arg);
+
+/*
+ * Give the case added last one more benchmark, `name` (copied); `arg`
+ * reaches case_ops.bench() in b->arg.  0, or -1 out of memory.
+ */
+int case_add_bench(struct case_table *t, const char *name, void *arg);
 
 /*
  * The pipeline above, adding rows to ctx->results and benchmarks to

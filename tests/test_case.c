@@ -7,7 +7,9 @@
  * hangs costs its answer only, and unverified cases are timed only when
  * asked, marked.  Answers in parts (a rule set's, rule by rule) are
  * verified part by part: a part the reference leaves out goes to the vote,
- * a part a case leaves out is not held against it.  case_answers():
+ * a part a case leaves out is not held against it.  A case of no engine
+ * (a suite's own matcher) is verified like any other and never votes; a
+ * case of several benchmarks plans those --bench selects.  case_answers():
  * verifying children, their phase, and their statuses and texts.
  */
 #define _GNU_SOURCE
@@ -20,6 +22,7 @@
 
 #include "engines/engine.h"
 #include "harness/bench.h"
+#include "harness/filter.h"
 #include "harness/isolate.h"
 #include "suites/case.h"
 
@@ -36,17 +39,20 @@ struct fake {
 	int ref_rc;        /* what expect() returns */
 	long ref;          /* its answer */
 	int ref_hangs;     /* expect() sleeps past the timeout */
+	int no_handle;     /* compile() gives NULL handles */
+	int released;      /* release() calls */
 	struct case_table *t;
 };
 
 static int fake_compile(void *st, const struct case_item *c, void **h,
 			char *why, size_t size)
 {
-	(void)st;
+	struct fake *f = st;
+
 	(void)c;
 	(void)why;
 	(void)size;
-	*h = (void *)1;
+	*h = f->no_handle ? NULL : (void *)1;
 	return 0;
 }
 
@@ -90,20 +96,24 @@ static int fake_run(void *arg, uint64_t n)
 	return 0;
 }
 
+/* A benchmark of several keeps the arg case_add_bench() gave it. */
 static int fake_bench(void *st, struct case_item *c, const void *answer,
 		      struct bench *b)
 {
 	(void)st;
 	(void)answer;
 	b->run = fake_run;
-	b->arg = c;
+	if (b->arg == NULL)
+		b->arg = c;
 	return 0;
 }
 
 static void fake_release(void *st, struct case_item *c)
 {
-	(void)st;
+	struct fake *f = st;
+
 	(void)c;
+	f->released++;
 }
 
 static const struct case_ops fake_ops = {
@@ -124,8 +134,8 @@ struct run {
 	struct suite_ctx ctx;
 };
 
-/* One group of cases on engines e[0..n) with f's answers, run through. */
-static void run_cases(struct run *r, struct fake *f, const struct engine *e,
+/* One group of cases on engines e[0..n) with f's answers, not run yet. */
+static void run_table(struct run *r, struct fake *f, const struct engine *e,
 		      size_t n, int allow_unverified)
 {
 	memset(r, 0, sizeof(*r));
@@ -143,6 +153,13 @@ static void run_cases(struct run *r, struct fake *f, const struct engine *e,
 				      SEM_LEFTMOST_FIRST, NULL),
 			     0);
 	}
+}
+
+/* The same, run through. */
+static void run_cases(struct run *r, struct fake *f, const struct engine *e,
+		      size_t n, int allow_unverified)
+{
+	run_table(r, f, e, n, allow_unverified);
 	cr_assert_eq(case_run(&r->t, &r->ctx), 0);
 }
 
@@ -262,6 +279,83 @@ Test(case_pipeline, allow_unverified_times_and_marks)
 		cr_expect(strstr(r.plan.b[i].verified, "not verified") != NULL);
 	}
 	run_release(&r);
+}
+
+/*
+ * A case of no engine (a trie the suite built: no handle either) is
+ * compiled, answered and checked against the reference like the others;
+ * without a reference it is no library, so two engines and it make no
+ * vote of three.
+ */
+Test(case_pipeline, a_case_of_no_engine_is_verified_and_never_votes)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL)};
+	struct fake f = {.answer = {7, 7, 7}, .ref_rc = CASE_REF_OK, .ref = 7,
+			 .no_handle = 1};
+	struct run r;
+
+	run_table(&r, &f, e, 2, 0);
+	cr_assert_eq(case_add(&r.t, "Test/engine=none", "none", NULL, ~0u, NULL,
+			      0, SEM_LEFTMOST_FIRST, NULL),
+		     0);
+	cr_assert_eq(case_run(&r.t, &r.ctx), 0);
+	cr_expect_eq(status_of(&r, "none"), RESULT_OK);
+	cr_expect_eq(r.plan.n, 3);
+	run_release(&r);
+	cr_expect_eq(f.released, 0, "NULL handles are not released");
+
+	f.ref_rc = CASE_REF_NONE;
+	f.released = 0;
+	run_table(&r, &f, e, 2, 0);
+	cr_assert_eq(case_add(&r.t, "Test/engine=none", "none", NULL, 0, NULL,
+			      0, SEM_LEFTMOST_FIRST, NULL),
+		     0);
+	cr_assert_eq(case_run(&r.t, &r.ctx), 0);
+	cr_expect_eq(r.plan.n, 0, "2 libraries of 2: no vote");
+	cr_expect_eq(status_of(&r, "none"), RESULT_UNVERIFIED);
+	run_release(&r);
+}
+
+/*
+ * A case of several benchmarks plans those --bench selects, each with its
+ * arg and the case's verification; a case none of whose benchmarks is
+ * selected is dropped before it runs (no MISMATCH row for its answer).
+ */
+Test(case_pipeline, a_case_of_several_benchmarks_plans_those_selected)
+{
+	struct engine e[] = {eng("a", NULL), eng("b", NULL)};
+	struct fake f = {.answer = {7, 1}, .ref_rc = CASE_REF_OK, .ref = 7};
+	static int arg[3];
+	static const char *const phase[] = {"x", "y", "z"};
+	struct bench_filter filter;
+	struct run r;
+	char err[256], name[64];
+
+	cr_assert_eq(filter_init(&filter, "Test/phase=[xz]", err, sizeof(err)),
+		     0, "%s", err);
+	run_table(&r, &f, e, 0, 0);
+	r.ctx.filter = &filter;
+	cr_assert_eq(case_add(&r.t, "Test/engine=a", "a", &e[0], 0, NULL, 0,
+			      SEM_LEFTMOST_FIRST, NULL),
+		     0);
+	for (size_t k = 0; k < 3; k++) {
+		snprintf(name, sizeof(name), "Test/phase=%s/engine=a", phase[k]);
+		cr_assert_eq(case_add_bench(&r.t, name, &arg[k]), 0);
+	}
+	cr_assert_eq(case_add(&r.t, "Test/engine=b", "b", &e[1], 0, NULL, 0,
+			      SEM_LEFTMOST_FIRST, NULL),
+		     0);
+	cr_assert_eq(case_add_bench(&r.t, "Test/phase=y/engine=b", &arg[1]), 0);
+	cr_assert_eq(case_run(&r.t, &r.ctx), 0);
+	cr_expect_eq(r.res.n, 0, "b is not selected: no row");
+	cr_assert_eq(r.plan.n, 2);
+	cr_expect_str_eq(r.plan.b[0].name, "Test/phase=x/engine=a");
+	cr_expect_str_eq(r.plan.b[1].name, "Test/phase=z/engine=a");
+	cr_expect_eq(r.plan.b[0].arg, &arg[0]);
+	cr_expect_eq(r.plan.b[1].arg, &arg[2]);
+	cr_expect_str_eq(r.plan.b[1].verified, "the test's reference: count 7");
+	run_release(&r);
+	filter_release(&filter);
 }
 
 /* Item 0 records the phase it ran in; item 1 hangs; item 2 crashes. */
