@@ -16,23 +16,29 @@
  *   queries           the same over --queries FILE
  * The trie strategy uses no engine (engine=none).
  *
- * Verification comes first: every strategy x engine verdict for every
- * query is compared with the reference matcher (fqdn_ref.h); a pair that
- * differs gets a MISMATCH row naming the query and no time.  The verdicts
- * are computed in a forked child, one answer per case and query set
- * within --timeout (case_answers, as the scan and payload suites do):
- * an engine stuck or crashing while verifying is a timeout or error row
- * and the run goes on.  A case that verified then asks its queries once
- * in the parent, so that the measuring children start with what RE2's
- * lazy DFA learned (steady state, as before; cold, RE2's baseline at 500
- * selectors took 3 ms a query instead of 5 us).  The timed match loop
- * checks each verdict again
- * against the reference's.  A regex that one engine rejects but another
- * compiled is beyond the first engine's limits (an unsupported row); one
- * that no engine compiled is an error.  The queries phase also reports
- * `allowed`, how many of the --queries names the policy allows (verified:
- * the strategy's count, equal to the reference's), an exact metric anyone
- * can check with their own tool.
+ * The suite is a generator of cases for the one pipeline (suites/case.h):
+ * one table per size, a case per strategy x engine (the trie's on no
+ * engine), whose answer is its verdict on every query of every set
+ * (fqdn_verify.h) and whose benchmarks are its phases.  The expected
+ * answer is the reference matcher's (fqdn_ref.h), the same for every case
+ * of a size; a case that differs gets a MISMATCH row naming the first
+ * query that differs, and no time.  The answers are computed in a forked
+ * child, each within --timeout: an engine stuck, crashing or failing
+ * while verifying is a timeout or error row naming the query it was
+ * asked (memory shared with the child), and the run goes on.  A case that
+ * verified then asks its queries once in the parent, so that the
+ * measuring children start with what RE2's lazy DFA learned (steady
+ * state, as before; cold, RE2's baseline at 500 selectors took 3 ms a
+ * query instead of 5 us).  The timed match loop checks each verdict again
+ * against the verified answer.  A regex that an engine rejects although
+ * it is valid syntax (the reference parser reads it) is beyond that
+ * engine's limits: an unsupported row; an invalid one is an error.  The
+ * queries phase also reports `allowed`, how many of the --queries names
+ * the policy allows (verified: the strategy's count, equal to the
+ * reference's), an exact metric anyone can check with their own tool.
+ *
+ * The generate phase of a regex strategy is no case: it answers no query,
+ * and what it builds is what the strategy's engine cases verify.
  *
  * The suite's default --benchtime is 100ms (about 300 benchmarks with
  * every engine must fit in five minutes); a user's --benchtime wins.
@@ -47,11 +53,13 @@
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
 #include "suites/fqdn_verify.h"
+#include "suites/reference.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define FQDN_MAX_SIZES 16
 #define FQDN_DEFAULT_DOMAINS 500
@@ -68,26 +76,7 @@ enum fqdn_phase {
 
 #define FQDN_NSETS (FQDN_Q_COUNT + 1) /* the generated sets, then --queries */
 
-/* One policy size: the inputs and the reference's verdicts. */
-struct fqdn_size {
-	size_t domains;
-	struct fqdn_policy policy;
-	struct fqdn_ref ref;
-	struct fqdn_queries q[FQDN_NSETS];
-	unsigned char *expect[FQDN_NSETS];
-	struct fqdn_built *built; /* one per strategy */
-};
-
 struct fqdn_case;
-
-/* What a verifying child sends back for one case and query set. */
-struct fqdn_answer {
-	uint64_t total;   /* queries asked */
-	uint64_t wrong;   /* verdicts that differ from the reference */
-	uint64_t allowed; /* queries the strategy allowed */
-	uint64_t index;   /* the first wrong (or failing) query */
-	int64_t got;      /* the strategy's verdict on it */
-};
 
 /* One benchmark: a phase of a case. */
 struct fqdn_op {
@@ -96,39 +85,65 @@ struct fqdn_op {
 	size_t next; /* the query the next op takes */
 };
 
+/* One policy size: its inputs, its cases and the table verifying them. */
+struct fqdn_size {
+	size_t domains;
+	int named; /* several sizes: benchmark names carry /domains=N */
+	struct fqdn_policy policy;
+	struct fqdn_queries q[FQDN_NSETS];
+	struct fqdn_set sets[FQDN_NSETS]; /* q, named: what an answer covers */
+	size_t off[FQDN_NSETS];   /* where set k starts in an answer */
+	struct fqdn_built *built; /* one per strategy */
+	signed char *valid;       /* per strategy: 1 valid syntax, 0 not,
+				     -1 not known yet (compile_failure) */
+	struct fqdn_case *cases;  /* strategy by strategy, engine none first */
+	size_t ncases, maxcases;
+	/* per case, shared with the verifying children: the query being
+	   asked (fqdn_answer), to say where a failed answer stopped */
+	size_t *at;
+	struct case_ops ops;      /* fqdn_ops, with this size's answer_size */
+	struct case_table table;
+};
+
 /* One size x strategy x engine (engine NULL: none). */
 struct fqdn_case {
 	struct fqdn_size *sz;
 	const struct fqdn_strategy *s;
 	const struct engine *e;
 	struct fqdn_built *built; /* the size's, shared */
-	void *h;                  /* compiled regex, NULL when none */
-	int wanted;               /* --bench selects one of its phases */
-	int crc;                  /* compile status (enum engine_status) */
-	struct engine_error err;  /* when crc < 0 */
+	/* once planned: the compiled regex (the table's, NULL when none) and
+	   the verified answer (in the table too) */
+	void *h;
+	const unsigned char *want;
+	int warm;                 /* asked every query once, here */
 	char *buf;                /* the rewritten query */
 	struct fqdn_built kept;   /* held between retain and release */
 	void *kept_h;
 	struct fqdn_op op[PH_COUNT];
-	struct fqdn_answer ans[FQDN_NSETS];     /* verification, per set */
-	struct isolate_verdict iv[FQDN_NSETS];
 };
 
+/*
+ * The options: fqdn_set_option() writes them, prepare reads them.  What
+ * a run builds is in struct fqdn_run.
+ */
 static struct {
 	size_t sizes[FQDN_MAX_SIZES];
 	size_t nsizes;
 	uint64_t seed;
 	const char *policy_path;
 	const char *queries_path;
+} st = {.seed = 1};
+
+/* One run: everything prepare builds; the benchmarks point into it. */
+struct fqdn_run {
 	struct fqdn_policy file_policy; /* --policy, read once */
 	struct fqdn_queries file_queries;
 	char **tlds;
 	long ntlds;
 	int tlds_psl;
 	struct fqdn_size *sz;
-	struct fqdn_case *cases;
-	size_t ncases;
-} st = {.seed = 1};
+	size_t nsizes; /* of sz that were set up */
+};
 
 static const char *phase_name(enum fqdn_phase ph)
 {
@@ -223,14 +238,15 @@ static int fqdn_set_option(const char *key, const char *value)
 }
 
 /* The policy of size n: generated, or the first n selectors of --policy. */
-static int size_policy(struct fqdn_size *z, size_t n, int explicit_n)
+static int size_policy(const struct fqdn_run *r, struct fqdn_size *z,
+		       size_t n, int explicit_n)
 {
-	const struct fqdn_policy *fp = &st.file_policy;
+	const struct fqdn_policy *fp = &r->file_policy;
 
 	fqdn_policy_init(&z->policy);
 	if (st.policy_path == NULL)
-		return fqdn_policy_generate(&z->policy, n, st.seed, st.tlds,
-					    st.ntlds);
+		return fqdn_policy_generate(&z->policy, n, st.seed, r->tlds,
+					    r->ntlds);
 	if (!explicit_n)
 		n = fp->n;
 	if (n > fp->n) {
@@ -245,9 +261,12 @@ static int size_policy(struct fqdn_size *z, size_t n, int explicit_n)
 	return 0;
 }
 
-/* The query sets of z and the reference's verdict on each query. */
-static int size_queries(struct fqdn_size *z)
+/* The query sets of z: generated, then --queries. */
+static int size_queries(const struct fqdn_run *r, struct fqdn_size *z)
 {
+	const struct fqdn_queries *fq = &r->file_queries;
+	size_t off = 0;
+
 	for (size_t k = 0; k < FQDN_NSETS; k++) {
 		struct fqdn_queries *q = &z->q[k];
 		fqdn_queries_init(q);
@@ -255,35 +274,32 @@ static int size_queries(struct fqdn_size *z)
 		    fqdn_queries_generate(q, &z->policy, (enum fqdn_qset)k,
 					  st.seed) != 0)
 			return -1;
-		for (size_t i = 0; k == FQDN_Q_COUNT && i < st.file_queries.n; i++)
-			if (fqdn_queries_add(q, st.file_queries.name[i],
-					     st.file_queries.len[i]) != 0)
+		for (size_t i = 0; k == FQDN_Q_COUNT && i < fq->n; i++)
+			if (fqdn_queries_add(q, fq->name[i], fq->len[i]) != 0)
 				return -1;
-		z->expect[k] = malloc(q->n + 1);
-		if (z->expect[k] == NULL)
-			return -1;
-		for (size_t i = 0; i < q->n; i++) {
-			int a = fqdn_ref_allows(&z->ref, q->name[i], q->len[i]);
-			if (a < 0)
-				return -1;
-			z->expect[k][i] = (unsigned char)a;
-		}
+		z->sets[k] = (struct fqdn_set){
+			phase_name((enum fqdn_phase)(PH_MATCH_FIRST + k)), q};
+		z->off[k] = off;
+		off += q->n;
 	}
 	return 0;
 }
 
 /* Inputs of one size, and every strategy's generated regex and set. */
-static int size_init(struct fqdn_size *z, size_t n, int explicit_n)
+static int size_init(const struct fqdn_run *r, struct fqdn_size *z, size_t n,
+		     int explicit_n)
 {
 	z->domains = n;
-	if (size_policy(z, n, explicit_n) != 0)
+	if (size_policy(r, z, n, explicit_n) != 0)
 		return -1;
 	z->domains = z->policy.n;
-	if (fqdn_ref_init(&z->ref, &z->policy) != 0 || size_queries(z) != 0)
+	if (size_queries(r, z) != 0)
 		return -1;
 	z->built = calloc(fqdn_nstrategies, sizeof(*z->built));
-	if (z->built == NULL)
+	z->valid = malloc(fqdn_nstrategies);
+	if (z->built == NULL || z->valid == NULL)
 		return -1;
+	memset(z->valid, -1, fqdn_nstrategies);
 	for (size_t i = 0; i < fqdn_nstrategies; i++)
 		if (fqdn_generate(&fqdn_strategies[i], &z->policy,
 				  &z->built[i]) != 0)
@@ -293,14 +309,18 @@ static int size_init(struct fqdn_size *z, size_t n, int explicit_n)
 
 static void size_release(struct fqdn_size *z)
 {
-	for (size_t k = 0; k < FQDN_NSETS; k++) {
+	case_table_release(&z->table); /* the compiled regexes */
+	for (size_t i = 0; i < z->ncases; i++)
+		free(z->cases[i].buf);
+	free(z->cases);
+	if (z->at != NULL)
+		munmap(z->at, z->maxcases * sizeof(*z->at));
+	for (size_t k = 0; k < FQDN_NSETS; k++)
 		fqdn_queries_release(&z->q[k]);
-		free(z->expect[k]);
-	}
 	for (size_t i = 0; z->built != NULL && i < fqdn_nstrategies; i++)
 		fqdn_built_release(&z->built[i]);
 	free(z->built);
-	fqdn_ref_release(&z->ref);
+	free(z->valid);
 	fqdn_policy_release(&z->policy);
 }
 
@@ -315,7 +335,7 @@ static void case_name(const struct fqdn_case *c, const char *phase, char *buf,
 {
 	char dom[32] = "";
 
-	if (st.nsizes > 1)
+	if (c->sz->named)
 		snprintf(dom, sizeof(dom), "/domains=%zu", c->sz->domains);
 	snprintf(buf, size, "FQDN%s%s/strategy=%s/engine=%s%s",
 		 phase ? "/phase=" : "", phase ? phase : "", c->s->name,
@@ -415,14 +435,14 @@ static int run_combined(void *arg, uint64_t n)
 	return 0;
 }
 
-/* One query per op; a verdict that differs from the reference's fails. */
+/* One query per op; a verdict that differs from the verified one fails. */
 static int run_match(void *arg, uint64_t n)
 {
 	struct fqdn_op *op = arg;
 	struct fqdn_case *c = op->c;
 	size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
 	const struct fqdn_queries *q = &c->sz->q[k];
-	const unsigned char *want = c->sz->expect[k];
+	const unsigned char *want = c->want + c->sz->off[k];
 	size_t j = op->next;
 
 	for (uint64_t i = 0; i < n; i++) {
@@ -466,8 +486,6 @@ static void release_op(void *arg)
 	fqdn_built_release(&c->kept);
 }
 
-/* --- verification and planning --- */
-
 /* Phases this case times. */
 static int case_has_phase(const struct fqdn_case *c, enum fqdn_phase ph)
 {
@@ -484,274 +502,165 @@ static int case_has_phase(const struct fqdn_case *c, enum fqdn_phase ph)
 	return c->sz->q[ph - PH_MATCH_FIRST].n > 0;
 }
 
-/* 1 when --bench selects any benchmark of this case. */
-static int case_wanted(const struct suite_ctx *ctx, const struct fqdn_case *c)
+/* b's op for phase op->phase (no name, suite or verification). */
+static void op_fill(struct fqdn_op *op, struct bench *b)
 {
-	char name[256];
+	static int (*const run[])(void *, uint64_t) = {
+		run_generate, run_compile, run_combined};
 
-	for (int ph = 0; ph < PH_COUNT; ph++) {
-		if (!case_has_phase(c, (enum fqdn_phase)ph))
-			continue;
-		case_name(c, phase_name((enum fqdn_phase)ph), name, sizeof(name));
-		if (suite_wants(ctx, name))
-			return 1;
+	b->run = op->phase < PH_MATCH_FIRST ? run[op->phase] : run_match;
+	if (op->phase < PH_MATCH_FIRST) {
+		b->retain = retain_op;
+		b->release = release_op;
 	}
-	return 0;
+	b->arg = op;
+	b->extra[0] = (struct bench_metric){"domains", BETTER_EXACT,
+					   (double)op->c->sz->domains};
+	b->nextra = 1;
 }
 
-/* Compile c's regex (when it has an engine and is wanted): c->crc, c->err. */
-static void case_compile(struct fqdn_case *c)
+/* --- the case pipeline's operations (suites/case.h) --- */
+
+/* 1 when every regex of strategy i parses in the reference (computed once). */
+static int built_valid(struct fqdn_size *z, size_t i)
 {
-	c->err = (struct engine_error){0, -1, -1, ""};
-	c->crc = 0;
-	if (!c->wanted || !case_has_engine(c))
-		return;
-	if ((c->s->flags & FQDN_S_MULTI) && !engine_set_native(c->e)) {
-		c->crc = ENGINE_ERR_UNSUPPORTED;
-		snprintf(c->err.msg, sizeof(c->err.msg), "strategy %s needs a "
-			 "native multi-pattern set", c->s->name);
-		c->err.pattern = -1;
-		return;
+	const struct fqdn_built *b = &z->built[i];
+	char why[256];
+
+	if (z->valid[i] >= 0)
+		return z->valid[i];
+	z->valid[i] = 1;
+	for (size_t k = 0; k < b->nre && z->valid[i]; k++) {
+		struct ref_regex *r = NULL;
+		int rc = ref_compile(b->re[k], b->relen[k], 0, &r, why,
+				     sizeof(why));
+		if (rc == REF_OK)
+			ref_free(r);
+		z->valid[i] = rc == REF_OK || rc == REF_OUT_OF_REACH;
 	}
-	c->crc = built_compile(c->built, c->e, &c->h, &c->err);
-	if (c->crc != 0)
-		c->h = NULL;
+	return z->valid[i];
 }
 
 /*
- * The row of a case that did not compile.  The regexes are built from
- * checked selectors with syntax every engine claims, so when another
- * engine compiled the same regex, a rejection is this engine's limit
- * (pattern size: Hyperscan's 16,000 bytes, PCRE2's 64 KiB link size;
- * TRE's fixed compile stack, which it reports as REG_ESPACE "out of
- * memory"): unsupported.  When no engine compiled it, it is an error.
+ * Why c's regex did not compile, into why; the status of its row.  The
+ * regexes are built from checked selectors with syntax every engine
+ * claims, so when the reference parser reads them (valid syntax, whatever
+ * engines ran), a rejection is this engine's limit (pattern size:
+ * Hyperscan's 16,000 bytes, PCRE2's 64 KiB link size; TRE's fixed compile
+ * stack, which it reports as REG_ESPACE "out of memory"): unsupported.
+ * Otherwise it is an error.
  */
-static void case_compile_row(struct suite_ctx *ctx, const struct fqdn_case *c,
-			     int others_compiled)
+static int compile_failure(struct fqdn_case *c, int rc,
+			   const struct engine_error *err, char *why,
+			   size_t size)
 {
 	const struct fqdn_built *b = c->built;
-	int limit = (c->crc == ENGINE_ERR_COMPILE ||
-		     c->crc == ENGINE_ERR_NOMEM) && others_compiled;
-	char name[256], what[64];
+	int limit = (rc == ENGINE_ERR_COMPILE || rc == ENGINE_ERR_NOMEM) &&
+		    built_valid(c->sz, (size_t)(c->s - fqdn_strategies));
+	char what[64];
 
-	case_name(c, NULL, name, sizeof(name));
-	if (c->crc == ENGINE_ERR_UNSUPPORTED && c->err.pattern < 0) {
-		suite_fail(ctx, "fqdn", name, RESULT_UNSUPPORTED, "%s: %s",
-			   c->e->name, c->err.msg);
-		return;
-	}
 	if (b->nre == 1)
 		snprintf(what, sizeof(what), "regex of %zu bytes", b->relen[0]);
 	else
 		snprintf(what, sizeof(what), "set of %zu regexes", b->nre);
-	suite_fail(ctx, "fqdn", name,
-		   limit || c->crc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
-							     : RESULT_ERROR,
-		   "%s: strategy %s, %zu domains, %s: %s: %s (pattern %ld, "
-		   "offset %ld)%s", c->e->name, c->s->name, c->sz->domains,
-		   what, engine_status_name(c->crc), c->err.msg, c->err.pattern,
-		   c->err.offset,
-		   limit ? "; other engines compiled it: a limit of this engine"
-			 : "");
-}
-
-/* Query set k of case c with the reference's verdicts. */
-static struct fqdn_qset_ref case_set(const struct fqdn_case *c, size_t k)
-{
-	return (struct fqdn_qset_ref){
-		phase_name((enum fqdn_phase)(PH_MATCH_FIRST + k)), &c->sz->q[k],
-		c->sz->expect[k]};
-}
-
-/* Cases that verify: a compiled regex, or the trie. */
-static int case_verifies(const struct fqdn_case *c)
-{
-	return c->wanted && c->crc == 0 &&
-	       (case_has_engine(c) || (c->s->flags & FQDN_S_TRIE));
-}
-
-/* The cases of one strategy being verified, for case_answers(). */
-struct verify_job {
-	struct fqdn_case **c;
-	size_t n;
-};
-
-/* Item i: case i / FQDN_NSETS on query set i % FQDN_NSETS. */
-static int verify_answer(void *arg, size_t i, void *out)
-{
-	const struct verify_job *j = arg;
-	struct fqdn_case *c = j->c[i / FQDN_NSETS];
-	struct fqdn_qset_ref set = case_set(c, i % FQDN_NSETS);
-	struct fqdn_verdict v;
-	struct fqdn_answer a;
-
-	fqdn_verify(c->s, c->built, c->e, c->h, &set, 1, c->buf, &v);
-	a = (struct fqdn_answer){v.total, v.wrong, v.allowed, v.index, v.got};
-	memcpy(out, &a, sizeof(a)); /* sent back on failure too: the query */
-	return v.status;
-}
-
-/* A case that failed on a set is not asked about the rest. */
-static size_t verify_after_failure(void *arg, size_t i)
-{
-	(void)arg;
-	return (i / FQDN_NSETS + 1) * FQDN_NSETS;
+	snprintf(why, size, "%s: %s: %s (pattern %ld, offset %ld)%s", what,
+		 engine_status_name(rc), err->msg, err->pattern, err->offset,
+		 limit ? "; valid syntax (the reference parses it): a limit of "
+			 "this engine"
+		       : "");
+	return limit ? ENGINE_ERR_UNSUPPORTED : rc;
 }
 
 /*
- * Every verifying case of cs[0..n) against the reference, in a child
- * (isolate.h): answers into each case's ans[] and iv[].  0,
- * STATUS_INTERRUPTED, or -1 out of memory.
+ * The case's regex on its engine: no handle for a map strategy without a
+ * matchPattern, nor for the trie (built with its size).
  */
-static int cases_verify(struct suite_ctx *ctx, struct fqdn_case *cs, size_t n)
+static int fqdn_compile(void *arg, const struct case_item *c, void **h,
+			char *why, size_t size)
 {
-	struct verify_job j = {calloc(n + 1, sizeof(*j.c)), 0};
-	struct isolate_items it = {0, sizeof(struct fqdn_answer), verify_answer,
-				   verify_after_failure, &j};
-	struct fqdn_answer *out = NULL;
-	struct isolate_verdict *v = NULL;
-	int rc = -1;
+	struct fqdn_case *fc = c->arg;
+	struct engine_error err = {0, -1, -1, ""};
+	int rc;
 
-	for (size_t i = 0; j.c != NULL && i < n; i++)
-		if (case_verifies(&cs[i]))
-			j.c[j.n++] = &cs[i];
-	it.n = j.n * FQDN_NSETS;
-	out = calloc(it.n + 1, sizeof(*out));
-	v = calloc(it.n + 1, sizeof(*v));
-	if (j.c == NULL || out == NULL || v == NULL)
-		goto out;
-	rc = case_answers(&it, ctx->opts, out, v);
-	if (rc == STATUS_INTERRUPTED)
-		goto out;
-	for (size_t i = 0; i < it.n; i++) {
-		j.c[i / FQDN_NSETS]->ans[i % FQDN_NSETS] = out[i];
-		j.c[i / FQDN_NSETS]->iv[i % FQDN_NSETS] = v[i];
-	}
-	rc = 0;
-out:
-	free(j.c);
-	free(out);
-	free(v);
-	return rc;
-}
-
-/* Answer a of set k as a verdict, the query it names included. */
-static struct fqdn_verdict answer_verdict(const struct fqdn_case *c, size_t k,
-					  const struct fqdn_answer *a, int status)
-{
-	struct fqdn_qset_ref set = case_set(c, k);
-	struct fqdn_verdict v = {.total = a->total, .wrong = a->wrong,
-				 .allowed = a->allowed, .status = status,
-				 .index = a->index, .set = set.name,
-				 .got = (int)a->got};
-
-	if (a->index < set.q->n) {
-		v.query = set.q->name[a->index];
-		v.qlen = set.q->len[a->index];
-		v.want = set.expect[a->index];
-	}
-	return v;
-}
-
-/* The row of a case that failed in set k (isolate verdict iv). */
-static void case_failed_row(struct suite_ctx *ctx, const struct fqdn_case *c,
-			    size_t k, const struct isolate_verdict *iv)
-{
-	const char *engine = case_has_engine(c) ? c->e->name : "none";
-	struct fqdn_verdict v = answer_verdict(c, k, &c->ans[k], iv->status);
-	char name[256], why[2048];
-
-	case_name(c, NULL, name, sizeof(name));
-	if (iv->end == ISOLATE_ANSWERED) { /* the engine's own status */
-		fqdn_verdict_text(&v, c->s->name, engine, c->sz->domains, why,
-				  sizeof(why));
-		suite_fail(ctx, "fqdn", name, result_status_of(iv->status),
-			   "%s", why);
-		return;
-	}
-	case_verdict_text(iv, ctx->opts, why, sizeof(why));
-	suite_fail(ctx, "fqdn", name, result_status_of(iv->status),
-		   "%s: strategy %s, %zu domains, query set %s: %s", engine,
-		   c->s->name, c->sz->domains, v.set, why);
-}
-
-/* What verification found for c: 0, or -1 after its row. */
-static int case_verified(struct suite_ctx *ctx, const struct fqdn_case *c)
-{
-	struct fqdn_verdict v = {0}, first = {0};
-	char name[256], why[2048];
-
-	for (size_t k = 0; k < FQDN_NSETS; k++) {
-		if (c->iv[k].status != 0) {
-			case_failed_row(ctx, c, k, &c->iv[k]);
-			return -1;
-		}
-		if (c->ans[k].wrong > 0 && first.wrong == 0)
-			first = answer_verdict(c, k, &c->ans[k], 0);
-		v.wrong += c->ans[k].wrong;
-		v.total += c->ans[k].total;
-	}
-	if (v.wrong == 0)
+	(void)arg;
+	*h = NULL;
+	if (!case_has_engine(fc))
 		return 0;
-	first.wrong = v.wrong;
-	first.total = v.total;
-	case_name(c, NULL, name, sizeof(name));
-	fqdn_verdict_text(&first, c->s->name,
-			  case_has_engine(c) ? c->e->name : "none",
-			  c->sz->domains, why, sizeof(why));
-	suite_fail(ctx, "fqdn", name, RESULT_MISMATCH, "%s", why);
-	return -1;
+	rc = built_compile(fc->built, fc->e, h, &err);
+	return rc == 0 ? 0 : compile_failure(fc, rc, &err, why, size);
 }
 
-static int plan_phase(struct suite_ctx *ctx, struct fqdn_case *c,
-		      enum fqdn_phase ph)
+static int fqdn_case_answer(void *arg, const struct case_item *c, void *out)
 {
-	static int (*const run[])(void *, uint64_t) = {
-		run_generate, run_compile, run_combined};
-	struct fqdn_op *op = &c->op[ph];
-	struct bench b = {0};
-	char name[256];
+	const struct fqdn_size *z = arg;
+	struct fqdn_case *fc = c->arg;
 
-	case_name(c, phase_name(ph), name, sizeof(name));
-	if (!suite_wants(ctx, name))
-		return 0;
-	*op = (struct fqdn_op){c, ph, 0};
-	b.name = strdup(name);
-	b.suite = "fqdn";
-	b.run = ph < PH_MATCH_FIRST ? run[ph] : run_match;
-	if (ph < PH_MATCH_FIRST) {
-		b.retain = retain_op;
-		b.release = release_op;
-	}
-	b.arg = op;
-	b.extra[0] = (struct bench_metric){"domains", BETTER_EXACT,
-					   (double)c->sz->domains};
-	b.nextra = 1;
-	if (ph == PH_QUERIES)
-		b.extra[b.nextra++] = (struct bench_metric){
-			"allowed", BETTER_EXACT,
-			(double)c->ans[FQDN_Q_COUNT].allowed};
-	if (b.name == NULL || plan_add(ctx->plan, &b) != 0) {
-		free(b.name);
-		return -1;
-	}
-	return 0;
+	return fqdn_answer(fc->s, fc->built, fc->e, c->h, z->sets, FQDN_NSETS,
+			   fc->buf, out, &z->at[fc - z->cases]);
 }
 
-/* The rewrite buffer, whether --bench wants c, its compiled regex. */
-static int case_prepare(const struct suite_ctx *ctx, struct fqdn_case *c)
+/* The reference's verdicts, the same for every case of the size. */
+static int fqdn_case_expect(void *arg, const struct case_item *c, void *out,
+			    char *by, size_t size)
 {
-	size_t maxq = 0;
+	const struct fqdn_size *z = arg;
+	struct fqdn_ref r;
+	int rc;
 
-	for (size_t k = 0; k < FQDN_NSETS; k++)
-		if (c->sz->q[k].maxlen > maxq)
-			maxq = c->sz->q[k].maxlen;
-	c->buf = malloc(maxq + 2);
-	if (c->buf == NULL)
-		return -1;
-	c->wanted = case_wanted(ctx, c);
-	case_compile(c);
-	return 0;
+	(void)c;
+	snprintf(by, size, "reference, Cilium v1.11's rules");
+	if (fqdn_ref_init(&r, &z->policy) != 0)
+		return CASE_REF_ERROR;
+	rc = fqdn_expect(&r, z->sets, FQDN_NSETS, out);
+	fqdn_ref_release(&r);
+	return rc == 0 ? CASE_REF_OK : CASE_REF_ERROR;
+}
+
+/* Queries of set k (all sets: FQDN_NSETS) that answer a allows. */
+static size_t answer_allowed(const struct fqdn_size *z,
+			     const unsigned char *a, size_t k)
+{
+	size_t from = k < FQDN_NSETS ? z->off[k] : 0;
+	size_t n = k < FQDN_NSETS ? z->q[k].n : fqdn_total(z->sets, FQDN_NSETS);
+	size_t allowed = 0;
+
+	for (size_t i = 0; i < n; i++)
+		allowed += a[from + i] == 1;
+	return allowed;
+}
+
+static void fqdn_describe(void *arg, const struct case_item *c,
+			  const void *answer, char *buf, size_t size)
+{
+	const struct fqdn_size *z = arg;
+
+	(void)c;
+	snprintf(buf, size, "%zu of %zu queries allowed",
+		 answer_allowed(z, answer, FQDN_NSETS),
+		 fqdn_total(z->sets, FQDN_NSETS));
+}
+
+static void fqdn_explain_case(void *arg, const struct case_item *c,
+			      const void *got, const void *want, char *buf,
+			      size_t size)
+{
+	const struct fqdn_size *z = arg;
+
+	(void)c;
+	fqdn_explain(z->sets, FQDN_NSETS, got, want, buf, size);
+}
+
+/* The query the verifying child was asking (an engine error, a timeout,
+ * a crash), from the memory it shares with this process. */
+static void fqdn_failed(void *arg, const struct case_item *c, char *buf,
+			size_t size)
+{
+	const struct fqdn_size *z = arg;
+	const struct fqdn_case *fc = c->arg;
+	char q[4 * FQDN_NAME_MAX + 64];
+
+	fqdn_query_text(z->sets, FQDN_NSETS, z->at[fc - z->cases], q, sizeof(q));
+	snprintf(buf, size, "on %s", q);
 }
 
 /*
@@ -771,63 +680,171 @@ static void case_warm(struct fqdn_case *c)
 	}
 }
 
-/* Plan one compiled case, once verified.  -1 only when out of memory. */
-static int case_plan(struct suite_ctx *ctx, struct fqdn_case *c)
+/* Phase op->phase of a verified case (b->arg is op); warm it first. */
+static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
+		      struct bench *b)
 {
-	if (!c->wanted)
+	const struct fqdn_size *z = arg;
+	struct fqdn_op *op = b->arg;
+	struct fqdn_case *fc = op->c;
+
+	fc->h = c->h;
+	fc->want = answer;
+	if (!fc->warm && fc->h != NULL)
+		case_warm(fc);
+	fc->warm = 1;
+	op_fill(op, b);
+	if (op->phase == PH_QUERIES)
+		b->extra[b->nextra++] = (struct bench_metric){
+			"allowed", BETTER_EXACT,
+			(double)answer_allowed(z, answer, FQDN_Q_COUNT)};
+	return 0;
+}
+
+static void fqdn_release(void *arg, struct case_item *c)
+{
+	(void)arg;
+	c->e->free(c->h);
+}
+
+static const struct case_ops fqdn_ops = {
+	.compile = fqdn_compile,
+	.answer = fqdn_case_answer,
+	.failed = fqdn_failed,
+	.expect = fqdn_case_expect,
+	.describe = fqdn_describe,
+	.explain = fqdn_explain_case,
+	.bench = fqdn_bench,
+	.release = fqdn_release,
+};
+
+/* --- the case tables --- */
+
+/*
+ * Plan the generate phase of a regex strategy (engine=none), when --bench
+ * selects it: not a case (see the top of the file).  0, or -1 out of
+ * memory.
+ */
+static int plan_generate(struct suite_ctx *ctx, struct fqdn_case *c)
+{
+	struct fqdn_op *op = &c->op[PH_GENERATE];
+	struct bench b = {0};
+	char name[256];
+
+	case_name(c, phase_name(PH_GENERATE), name, sizeof(name));
+	if (!suite_wants(ctx, name))
 		return 0;
-	if (case_verifies(c) && case_verified(ctx, c) != 0)
-		return 0;
-	if (case_verifies(c) && case_has_engine(c))
-		case_warm(c);
+	*op = (struct fqdn_op){c, PH_GENERATE, 0};
+	op_fill(op, &b);
+	b.name = strdup(name);
+	b.suite = "fqdn";
+	if (b.name == NULL || plan_add(ctx->plan, &b) != 0) {
+		free(b.name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Case c into z's table, one benchmark per phase it times. */
+static int add_case(struct fqdn_size *z, struct fqdn_case *c)
+{
+	const char *engine = case_has_engine(c) ? c->e->name : "none";
+	int gated = (c->s->flags & FQDN_S_MULTI) && !engine_set_native(c->e);
+	char name[256], label[128];
+	size_t n = 0;
+
 	for (int ph = 0; ph < PH_COUNT; ph++)
-		if (case_has_phase(c, (enum fqdn_phase)ph) &&
-		    plan_phase(ctx, c, (enum fqdn_phase)ph) != 0)
+		n += case_has_phase(c, (enum fqdn_phase)ph);
+	if (n == 0)
+		return 0; /* nothing to time: nothing to verify */
+	case_name(c, NULL, name, sizeof(name));
+	snprintf(label, sizeof(label), "%s: strategy %s, %zu domains", engine,
+		 c->s->name, z->domains);
+	if (case_add(&z->table, name, label, c->e, 0,
+		     gated ? "needs a native multi-pattern set" : NULL, 0, 0,
+		     c) != 0)
+		return -1;
+	for (int ph = 0; ph < PH_COUNT; ph++) {
+		if (!case_has_phase(c, (enum fqdn_phase)ph))
+			continue;
+		c->op[ph] = (struct fqdn_op){c, (enum fqdn_phase)ph, 0};
+		case_name(c, phase_name((enum fqdn_phase)ph), name, sizeof(name));
+		if (case_add_bench(&z->table, name, &c->op[ph]) != 0)
 			return -1;
+	}
+	return 0;
+}
+
+/* The longest query of z's sets. */
+static size_t size_maxq(const struct fqdn_size *z)
+{
+	size_t maxq = 0;
+
+	for (size_t k = 0; k < FQDN_NSETS; k++)
+		if (z->q[k].maxlen > maxq)
+			maxq = z->q[k].maxlen;
+	return maxq;
+}
+
+/* Strategy i at size z: engine none, then every engine (none for the trie). */
+static int strategy_cases(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
+{
+	const struct fqdn_strategy *s = &fqdn_strategies[i];
+	size_t ne = (s->flags & FQDN_S_TRIE) ? 0 : ctx->nengines;
+
+	for (size_t j = 0; j <= ne; j++) {
+		struct fqdn_case *c = &z->cases[z->ncases];
+		*c = (struct fqdn_case){.sz = z, .s = s,
+					.e = j ? ctx->engines[j - 1] : NULL,
+					.built = &z->built[i]};
+		z->ncases++;
+		c->buf = malloc(size_maxq(z) + 2);
+		if (c->buf == NULL)
+			return -1;
+		if (j == 0 && !(s->flags & FQDN_S_TRIE)) {
+			if (plan_generate(ctx, c) != 0)
+				return -1;
+		} else if (add_case(z, c) != 0) {
+			return -1;
+		}
+	}
 	return 0;
 }
 
 /*
- * The cases of one strategy at size z (engine none first): compile on
- * every engine, verify those that compiled (in a child), then a row for
- * each that failed either, and plan the others.
+ * The cases of size z, strategy by strategy, through the pipeline.  0,
+ * STATUS_INTERRUPTED, or -1 out of memory.
  */
-static int strategy_plan(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
+static int size_plan(struct suite_ctx *ctx, struct fqdn_size *z)
 {
-	const struct fqdn_strategy *s = &fqdn_strategies[i];
-	size_t ne = (s->flags & FQDN_S_TRIE) ? 0 : ctx->nengines;
-	struct fqdn_case *cs = &st.cases[st.ncases];
-	int compiled = 0, rc;
+	size_t total = fqdn_total(z->sets, FQDN_NSETS);
 
-	for (size_t j = 0; j <= ne; j++) {
-		cs[j] = (struct fqdn_case){.sz = z, .s = s,
-					   .e = j ? ctx->engines[j - 1] : NULL,
-					   .built = &z->built[i]};
-		st.ncases++;
-		if (case_prepare(ctx, &cs[j]) != 0)
+	z->ops = fqdn_ops;
+	z->ops.answer_size = total ? total : 1;
+	case_table_init(&z->table, "fqdn", &z->ops, z);
+	z->maxcases = fqdn_nstrategies * (ctx->nengines + 1);
+	z->cases = calloc(z->maxcases, sizeof(*z->cases));
+	z->at = mmap(NULL, z->maxcases * sizeof(*z->at), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (z->at == MAP_FAILED)
+		z->at = NULL;
+	if (z->cases == NULL || z->at == NULL)
+		return -1;
+	for (size_t i = 0; i < fqdn_nstrategies; i++)
+		if (strategy_cases(ctx, z, i) != 0)
 			return -1;
-		compiled += j > 0 && cs[j].wanted && cs[j].crc == 0;
-	}
-	rc = cases_verify(ctx, cs, ne + 1);
-	if (rc != 0)
-		return rc == STATUS_INTERRUPTED ? 0 : -1;
-	for (size_t j = 0; j <= ne; j++) {
-		if (cs[j].crc != 0)
-			case_compile_row(ctx, &cs[j], compiled > 0);
-		else if (case_plan(ctx, &cs[j]) != 0)
-			return -1;
-	}
-	return 0;
+	return case_run(&z->table, ctx);
 }
+
+/* --- the run --- */
 
 /*
  * A query is its line's bytes exactly, CR included (fqdn_policy.h); say
  * so once when a --queries file looks like CRLF text, since Cilium denies
  * every such name.
  */
-static void note_crlf(void)
+static void note_crlf(const struct fqdn_queries *q)
 {
-	const struct fqdn_queries *q = &st.file_queries;
 	size_t n = 0, first = 0;
 
 	for (size_t i = q->n; i-- > 0;)
@@ -843,105 +860,128 @@ static void note_crlf(void)
 }
 
 /* --policy, --queries and the TLD list: read once for all sizes. */
-static int load_files(void)
+static int load_files(struct fqdn_run *r)
 {
 	char err[1024];
 
-	fqdn_policy_init(&st.file_policy);
-	fqdn_queries_init(&st.file_queries);
+	fqdn_policy_init(&r->file_policy);
+	fqdn_queries_init(&r->file_queries);
 	if (st.policy_path != NULL &&
-	    fqdn_policy_load(&st.file_policy, st.policy_path, err,
+	    fqdn_policy_load(&r->file_policy, st.policy_path, err,
 			     sizeof(err)) != 0) {
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
 	if (st.queries_path != NULL &&
-	    fqdn_queries_load(&st.file_queries, st.queries_path, err,
+	    fqdn_queries_load(&r->file_queries, st.queries_path, err,
 			      sizeof(err)) != 0) {
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
-	note_crlf();
-	st.ntlds = fqdn_tlds_load(FQDN_PSL_PATH, &st.tlds, &st.tlds_psl);
-	return st.ntlds < 0 ? -1 : 0;
+	note_crlf(&r->file_queries);
+	r->ntlds = fqdn_tlds_load(FQDN_PSL_PATH, &r->tlds, &r->tlds_psl);
+	return r->ntlds < 0 ? -1 : 0;
 }
 
 /* Run context the JSON file keeps: where the inputs came from. */
-static void note_inputs(struct suite_ctx *ctx)
+static void note_inputs(struct suite_ctx *ctx, const struct fqdn_run *r)
 {
 	char buf[512];
 
 	if (st.policy_path != NULL)
 		snprintf(buf, sizeof(buf), "%s (%zu selectors)", st.policy_path,
-			 st.file_policy.n);
+			 r->file_policy.n);
 	else
 		snprintf(buf, sizeof(buf), "generated, seed %llu, TLDs from %s "
 			 "(%ld)", (unsigned long long)st.seed,
-			 st.tlds_psl ? FQDN_PSL_PATH : "the built-in list",
-			 st.ntlds);
+			 r->tlds_psl ? FQDN_PSL_PATH : "the built-in list",
+			 r->ntlds);
 	results_meta_set(ctx->results, "fqdn-policy", buf);
 	if (st.queries_path != NULL)
 		results_meta_set(ctx->results, "fqdn-queries", st.queries_path);
 }
 
-/* The cases of size z, strategy by strategy. */
-static int size_plan(struct suite_ctx *ctx, struct fqdn_size *z)
+/* Free what fqdn_run_prepare() built (r may be partly built). */
+static void fqdn_run_free(void *arg)
 {
-	for (size_t i = 0; i < fqdn_nstrategies && !interrupt_signal(); i++)
-		if (strategy_plan(ctx, z, i) != 0)
-			return -1;
-	return 0;
+	struct fqdn_run *r = arg;
+
+	for (size_t i = 0; i < r->nsizes; i++)
+		size_release(&r->sz[i]);
+	free(r->sz);
+	fqdn_policy_release(&r->file_policy);
+	fqdn_queries_release(&r->file_queries);
+	fqdn_tlds_release(r->tlds, r->ntlds, r->tlds_psl);
+	free(r);
 }
 
-static int fqdn_prepare(struct suite_ctx *ctx)
+/*
+ * Build the inputs and run every size's cases through the pipeline.  The
+ * run's state, or NULL when the input is unusable or memory ran out.
+ */
+static struct fqdn_run *fqdn_run_prepare(struct suite_ctx *ctx)
 {
+	struct fqdn_run *r = calloc(1, sizeof(*r));
 	int explicit_n = st.nsizes > 0;
+	size_t n = explicit_n ? st.nsizes : 1;
 
-	if (st.nsizes == 0) {
-		st.sizes[0] = FQDN_DEFAULT_DOMAINS;
-		st.nsizes = 1;
+	if (r == NULL)
+		return NULL;
+	if (load_files(r) != 0)
+		goto fail;
+	note_inputs(ctx, r);
+	r->sz = calloc(n, sizeof(*r->sz));
+	if (r->sz == NULL)
+		goto fail;
+	for (size_t i = 0; i < n && !interrupt_signal(); i++) {
+		struct fqdn_size *z = &r->sz[r->nsizes++];
+		int rc;
+		z->named = n > 1;
+		if (size_init(r, z, explicit_n ? st.sizes[i] : FQDN_DEFAULT_DOMAINS,
+			      explicit_n) != 0)
+			goto fail;
+		rc = size_plan(ctx, z);
+		if (rc == STATUS_INTERRUPTED)
+			break; /* nothing more is planned: the run stops */
+		if (rc != 0)
+			goto fail;
 	}
-	if (load_files() != 0)
-		return -1;
-	note_inputs(ctx);
-	st.sz = calloc(st.nsizes, sizeof(*st.sz));
-	st.cases = calloc(st.nsizes * fqdn_nstrategies * (ctx->nengines + 1),
-			  sizeof(*st.cases));
-	if (st.sz == NULL || st.cases == NULL)
-		return -1;
-	for (size_t i = 0; i < st.nsizes && !interrupt_signal(); i++) {
-		if (size_init(&st.sz[i], st.sizes[i], explicit_n) != 0 ||
-		    size_plan(ctx, &st.sz[i]) != 0)
-			return -1;
-	}
-	return 0;
+	return r;
+fail:
+	fqdn_run_free(r);
+	return NULL;
 }
 
-static void fqdn_report(struct suite_ctx *ctx, FILE *out)
+static void fqdn_run_report(struct suite_ctx *ctx, void *run, FILE *out)
 {
+	(void)run;
 	fqdn_tables_write(out, ctx->results, "fqdn",
 			  ctx->opts->fixed_n ? 0 : ctx->opts->benchtime_ns);
 }
 
+/*
+ * The legacy interface (suite.h) keeps the run between prepare and
+ * cleanup: this is the one file-level pointer to it, which goes when
+ * fqdn's prepare returns the state (suite.h's prepare/report/cleanup).
+ */
+static struct fqdn_run *legacy_run;
+
+static int fqdn_prepare(struct suite_ctx *ctx)
+{
+	legacy_run = fqdn_run_prepare(ctx);
+	return legacy_run != NULL ? 0 : -1;
+}
+
+static void fqdn_report(struct suite_ctx *ctx, FILE *out)
+{
+	fqdn_run_report(ctx, legacy_run, out);
+}
+
 static void fqdn_cleanup(void)
 {
-	for (size_t i = 0; i < st.ncases; i++) {
-		struct fqdn_case *c = &st.cases[i];
-		if (c->h != NULL)
-			c->e->free(c->h);
-		free(c->buf);
-	}
-	for (size_t i = 0; st.sz != NULL && i < st.nsizes; i++)
-		size_release(&st.sz[i]);
-	fqdn_policy_release(&st.file_policy);
-	fqdn_queries_release(&st.file_queries);
-	fqdn_tlds_release(st.tlds, st.ntlds, st.tlds_psl);
-	free(st.cases);
-	free(st.sz);
-	st.cases = NULL;
-	st.sz = NULL;
-	st.tlds = NULL;
-	st.ncases = 0;
+	if (legacy_run != NULL)
+		fqdn_run_free(legacy_run);
+	legacy_run = NULL;
 }
 
 const struct suite suite_fqdn = {

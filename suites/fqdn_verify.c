@@ -1,5 +1,5 @@
 /*
- * fqdn_verify.c - a strategy's verdicts against the reference's, and the
+ * fqdn_verify.c - a strategy's verdicts, the reference's, and the
  * messages that quote a query (see fqdn_verify.h).
  */
 #include "suites/fqdn_verify.h"
@@ -9,59 +9,93 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The first wrong (or failing) verdict, query i of set `set`. */
-static void note_first(struct fqdn_verdict *v, const struct fqdn_qset_ref *set,
-		       size_t i, int got)
+size_t fqdn_total(const struct fqdn_set *sets, size_t n)
 {
-	v->query = set->q->name[i];
-	v->qlen = set->q->len[i];
-	v->index = i;
-	v->set = set->name;
-	v->got = got;
-	v->want = set->expect[i];
+	size_t total = 0;
+
+	for (size_t k = 0; k < n; k++)
+		total += sets[k].q->n;
+	return total;
 }
 
-int fqdn_verify(const struct fqdn_strategy *s, const struct fqdn_built *b,
-		const struct engine *e, void *h, const struct fqdn_qset_ref *sets,
-		size_t n, char *buf, struct fqdn_verdict *v)
+int fqdn_answer(const struct fqdn_strategy *s, const struct fqdn_built *b,
+		const struct engine *e, void *h, const struct fqdn_set *sets,
+		size_t n, char *buf, unsigned char *out, size_t *at)
 {
-	memset(v, 0, sizeof(*v));
+	size_t j = 0;
+
 	for (size_t k = 0; k < n; k++) {
 		const struct fqdn_queries *q = sets[k].q;
-		for (size_t i = 0; i < q->n; i++, v->total++) {
-			int got = fqdn_decide(s, b, e, h, q->name[i], q->len[i],
-					      buf);
-			if (got > 0)
-				v->allowed++;
-			if (got >= 0 && got == sets[k].expect[i])
-				continue;
-			if (got < 0 || v->wrong++ == 0)
-				note_first(v, &sets[k], i, got);
-			if (got < 0) {
-				v->status = got;
-				return -1;
-			}
+		for (size_t i = 0; i < q->n; i++, j++) {
+			int v;
+			if (at != NULL)
+				*at = j;
+			v = fqdn_decide(s, b, e, h, q->name[i], q->len[i], buf);
+			if (v < 0)
+				return v;
+			out[j] = (unsigned char)v;
 		}
 	}
-	return v->wrong == 0 ? 0 : -1;
+	return 0;
 }
 
-void fqdn_verdict_text(const struct fqdn_verdict *v, const char *strategy,
-		       const char *engine, size_t domains, char *buf,
-		       size_t size)
+int fqdn_expect(const struct fqdn_ref *r, const struct fqdn_set *sets,
+		size_t n, unsigned char *out)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct fqdn_queries *q = sets[k].q;
+		for (size_t i = 0; i < q->n; i++) {
+			int v = fqdn_ref_allows(r, q->name[i], q->len[i]);
+			if (v < 0)
+				return -1;
+			*out++ = (unsigned char)v;
+		}
+	}
+	return 0;
+}
+
+size_t fqdn_differ(const unsigned char *got, const unsigned char *want,
+		   size_t total)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < total; i++)
+		n += got[i] != want[i];
+	return n;
+}
+
+void fqdn_query_text(const struct fqdn_set *sets, size_t n, size_t at,
+		     char *buf, size_t size)
 {
 	char q[4 * FQDN_NAME_MAX + 64];
+	size_t k = 0;
 
-	msg_escape_bytes(v->query ? v->query : "", v->query ? v->qlen : 0, q,
-			 sizeof(q));
-	if (v->status != 0)
-		snprintf(buf, size, "%s: strategy %s: query '%s' (%s): %s",
-			 engine, strategy, q, v->set ? v->set : "?",
-			 engine_status_name(v->status));
-	else
-		snprintf(buf, size, "strategy %s, engine %s, %zu domains: query "
-			 "'%s' (%s): %s, the reference says %s; %zu of %zu "
-			 "queries differ", strategy, engine, domains, q,
-			 v->set ? v->set : "?", v->got ? "allowed" : "denied",
-			 v->want ? "allowed" : "denied", v->wrong, v->total);
+	while (k < n && at >= sets[k].q->n)
+		at -= sets[k++].q->n;
+	if (k == n) {
+		snprintf(buf, size, "no query");
+		return;
+	}
+	msg_escape_bytes(sets[k].q->name[at], sets[k].q->len[at], q, sizeof(q));
+	snprintf(buf, size, "query '%s' (%s)", q, sets[k].name);
+}
+
+void fqdn_explain(const struct fqdn_set *sets, size_t n,
+		  const unsigned char *got, const unsigned char *want,
+		  char *buf, size_t size)
+{
+	size_t total = fqdn_total(sets, n), first = 0;
+	char q[4 * FQDN_NAME_MAX + 128];
+
+	while (first < total && got[first] == want[first])
+		first++;
+	if (first == total) {
+		snprintf(buf, size, "no query differs");
+		return;
+	}
+	fqdn_query_text(sets, n, first, q, sizeof(q));
+	snprintf(buf, size, "%s: %s, the reference says %s; %zu of %zu queries "
+		 "differ", q, got[first] ? "allowed" : "denied",
+		 want[first] ? "allowed" : "denied",
+		 fqdn_differ(got, want, total), total);
 }

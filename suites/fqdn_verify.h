@@ -1,8 +1,13 @@
 /*
- * fqdn_verify.h - checking a strategy on an engine against the reference
- * verdicts, before any timing (the FQDN suite's verification step, kept
- * apart so tests can feed it a deliberately wrong strategy), and the
- * messages of what it found.
+ * fqdn_verify.h - what the FQDN suite verifies, as data: a strategy's
+ * verdict on every query of a case's query sets (its answer), the
+ * reference's (the expected answer), and the messages that quote a query
+ * where they differ.  The suite feeds them to the one pipeline
+ * (suites/case.h); kept apart so tests can feed them a deliberately wrong
+ * strategy.
+ *
+ * An answer is one byte per query, the sets' queries in order: 1 allowed,
+ * 0 denied.  Query i of an answer is the i-th of the sets' queries.
  */
 #ifndef RXB_FQDN_VERIFY_H
 #define RXB_FQDN_VERIFY_H
@@ -10,48 +15,49 @@
 #include <stddef.h>
 
 #include "corpora/fqdn_policy.h"
+#include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
 
-/* A query set and the reference's verdict on each of its queries. */
-struct fqdn_qset_ref {
-	const char *name; /* "match-name", ..., "queries" */
+/* A query set as messages name it: "match-name", ..., "queries". */
+struct fqdn_set {
+	const char *name;
 	const struct fqdn_queries *q;
-	const unsigned char *expect;
 };
 
-/* What verification found. */
-struct fqdn_verdict {
-	size_t total;      /* queries asked */
-	size_t wrong;      /* verdicts that differ from the reference */
-	size_t allowed;    /* queries the strategy allowed */
-	int status;        /* 0, or the engine's negative status (stops) */
-	const char *query; /* the first wrong (or failing) query, NULL: none */
-	size_t qlen;       /* its length (it may hold NUL) */
-	size_t index;      /* its index in its set */
-	const char *set;   /* its set */
-	int got, want;     /* the first wrong verdict and the reference's */
-};
+/* Queries in sets[0..n), the length of an answer. */
+size_t fqdn_total(const struct fqdn_set *sets, size_t n);
 
 /*
- * Ask strategy s (built b; h its regex compiled on e, or NULL) every query
- * of the n sets, comparing with their expect[].  buf holds the longest
- * query + 2 bytes.  Fills *v; returns 0 when every verdict agrees, -1
- * otherwise (wrong verdicts, or an engine error in v->status).
+ * The verdicts of strategy s (built b; h its regex compiled on e, or
+ * NULL) on every query of sets[0..n) into out (fqdn_total() bytes).  buf
+ * holds the longest query + 2 bytes.  *at (when at is not NULL) holds the
+ * query being asked, so that memory shared with a verifying child says
+ * where it stopped.  0, or the engine's negative status (it stops there).
  */
-int fqdn_verify(const struct fqdn_strategy *s, const struct fqdn_built *b,
-		const struct engine *e, void *h, const struct fqdn_qset_ref *sets,
-		size_t n, char *buf, struct fqdn_verdict *v);
+int fqdn_answer(const struct fqdn_strategy *s, const struct fqdn_built *b,
+		const struct engine *e, void *h, const struct fqdn_set *sets,
+		size_t n, char *buf, unsigned char *out, size_t *at);
+
+/* The reference's verdicts on the same queries into out.  0, or -1 out
+ * of memory. */
+int fqdn_expect(const struct fqdn_ref *r, const struct fqdn_set *sets,
+		size_t n, unsigned char *out);
+
+/* Queries whose verdicts differ between got and want (total bytes each). */
+size_t fqdn_differ(const unsigned char *got, const unsigned char *want,
+		   size_t total);
 
 /*
- * The one-line text of a failed verification (v from fqdn_verify, one
- * whose v->query is set) of strategy on engine at `domains` selectors:
- * "strategy S, engine E, N domains: query 'Q' (set): allowed, the
- * reference says denied; W of T queries differ", or, for an engine
- * error, "E: strategy S: query 'Q' (set): <status>".  Q is the whole
- * query, its control bytes (NUL, CR, LF, ESC...) as \xNN.
+ * Where answer got differs from want: "query 'Q' (set): allowed, the
+ * reference says denied; W of T queries differ".  Q is the whole query,
+ * its control bytes (NUL, CR, LF, ESC...) as \xNN.
  */
-void fqdn_verdict_text(const struct fqdn_verdict *v, const char *strategy,
-		       const char *engine, size_t domains, char *buf,
-		       size_t size);
+void fqdn_explain(const struct fqdn_set *sets, size_t n,
+		  const unsigned char *got, const unsigned char *want,
+		  char *buf, size_t size);
+
+/* Query `at` of an answer: "query 'Q' (set)", Q escaped as above. */
+void fqdn_query_text(const struct fqdn_set *sets, size_t n, size_t at,
+		     char *buf, size_t size);
 
 #endif

@@ -2,8 +2,10 @@
  * test_fqdn.c - the FQDN strategies: the seed's regex strings and maps
  * byte for byte (golden), the reference matcher on hand cases, every
  * strategy on PCRE2 and the trie against the reference, and verification
- * catching a deliberately wrong strategy.
+ * catching a deliberately wrong strategy (its text naming the first query
+ * that differs, or the query an engine failed on).
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -410,11 +412,11 @@ Test(fqdn_ref, match_all_allows_every_valid_name)
 	fqdn_policy_release(&p);
 }
 
-/* The hand cases as query sets with the reference's verdicts. */
+/* The hand cases as a query set with the reference's verdicts. */
 struct hand_sets {
 	struct fqdn_queries q;
 	unsigned char expect[64];
-	struct fqdn_qset_ref set;
+	struct fqdn_set set;
 };
 
 static void hand_sets_init(struct hand_sets *h, size_t npolicy,
@@ -424,14 +426,12 @@ static void hand_sets_init(struct hand_sets *h, size_t npolicy,
 
 	ref_of(&r, p, npolicy);
 	fqdn_queries_init(&h->q);
-	for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
+	for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++)
 		cr_assert_eq(fqdn_queries_add(&h->q, hand[i].q,
 					      strlen(hand[i].q)),
 			     0);
-		h->expect[i] = (unsigned char)fqdn_ref_allows(&r, hand[i].q,
-							      strlen(hand[i].q));
-	}
-	h->set = (struct fqdn_qset_ref){"hand", &h->q, h->expect};
+	h->set = (struct fqdn_set){"hand", &h->q};
+	cr_assert_eq(fqdn_expect(&r, &h->set, 1, h->expect), 0);
 	fqdn_ref_release(&r);
 }
 
@@ -441,16 +441,17 @@ static void all_strategies_agree(size_t npolicy)
 	const struct engine *e = engine_find("pcre2");
 	struct hand_sets h;
 	struct fqdn_policy p;
-	char buf[64];
+	char buf[64], why[512];
 
 	cr_assert_not_null(e);
 	hand_sets_init(&h, npolicy, &p);
+	cr_assert_eq(fqdn_total(&h.set, 1), sizeof(hand) / sizeof(hand[0]));
 	for (size_t i = 0; i < fqdn_nstrategies; i++) {
 		const struct fqdn_strategy *s = &fqdn_strategies[i];
 		struct fqdn_built b;
-		struct fqdn_verdict v;
 		struct engine_pattern pats[16];
 		struct engine_error err;
+		unsigned char got[64];
 		void *hd = NULL;
 
 		cr_assert_eq(fqdn_generate(s, &p, &b), 0);
@@ -461,10 +462,10 @@ static void all_strategies_agree(size_t npolicy)
 		if (b.nre > 0)
 			cr_assert_eq(e->compile(pats, b.nre, 0, &hd, &err), 0,
 				     "%s: %s", s->name, err.msg);
-		cr_expect_eq(fqdn_verify(s, &b, e, hd, &h.set, 1, buf, &v), 0,
-			     "%s: query '%s' got %d want %d", s->name,
-			     v.query ? v.query : "", v.got, v.want);
-		cr_expect_eq(v.total, sizeof(hand) / sizeof(hand[0]));
+		cr_assert_eq(fqdn_answer(s, &b, e, hd, &h.set, 1, buf, got, NULL), 0);
+		fqdn_explain(&h.set, 1, got, h.expect, why, sizeof(why));
+		cr_expect_eq(fqdn_differ(got, h.expect, h.q.n), 0, "%s: %s",
+			     s->name, why);
 		if (hd != NULL)
 			e->free(hd);
 		fqdn_built_release(&b);
@@ -498,11 +499,12 @@ static int forgetful_generate(const struct fqdn_strategy *s,
 }
 
 /*
- * Verify strategy s on engine `engine` over the hand cases (policy of
- * npolicy selectors); the first wrong query is copied into first.
+ * Strategy s on engine `engine` over the hand cases (policy of npolicy
+ * selectors): how many verdicts differ from the reference's, and where
+ * (fqdn_explain) into why.
  */
-static int verify_hand(const struct fqdn_strategy *s, const char *engine,
-		       size_t npolicy, struct fqdn_verdict *v, char *first)
+static size_t verify_hand(const struct fqdn_strategy *s, const char *engine,
+			  size_t npolicy, char *why, size_t size)
 {
 	const struct engine *e = engine_find(engine);
 	struct hand_sets h;
@@ -510,9 +512,10 @@ static int verify_hand(const struct fqdn_strategy *s, const char *engine,
 	struct fqdn_built b;
 	struct engine_error err;
 	struct engine_pattern pat;
+	unsigned char got[64];
 	void *hd;
 	char buf[64];
-	int rc;
+	size_t wrong;
 
 	cr_assert_not_null(e);
 	hand_sets_init(&h, npolicy, &p);
@@ -520,41 +523,81 @@ static int verify_hand(const struct fqdn_strategy *s, const char *engine,
 	cr_assert_eq(b.nre, 1);
 	pat = (struct engine_pattern){b.re[0], b.relen[0]};
 	cr_assert_eq(e->compile(&pat, 1, 0, &hd, &err), 0);
-	rc = fqdn_verify(s, &b, e, hd, &h.set, 1, buf, v);
-	snprintf(first, 64, "%s", v->query ? v->query : "");
+	cr_assert_eq(fqdn_answer(s, &b, e, hd, &h.set, 1, buf, got, NULL), 0);
+	wrong = fqdn_differ(got, h.expect, h.q.n);
+	fqdn_explain(&h.set, 1, got, h.expect, why, size);
 	e->free(hd);
 	fqdn_built_release(&b);
 	fqdn_queries_release(&h.q);
 	fqdn_policy_release(&p);
-	return rc;
+	return wrong;
 }
 
 Test(fqdn_verify, catches_a_wrong_strategy)
 {
 	struct fqdn_strategy wrong = *fqdn_strategy_find("reverse+sort");
-	struct fqdn_verdict v;
-	char first[64];
+	char why[512], tail[64];
 
 	wrong.generate = forgetful_generate;
 	/* the last of the 7 selectors is "pre*.com" */
-	cr_expect_eq(verify_hand(&wrong, "pcre2-jit", 7, &v, first), -1);
-	cr_expect_eq(v.wrong, 2); /* prefix.com. and pre.com. */
-	cr_expect_str_eq(first, "prefix.com.");
-	cr_expect_str_eq(v.set, "hand");
-	cr_expect_eq(v.got, 0);
-	cr_expect_eq(v.want, 1);
+	cr_expect_eq(verify_hand(&wrong, "pcre2-jit", 7, why, sizeof(why)), 2,
+		     "prefix.com. and pre.com.");
+	snprintf(tail, sizeof(tail), "; 2 of %zu queries differ",
+		 sizeof(hand) / sizeof(hand[0]));
+	cr_expect(strstr(why, "query 'prefix.com.' (hand): denied, the "
+			  "reference says allowed") == why, "%s", why);
+	cr_expect(strstr(why, tail) != NULL, "%s", why);
 }
 
 Test(fqdn_verify, reports_an_engine_that_matches_nothing)
 {
-	struct fqdn_verdict v;
-	char first[64];
+	char why[512];
 
-	cr_expect_eq(verify_hand(fqdn_strategy_find("baseline"), "noop", 7, &v,
-				 first),
-		     -1);
-	cr_expect_str_eq(first, "uged.al.");
-	cr_expect_gt(v.wrong, 10);
+	cr_expect_gt(verify_hand(fqdn_strategy_find("baseline"), "noop", 7, why,
+				 sizeof(why)),
+		     10);
+	cr_expect(strstr(why, "query 'uged.al.' (hand): denied") == why, "%s",
+		  why);
+}
+
+/* PCRE2, failing on any name holding "ard". */
+static int ard_fails_is_match(void *h, const char *data, size_t len)
+{
+	if (memmem(data, len, "ard", 3) != NULL)
+		return ENGINE_ERR_LIMIT;
+	return engine_find("pcre2")->is_match(h, data, len);
+}
+
+/* An engine error stops the answer at its query (*at), which the text names. */
+Test(fqdn_verify, an_engine_error_stops_at_its_query)
+{
+	const struct fqdn_strategy *s = fqdn_strategy_find("baseline");
+	struct engine failing = *engine_find("pcre2");
+	struct hand_sets h;
+	struct fqdn_policy p;
+	struct fqdn_built b;
+	struct engine_error err;
+	struct engine_pattern pat;
+	unsigned char got[64];
+	char buf[64], why[512];
+	size_t at = 99;
+	void *hd;
+
+	failing.is_match = ard_fails_is_match;
+	hand_sets_init(&h, 7, &p);
+	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+	pat = (struct engine_pattern){b.re[0], b.relen[0]};
+	cr_assert_eq(failing.compile(&pat, 1, 0, &hd, &err), 0);
+	cr_expect_eq(fqdn_answer(s, &b, &failing, hd, &h.set, 1, buf, got,
+				 &at),
+		     ENGINE_ERR_LIMIT);
+	fqdn_query_text(&h.set, 1, at, why, sizeof(why));
+	cr_expect(strstr(why, "query '") == why && strstr(why, "ard") != NULL &&
+		  strstr(why, "' (hand)") != NULL, "%s", why);
+	failing.free(hd);
+	fqdn_built_release(&b);
+	fqdn_queries_release(&h.q);
+	fqdn_policy_release(&p);
 }
 
 Test(strset, add_find_grow)
@@ -593,10 +636,11 @@ Test(fqdn_engines, baseline_of_500_selectors_on_every_engine)
 	struct fqdn_policy p;
 	struct fqdn_ref r;
 	struct fqdn_queries q[FQDN_Q_COUNT];
-	unsigned char *want[FQDN_Q_COUNT];
-	struct fqdn_qset_ref sets[FQDN_Q_COUNT];
+	struct fqdn_set sets[FQDN_Q_COUNT];
+	unsigned char *want, *got;
 	struct fqdn_built b;
-	char buf[FQDN_NAME_MAX + 64];
+	char buf[FQDN_NAME_MAX + 64], why[1024];
+	size_t total;
 
 	fqdn_policy_init(&p);
 	cr_assert_eq(fqdn_policy_generate(&p, 500, 1, tlds, 4), 0);
@@ -605,36 +649,36 @@ Test(fqdn_engines, baseline_of_500_selectors_on_every_engine)
 		fqdn_queries_init(&q[k]);
 		cr_assert_eq(fqdn_queries_generate(&q[k], &p, k, 1), 0);
 		cr_assert_lt(q[k].maxlen + 2, sizeof(buf));
-		want[k] = malloc(q[k].n);
-		for (size_t i = 0; i < q[k].n; i++)
-			want[k][i] = (unsigned char)fqdn_ref_allows(
-				&r, q[k].name[i], q[k].len[i]);
-		sets[k] = (struct fqdn_qset_ref){fqdn_qset_name(k), &q[k],
-						 want[k]};
+		sets[k] = (struct fqdn_set){fqdn_qset_name(k), &q[k]};
 	}
+	total = fqdn_total(sets, FQDN_Q_COUNT);
+	cr_assert_eq(total, 2000);
+	want = malloc(total);
+	got = malloc(total);
+	cr_assert_eq(fqdn_expect(&r, sets, FQDN_Q_COUNT, want), 0);
 	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
 	for (size_t i = 0; i < engine_count; i++) {
 		const struct engine *e = engine_table[i];
 		struct engine_pattern pat = {b.re[0], b.relen[0]};
 		struct engine_error err;
-		struct fqdn_verdict v;
 		void *h;
 
 		if ((e->caps & CAP_TEST_ONLY) ||
 		    e->compile(&pat, 1, 0, &h, &err) != 0)
 			continue; /* Hyperscan: 16,000-byte pattern limit */
-		cr_expect_eq(fqdn_verify(s, &b, e, h, sets, FQDN_Q_COUNT, buf,
-					 &v),
-			     0, "%s: query '%s' got %d want %d", e->name,
-			     v.query ? v.query : "", v.got, v.want);
-		cr_expect_eq(v.total, 2000, "%s", e->name);
+		cr_expect_eq(fqdn_answer(s, &b, e, h, sets, FQDN_Q_COUNT, buf,
+					 got, NULL),
+			     0, "%s", e->name);
+		fqdn_explain(sets, FQDN_Q_COUNT, got, want, why, sizeof(why));
+		cr_expect_eq(fqdn_differ(got, want, total), 0, "%s: %s",
+			     e->name, why);
 		e->free(h);
 	}
 	fqdn_built_release(&b);
-	for (int k = 0; k < FQDN_Q_COUNT; k++) {
+	for (int k = 0; k < FQDN_Q_COUNT; k++)
 		fqdn_queries_release(&q[k]);
-		free(want[k]);
-	}
+	free(want);
+	free(got);
 	fqdn_ref_release(&r);
 	fqdn_policy_release(&p);
 }

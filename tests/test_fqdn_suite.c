@@ -3,15 +3,18 @@
  * policy with "*." and a queries file of edge cases (".", a leading
  * blank, NUL, CR, the empty line, non-ASCII letters that Go lowers to
  * ASCII and one it does not), verified in forked children; rows for
- * engines that are wrong, stuck or crash while verifying, and the
- * `allowed` metric of the queries phase.
+ * engines that are wrong, stuck, crash or fail while verifying, the
+ * `allowed` metric of the queries phase, and map strategies that need no
+ * regex verified all the same.
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engines/engine.h"
 #include "harness/bench.h"
@@ -197,10 +200,12 @@ static int crashy_is_match(void *h, const char *data, size_t len)
 }
 
 /*
- * Verification runs in children with --timeout per answer: a stuck
- * engine is a timeout row, a crashing one an error row, each strategy
- * once, and PCRE2 between them still verifies and is planned (policy
- * data/fqdn/list.txt: "." is denied there).
+ * Verification runs in children with --timeout per answer (a case's
+ * verdicts on all its query sets): a stuck engine is a timeout row, a
+ * crashing one an error row, each naming the query it was asked (memory
+ * shared with the child), each strategy once, and PCRE2 between them
+ * still verifies and is planned (policy data/fqdn/list.txt: "." is denied
+ * there).
  */
 Test(fqdn_suite, stuck_or_crashing_engine_while_verifying, .timeout = 60)
 {
@@ -217,21 +222,77 @@ Test(fqdn_suite, stuck_or_crashing_engine_while_verifying, .timeout = 60)
 	row = results_find(&r.res, "FQDN/strategy=reverse/engine=stuck");
 	cr_assert_not_null(row);
 	cr_expect_eq(row->status, RESULT_TIMEOUT);
-	cr_expect_not_null(strstr(row->message, "stuck: strategy reverse, 4 "
-					       "domains, query set match-name: "
-					       "no answer within 0.2s while "
-					       "verifying"),
-			   "%s", row->message);
+	cr_expect_str_eq(row->message, "stuck: strategy reverse, 4 domains: no "
+				       "answer within 0.2s while verifying: the "
+				       "child was killed (see --timeout); on "
+				       "query 'uged.al.' (match-name)");
 	row = results_find(&r.res, "FQDN/strategy=map+optimized/engine=crashy");
 	cr_assert_not_null(row);
 	cr_expect_eq(row->status, RESULT_ERROR);
-	cr_expect_not_null(strstr(row->message, "crashed: signal 11"), "%s",
-			   row->message);
+	cr_expect_str_eq(row->message, "crashy: strategy map+optimized, 4 "
+				       "domains: crashed: signal 11 "
+				       "(Segmentation fault) while verifying; on "
+				       "query 'wiL_4j7PAG4DC.ArD.' (match-pattern)");
 	cr_expect_not_null(planned(&r, "FQDN/phase=queries/strategy=reverse/"
 				       "engine=pcre2"));
 	cr_expect_null(planned(&r, "FQDN/phase=queries/strategy=reverse/"
 				   "engine=stuck"));
 	/* 7 strategies x 2 failing engines, and map+multi x 3 unsupported */
 	cr_expect_eq(r.res.n, 7 * 2 + 3);
+	run_release(&r);
+}
+
+/* PCRE2, except that it reaches a match limit on any name holding NUL. */
+static int nul_limit_is_match(void *h, const char *data, size_t len)
+{
+	if (memchr(data, '\0', len) != NULL)
+		return ENGINE_ERR_LIMIT;
+	return engine_find("pcre2")->is_match(h, data, len);
+}
+
+/* An engine error while verifying is an error row naming its query. */
+Test(fqdn_suite, engine_error_names_its_query, .timeout = 60)
+{
+	struct engine limited = *engine_find("pcre2");
+	const struct engine *e[] = {&limited};
+	const struct result *row;
+	struct run r;
+
+	limited.name = "limited";
+	limited.is_match = nul_limit_is_match;
+	run_prepare(&r, "data/fqdn/list.txt", e, 1);
+	row = results_find(&r.res, "FQDN/strategy=baseline/engine=limited");
+	cr_assert_not_null(row);
+	cr_expect_eq(row->status, RESULT_ERROR);
+	cr_expect_str_eq(row->message, "limited: strategy baseline, 4 domains: "
+				       "match limit; on query 'a\\x00b.s3.io' "
+				       "(queries)");
+	run_release(&r);
+}
+
+/*
+ * A policy of matchNames only: the map strategies have no regex, so no
+ * compile phase, and are verified and timed all the same.
+ */
+Test(fqdn_suite, map_strategies_without_a_regex_verify, .timeout = 60)
+{
+	const struct engine *e[] = {engine_find("pcre2")};
+	char path[] = "/tmp/rxb-fqdn-names-XXXXXX";
+	int fd = mkstemp(path);
+	const struct bench *b;
+	struct run r;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "uged.al\ncilium.io\n", 18), 18);
+	close(fd);
+	run_prepare(&r, path, e, 1);
+	unlink(path);
+	cr_expect_eq(r.res.n, 1, "map+multi only");
+	cr_expect_null(planned(&r, "FQDN/phase=compile/strategy=map+baseline/"
+				   "engine=pcre2"));
+	b = planned(&r, "FQDN/phase=queries/strategy=map+baseline/engine=pcre2");
+	cr_assert_not_null(b);
+	cr_expect_eq(metric(b, "allowed"), 1, "uged.al");
+	cr_expect_not_null(b->verified);
 	run_release(&r);
 }
