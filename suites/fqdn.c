@@ -48,6 +48,7 @@
 
 #include "corpora/fqdn_policy.h"
 #include "harness/interrupt.h"
+#include "harness/parse.h"
 #include "report/fqdn_tables.h"
 #include "suites/case.h"
 #include "suites/fqdn_ref.h"
@@ -56,6 +57,7 @@
 #include "suites/reference.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,20 +124,23 @@ struct fqdn_case {
 	struct fqdn_op op[PH_COUNT];
 };
 
-/*
- * The options: fqdn_set_option() writes them, prepare reads them.  What
- * a run builds is in struct fqdn_run.
- */
-static struct {
-	size_t sizes[FQDN_MAX_SIZES];
+/* What the command line chose (suites/options.h fills it). */
+struct fqdn_config {
+	size_t sizes[FQDN_MAX_SIZES]; /* --domains */
 	size_t nsizes;
 	uint64_t seed;
 	const char *policy_path;
 	const char *queries_path;
-} st = {.seed = 1};
+};
+
+static void fqdn_config_init(void *cfg)
+{
+	((struct fqdn_config *)cfg)->seed = 1;
+}
 
 /* One run: everything prepare builds; the benchmarks point into it. */
 struct fqdn_run {
+	const struct fqdn_config *cfg;
 	struct fqdn_policy file_policy; /* --policy, read once */
 	struct fqdn_queries file_queries;
 	char **tlds;
@@ -157,85 +162,34 @@ static const char *phase_name(enum fqdn_phase ph)
 	return fqdn_qset_name((enum fqdn_qset)(ph - PH_MATCH_FIRST));
 }
 
-/* Parse one size of --domains; 0 or -1. */
-static int parse_size(const char *s, size_t len, size_t *out)
-{
-	char buf[32], *end;
-	unsigned long long v;
-
-	if (len == 0 || len >= sizeof(buf) || s[0] < '0' || s[0] > '9')
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno != 0 || *end != '\0' || v < 1 || v > FQDN_MAX_DOMAINS)
-		return -1;
-	*out = (size_t)v;
-	return 0;
-}
-
 /* --domains=N or N1,N2,...: each 1..1000000, at most 16. */
-static int parse_domains(const char *v)
+static int opt_domains(void *cfg, const char *v, char *err, size_t size)
 {
-	size_t n = 0;
+	struct fqdn_config *c = cfg;
+	char why[128];
 
-	for (const char *p = v;; p++) {
-		size_t len = strcspn(p, ",");
-		if (n == FQDN_MAX_SIZES || parse_size(p, len, &st.sizes[n]) != 0) {
-			fprintf(stderr, "rxbench: --domains=%s: use a number of "
-				"selectors from 1 to %d, or a list like "
-				"100,500,1000 (at most %d sizes)\n", v,
-				FQDN_MAX_DOMAINS, FQDN_MAX_SIZES);
-			return SUITE_OPT_INVALID;
-		}
-		n++;
-		p += len;
-		if (*p == '\0')
-			break;
-	}
-	st.nsizes = n;
-	return SUITE_OPT_OK;
+	if (parse_size_list(v, 1, FQDN_MAX_DOMAINS, c->sizes, FQDN_MAX_SIZES,
+			    &c->nsizes, why, sizeof(why)) == 0)
+		return 0;
+	c->nsizes = 0;
+	snprintf(err, size, "%s; use a number of selectors from 1 to %d, or a "
+		 "list like 100,500,1000 (at most %d sizes)", why,
+		 FQDN_MAX_DOMAINS, FQDN_MAX_SIZES);
+	return -1;
 }
 
-static int parse_seed(const char *v)
-{
-	char *end = NULL;
-	unsigned long long n = 0;
-
-	errno = 0;
-	if (v[0] >= '0' && v[0] <= '9')
-		n = strtoull(v, &end, 10);
-	if (end == NULL || errno != 0 || *end != '\0') {
-		fprintf(stderr, "rxbench: --seed=%s: not a number\n", v);
-		return SUITE_OPT_INVALID;
-	}
-	st.seed = n;
-	return SUITE_OPT_OK;
-}
-
-static int fqdn_set_option(const char *key, const char *value)
-{
-	static const char *const keys[] = {"domains", "seed", "policy",
-					   "queries"};
-	int ours = 0;
-
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		ours |= strcmp(key, keys[i]) == 0;
-	if (!ours)
-		return SUITE_OPT_UNKNOWN;
-	if (value == NULL)
-		return SUITE_OPT_NEEDS_VALUE;
-	if (strcmp(key, "domains") == 0)
-		return parse_domains(value);
-	if (strcmp(key, "seed") == 0)
-		return parse_seed(value);
-	if (strcmp(key, "policy") == 0)
-		st.policy_path = value;
-	else
-		st.queries_path = value;
-	return SUITE_OPT_OK;
-}
+#define FQDN_OPT(f) offsetof(struct fqdn_config, f)
+static const struct opt_spec fqdn_options[] = {
+	{"domains", "N[,N...]", "policy sizes (default 500); several sizes\n"
+	 "report scaling", OPT_CALL, 0, 0, 0, opt_domains},
+	{"seed", "N", "generator seed (default 1)", OPT_UINT, FQDN_OPT(seed), 0,
+	 (double)UINT64_MAX, NULL},
+	{"policy", "FILE", "CiliumNetworkPolicy YAML or a list, one\n"
+	 "selector per line", OPT_TEXT, FQDN_OPT(policy_path), 0, 0, NULL},
+	{"queries", "FILE", "query names, one per line (phase queries)",
+	 OPT_TEXT, FQDN_OPT(queries_path), 0, 0, NULL},
+	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
+};
 
 /* The policy of size n: generated, or the first n selectors of --policy. */
 static int size_policy(const struct fqdn_run *r, struct fqdn_size *z,
@@ -244,14 +198,14 @@ static int size_policy(const struct fqdn_run *r, struct fqdn_size *z,
 	const struct fqdn_policy *fp = &r->file_policy;
 
 	fqdn_policy_init(&z->policy);
-	if (st.policy_path == NULL)
-		return fqdn_policy_generate(&z->policy, n, st.seed, r->tlds,
+	if (r->cfg->policy_path == NULL)
+		return fqdn_policy_generate(&z->policy, n, r->cfg->seed, r->tlds,
 					    r->ntlds);
 	if (!explicit_n)
 		n = fp->n;
 	if (n > fp->n) {
 		fprintf(stderr, "rxbench: --domains=%zu: %s has only %zu "
-			"selectors\n", n, st.policy_path, fp->n);
+			"selectors\n", n, r->cfg->policy_path, fp->n);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -272,7 +226,7 @@ static int size_queries(const struct fqdn_run *r, struct fqdn_size *z)
 		fqdn_queries_init(q);
 		if (k < FQDN_Q_COUNT &&
 		    fqdn_queries_generate(q, &z->policy, (enum fqdn_qset)k,
-					  st.seed) != 0)
+					  r->cfg->seed) != 0)
 			return -1;
 		for (size_t i = 0; k == FQDN_Q_COUNT && i < fq->n; i++)
 			if (fqdn_queries_add(q, fq->name[i], fq->len[i]) != 0)
@@ -514,6 +468,8 @@ static void op_fill(struct fqdn_op *op, struct bench *b)
 		b->release = release_op;
 	}
 	b->arg = op;
+	if (op->phase >= PH_MATCH_FIRST) /* an op is a query: warm on all */
+		b->pass_n = op->c->sz->q[op->phase - PH_MATCH_FIRST].n;
 	b->extra[0] = (struct bench_metric){"domains", BETTER_EXACT,
 					   (double)op->c->sz->domains};
 	b->nextra = 1;
@@ -843,7 +799,7 @@ static int size_plan(struct suite_ctx *ctx, struct fqdn_size *z)
  * so once when a --queries file looks like CRLF text, since Cilium denies
  * every such name.
  */
-static void note_crlf(const struct fqdn_queries *q)
+static void note_crlf(const char *path, const struct fqdn_queries *q)
 {
 	size_t n = 0, first = 0;
 
@@ -856,7 +812,7 @@ static void note_crlf(const struct fqdn_queries *q)
 		fprintf(stderr, "rxbench: note: %s: %zu of %zu queries end with "
 			"a CR (line %zu first; a CRLF file?): a query is its "
 			"line's exact bytes, and Cilium denies a name with a "
-			"CR\n", st.queries_path, n, q->n, first + 1);
+			"CR\n", path, n, q->n, first + 1);
 }
 
 /* --policy, --queries and the TLD list: read once for all sizes. */
@@ -866,19 +822,19 @@ static int load_files(struct fqdn_run *r)
 
 	fqdn_policy_init(&r->file_policy);
 	fqdn_queries_init(&r->file_queries);
-	if (st.policy_path != NULL &&
-	    fqdn_policy_load(&r->file_policy, st.policy_path, err,
+	if (r->cfg->policy_path != NULL &&
+	    fqdn_policy_load(&r->file_policy, r->cfg->policy_path, err,
 			     sizeof(err)) != 0) {
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
-	if (st.queries_path != NULL &&
-	    fqdn_queries_load(&r->file_queries, st.queries_path, err,
+	if (r->cfg->queries_path != NULL &&
+	    fqdn_queries_load(&r->file_queries, r->cfg->queries_path, err,
 			      sizeof(err)) != 0) {
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
-	note_crlf(&r->file_queries);
+	note_crlf(r->cfg->queries_path, &r->file_queries);
 	r->ntlds = fqdn_tlds_load(FQDN_PSL_PATH, &r->tlds, &r->tlds_psl);
 	return r->ntlds < 0 ? -1 : 0;
 }
@@ -888,20 +844,21 @@ static void note_inputs(struct suite_ctx *ctx, const struct fqdn_run *r)
 {
 	char buf[512];
 
-	if (st.policy_path != NULL)
-		snprintf(buf, sizeof(buf), "%s (%zu selectors)", st.policy_path,
-			 r->file_policy.n);
+	if (r->cfg->policy_path != NULL)
+		snprintf(buf, sizeof(buf), "%s (%zu selectors)",
+			 r->cfg->policy_path, r->file_policy.n);
 	else
 		snprintf(buf, sizeof(buf), "generated, seed %llu, TLDs from %s "
-			 "(%ld)", (unsigned long long)st.seed,
+			 "(%ld)", (unsigned long long)r->cfg->seed,
 			 r->tlds_psl ? FQDN_PSL_PATH : "the built-in list",
 			 r->ntlds);
 	results_meta_set(ctx->results, "fqdn-policy", buf);
-	if (st.queries_path != NULL)
-		results_meta_set(ctx->results, "fqdn-queries", st.queries_path);
+	if (r->cfg->queries_path != NULL)
+		results_meta_set(ctx->results, "fqdn-queries",
+				 r->cfg->queries_path);
 }
 
-/* Free what fqdn_run_prepare() built (r may be partly built). */
+/* Free what fqdn_prepare() built (r may be partly built). */
 static void fqdn_run_free(void *arg)
 {
 	struct fqdn_run *r = arg;
@@ -919,14 +876,16 @@ static void fqdn_run_free(void *arg)
  * Build the inputs and run every size's cases through the pipeline.  The
  * run's state, or NULL when the input is unusable or memory ran out.
  */
-static struct fqdn_run *fqdn_run_prepare(struct suite_ctx *ctx)
+static void *fqdn_prepare(struct suite_ctx *ctx, const void *cfg)
 {
+	const struct fqdn_config *c = cfg;
 	struct fqdn_run *r = calloc(1, sizeof(*r));
-	int explicit_n = st.nsizes > 0;
-	size_t n = explicit_n ? st.nsizes : 1;
+	int explicit_n = c->nsizes > 0;
+	size_t n = explicit_n ? c->nsizes : 1;
 
 	if (r == NULL)
 		return NULL;
+	r->cfg = c;
 	if (load_files(r) != 0)
 		goto fail;
 	note_inputs(ctx, r);
@@ -937,7 +896,7 @@ static struct fqdn_run *fqdn_run_prepare(struct suite_ctx *ctx)
 		struct fqdn_size *z = &r->sz[r->nsizes++];
 		int rc;
 		z->named = n > 1;
-		if (size_init(r, z, explicit_n ? st.sizes[i] : FQDN_DEFAULT_DOMAINS,
+		if (size_init(r, z, explicit_n ? c->sizes[i] : FQDN_DEFAULT_DOMAINS,
 			      explicit_n) != 0)
 			goto fail;
 		rc = size_plan(ctx, z);
@@ -952,53 +911,23 @@ fail:
 	return NULL;
 }
 
-static void fqdn_run_report(struct suite_ctx *ctx, void *run, FILE *out)
+static void fqdn_report(struct suite_ctx *ctx, void *run, FILE *out)
 {
 	(void)run;
 	fqdn_tables_write(out, ctx->results, "fqdn",
 			  ctx->opts->fixed_n ? 0 : ctx->opts->benchtime_ns);
 }
 
-/*
- * The legacy interface (suite.h) keeps the run between prepare and
- * cleanup: this is the one file-level pointer to it, which goes when
- * fqdn's prepare returns the state (suite.h's prepare/report/cleanup).
- */
-static struct fqdn_run *legacy_run;
-
-static int fqdn_prepare(struct suite_ctx *ctx)
-{
-	legacy_run = fqdn_run_prepare(ctx);
-	return legacy_run != NULL ? 0 : -1;
-}
-
-static void fqdn_report(struct suite_ctx *ctx, FILE *out)
-{
-	fqdn_run_report(ctx, legacy_run, out);
-}
-
-static void fqdn_cleanup(void)
-{
-	if (legacy_run != NULL)
-		fqdn_run_free(legacy_run);
-	legacy_run = NULL;
-}
-
 const struct suite suite_fqdn = {
 	.name = "fqdn",
 	.desc = "Cilium DNS proxy: toFQDNs selectors as regex, name set, trie",
-	.usage = "  --domains=N[,N...]    policy sizes (default 500); several "
-		 "sizes report scaling\n"
-		 "  --seed=N              generator seed (default 1)\n"
-		 "  --policy=FILE         CiliumNetworkPolicy YAML or a list, one "
-		 "selector per line\n"
-		 "  --queries=FILE        query names, one per line (phase "
-		 "queries)\n",
 	.in_default = 1,
 	.default_benchtime_ns = 100e6,
-	.set_option = fqdn_set_option,
-	.legacy_prepare = fqdn_prepare,
-	.legacy_report = fqdn_report,
+	.options = fqdn_options,
+	.config_size = sizeof(struct fqdn_config),
+	.config_init = fqdn_config_init,
+	.prepare = fqdn_prepare,
+	.report = fqdn_report,
 	.reports_growth = 1,
-	.legacy_cleanup = fqdn_cleanup,
+	.cleanup = fqdn_run_free,
 };

@@ -19,8 +19,9 @@
  * packet, and so the number of packets each rule matches
  * (payload_rules.c).  A difference is a MISMATCH row and no time.
  *
- * The options stay in the file-level `st` (set_option writes them); what a
- * run builds from them is a struct payload_run (payload.h).
+ * The options are a declared table (payload_options) that fills a struct
+ * payload_config; what a run builds from them is a struct payload_run
+ * (payload.h), which prepare() returns and cleanup() takes.
  */
 #define _GNU_SOURCE
 #include "suites/payload.h"
@@ -105,7 +106,6 @@ _Static_assert(NSCEN <= 32, "--scenarios keeps a bit per scenario");
 
 static const size_t default_sizes[] = {64, 128, 256, 512, 1000, 1500};
 
-/* The options (set_option writes them); a run's state is payload_run. */
 /* What the command line chose (suites/options.h fills it). */
 struct payload_config {
 	size_t sizes[MAX_SIZES];

@@ -113,8 +113,8 @@ struct scen_size {
 };
 
 /*
- * The state of one run: prepare() builds it, cleanup() frees it.  The
- * options it was built from stay in payload.c (set_option writes them).
+ * The state of one run: prepare() builds it, cleanup() frees it; cfg is
+ * the options it was built from (struct payload_config, payload.c).
  */
 struct payload_config;
 

@@ -43,13 +43,6 @@ struct suite_ctx {
 	struct strset *listed;    /* --list: the names printed */
 };
 
-/* set_option() answers. */
-enum suite_opt_rc {
-	SUITE_OPT_OK = 0,
-	SUITE_OPT_UNKNOWN = 1,  /* not this suite's option */
-	SUITE_OPT_INVALID = -1, /* its option, bad value: message printed */
-	SUITE_OPT_NEEDS_VALUE = 2, /* value was NULL: call again with the next argument */
-};
 
 struct suite {
 	const char *name;
@@ -80,16 +73,6 @@ struct suite {
 	/* Free the run's state (never NULL when called). */
 	void (*cleanup)(void *run);
 
-	/*
-	 * The interface before declared options and run state, while
-	 * suites move to the one above; a suite sets these or those.
-	 */
-	const char *usage; /* its options, one per line, for --help */
-	/* key without "--"; value is NULL for "--key" without "=value". */
-	int (*set_option)(const char *key, const char *value);
-	int (*legacy_prepare)(struct suite_ctx *ctx);
-	void (*legacy_report)(struct suite_ctx *ctx, FILE *out);
-	void (*legacy_cleanup)(void);
 };
 
 extern const struct suite *const suite_table[];

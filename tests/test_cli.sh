@@ -64,6 +64,16 @@ expect 0 "PASS" -- scan --engines=re2 --pattern 'a b' --corpus "$tmp/abc.txt" "$
 python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["argv"]; sys.exit(a[:5] != ["rxbench","scan","--engines=re2","--pattern","a b"])' "$tmp/argv.json" ||
 	{ echo "FAIL: argv not recorded as a list"; fail=$((fail + 1)); }
 
+# getopt_long over the declared tables: a suite's option in a run that
+# leaves the suite out says so; abbreviations are refused; "--opt value"
+# works as "--opt=value"; flags take no value
+expect 2 "--pattern is an option of scan, which this run leaves out" -- run payload --pattern x
+expect 2 "--benchti: write the whole name, --benchtime" -- run scan --benchti=1s
+expect 2 "--quiet takes no value" -- run scan --quiet=1
+expect 2 "--engines needs a value" -- run scan --engines
+expect 2 "rxbench scan: unexpected argument 'fqdn'" -- scan fqdn
+expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- run scan --engines re2 --pattern abc --corpus "$tmp/abc.txt" --benchtime 3x --no-alloc --no-results
+
 # an empty corpus is valid: every engine agrees on 0
 : >"$tmp/empty.txt"
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/empty.txt" "${fast[@]}"
@@ -151,7 +161,7 @@ if command -v valgrind >/dev/null && "$rx" run --measure=instructions --help >/d
 fi
 
 # fqdn: bad options and bad policy files are one-line errors, exit 2
-expect 2 "--domains=-1: use a number of selectors" -- run fqdn --domains=-1
+expect 2 "--domains=-1: '-1': not a whole number; use a number of selectors from 1 to 1000000" -- run fqdn --domains=-1
 expect 2 "--domains=abc" -- run fqdn --domains=abc
 expect 2 "--domains=0" -- run fqdn --domains=0
 expect 2 "--domains=100,,500" -- run fqdn --domains=100,,500

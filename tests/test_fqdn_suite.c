@@ -12,6 +12,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +32,8 @@ struct run {
 	struct plan plan;
 	struct results res;
 	struct suite_ctx ctx;
+	void *cfg; /* the suite's configuration, as the options set it */
+	void *run; /* what prepare returned */
 };
 
 /*
@@ -51,15 +54,21 @@ static void run_prepare(struct run *r, const char *policy,
 				    .opts = &r->opts, .plan = &r->plan,
 				    .results = &r->res};
 	results_init(&r->res);
-	cr_assert_eq(r->s->set_option("policy", policy), 0);
-	cr_assert_eq(r->s->set_option("queries", "data/fqdn/edge-queries.txt"),
-		     0);
-	cr_assert_eq(r->s->legacy_prepare(&r->ctx), 0);
+	r->cfg = calloc(1, r->s->config_size);
+	cr_assert_not_null(r->cfg);
+	r->s->config_init(r->cfg);
+	cr_assert_eq(opt_set(opt_find(r->s->options, "policy"), r->cfg,
+			     policy), 0);
+	cr_assert_eq(opt_set(opt_find(r->s->options, "queries"), r->cfg,
+			     "data/fqdn/edge-queries.txt"), 0);
+	r->run = r->s->prepare(&r->ctx, r->cfg);
+	cr_assert_not_null(r->run);
 }
 
 static void run_release(struct run *r)
 {
-	r->s->legacy_cleanup();
+	r->s->cleanup(r->run);
+	free(r->cfg);
 	plan_release(&r->plan);
 	results_release(&r->res);
 }

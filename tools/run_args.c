@@ -1,0 +1,509 @@
+/*
+ * run_args.c - the command line of `rxbench run` (see run_args.h).
+ *
+ * Every option is an entry of a declared table: run_options below, and
+ * each suite's options.  getopt_long reads them all (a suite's option is
+ * known whether or not the suite runs, so that naming one of a suite
+ * left out says so); abbreviations are refused, as go test refuses them.
+ * Options apply after the suites are known, in command-line order.
+ */
+#define _GNU_SOURCE
+#include "tools/run_args.h"
+
+#include "harness/callgrind.h"
+#include "harness/parse.h"
+#include "tools/cli.h"
+
+#include <getopt.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RXB_XSTR(x) #x
+#define RXB_STR(x) RXB_XSTR(x) /* a macro's value as a string */
+
+/* --- the common options ------------------------------------------- */
+
+static int opt_benchtime(void *cfg, const char *v, char *err, size_t size)
+{
+	struct run_args *a = cfg;
+
+	if (bench_parse_benchtime(v, &a->opts) != 0) {
+		snprintf(err, size, "use a duration like 1s, 200ms, or a count "
+			 "like 1000x");
+		return -1;
+	}
+	a->benchtime_given = 1;
+	return 0;
+}
+
+static int opt_warmup(void *cfg, const char *v, char *err, size_t size)
+{
+	struct run_args *a = cfg;
+
+	if (strcmp(v, "0") == 0) {
+		a->opts.warmup_ns = 0;
+		return 0;
+	}
+	if (bench_parse_duration(v, &a->opts.warmup_ns) != 0) {
+		snprintf(err, size, "use a duration like 50ms or 3s, or 0 for "
+			 "one pass only");
+		return -1;
+	}
+	return 0;
+}
+
+static int opt_count(void *cfg, const char *v, char *err, size_t size)
+{
+	uint64_t n;
+
+	if (parse_u64(v, 1, 1000, &n, err, size) != 0)
+		return -1;
+	((struct run_args *)cfg)->opts.count = (int)n;
+	return 0;
+}
+
+static int opt_timeout(void *cfg, const char *v, char *err, size_t size)
+{
+	struct run_args *a = cfg;
+
+	if (bench_parse_duration(v, &a->opts.timeout_ns) != 0) {
+		snprintf(err, size, "use a duration like 60s, 500ms or 2m (at "
+			 "most 1 hour)");
+		return -1;
+	}
+	a->timeout_given = 1;
+	return 0;
+}
+
+static int opt_cpu(void *cfg, const char *v, char *err, size_t size)
+{
+	uint64_t n;
+
+	if (parse_u64(v, 0, CPU_SETSIZE - 1, &n, err, size) != 0)
+		return -1;
+	((struct run_args *)cfg)->cpu = (int)n;
+	return 0;
+}
+
+static int opt_measure(void *cfg, const char *v, char *err, size_t size)
+{
+	struct run_args *a = cfg;
+
+	if (strcmp(v, "time") == 0) {
+		a->opts.measure = BENCH_TIME;
+	} else if (strcmp(v, "instructions") != 0) {
+		snprintf(err, size, "use time or instructions");
+		return -1;
+	} else if (!callgrind_built()) {
+		snprintf(err, size, "not available in this build (no "
+			 "valgrind/callgrind.h, or a sanitizer build)");
+		return -1;
+	} else {
+		a->opts.measure = BENCH_INSTRUCTIONS;
+	}
+	return 0;
+}
+
+static int opt_no_fork(void *cfg, const char *v, char *err, size_t size)
+{
+	(void)v;
+	(void)err;
+	(void)size;
+	((struct run_args *)cfg)->opts.isolate = 0;
+	return 0;
+}
+
+#define RUN_OPT(f) offsetof(struct run_args, f)
+static const struct opt_spec run_options[] = {
+	{"engines", "a,b", "engines to run (default: all built)", OPT_TEXT,
+	 RUN_OPT(engines_arg), 0, 0, NULL},
+	{"bench", "REGEX", "select benchmarks, as go test -bench does: '/'\n"
+	 "separates levels, '|' alternatives, an empty\nlevel matches all",
+	 OPT_TEXT, RUN_OPT(bench), 0, 0, NULL},
+	{"list", "REGEX", "print the names --bench=REGEX would run, one\n"
+	 "per line, and measure nothing (--list=. : all)", OPT_TEXT,
+	 RUN_OPT(list), 0, 0, NULL},
+	{"benchtime", "D|Nx", "time per sample (default 1s, or the suite's)\n"
+	 "or N iterations", OPT_CALL, 0, 0, 0, opt_benchtime},
+	{"warmup", "D", "before each sample, in the process that times\n"
+	 "it: one pass over the op's input (every query,\nevery packet) and "
+	 "ops for at least D (default\n" RXB_STR(BENCH_WARMUP_DEFAULT_MS) "ms; "
+	 "0: the one pass)", OPT_CALL, 0, 0, 0, opt_warmup},
+	{"count", "N", "samples per benchmark, interleaved; N > 1\n"
+	 "adds a statistics table per suite", OPT_CALL, 0, 0, 0, opt_count},
+	{"measure", "time|instructions", "the clock (default), or instruction "
+	 "and cache\ncounts under valgrind's callgrind (--benchtime=Nx\n"
+	 "sets the ops counted, default " RXB_STR(BENCH_INSTR_DEFAULT_N) ")",
+	 OPT_CALL, 0, 0, 0, opt_measure},
+	{"timeout", "D", "kill a sample after D (default 60s; 10m with\n"
+	 "--measure=instructions): a timeout row", OPT_CALL, 0, 0, 0,
+	 opt_timeout},
+	{"no-fork", NULL, "measure in this process: no crash isolation,\n"
+	 "no timeout", OPT_CALL, 0, 0, 0, opt_no_fork},
+	{"cpu", "N", "pin the run to CPU N", OPT_CALL, 0, 0, 0, opt_cpu},
+	{"out", "FILE", "(or -o FILE) the JSON results file (default\n"
+	 RUN_DEFAULT_OUT ")", OPT_TEXT, RUN_OPT(out), 0, 0, NULL},
+	{"no-results", NULL, "write no results file", OPT_FLAG,
+	 RUN_OPT(no_results), 0, 0, NULL},
+	{"no-alloc", NULL, "skip the allocation-counting run", OPT_FLAG,
+	 RUN_OPT(opts.no_alloc), 0, 0, NULL},
+	{"allow-unverified", NULL, "time answers no reference or majority\n"
+	 "could verify (else an unverified row, no\ntime); every output marks "
+	 "them UNVERIFIED", OPT_FLAG, RUN_OPT(allow_unverified), 0, 0, NULL},
+	{"quiet", NULL, "no progress on stderr", OPT_FLAG, RUN_OPT(quiet), 0, 0,
+	 NULL},
+	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
+};
+
+/* --- --help ----------------------------------------------------- */
+
+/* The help of `rxbench run`, or of `rxbench scan` (scan: 1). */
+static void run_usage(FILE *f, int scan)
+{
+	if (scan)
+		fprintf(f, "usage: rxbench scan [options]   (rxbench run scan)\n\n"
+			"Verifies every engine's answers for the patterns over "
+			"the corpus,\nthen times them in Go's benchmark format.\n\n"
+			"options:\n");
+	else
+		fprintf(f, "usage: rxbench run [SUITE...] [options]\n"
+			"       rxbench scan [options]   (same as: rxbench run "
+			"scan)\n\nVerifies every engine's answers, then times the "
+			"benchmarks and\nprints them in Go's benchmark format "
+			"(benchstat reads it).\n\noptions:\n");
+	opt_usage(f, run_options);
+	fprintf(f, scan ? "\nscan's options:\n" : "\nsuites and their options:\n");
+	for (size_t i = 0; i < suite_count; i++) {
+		const struct suite *s = suite_table[i];
+		if (scan && strcmp(s->name, "scan") != 0)
+			continue;
+		if (!scan)
+			fprintf(f, "\n  %-10s %s%s\n", s->name, s->desc,
+				s->in_default ? " (default)" : "");
+		opt_usage(f, s->options);
+	}
+	fprintf(f, "\nexit status: 0 every benchmark verified and measured; 1 a "
+		"mismatch, an error\nor timeout row, or nothing measured; 2 a bad "
+		"command line or unusable\ninput; 128+N stopped by signal N (the "
+		"finished benchmarks are kept)\n");
+}
+
+/* --- engines and suites ------------------------------------------ */
+
+static void print_engine_names(FILE *f)
+{
+	for (size_t i = 0; i < engine_count; i++)
+		fprintf(f, "%s%s", i ? ", " : "", engine_table[i]->name);
+	fputc('\n', f);
+}
+
+static void print_suite_names(FILE *f)
+{
+	for (size_t i = 0; i < suite_count; i++)
+		fprintf(f, "%s%s", i ? ", " : "", suite_table[i]->name);
+	fputc('\n', f);
+}
+
+/* --engines=a,b: look each name up; unknown names list the valid ones. */
+static int select_engines(struct run_args *a)
+{
+	char *copy, *tok, *save = NULL;
+	int rc = 0;
+
+	a->nengines = 0;
+	if (a->engines_arg == NULL) {
+		for (size_t i = 0; i < engine_count && a->nengines < 32; i++)
+			if (!(engine_table[i]->caps & CAP_TEST_ONLY))
+				a->engines[a->nengines++] = engine_table[i];
+		return 0;
+	}
+	copy = strdup(a->engines_arg);
+	if (copy == NULL)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct engine *e = engine_find(tok);
+		const char *missing = engine_missing_reason(tok);
+		if (e == NULL && missing != NULL) {
+			fprintf(stderr, "rxbench: --engines: %s was not built: "
+				"%s\n", tok, missing);
+			rc = -1;
+		} else if (e == NULL) {
+			fprintf(stderr, "rxbench: unknown engine '%s'; engines "
+				"built: ", tok);
+			print_engine_names(stderr);
+			rc = -1;
+		} else if (a->nengines < 32) {
+			a->engines[a->nengines++] = e;
+		}
+	}
+	free(copy);
+	if (rc == 0 && a->nengines == 0) {
+		fprintf(stderr, "rxbench: --engines is empty\n");
+		rc = -1;
+	}
+	return rc;
+}
+
+
+/* A suite per name at argv[from..argc), or the default ones.  0 or -1. */
+static int select_suites(struct run_args *a, int argc, char **argv, int from)
+{
+	for (int i = from; i < argc; i++) {
+		const struct suite *s = suite_find(argv[i]);
+		if (a->scan_only) {
+			fprintf(stderr, "rxbench scan: unexpected argument '%s'\n",
+				argv[i]);
+			return -1;
+		}
+		if (s == NULL) {
+			fprintf(stderr, "rxbench: unknown suite '%s'; suites: ",
+				argv[i]);
+			print_suite_names(stderr);
+			return -1;
+		}
+		if (a->nsuites < RUN_MAX_SUITES)
+			a->suites[a->nsuites++] = s;
+	}
+	for (size_t i = 0; a->nsuites == 0 && i < suite_count; i++)
+		if (suite_table[i]->in_default)
+			a->suites[a->nsuites++] = suite_table[i];
+	return 0;
+}
+
+/* A configuration for each selected suite, holding its defaults. */
+static int suite_configs(struct run_args *a)
+{
+	for (size_t i = 0; i < a->nsuites; i++) {
+		const struct suite *s = a->suites[i];
+		a->cfg[i] = calloc(1, s->config_size ? s->config_size : 1);
+		if (a->cfg[i] == NULL)
+			return -1;
+		if (s->config_init != NULL)
+			s->config_init(a->cfg[i]);
+	}
+	return 0;
+}
+
+void run_args_release(struct run_args *a)
+{
+	for (size_t i = 0; i < a->nsuites; i++) {
+		if (a->cfg[i] != NULL && a->suites[i]->config_release != NULL)
+			a->suites[i]->config_release(a->cfg[i]);
+		free(a->cfg[i]);
+		a->cfg[i] = NULL;
+	}
+}
+
+/* --- getopt_long over the tables --------------------------------- */
+
+#define OPT_VAL 1000 /* getopt_long's val of long option k: OPT_VAL + k */
+
+/* Every option name once: the common ones, then each suite's. */
+struct opt_index {
+	struct option *lo; /* getopt_long's table, ended by zeros */
+	const char **name;
+	size_t n;
+};
+
+static int index_add(struct opt_index *x, const struct opt_spec *o)
+{
+	for (size_t k = 0; k < x->n; k++)
+		if (strcmp(x->name[k], o->name) == 0)
+			return 0;
+	x->lo[x->n] = (struct option){o->name, o->arg ? required_argument
+						      : no_argument,
+				      NULL, OPT_VAL + (int)x->n};
+	x->name[x->n++] = o->name;
+	return 0;
+}
+
+static int index_build(struct opt_index *x)
+{
+	size_t cap = 2;
+
+	for (const struct opt_spec *o = run_options; o->name; o++)
+		cap++;
+	for (size_t i = 0; i < suite_count; i++)
+		for (const struct opt_spec *o = suite_table[i]->options;
+		     o != NULL && o->name; o++)
+			cap++;
+	x->lo = calloc(cap, sizeof(*x->lo));
+	x->name = calloc(cap, sizeof(*x->name));
+	x->n = 0;
+	if (x->lo == NULL || x->name == NULL)
+		return -1;
+	x->lo[x->n] = (struct option){"help", no_argument, NULL, 'h'};
+	x->name[x->n++] = "help";
+	for (const struct opt_spec *o = run_options; o->name; o++)
+		index_add(x, o);
+	for (size_t i = 0; i < suite_count; i++)
+		for (const struct opt_spec *o = suite_table[i]->options;
+		     o != NULL && o->name; o++)
+			index_add(x, o);
+	return 0;
+}
+
+static void index_release(struct opt_index *x)
+{
+	free(x->lo);
+	free(x->name);
+}
+
+/* An option as given: its name in the index and its value (or NULL). */
+struct given {
+	size_t k;
+	const char *value;
+};
+
+/*
+ * The option token getopt_long just read ("--benchti=1s", or the one
+ * before its separate value): refused when it abbreviates the name.
+ */
+static int spelled_out(char **av, const char *optarg_, const char *name)
+{
+	const char *tok = av[optind - 1];
+	size_t len;
+
+	if (optarg_ != NULL && !(optarg_ > tok && optarg_ <= tok + strlen(tok)))
+		tok = av[optind - 2];
+	tok += 2;
+	len = strcspn(tok, "=");
+	if (len == strlen(name) && strncmp(tok, name, len) == 0)
+		return 1;
+	fprintf(stderr, "rxbench: --%.*s: write the whole name, --%s\n",
+		(int)len, tok, name);
+	return 0;
+}
+
+/* Report what getopt_long refused ('?' or ':').  -1. */
+static int refused(const struct opt_index *x, char **av, int c)
+{
+	if (c == ':' && optopt == 'o')
+		fprintf(stderr, "rxbench: -o needs a file\n");
+	else if (c == ':' && optopt >= OPT_VAL)
+		fprintf(stderr, "rxbench: --%s needs a value\n",
+			x->name[optopt - OPT_VAL]);
+	else if (optopt >= OPT_VAL)
+		fprintf(stderr, "rxbench: --%s takes no value\n",
+			x->name[optopt - OPT_VAL]);
+	else if (optopt != 0)
+		fprintf(stderr, "rxbench: unknown option -%c (see rxbench run "
+			"--help)\n", optopt);
+	else
+		fprintf(stderr, "rxbench: unknown option %.*s (see rxbench run "
+			"--help)\n", (int)strcspn(av[optind - 1], "="),
+			av[optind - 1]);
+	return -1;
+}
+
+/*
+ * Read every option of av into g (*n of them).  0; 1 for --help; -1
+ * after a message.  optind is then the first non-option (GNU getopt has
+ * moved them to the end of av).
+ */
+static int read_options(const struct opt_index *x, int argc, char **av,
+			struct given *g, size_t *n, struct run_args *a)
+{
+	int c, li;
+
+	optind = 0; /* a fresh scan (GNU) */
+	opterr = 0;
+	*n = 0;
+	while ((c = getopt_long(argc, av, ":ho:", x->lo, &li)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == 'o') {
+			a->out = optarg;
+			continue;
+		}
+		if (c == '?' || c == ':')
+			return refused(x, av, c);
+		if (!spelled_out(av, optarg, x->name[c - OPT_VAL]))
+			return -1;
+		g[*n].k = (size_t)(c - OPT_VAL);
+		g[(*n)++].value = optarg;
+	}
+	return 0;
+}
+
+/*
+ * Apply option g to the run (a common option) or to every selected
+ * suite that has it.  0, or -1 after a message (a bad value; an option
+ * only suites left out of this run have).
+ */
+static int apply(struct run_args *a, const struct opt_index *x,
+		 const struct given *g)
+{
+	const char *name = x->name[g->k];
+	const struct opt_spec *o = opt_find(run_options, name);
+	char owners[256] = "";
+	int taken = 0;
+
+	if (o != NULL)
+		return opt_set(o, a, g->value);
+	for (size_t i = 0; i < a->nsuites; i++) {
+		o = opt_find(a->suites[i]->options, name);
+		if (o != NULL && opt_set(o, a->cfg[i], g->value) != 0)
+			return -1;
+		taken |= o != NULL;
+	}
+	if (taken)
+		return 0;
+	for (size_t i = 0; i < suite_count; i++)
+		if (opt_find(suite_table[i]->options, name) != NULL)
+			snprintf(owners + strlen(owners),
+				 sizeof(owners) - strlen(owners), "%s%s",
+				 owners[0] ? ", " : "", suite_table[i]->name);
+	fprintf(stderr, "rxbench: --%s is an option of %s, which this run "
+		"leaves out (name the suite: rxbench run %s ...)\n", name,
+		owners, owners);
+	return -1;
+}
+
+int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
+{
+	struct opt_index x = {0};
+	char **av = calloc((size_t)argc + 1, sizeof(*av));
+	struct given *g = calloc((size_t)argc + 1, sizeof(*g));
+	size_t n = 0;
+	int rc = -1;
+
+	a->scan_only = scan_only;
+	if (av == NULL || g == NULL || index_build(&x) != 0)
+		goto out;
+	memcpy(av, argv, (size_t)argc * sizeof(*av)); /* getopt reorders */
+	rc = read_options(&x, argc, av, g, &n, a);
+	if (rc > 0)
+		run_usage(stdout, scan_only);
+	if (rc != 0)
+		goto out;
+	rc = -1;
+	if (scan_only)
+		a->suites[a->nsuites++] = suite_find("scan");
+	if (select_suites(a, argc, av, optind) != 0 || suite_configs(a) != 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (apply(a, &x, &g[i]) != 0)
+			goto out;
+	rc = select_engines(a);
+out:
+	index_release(&x);
+	free(av);
+	free(g);
+	return rc;
+}
+
+void run_args_init(struct run_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->opts.benchtime_ns = 1e9;
+	a->opts.count = 1;
+	a->opts.isolate = 1;
+	a->opts.timeout_ns = 60e9;
+	a->opts.warmup_ns = BENCH_WARMUP_DEFAULT_NS;
+	a->cpu = -1;
+}
