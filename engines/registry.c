@@ -13,6 +13,7 @@
 extern const struct engine engine_re2;
 extern const struct engine engine_pcre2;
 extern const struct engine engine_pcre2_jit;
+extern const struct engine engine_pcre2_dfa;
 extern const struct engine engine_hyperscan;
 extern const struct engine engine_tre;
 extern const struct engine engine_posix;
@@ -28,6 +29,7 @@ const struct engine *const engine_table[] = {
 #ifdef RXB_HAVE_PCRE2
 	&engine_pcre2,
 	&engine_pcre2_jit,
+	&engine_pcre2_dfa,
 #endif
 #ifdef RXB_HAVE_HYPERSCAN
 	&engine_hyperscan,
@@ -56,6 +58,7 @@ const struct engine_missing engine_missing[] = {
 #ifndef RXB_HAVE_PCRE2
 	MISSING("pcre2", "libpcre2-8", "libpcre2-dev"),
 	MISSING("pcre2-jit", "libpcre2-8", "libpcre2-dev"),
+	MISSING("pcre2-dfa", "libpcre2-8", "libpcre2-dev"),
 #endif
 #ifndef RXB_HAVE_HYPERSCAN
 	MISSING("hyperscan", "libhs", "libhyperscan-dev"),
