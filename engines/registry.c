@@ -18,6 +18,7 @@ extern const struct engine engine_hyperscan;
 extern const struct engine engine_tre;
 extern const struct engine engine_posix;
 extern const struct engine engine_onig;
+extern const struct engine engine_boost;
 extern const struct engine engine_noop;
 extern const struct engine engine_crash;
 extern const struct engine engine_hang;
@@ -40,6 +41,9 @@ const struct engine *const engine_table[] = {
 	&engine_posix,
 #ifdef RXB_HAVE_ONIG
 	&engine_onig,
+#endif
+#ifdef RXB_HAVE_BOOST
+	&engine_boost,
 #endif
 	&engine_noop,
 	&engine_crash,
@@ -68,6 +72,9 @@ const struct engine_missing engine_missing[] = {
 #endif
 #ifndef RXB_HAVE_ONIG
 	MISSING("onig", "oniguruma", "libonig-dev"),
+#endif
+#ifndef RXB_HAVE_BOOST
+	MISSING("boost", "Boost.Regex", "libboost-regex-dev"),
 #endif
 	{NULL, NULL},
 };

@@ -239,7 +239,7 @@ Test(engines, each_adapter_built_or_missing_with_a_reason)
 {
 	static const char *const all[] = {"re2", "pcre2", "pcre2-jit",
 					  "pcre2-dfa", "hyperscan", "tre",
-					  "posix", "onig"};
+					  "posix", "onig", "boost"};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		const char *why = engine_missing_reason(all[i]);
