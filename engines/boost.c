@@ -9,8 +9,8 @@
  * [[:blank:]], \h, \v; caseless ranges) the translation spells PCRE2's
  * meaning, and it refuses what it cannot vouch for.  Bytes in the classic
  * C++ locale; no UTF-8 mode (boost::u32regex needs ICU).  `$` outside
- * multiline mode is the end of data only (Boost's no_mod_m `$`; no
- * CAP_PERL_DOLLAR), like RE2's.  Leftmost-first, as Perl.
+ * multiline mode is the end of data only (written \z, Boost's `$` under
+ * no_mod_m; no CAP_PERL_DOLLAR), like RE2's.  Leftmost-first, as Perl.
  *
  * Backtracking is bounded by Boost itself: a search that visits more
  * states than about the square of the text's length (at most

@@ -811,7 +811,7 @@ static void bp_special(struct bp *b, unsigned c)
 	if (c == '.')
 		bp_puts(b, opt & BP_S ? "(?s:.)" : "[^\\n]");
 	else if (c == '^')
-		bp_puts(b, opt & BP_M ? "(?:\\A|(?<=\\n)(?!\\z))" : "\\A");
+		bp_puts(b, opt & BP_M ? "(?:^(?<![\\r\\f])(?!(?<=\\n)\\z))" : "\\A");
 	else
 		bp_puts(b, opt & BP_M ? "(?:(?=\\n|\\z))" : "\\z");
 }

@@ -14,8 +14,10 @@
  * that Boost gives it PCRE2's meaning (bytes, C locale):
  *
  *   .                 -> [^\n], or (?s:.) under (?s) / ENGINE_DOTALL
- *   ^  $              -> \A  \z, or (?:\A|(?<=\n)(?!\z)) (?=\n|\z) in
- *                        multiline mode
+ *   ^  $              -> \A  \z; in multiline mode Boost's own line
+ *                        start narrowed, (?:^(?<![\r\f])(?!(?<=\n)\z))
+ *                        (a line start Boost can search for quickly),
+ *                        and (?:(?=\n|\z))
  *   \Z  \B            -> (?=\n?\z)  (?!\b)
  *   [...] \h \v \N    -> a class of the bytes PCRE2 means, caseless sets
  *                        folded here and written under (?-i:...)

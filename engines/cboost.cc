@@ -58,7 +58,6 @@ int cboost_new(const char *pattern, size_t len, unsigned flags,
 	       cboost_regex_t **out, char *msg, size_t size)
 {
 	boost::regex::flag_type f = boost::regex::perl |
-				    boost::regex::no_mod_m |
 				    boost::regex::no_mod_s;
 
 	*out = nullptr;

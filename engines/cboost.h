@@ -39,8 +39,9 @@ const char *cboost_version(void);
 
 /*
  * Compiles pattern[0..len) (Perl syntax; it may hold NUL) with `flags`
- * (enum cboost_flag).  `^` and `$` are Boost's no_mod_m ones (data start
- * and end), `.` its no_mod_s one.  Returns CBOOST_OK with a new regex in
+ * (enum cboost_flag).  Perl mode with no_mod_s: `.` does not match line
+ * ends, `^` and `$` match at line ends (Boost takes '\n', '\r' and '\f'
+ * for those).  Returns CBOOST_OK with a new regex in
  * *out (free it with cboost_delete(), which accepts NULL), or a negative
  * enum cboost_status with Boost's message in msg[0..size).
  */
