@@ -114,10 +114,15 @@ static void bp_puts(struct bp *b, const char *s)
 	bp_put(b, s, strlen(s));
 }
 
-static int bp_is_word(unsigned c)
+static int bp_is_alnum(unsigned c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z') || c == '_';
+	       (c >= 'A' && c <= 'Z');
+}
+
+static int bp_is_word(unsigned c)
+{
+	return bp_is_alnum(c) || c == '_';
 }
 
 /* Byte c as an escape Boost reads as that byte: \x{HH} below 0x80 (the
@@ -375,8 +380,8 @@ static int bp_escape_byte(struct bp *b, int in_class, unsigned *c)
 		*c = value[hit - simple];
 		return 1;
 	}
-	if (!bp_is_word(e) || (in_class && (e == '8' || e == '9'))) {
-		b->pos++; /* escaped punctuation (and [\8]) is itself */
+	if (!bp_is_alnum(e) || (in_class && (e == '8' || e == '9'))) {
+		b->pos++; /* escaped punctuation, '_' (and [\8]) is itself */
 		*c = e;
 		return 1;
 	}

@@ -280,6 +280,7 @@ Test(engines, boost_reads_pcre_syntax)
 		{"a(?i)b|c", "C", 1, 0, 1},      /* (?i) reaches later branches */
 		{"(a)|b\\1", "b", 1, 0, 0},      /* an unset group matches nothing */
 		{"x{,2}", "x{,2}", 5, 0, 1},     /* a literal, as in PCRE */
+		{"\\_[\\_]", "__", 2, 0, 1},    /* '_' escaped is itself */
 		{"(?:|a)*b", "ab", 2, 0, 1},
 	};
 	const struct engine *e = engine_find("boost");
