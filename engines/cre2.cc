@@ -1,6 +1,6 @@
 /*
  * cre2.cc - implementation of cre2.h: a thin C wrapper over RE2 and
- * RE2::Set.  The only C++ in rxbench (C++17).
+ * RE2::Set (C++17; engines/cboost.cc is the other C++ file).
  *
  * Every entry point that can throw catches everything RE2 or the
  * standard library may throw (in practice std::bad_alloc), turning it

@@ -1,8 +1,8 @@
 /*
  * cre2.h - the project's own small C binding to RE2, in the shape of the
  * cre2 library: opaque handles, an options object, single regexps and
- * RE2::Set.  engines/re2.c is its only user; engines/cre2.cc is the only
- * C++ in rxbench.
+ * RE2::Set.  engines/re2.c is its only user; engines/cre2.cc implements
+ * it (with engines/cboost.cc, the only C++ in rxbench).
  *
  * Every function catches C++ exceptions at the boundary: an allocation
  * failure inside RE2 becomes a NULL handle or a -1 return, never an

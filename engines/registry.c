@@ -13,10 +13,12 @@
 extern const struct engine engine_re2;
 extern const struct engine engine_pcre2;
 extern const struct engine engine_pcre2_jit;
+extern const struct engine engine_pcre2_dfa;
 extern const struct engine engine_hyperscan;
 extern const struct engine engine_tre;
 extern const struct engine engine_posix;
 extern const struct engine engine_onig;
+extern const struct engine engine_boost;
 extern const struct engine engine_noop;
 extern const struct engine engine_crash;
 extern const struct engine engine_hang;
@@ -28,6 +30,7 @@ const struct engine *const engine_table[] = {
 #ifdef RXB_HAVE_PCRE2
 	&engine_pcre2,
 	&engine_pcre2_jit,
+	&engine_pcre2_dfa,
 #endif
 #ifdef RXB_HAVE_HYPERSCAN
 	&engine_hyperscan,
@@ -38,6 +41,9 @@ const struct engine *const engine_table[] = {
 	&engine_posix,
 #ifdef RXB_HAVE_ONIG
 	&engine_onig,
+#endif
+#ifdef RXB_HAVE_BOOST
+	&engine_boost,
 #endif
 	&engine_noop,
 	&engine_crash,
@@ -56,6 +62,7 @@ const struct engine_missing engine_missing[] = {
 #ifndef RXB_HAVE_PCRE2
 	MISSING("pcre2", "libpcre2-8", "libpcre2-dev"),
 	MISSING("pcre2-jit", "libpcre2-8", "libpcre2-dev"),
+	MISSING("pcre2-dfa", "libpcre2-8", "libpcre2-dev"),
 #endif
 #ifndef RXB_HAVE_HYPERSCAN
 	MISSING("hyperscan", "libhs", "libhyperscan-dev"),
@@ -65,6 +72,9 @@ const struct engine_missing engine_missing[] = {
 #endif
 #ifndef RXB_HAVE_ONIG
 	MISSING("onig", "oniguruma", "libonig-dev"),
+#endif
+#ifndef RXB_HAVE_BOOST
+	MISSING("boost", "Boost.Regex", "libboost-regex-dev"),
 #endif
 	{NULL, NULL},
 };

@@ -165,6 +165,134 @@ Test(engines, catastrophic_pattern_is_bounded)
 	}
 }
 
+/* Boost's own bound on backtracking: (a+)+$ over 30 a's and a 'b' is
+ * ENGINE_ERR_LIMIT from every operation, not a hang. */
+Test(engines, boost_match_limit_is_an_error, .timeout = 60)
+{
+	static const char hay[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab";
+	const struct engine_pattern p = {"(a+)+$", 6};
+	const struct engine *e = engine_find("boost");
+	struct engine_error err = {0};
+	unsigned char ids[1];
+	void *h = NULL;
+
+	if (e == NULL)
+		cr_skip_test("boost: %s", engine_missing_reason("boost"));
+	cr_assert_eq(e->compile(&p, 1, 0, &h, &err), 0, "compile: %s", err.msg);
+	cr_expect_eq(e->is_match(h, hay, sizeof(hay) - 1), ENGINE_ERR_LIMIT);
+	cr_expect_eq(e->count(h, hay, sizeof(hay) - 1), ENGINE_ERR_LIMIT);
+	cr_expect_eq(e->match_ids(h, hay, sizeof(hay) - 1, ids),
+		     ENGINE_ERR_LIMIT);
+	e->free(h);
+}
+
+/* Compiles re on engine e and returns its count over hay (or the status). */
+static long count_on(const struct engine *e, const char *re, unsigned flags,
+		     const char *hay, size_t len)
+{
+	const struct engine_pattern p = {re, strlen(re)};
+	struct engine_error err = {0};
+	void *h = NULL;
+	int rc = e->compile(&p, 1, flags, &h, &err);
+	long n;
+
+	if (rc != 0)
+		return rc;
+	n = e->count(h, hay, len);
+	e->free(h);
+	return n;
+}
+
+/* pcre2-dfa is leftmost-longest: `a|ab` over "ab" is one match, and it
+ * is "ab" (length 2): with `b` as a third alternative still one match. */
+Test(engines, dfa_takes_the_longest_alternative)
+{
+	const struct engine *e = engine_find("pcre2-dfa");
+
+	if (e == NULL)
+		cr_skip_test("pcre2-dfa: %s", engine_missing_reason("pcre2-dfa"));
+	cr_expect_eq(count_on(e, "a|ab", 0, "ab", 2), 1);
+	cr_expect_eq(count_on(e, "a|ab|b", 0, "ab", 2), 1);
+	cr_expect_eq(count_on(e, "(?:a|ab)(?:c|bcd)", 0, "abcd", 4), 1);
+}
+
+/*
+ * What an engine would answer otherwise than its class promises is
+ * refused (ENGINE_ERR_UNSUPPORTED at compile time, or from the match),
+ * never answered: see the headers of engines/pcre2_dfa.c and
+ * engines/boost_pattern.h for why each is.
+ */
+Test(engines, refused_rather_than_misanswered)
+{
+	static const struct {
+		const char *engine, *re;
+		unsigned flags;
+	} cases[] = {
+		{"pcre2-dfa", "(a)\\1", 0},       /* no back-references */
+		{"pcre2-dfa", "(?>a|ab)c", 0},     /* would match "abc" */
+		{"pcre2-dfa", "a++b", 0},
+		{"pcre2-dfa", "a{2}+", 0},
+		{"pcre2-dfa", "(*ACCEPT)a", 0},
+		{"pcre2-dfa", "a\\Kb", 0},        /* refused by the matcher */
+		{"boost", "(?:\\b|a){2}b", 0},    /* Boost finds nothing */
+		{"boost", "(?:a?){1,3}b", 0},
+		{"boost", "(a*){2,}", 0},
+		{"boost", "a", ENGINE_UTF8},
+		{"boost", "[\\Qa]\\E]", 0},
+		{"boost", "\\p{L}", 0},
+		{"boost", "(?x)a b", 0},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct engine *e = engine_find(cases[i].engine);
+		if (e == NULL)
+			continue;
+		cr_expect_eq(count_on(e, cases[i].re, cases[i].flags, "ab", 2),
+			     ENGINE_ERR_UNSUPPORTED, "%s: %s", e->name,
+			     cases[i].re);
+	}
+}
+
+/* Boost's readings of PCRE syntax that the translation corrects
+ * (engines/boost_pattern.h), each with PCRE2's count. */
+Test(engines, boost_reads_pcre_syntax)
+{
+	static const struct {
+		const char *re, *hay;
+		size_t len;
+		unsigned flags;
+		long want;
+	} cases[] = {
+		{"[A-a]", "`", 1, ENGINE_CASELESS, 1}, /* '`' is in A..a */
+		{"[^a]", "A", 1, ENGINE_CASELESS, 0},
+		{"(?i)[[:upper:]]", "a", 1, 0, 1},
+		{"\\h", "\xa0", 1, 0, 1},
+		{"\\v", "\x85", 1, 0, 1},
+		{"\\N+", "a\rb\nc", 5, 0, 2},
+		{"a\\Z", "a\r", 2, 0, 0},
+		{"a\\Z", "a\n", 2, 0, 1},
+		{"\\B", "", 0, 0, 1},
+		{"\\0123", "\n3", 2, 0, 1},     /* \012 then '3' */
+		{"\\x41a", "Aa", 2, 0, 1},
+		{"\\<a\\>", "<a>", 3, 0, 1},   /* literals, not word edges */
+		{"(?s:a.)b.", "a\nb\n", 4, 0, 0}, /* (?s) scoped to its group */
+		{"(?m)^a", "b\na\fa", 5, 0, 1},
+		{"a(?i)b|c", "C", 1, 0, 1},      /* (?i) reaches later branches */
+		{"(a)|b\\1", "b", 1, 0, 0},      /* an unset group matches nothing */
+		{"x{,2}", "x{,2}", 5, 0, 1},     /* a literal, as in PCRE */
+		{"\\_[\\_]", "__", 2, 0, 1},    /* '_' escaped is itself */
+		{"(?:|a)*b", "ab", 2, 0, 1},
+	};
+	const struct engine *e = engine_find("boost");
+
+	if (e == NULL)
+		cr_skip_test("boost: %s", engine_missing_reason("boost"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		cr_expect_eq(count_on(e, cases[i].re, cases[i].flags,
+				      cases[i].hay, cases[i].len),
+			     cases[i].want, "boost: %s", cases[i].re);
+}
+
 /* A syntax error is ENGINE_ERR_COMPILE naming the pattern, on every engine. */
 Test(engines, invalid_pattern_is_a_compile_error)
 {
@@ -238,7 +366,8 @@ Test(engines, find_by_name)
 Test(engines, each_adapter_built_or_missing_with_a_reason)
 {
 	static const char *const all[] = {"re2", "pcre2", "pcre2-jit",
-					  "hyperscan", "tre", "posix", "onig"};
+					  "pcre2-dfa", "hyperscan", "tre",
+					  "posix", "onig", "boost"};
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		const char *why = engine_missing_reason(all[i]);
