@@ -1074,7 +1074,7 @@ class ScanCase:
         """rxbench's command line as bytes; `only`: the patterns to keep.
         With the file form the patterns go to pattern_file."""
         idx = list(range(len(self.patterns))) if only is None else list(only)
-        a = [rxb.encode(), b'scan', b'--benchtime=1x', b'--quiet']
+        a = [rxb.encode(), b'scan', b'--benchtime=1x', b'--warmup=0', b'--quiet']  # answers only: no warm-up
         a += [b'-o', json_path.encode()] if json_path else [b'--no-results']
         a += [b'--corpus', corpus.encode()]
         if self.model_form == 'eq':
@@ -1893,7 +1893,7 @@ def run_fqdn_case(r, engines, opts, stats, label, forced=None):
     pf = wd.file('policy.' + ('yaml' if pform == 'yaml' else 'txt'), ptext)
     qf = wd.file('queries.txt', b''.join(q + b'\n' for q in queries))
     jp = os.path.join(wd.path, 'out.json')
-    argv = [opts.rxbench, 'run', 'fqdn', '--benchtime=1x', '--quiet', '-o', jp,
+    argv = [opts.rxbench, 'run', 'fqdn', '--benchtime=1x', '--warmup=0', '--quiet', '-o', jp,
             '--policy', pf, '--queries', qf]
     if not forced and r.random() < 0.3:
         argv.append('--engines=' + ','.join(r.sample(list(engines), r.randrange(1, len(engines) + 1))))
@@ -2103,7 +2103,7 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
     rf = wd.file('rules.txt', rtext)
     pf = wd.file('traffic.pcap', pcap_bytes(payloads, r))
     jp = os.path.join(wd.path, 'out.json')
-    argv = [opts.rxbench, 'run', 'payload', '--benchtime=1x', '--quiet', '-o', jp,
+    argv = [opts.rxbench, 'run', 'payload', '--benchtime=1x', '--warmup=0', '--quiet', '-o', jp,
             '--scenarios=real-life', '--rules', rf, '--rules-format=regex', '--pcap', pf]
     if forced and forced.get('engines'):
         argv.append('--engines=' + ','.join(forced['engines']))
