@@ -9,6 +9,7 @@
 #include "harness/clock.h"
 #include "harness/interrupt.h"
 #include "harness/isolate.h"
+#include "harness/parse.h"
 #include "harness/sample.h"
 
 #include <errno.h>
@@ -19,31 +20,39 @@
 
 #define BENCH_MAX_N 1000000000ull
 
+/* The unit s ends with, as a factor to ns; 0 when it has none we know. */
+static double duration_unit(const char *s, size_t *num_len)
+{
+	static const struct {
+		const char *suffix;
+		double ns;
+	} units[] = {{"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"s", 1e9},
+		     {"m", 60e9}};
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t k = strlen(units[i].suffix);
+		if (n > k && strcmp(s + n - k, units[i].suffix) == 0) {
+			*num_len = n - k;
+			return units[i].ns;
+		}
+	}
+	return 0;
+}
+
 int bench_parse_duration(const char *s, double *ns)
 {
-	char *end;
-	double v;
+	char num[64], err[64];
+	size_t len = 0;
+	double unit = duration_unit(s, &len), v;
 
-	/* decimal only: strtod would also take hex ("0x1s") */
-	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.') ||
-	    strpbrk(s, "xXpP") != NULL)
+	if (unit == 0 || len >= sizeof(num))
 		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || !isfinite(v) || v <= 0)
+	memcpy(num, s, len);
+	num[len] = '\0';
+	if (parse_real(num, 0, 1e30, &v, err, sizeof(err)) != 0)
 		return -1;
-	if (strcmp(end, "s") == 0)
-		v *= 1e9;
-	else if (strcmp(end, "ms") == 0)
-		v *= 1e6;
-	else if (strcmp(end, "us") == 0)
-		v *= 1e3;
-	else if (strcmp(end, "ns") == 0)
-		;
-	else if (strcmp(end, "m") == 0)
-		v *= 60e9;
-	else
-		return -1;
+	v *= unit;
 	if (v < 1 || v > 3600e9)
 		return -1;
 	*ns = v;
@@ -52,18 +61,16 @@ int bench_parse_duration(const char *s, double *ns)
 
 int bench_parse_benchtime(const char *s, struct bench_opts *o)
 {
-	char *end;
 	size_t len = strlen(s);
+	char num[32], err[64];
+	uint64_t n;
 
-	if (len == 0)
-		return -1;
-	if (s[len - 1] == 'x') {
-		unsigned long long n;
-		if (s[0] < '0' || s[0] > '9')
+	if (len > 1 && s[len - 1] == 'x') {
+		if (len - 1 >= sizeof(num))
 			return -1;
-		errno = 0;
-		n = strtoull(s, &end, 10);
-		if (errno != 0 || end != s + len - 1 || n == 0 || n > BENCH_MAX_N)
+		memcpy(num, s, len - 1);
+		num[len - 1] = '\0';
+		if (parse_u64(num, 1, BENCH_MAX_N, &n, err, sizeof(err)) != 0)
 			return -1;
 		o->fixed_n = n;
 		return 0;

@@ -334,7 +334,9 @@ static int load_inputs(struct scan_run *r)
 
 /* One case's answer, as the verifying child computes it. */
 struct scan_answer {
-	long matched; /* is_match on the whole corpus */
+	long matched; /* is_match on the whole corpus (grep model: on a line,
+			 as grep -q: a `$` before the corpus's final newline is
+			 no line's end) */
 	long answer;  /* the count, or the matching lines (grep model) */
 };
 
@@ -398,12 +400,15 @@ static int scan_ref_answer(const struct scan_run *r,
 			   const struct scan_pattern *p, int k,
 			   struct scan_answer *a)
 {
-	a->matched = ref_is_match(p->ref, r->corpus.data, r->corpus.len);
-	if (r->model == MODEL_GREP)
+	if (r->model == MODEL_GREP) {
 		a->answer = ref_grep(r, p->ref);
-	else
+		a->matched = a->answer > 0;
+	} else {
+		a->matched = ref_is_match(p->ref, r->corpus.data,
+					  r->corpus.len);
 		a->answer = ref_count(p->ref, (enum engine_semantics)k,
 				      r->corpus.data, r->corpus.len);
+	}
 	return a->answer < 0 ? -1 : 0;
 }
 
@@ -483,14 +488,16 @@ static int scan_answer(void *st, const struct case_item *c, void *out)
 {
 	const struct scan_run *r = st;
 	struct scan_answer a;
-	int m = c->e->is_match(c->h, r->corpus.data, r->corpus.len);
+	int m = r->model == MODEL_GREP
+			? 0
+			: c->e->is_match(c->h, r->corpus.data, r->corpus.len);
 
 	if (m < 0)
 		return m;
-	a.matched = m;
 	a.answer = scan_model_answer(r, c->e, c->h);
 	if (a.answer < 0)
 		return (int)a.answer;
+	a.matched = r->model == MODEL_GREP ? a.answer > 0 : m;
 	memcpy(out, &a, sizeof(a));
 	return 0;
 }

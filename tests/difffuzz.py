@@ -1151,6 +1151,8 @@ def run_scan_case(case, engines, opts, stats, label):
             t['is_match'] = o.is_match(case.corpus)
             if case.model == 'grep':
                 t['lines'] = o.lines(case.corpus)
+                # rxbench's grep model: is_match is "some line matches"
+                t['is_match'] = int(t['lines'] > 0)
             else:
                 for cls in set(engines[e] for e in used):
                     t[cls] = o.count(cls, case.corpus)

@@ -74,6 +74,12 @@ expect 2 "--engines needs a value" -- run scan --engines
 expect 2 "rxbench scan: unexpected argument 'fqdn'" -- scan fqdn
 expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- run scan --engines re2 --pattern abc --corpus "$tmp/abc.txt" --benchtime 3x --no-alloc --no-results
 
+# a plain run is every default suite (--list: their names, nothing run)
+expect 0 "BenchmarkScan/engine=re2/pattern=literal" -- run --list=.
+for prefix in Scan Payload FQDN; do
+	grep -q "^Benchmark$prefix/" "$tmp/out" || { echo "FAIL: a plain run leaves out $prefix"; fail=$((fail + 1)); }
+done
+
 # an empty corpus is valid: every engine agrees on 0
 : >"$tmp/empty.txt"
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/empty.txt" "${fast[@]}"

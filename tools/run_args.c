@@ -268,7 +268,9 @@ static int select_suites(struct run_args *a, int argc, char **argv, int from)
 		if (a->nsuites < RUN_MAX_SUITES)
 			a->suites[a->nsuites++] = s;
 	}
-	for (size_t i = 0; a->nsuites == 0 && i < suite_count; i++)
+	if (a->nsuites > 0)
+		return 0;
+	for (size_t i = 0; i < suite_count; i++)
 		if (suite_table[i]->in_default)
 			a->suites[a->nsuites++] = suite_table[i];
 	return 0;
