@@ -403,21 +403,23 @@ static int refused(const struct opt_index *x, char **av, int c)
 }
 
 /*
- * Read every option of av into g (*n of them).  0; 1 for --help; -1
- * after a message.  optind is then the first non-option (GNU getopt has
+ * Read every option of av into g (*n of them).  0; 1 when --help was
+ * among them; -1 after a message.  optind is then the first non-option (GNU getopt has
  * moved them to the end of av).
  */
 static int read_options(const struct opt_index *x, int argc, char **av,
 			struct given *g, size_t *n, struct run_args *a)
 {
-	int c, li;
+	int c, li, help = 0;
 
 	optind = 0; /* a fresh scan (GNU) */
 	opterr = 0;
 	*n = 0;
 	while ((c = getopt_long(argc, av, ":ho:", x->lo, &li)) != -1) {
-		if (c == 'h')
-			return 1;
+		if (c == 'h') {
+			help = 1;
+			continue;
+		}
 		if (c == 'o') {
 			a->out = optarg;
 			continue;
@@ -429,7 +431,7 @@ static int read_options(const struct opt_index *x, int argc, char **av,
 		g[*n].k = (size_t)(c - OPT_VAL);
 		g[(*n)++].value = optarg;
 	}
-	return 0;
+	return help;
 }
 
 /*
@@ -472,18 +474,15 @@ int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 	char **av = calloc((size_t)argc + 1, sizeof(*av));
 	struct given *g = calloc((size_t)argc + 1, sizeof(*g));
 	size_t n = 0;
-	int rc = -1;
+	int rc = -1, help;
 
 	a->scan_only = scan_only;
 	if (av == NULL || g == NULL || index_build(&x) != 0)
 		goto out;
 	memcpy(av, argv, (size_t)argc * sizeof(*av)); /* getopt reorders */
-	rc = read_options(&x, argc, av, g, &n, a);
-	if (rc > 0)
-		run_usage(stdout, scan_only);
-	if (rc != 0)
+	help = read_options(&x, argc, av, g, &n, a);
+	if (help < 0)
 		goto out;
-	rc = -1;
 	if (scan_only)
 		a->suites[a->nsuites++] = suite_find("scan");
 	if (select_suites(a, argc, av, optind) != 0 || suite_configs(a) != 0)
@@ -491,6 +490,11 @@ int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 	for (size_t i = 0; i < n; i++)
 		if (apply(a, &x, &g[i]) != 0)
 			goto out;
+	if (help) { /* after the options: a bad one is still an error */
+		run_usage(stdout, scan_only);
+		rc = 1;
+		goto out;
+	}
 	rc = select_engines(a);
 out:
 	index_release(&x);
