@@ -15,6 +15,8 @@
 #include "engines/inturn.h"
 
 #include <pcre2.h>
+
+#include "engines/pcre2_options.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,25 +64,6 @@ static void pcre2_set_free(void *h)
 	free(s->md);
 	free(s->code);
 	free(s);
-}
-
-static uint32_t pcre2_options(unsigned flags)
-{
-	uint32_t o = 0;
-
-	if (flags & ENGINE_CASELESS)
-		o |= PCRE2_CASELESS;
-	if (flags & ENGINE_DOTALL)
-		o |= PCRE2_DOTALL;
-	if (flags & ENGINE_ANCHORED)
-		o |= PCRE2_ANCHORED;
-	if (flags & ENGINE_MULTILINE)
-		o |= PCRE2_MULTILINE;
-	/* the pattern is checked: invalid UTF-8 is a compile error, never
-	   the undefined behaviour PCRE2_NO_UTF_CHECK would allow */
-	if (flags & ENGINE_UTF8)
-		o |= PCRE2_UTF;
-	return o;
 }
 
 /* Compiles pattern i into s; 0 or a negative status with err filled. */
@@ -165,7 +148,8 @@ static int pcre2_compile_set(const struct engine_pattern *pats, size_t n,
 	if (rc != 0)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
-		rc = pcre2_compile_one(s, i, &pats[i], pcre2_options(flags), err);
+		rc = pcre2_compile_one(s, i, &pats[i], rxb_pcre2_options(flags),
+				       err);
 		if (rc != 0)
 			goto fail;
 	}

@@ -41,6 +41,8 @@
 #include "engines/inturn.h"
 
 #include <pcre2.h>
+
+#include "engines/pcre2_options.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,24 +89,6 @@ static void dfa_set_free(void *h)
 	free(s->ws);
 	free(s->code);
 	free(s);
-}
-
-/* As engines/pcre2.c: the pattern's UTF-8 is checked, never trusted. */
-static uint32_t dfa_options(unsigned flags)
-{
-	uint32_t o = 0;
-
-	if (flags & ENGINE_CASELESS)
-		o |= PCRE2_CASELESS;
-	if (flags & ENGINE_DOTALL)
-		o |= PCRE2_DOTALL;
-	if (flags & ENGINE_ANCHORED)
-		o |= PCRE2_ANCHORED;
-	if (flags & ENGINE_MULTILINE)
-		o |= PCRE2_MULTILINE;
-	if (flags & ENGINE_UTF8)
-		o |= PCRE2_UTF;
-	return o;
 }
 
 /* Whether byte c is one of `set` (never NUL, unlike strchr()). */
@@ -330,7 +314,8 @@ static int dfa_compile_set(const struct engine_pattern *pats, size_t n,
 	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0,
 				  (flags & ENGINE_UTF8) != 0, dfa_try};
 	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = dfa_compile_one(s, i, &pats[i], dfa_options(flags), err);
+		rc = dfa_compile_one(s, i, &pats[i], rxb_pcre2_options(flags),
+				     err);
 	if (rc == 0)
 		rc = dfa_make_match_data(s, err);
 	if (rc == 0) {
