@@ -9,7 +9,10 @@
  *
  * Per sample: n grows like Go's (1, then predicted from the last run, at
  * most 100x, +20%) until one run lasts --benchtime, or n is fixed
- * (--benchtime=1000x).  CLOCK_MONOTONIC brackets the whole loop.  Then a
+ * (--benchtime=1000x).  CLOCK_MONOTONIC brackets the whole loop, and the
+ * bracket's own cost (a timed run of 0 ops, BENCH_FLOOR_RUNS) is taken
+ * off, so few ops measure what many do.  Before that, in the same
+ * process, a warm-up (bench_opts.warmup_ns, bench.pass_n).  Then a
  * separate short run with allocation counting gives B/op and allocs/op,
  * and retain/release give B(heap)/op.
  *
@@ -85,6 +88,12 @@ enum bench_mode {
 	BENCH_TIME,         /* the clock: ns/op (the default) */
 	BENCH_INSTRUCTIONS, /* callgrind: instr/op, est-cycles/op, ... */
 };
+
+/*
+ * Runs of 0 ops a sample times, after its warm-up, to learn the fixed
+ * cost of a timed run (clock reads, the call), which it subtracts.
+ */
+#define BENCH_FLOOR_RUNS 16
 
 /* Iterations of one instruction-count sample when --benchtime=Nx is not given. */
 #define BENCH_INSTR_DEFAULT_N 10

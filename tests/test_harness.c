@@ -10,13 +10,26 @@
 
 #include "harness/alloc.h"
 #include "harness/bench.h"
+#include "harness/clock.h"
 #include "harness/filter.h"
 
 struct spin {
 	uint64_t calls;
 	uint64_t total;
+	uint64_t empty; /* calls with n = 0: the fixed cost's runs */
+	uint64_t last;  /* n of the last call */
+	uint64_t fixed_ns; /* cost of every call, whatever n */
 	void *kept;
 };
+
+/* Busy-wait ns nanoseconds. */
+static void spin_for(uint64_t ns)
+{
+	uint64_t t0 = clock_ns();
+
+	while (clock_ns() - t0 < ns)
+		;
+}
 
 /* An op that costs about 200 ns and allocates nothing. */
 static int spin_run(void *arg, uint64_t n)
@@ -26,6 +39,10 @@ static int spin_run(void *arg, uint64_t n)
 
 	s->calls++;
 	s->total += n;
+	s->empty += n == 0;
+	s->last = n;
+	if (s->fixed_ns)
+		spin_for(s->fixed_ns);
 	for (uint64_t i = 0; i < n; i++)
 		for (int k = 0; k < 100; k++)
 			x += (uint64_t)k;
@@ -90,10 +107,38 @@ Test(bench, fixed_n_runs_exactly_n)
 	cr_assert_eq(bench_parse_benchtime("1000x", &o), 0);
 	cr_assert_eq(bench_measure(&b, &o, &r), 0);
 	cr_assert_eq(r.iters[0], 1000);
-	/* one warming op (a pass of one op), then the 1000 timed */
-	cr_assert_eq(s.calls, 2);
+	/* one warming op (a pass of one op), the empty runs that time the
+	   fixed cost, then the 1000 timed */
+	cr_assert_eq(s.calls, 2 + BENCH_FLOOR_RUNS);
+	cr_assert_eq(s.empty, BENCH_FLOOR_RUNS);
 	cr_assert_eq(s.total, 1001);
+	cr_assert_eq(s.last, 1000);
 	result_release(&r);
+}
+
+/*
+ * A sample takes off the fixed cost of a timed run (timed as a run of 0
+ * ops): 10 ops of ~200 ns in a run that costs 2 ms whatever n is are
+ * ~200 ns/op, not 200 us.  The best of three samples, so a descheduled
+ * one does not fail it.
+ */
+Test(bench, subtracts_the_fixed_cost_of_a_run)
+{
+	struct spin s = {.fixed_ns = 2000000};
+	struct bench b = {.name = "T", .suite = "t", .run = spin_run, .arg = &s};
+	struct bench_opts o = {.count = 1, .no_alloc = 1, .fixed_n = 10};
+	double best = 1e18;
+
+	for (int i = 0; i < 3; i++) {
+		struct result r = {0};
+
+		cr_assert_eq(bench_measure(&b, &o, &r), 0);
+		if (result_metric(&r, "ns/op")->v[0] < best)
+			best = result_metric(&r, "ns/op")->v[0];
+		result_release(&r);
+	}
+	cr_assert_lt(best, 50000, "ns/op %.0f: the 2 ms per run was not "
+		     "taken off", best);
 }
 
 /* The warm-up runs in the measuring process before the timed runs:
@@ -107,14 +152,14 @@ Test(bench, warms_up_a_whole_pass_for_the_warmup_time)
 	struct result r = {0};
 
 	cr_assert_eq(bench_measure(&b, &o, &r), 0);
-	cr_assert_eq(s.calls, 2, "one pass, then the timed run");
+	cr_assert_eq(s.calls - s.empty, 2, "one pass, then the timed run");
 	cr_assert_eq(s.total, 510);
 	result_release(&r);
 	s = (struct spin){0};
 	o.warmup_ns = 20e6;
 	cr_assert_eq(bench_measure(&b, &o, &r), 0);
 	/* ~200 ns an op: 20 ms is ~100,000 ops, 200 passes; ask for 20 */
-	cr_assert_gt(s.calls, 20);
+	cr_assert_gt(s.calls - s.empty, 20);
 	cr_assert_eq((s.total - 10) % 500, 0, "only whole passes");
 	cr_assert_eq(r.iters[0], 10);
 	result_release(&r);
