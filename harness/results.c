@@ -32,6 +32,84 @@ void result_reset(struct result *r)
 	r->nm = r->nsamples = 0;
 	r->status = RESULT_OK;
 	r->unverified = 0;
+	result_inputs_release(&r->in);
+}
+
+int result_inputs_add(struct result_inputs *in, const char *key,
+		      const void *value, size_t len)
+{
+	char *v = malloc(len + 1), *k = NULL;
+	struct result_input *grown = NULL;
+
+	if (v == NULL)
+		return -1;
+	memcpy(v, value, len);
+	v[len] = '\0';
+	for (size_t i = 0; i < in->n; i++) {
+		if (strcmp(in->v[i].key, key) == 0) {
+			free(in->v[i].value);
+			in->v[i].value = v;
+			in->v[i].len = len;
+			return 0;
+		}
+	}
+	k = strdup(key);
+	if (k != NULL)
+		grown = realloc(in->v, (in->n + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		free(k);
+		free(v);
+		return -1;
+	}
+	in->v = grown;
+	in->v[in->n++] = (struct result_input){k, v, len};
+	return 0;
+}
+
+int result_inputs_merge(struct result_inputs *dst,
+			const struct result_inputs *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		if (result_inputs_add(dst, src->v[i].key, src->v[i].value,
+				      src->v[i].len) != 0)
+			return -1;
+	return 0;
+}
+
+const struct result_input *result_inputs_get(const struct result_inputs *in,
+					     const char *key)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (strcmp(in->v[i].key, key) == 0)
+			return &in->v[i];
+	return NULL;
+}
+
+void result_inputs_release(struct result_inputs *in)
+{
+	for (size_t i = 0; i < in->n; i++) {
+		free(in->v[i].key);
+		free(in->v[i].value);
+	}
+	free(in->v);
+	in->v = NULL;
+	in->n = 0;
+}
+
+int result_input_addf(struct result *r, const char *key, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	return result_inputs_add(&r->in, key, buf,
+				 (size_t)n < sizeof(buf) ? (size_t)n
+							 : sizeof(buf) - 1);
 }
 
 void result_release(struct result *r)

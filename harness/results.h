@@ -36,6 +36,23 @@ struct metric {
 	size_t n;
 };
 
+/*
+ * What a benchmark was run on, as key -> exact bytes: "pattern" (its
+ * text), "flags", "corpus", "corpus-size", "corpus-sha256", "seed",
+ * "engine-option.NAME", ...  compare refuses to pair a benchmark whose
+ * inputs differ (report/compare.h).  value holds len bytes and a NUL.
+ */
+struct result_input {
+	char *key;
+	char *value;
+	size_t len;
+};
+
+struct result_inputs {
+	struct result_input *v;
+	size_t n;
+};
+
 struct result {
 	char *name;  /* "Suite/key=value/..." without the "Benchmark" prefix */
 	char *suite;
@@ -52,6 +69,7 @@ struct result {
 	size_t nsamples;
 	struct metric *m;
 	size_t nm;
+	struct result_inputs in; /* in the order given; a key once */
 };
 
 struct config_pair {
@@ -168,6 +186,27 @@ int result_key(const struct result *r, const char *key, char *buf,
  * through).  0, or -1 out of memory.
  */
 int result_set_verified(struct result *r, const char *text, int unverified);
+
+/*
+ * Set input `key` to len bytes of value (copied; a key given again is
+ * replaced).  0, or -1 when out of memory.
+ */
+int result_inputs_add(struct result_inputs *in, const char *key,
+		      const void *value, size_t len);
+
+/* Add every input of src to dst (dst's of the same key replaced). */
+int result_inputs_merge(struct result_inputs *dst,
+			const struct result_inputs *src);
+
+/* The input named key, or NULL. */
+const struct result_input *result_inputs_get(const struct result_inputs *in,
+					     const char *key);
+
+void result_inputs_release(struct result_inputs *in);
+
+/* A printf-style input of r: result_input_addf(r, "seed", "%u", s). */
+int result_input_addf(struct result *r, const char *key, const char *fmt,
+		      ...) __attribute__((format(printf, 3, 4)));
 
 /* True when any result has a status other than ok, unsupported and
  * unverified (those say what was not measured, not that something broke). */

@@ -23,7 +23,7 @@ grep -q 'BenchmarkScan/engine=pcre2/pattern=abc' "$tmp/out.text" || { echo "FAIL
 expect 0 "suite,name,engine,pattern,metric,unit" -- report "$tmp/r.json" --format=csv
 expect 2 "$tmp/none.json: No such file or directory" -- report "$tmp/none.json"
 printf '{"format": "rxbench-results",\n "version": x}' >"$tmp/bad.json"
-expect 2 "$tmp/bad.json:2:13: expected a number" -- report "$tmp/bad.json"
+expect 2 "$tmp/bad.json:2:13: invalid token near 'x'" -- report "$tmp/bad.json"
 expect 2 "--format=xml" -- report "$tmp/r.json" --format=xml
 expect 0 "usage: rxbench report" -- report --help
 
