@@ -100,6 +100,7 @@ void plan_release(struct plan *p)
 	for (size_t i = 0; i < p->n; i++) {
 		free(p->b[i].name);
 		free(p->b[i].verified);
+		result_inputs_release(&p->b[i].in);
 	}
 	free(p->b);
 	p->b = NULL;
@@ -457,6 +458,9 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 			if (r != NULL && r->verified == NULL &&
 			    b->verified != NULL &&
 			    result_set_verified(r, b->verified, b->unverified))
+				r = NULL;
+			if (r != NULL && r->in.n == 0 &&
+			    result_inputs_merge(&r->in, &b->in) != 0)
 				r = NULL;
 			if (r == NULL) {
 				dead[i] = 1;

@@ -81,6 +81,7 @@ struct bench {
 	uint64_t pass_n;
 	struct bench_metric extra[BENCH_MAX_EXTRA]; /* fixed metrics, e.g. domains */
 	size_t nextra;
+	struct result_inputs in; /* copied into the result; owned */
 };
 
 /* What one sample measures (--measure=). */

@@ -9,7 +9,7 @@ set -euo pipefail
 
 arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
 pkgs=(cmake make gcc g++ pkg-config libre2-dev libpcre2-dev libtre-dev
-      libonig-dev libboost-regex-dev libyaml-dev libpcap-dev libjansson-dev valgrind
+      libonig-dev libboost-regex-dev libyaml-dev libpcap-dev libjansson-dev nettle-dev valgrind
       publicsuffix)
 # Hyperscan is x86-only; Vectorscan is the drop-in fork for the others.
 if [ "$arch" = amd64 ]; then pkgs+=(libhyperscan-dev); else pkgs+=(libvectorscan-dev); fi
@@ -20,6 +20,8 @@ if [ "${1:-build}" = test ]; then
 	# python3 + python3-regex: the differential fuzzer (tests/difffuzz.py)
 	# and the reference matcher's oracle (tests/reference_oracle.py)
 	pkgs+=(python3 python3-regex)
+	# python3-jsonschema: results validated against docs/results.schema.json
+	pkgs+=(python3-jsonschema)
 	command -v node >/dev/null || pkgs+=(nodejs)
 fi
 

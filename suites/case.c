@@ -4,10 +4,13 @@
 #define _GNU_SOURCE
 #include "suites/case.h"
 
+#include "corpora/digest.h"
+#include "corpora/file.h"
 #include "harness/interrupt.h"
 #include "harness/isolate.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,9 +85,67 @@ int case_add_bench(struct case_table *t, const char *name, void *arg)
 	return 0;
 }
 
+int case_input(struct case_table *t, const char *key, const void *value,
+	       size_t len)
+{
+	return result_inputs_add(&t->c[t->n - 1].in, key, value, len);
+}
+
+int case_table_input(struct case_table *t, const char *key,
+		     const void *value, size_t len)
+{
+	return result_inputs_add(&t->in, key, value, len);
+}
+
+int case_table_input_data(struct case_table *t, const char *key,
+			  const char *path, const char *what,
+			  const void *data, size_t len)
+{
+	char k[128], v[DIGEST_HEX_SIZE];
+	const char *name = path ? path : what;
+
+	if (case_table_input(t, key, name, strlen(name)) != 0)
+		return -1;
+	snprintf(k, sizeof(k), "%s-size", key);
+	snprintf(v, sizeof(v), "%zu", len);
+	if (case_table_input(t, k, v, strlen(v)) != 0)
+		return -1;
+	snprintf(k, sizeof(k), "%s-sha256", key);
+	if (digest_sha256_hex(data, len, v) == 0 &&
+	    case_table_input(t, k, v, strlen(v)) != 0)
+		return -1;
+	return 0;
+}
+
+int case_table_input_file(struct case_table *t, const char *key,
+			  const char *path, char *err, size_t errsize)
+{
+	struct corpus f = {0};
+	int rc;
+
+	if (corpus_load_file(&f, path, err, errsize) != 0)
+		return -1;
+	rc = case_table_input_data(t, key, path, NULL, f.data, f.len);
+	if (rc != 0)
+		snprintf(err, errsize, "out of memory");
+	corpus_release(&f);
+	return rc;
+}
+
+/* c's inputs and its table's into `in`.  0 or -1. */
+static int case_inputs_to(const struct case_table *t,
+			  const struct case_item *c, struct result_inputs *in)
+{
+	return result_inputs_merge(in, &t->in) != 0 ||
+			       result_inputs_merge(in, &c->in) != 0
+		       ? -1
+		       : 0;
+}
+
 /* Free what case_add() and case_add_bench() copied. */
 static void case_free_item(struct case_item *c)
 {
+	result_inputs_release(&c->in);
 	for (size_t k = 0; k < c->nbench; k++)
 		free(c->bench[k].name);
 	free(c->bench);
@@ -98,7 +159,12 @@ static void case_row(struct suite_ctx *ctx, const struct case_table *t,
 		     const struct case_item *c, enum result_status st,
 		     const char *why)
 {
+	struct result *r;
+
 	suite_fail(ctx, t->suite, c->name, st, "%s: %s", c->label, why);
+	r = results_find(ctx->results, c->name);
+	if (r != NULL)
+		case_inputs_to(t, c, &r->in); /* out of memory: fewer inputs */
 }
 
 /* Steps 1 and 2: gate and compile one case; 0 when it has a handle. */
@@ -521,9 +587,11 @@ static int case_plan_one(struct case_table *t, struct suite_ctx *ctx,
 	b.suite = t->suite;
 	b.verified = strdup(verified);
 	b.unverified = unverified;
-	if (b.name == NULL || b.verified == NULL || plan_add(ctx->plan, &b)) {
+	if (b.name == NULL || b.verified == NULL ||
+	    case_inputs_to(t, c, &b.in) != 0 || plan_add(ctx->plan, &b)) {
 		free(b.name);
 		free(b.verified);
+		result_inputs_release(&b.in);
 		return -1;
 	}
 	c->planned = 1;
@@ -711,5 +779,6 @@ void case_table_release(struct case_table *t)
 	}
 	free(t->c);
 	free(t->answers);
+	result_inputs_release(&t->in);
 	case_table_init(t, t->suite, t->ops, t->st);
 }

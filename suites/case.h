@@ -99,6 +99,7 @@ struct case_item {
 	int planned;         /* 1 when it became a benchmark (any of them) */
 	int unverified;      /* ... timed unverified (--allow-unverified) */
 	unsigned char *answer; /* ops->answer_size bytes, when answered */
+	struct result_inputs in; /* case_input(); every row of it records them */
 };
 
 struct case_ops {
@@ -189,6 +190,7 @@ struct case_table {
 	struct case_item *c;
 	size_t n, cap;
 	unsigned char *answers;     /* n * ops->answer_size */
+	struct result_inputs in;    /* case_table_input(): every case's */
 };
 
 void case_table_init(struct case_table *t, const char *suite,
@@ -208,6 +210,30 @@ int case_add(struct case_table *t, const char *name, const char *label,
  * reaches case_ops.bench() in b->arg.  0, or -1 out of memory.
  */
 int case_add_bench(struct case_table *t, const char *name, void *arg);
+
+/*
+ * Inputs every row records (harness/results.h: the pattern's bytes, the
+ * corpus's sha256, ...): case_input() for the case added last,
+ * case_table_input() for every case of the table (a case's own replaces
+ * the table's of the same key).  0, or -1 out of memory.
+ */
+int case_input(struct case_table *t, const char *key, const void *value,
+	       size_t len);
+int case_table_input(struct case_table *t, const char *key,
+		     const void *value, size_t len);
+
+/*
+ * Data every case reads, as three inputs of the table: KEY (its path, or
+ * `what` when path is NULL: "generated prose"), KEY-size and KEY-sha256
+ * (corpora/digest.h; left out when built without nettle).  0 or -1.
+ */
+int case_table_input_data(struct case_table *t, const char *key,
+			  const char *path, const char *what,
+			  const void *data, size_t len);
+
+/* Same for a file read here (a policy): a one-line error in err. */
+int case_table_input_file(struct case_table *t, const char *key,
+			  const char *path, char *err, size_t errsize);
 
 /*
  * The pipeline above, adding rows to ctx->results and benchmarks to

@@ -694,8 +694,10 @@ static int plan_generate(struct suite_ctx *ctx, struct fqdn_case *c)
 	op_fill(op, &b);
 	b.name = strdup(name);
 	b.suite = "fqdn";
-	if (b.name == NULL || plan_add(ctx->plan, &b) != 0) {
+	if (b.name == NULL || result_inputs_merge(&b.in, &c->sz->table.in) ||
+	    plan_add(ctx->plan, &b) != 0) {
 		free(b.name);
+		result_inputs_release(&b.in);
 		return -1;
 	}
 	return 0;
@@ -771,13 +773,41 @@ static int strategy_cases(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
  * The cases of size z, strategy by strategy, through the pipeline.  0,
  * STATUS_INTERRUPTED, or -1 out of memory.
  */
-static int size_plan(struct suite_ctx *ctx, struct fqdn_size *z)
+/* What every case of z reads: the policy, the queries, the size, the seed. */
+static int size_inputs(const struct fqdn_run *r, struct fqdn_size *z)
+{
+	char err[512], v[32];
+	struct case_table *t = &z->table;
+
+	snprintf(v, sizeof(v), "%zu", z->domains);
+	if (case_table_input(t, "domains", v, strlen(v)) != 0)
+		return -1;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)r->cfg->seed);
+	if (r->cfg->policy_path == NULL &&
+	    case_table_input(t, "seed", v, strlen(v)) != 0)
+		return -1;
+	if ((r->cfg->policy_path != NULL &&
+	     case_table_input_file(t, "policy", r->cfg->policy_path, err,
+				   sizeof(err)) != 0) ||
+	    (r->cfg->queries_path != NULL &&
+	     case_table_input_file(t, "queries", r->cfg->queries_path, err,
+				   sizeof(err)) != 0)) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int size_plan(struct suite_ctx *ctx, const struct fqdn_run *r,
+		     struct fqdn_size *z)
 {
 	size_t total = fqdn_total(z->sets, FQDN_NSETS);
 
 	z->ops = fqdn_ops;
 	z->ops.answer_size = total ? total : 1;
 	case_table_init(&z->table, "fqdn", &z->ops, z);
+	if (size_inputs(r, z) != 0)
+		return -1;
 	z->maxcases = fqdn_nstrategies * (ctx->nengines + 1);
 	z->cases = calloc(z->maxcases, sizeof(*z->cases));
 	z->at = mmap(NULL, z->maxcases * sizeof(*z->at), PROT_READ | PROT_WRITE,
@@ -899,7 +929,7 @@ static void *fqdn_prepare(struct suite_ctx *ctx, const void *cfg)
 		if (size_init(r, z, explicit_n ? c->sizes[i] : FQDN_DEFAULT_DOMAINS,
 			      explicit_n) != 0)
 			goto fail;
-		rc = size_plan(ctx, z);
+		rc = size_plan(ctx, r, z);
 		if (rc == STATUS_INTERRUPTED)
 			break; /* nothing more is planned: the run stops */
 		if (rc != 0)

@@ -32,6 +32,7 @@
 #include "report/table.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
@@ -827,6 +828,48 @@ static int any_wanted(const struct scen_size *ss, struct suite_ctx *ctx)
 	return 0;
 }
 
+/* A printf-style input into in.  0 or -1. */
+__attribute__((format(printf, 3, 4)))
+static int input_f(struct result_inputs *in, const char *key,
+		   const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return n < 0 ? -1 : result_inputs_add(in, key, buf, strlen(buf));
+}
+
+/* What every benchmark of ss reads: link, packets, pattern, rule files. */
+static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
+{
+	const struct payload_config *cfg = ss->run->cfg;
+	const struct scenario *sc = ss->sr->sc;
+	int rc = input_f(in, "link-gbps", "%g", ss->run->link_gbps) |
+		 input_f(in, "packet-size", "%s", ss->in->label) |
+		 input_f(in, "packets", "%zu", ss->pk ? ss->pk->n : 0) |
+		 input_f(in, "payload-bytes-mean", "%.6g",
+			 ss->pk ? ss->pk->payload_bytes : 0);
+
+	if (cfg->pcap != NULL)
+		rc |= input_f(in, "pcap", "%s", cfg->pcap);
+	else
+		rc |= input_f(in, "seed", "%llu",
+			      (unsigned long long)cfg->seed) |
+		      input_f(in, "match-rate", "%g", cfg->match_rate);
+	if (sc->re != NULL)
+		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re));
+	for (size_t i = 0; i < cfg->nrule_files; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "rules-file.%zu", i);
+		rc |= input_f(in, key, "%s", cfg->rule_files[i]);
+	}
+	return rc ? -1 : 0;
+}
+
 /* A floor: one benchmark with no answer to verify.  0, or -1. */
 static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 {
@@ -845,9 +888,11 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	b.name = strdup(name);
 	b.suite = PAYLOAD_SUITE;
 	b.verified = strdup("no answer: the harness floor");
-	if (b.name == NULL || b.verified == NULL || plan_add(ctx->plan, &b)) {
+	if (b.name == NULL || b.verified == NULL ||
+	    payload_inputs(ss, &b.in) != 0 || plan_add(ctx->plan, &b)) {
 		free(b.name);
 		free(b.verified);
+		result_inputs_release(&b.in);
 		return -1;
 	}
 	return 0;
@@ -869,6 +914,8 @@ static int cases_add(struct scen_size *ss)
 	ss->npc = n;
 	case_table_init(&ss->t, PAYLOAD_SUITE, &ss->ops, ss);
 	ss->tabled = 1;
+	if (payload_inputs(ss, &ss->t.in) != 0)
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct engine *e = ss->run->engines[i];
 		char name[256], label[160];

@@ -150,26 +150,46 @@ static int add_user_pattern(struct scan_run *r, const char *re, size_t len)
 	return add_pattern(r, name, re, len, 0, 0, 1);
 }
 
+/* The letters of --flags and of the "flags" input, and their bits. */
+static const struct {
+	char letter;
+	unsigned flag; /* enum engine_flag */
+} scan_flag_letters[] = {
+	{'i', ENGINE_CASELESS}, {'s', ENGINE_DOTALL}, {'m', ENGINE_MULTILINE},
+	{'a', ENGINE_ANCHORED}, {'u', ENGINE_UTF8},
+};
+
+#define SCAN_NFLAGS (sizeof(scan_flag_letters) / sizeof(scan_flag_letters[0]))
+
 /* --flags=isma...: the enum engine_flag bits for user patterns. */
 static int opt_flags(void *cfg, const char *v, char *err, size_t size)
 {
 	unsigned f = 0;
 
 	for (const char *p = v; *p; p++) {
-		switch (*p) {
-		case 'i': f |= ENGINE_CASELESS; break;
-		case 's': f |= ENGINE_DOTALL; break;
-		case 'm': f |= ENGINE_MULTILINE; break;
-		case 'a': f |= ENGINE_ANCHORED; break;
-		case 'u': f |= ENGINE_UTF8; break;
-		default:
+		size_t k = 0;
+		while (k < SCAN_NFLAGS && scan_flag_letters[k].letter != *p)
+			k++;
+		if (k == SCAN_NFLAGS) {
 			snprintf(err, size, "unknown flag '%c' (use i, s, m, a, "
 				 "u)", *p);
 			return -1;
 		}
+		f |= scan_flag_letters[k].flag;
 	}
 	((struct scan_config *)cfg)->flags = f;
 	return 0;
+}
+
+/* flags as --flags letters ("" for none) into buf (>= SCAN_NFLAGS + 1). */
+static void flags_text(unsigned flags, char *buf)
+{
+	size_t j = 0;
+
+	for (size_t k = 0; k < SCAN_NFLAGS; k++)
+		if (flags & scan_flag_letters[k].flag)
+			buf[j++] = scan_flag_letters[k].letter;
+	buf[j] = '\0';
 }
 
 static int opt_pattern(void *cfg, const char *v, char *err, size_t size)
@@ -298,6 +318,17 @@ static int add_builtin_patterns(struct scan_run *r)
 	return 0;
 }
 
+/* The corpus every case runs on, as inputs of every row. */
+static int scan_corpus_inputs(struct scan_run *r)
+{
+	if (r->cfg->corpus_path == NULL &&
+	    case_table_input(&r->table, "seed", "1", 1) != 0)
+		return -1;
+	return case_table_input_data(&r->table, "corpus", r->cfg->corpus_path,
+				     "generated prose", r->corpus.data,
+				     r->corpus.len);
+}
+
 static int load_inputs(struct scan_run *r)
 {
 	char err[512];
@@ -320,7 +351,7 @@ static int load_inputs(struct scan_run *r)
 	} else if (text_generate(&r->corpus, SCAN_CORPUS_SIZE, 1) != 0) {
 		return -1;
 	}
-	if (check_utf8_corpus(r) != 0)
+	if (check_utf8_corpus(r) != 0 || scan_corpus_inputs(r) != 0)
 		return -1;
 	/* --flags is for every user pattern, wherever it stood */
 	for (size_t i = 0; i < r->npats; i++)
@@ -618,8 +649,13 @@ static int scan_add_cases(struct scan_run *r, struct suite_ctx *ctx, size_t i)
 		case_name(r, p, e, name, sizeof(name));
 		snprintf(label, sizeof(label), "%s: pattern %s", e->name,
 			 p->name);
+		char flags[SCAN_NFLAGS + 1];
 		if (case_add(&r->table, name, label, e, needs,
 			     gated ? gate : NULL, i, scan_class(r, e), p) != 0)
+			return -1;
+		flags_text(p->flags, flags);
+		if (case_input(&r->table, "pattern", p->re, p->len) != 0 ||
+		    case_input(&r->table, "flags", flags, strlen(flags)) != 0)
 			return -1;
 	}
 	return 0;
