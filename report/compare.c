@@ -83,9 +83,273 @@ static int judge(struct compare_row *row, const struct compare_opts *o,
 	return 0;
 }
 
-static int add_row(struct comparison *cmp, const struct result *ro,
-		   const struct result *rn, const char *unit)
+/* --- columns and rows -------------------------------------------- */
+
+/*
+ * The value of `key` for result r of run in: a name key, "file", a
+ * configuration or context key ("version": rxbench-version).  1 found.
+ */
+static int key_value(const struct compare_input *in, const struct result *r,
+		     const char *key, char *buf, size_t size)
 {
+	const char *v;
+
+	if (strcmp(key, "file") == 0) {
+		snprintf(buf, size, "%s", in->label);
+		return 1;
+	}
+	if (result_key(r, key, buf, size))
+		return 1;
+	v = results_config_get(in->res, key);
+	if (v == NULL && strcmp(key, "version") == 0)
+		v = results_config_get(in->res, "rxbench-version");
+	if (v == NULL)
+		return 0;
+	snprintf(buf, size, "%s", v);
+	return 1;
+}
+
+/* r's column label: its run's label, or the value of opts.col. */
+static void col_label(const struct comparison *cmp,
+		      const struct compare_input *in, const struct result *r,
+		      char *buf, size_t size)
+{
+	if (cmp->opts.col == NULL)
+		snprintf(buf, size, "%s", in->label);
+	else if (!key_value(in, r, cmp->opts.col, buf, size))
+		snprintf(buf, size, "%s=-", cmp->opts.col);
+}
+
+/* The name without its level `key=...` (when key is one of its keys). */
+static void name_without(const char *name, const char *key, char *buf,
+			 size_t size)
+{
+	size_t klen = key ? strlen(key) : 0;
+	const char *p = strchr(name, '/');
+
+	snprintf(buf, size, "%.*s", p ? (int)(p - name) : (int)strlen(name),
+		 name);
+	while (p != NULL) {
+		const char *end = strchr(p + 1, '/');
+		int n = end ? (int)(end - p) : (int)strlen(p);
+		size_t at = strlen(buf);
+		if (!(klen && strncmp(p + 1, key, klen) == 0 &&
+		      p[1 + klen] == '='))
+			snprintf(buf + at, size - at, "%.*s", n, p);
+		p = end;
+	}
+}
+
+/* r's row label: the --row keys' values, or the name without --col. */
+static void row_label(const struct comparison *cmp,
+		      const struct compare_input *in, const struct result *r,
+		      char *buf, size_t size)
+{
+	const char *keys = cmp->opts.row;
+	size_t at = 0;
+
+	if (keys == NULL) {
+		name_without(r->name, cmp->opts.col, buf, size);
+		return;
+	}
+	buf[0] = '\0';
+	while (*keys != '\0' && at + 1 < size) {
+		size_t n = strcspn(keys, ",");
+		char key[64], v[256];
+		snprintf(key, sizeof(key), "%.*s", (int)n, keys);
+		if (!key_value(in, r, key, v, sizeof(v)))
+			snprintf(v, sizeof(v), "-");
+		at += (size_t)snprintf(buf + at, size - at, "%s%s=%s",
+				       at ? "/" : "", key, v);
+		keys += n + (keys[n] == ',');
+	}
+}
+
+/* Index of s in a list of n strings, or n. */
+static size_t find_str(char *const *list, size_t n, const char *s)
+{
+	size_t i = 0;
+
+	while (i < n && strcmp(list[i], s) != 0)
+		i++;
+	return i;
+}
+
+static int add_col(struct comparison *cmp, const char *label, size_t in)
+{
+	struct compare_col *grown;
+
+	grown = realloc(cmp->cols, (cmp->ncols + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return -1;
+	cmp->cols = grown;
+	cmp->cols[cmp->ncols].label = strdup(label);
+	cmp->cols[cmp->ncols].input = in;
+	return cmp->cols[cmp->ncols++].label == NULL ? -1 : 0;
+}
+
+static int add_line(struct comparison *cmp, const char *label)
+{
+	char **grown = realloc(cmp->lines, (cmp->nlines + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return -1;
+	cmp->lines = grown;
+	cmp->lines[cmp->nlines] = strdup(label);
+	return cmp->lines[cmp->nlines++] == NULL ? -1 : 0;
+}
+
+/* The columns and row labels of every result, in first-seen order. */
+static int place_labels(struct comparison *cmp)
+{
+	char buf[1024];
+
+	for (size_t f = 0; cmp->opts.col == NULL && f < cmp->nin; f++)
+		if (add_col(cmp, cmp->in[f].label, f) != 0)
+			return -1; /* a column per run */
+	for (size_t f = 0; f < cmp->nin; f++) {
+		const struct results *res = cmp->in[f].res;
+		for (size_t i = 0; i < res->n; i++) {
+			char *const *labels;
+			col_label(cmp, &cmp->in[f], &res->r[i], buf, sizeof(buf));
+			for (size_t c = 0; cmp->opts.col && c <= cmp->ncols;
+			     c++) {
+				if (c == cmp->ncols) {
+					if (add_col(cmp, buf, f) != 0)
+						return -1;
+					break;
+				}
+				if (strcmp(cmp->cols[c].label, buf) == 0)
+					break;
+			}
+			row_label(cmp, &cmp->in[f], &res->r[i], buf, sizeof(buf));
+			labels = cmp->lines;
+			if (find_str(labels, cmp->nlines, buf) == cmp->nlines &&
+			    add_line(cmp, buf) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Fill the grid of cells; -2 when two benchmarks fall in one cell. */
+static int place_cells(struct comparison *cmp)
+{
+	char c_buf[1024], r_buf[1024];
+	size_t cells = cmp->nlines * cmp->ncols;
+
+	cmp->cell = calloc(cells + 1, sizeof(*cmp->cell));
+	cmp->cell_in = calloc(cells + 1, sizeof(*cmp->cell_in));
+	if (cmp->cell == NULL || cmp->cell_in == NULL)
+		return -1;
+	for (size_t f = 0; f < cmp->nin; f++) {
+		const struct results *res = cmp->in[f].res;
+		for (size_t i = 0; i < res->n; i++) {
+			const struct result *r = &res->r[i];
+			size_t c, l, at;
+			col_label(cmp, &cmp->in[f], r, c_buf, sizeof(c_buf));
+			row_label(cmp, &cmp->in[f], r, r_buf, sizeof(r_buf));
+			for (c = cmp->opts.col ? 0 : f;
+			     strcmp(cmp->cols[c].label, c_buf) != 0;)
+				c++;
+			l = find_str(cmp->lines, cmp->nlines, r_buf);
+			at = l * cmp->ncols + c;
+			if (cmp->cell[at] != NULL) {
+				snprintf(cmp->err, sizeof(cmp->err),
+					 "%.200s: two benchmarks in column %.80s "
+					 "(%.120s in %.80s, and in %.80s); tell "
+					 "them apart with --row", r_buf, c_buf,
+					 r->name, cmp->in[cmp->cell_in[at]].label,
+					 cmp->in[f].label);
+				return -2;
+			}
+			cmp->cell[at] = r;
+			cmp->cell_in[at] = f;
+		}
+	}
+	return 0;
+}
+
+/* --- inputs ------------------------------------------------------- */
+
+/*
+ * Does input x of a differ from b's?  A key whose KEY-sha256 both record
+ * and agree on is the same data under another path; engine options are
+ * only compared between the same benchmark (--col engine compares
+ * engines, each with its own options).
+ */
+static int input_differs(const struct result *a, const struct result *b,
+			 const struct result_input *x)
+{
+	const struct result_input *y = result_inputs_get(&b->in, x->key);
+	const struct result_input *ha, *hb;
+	char hkey[160];
+
+	if (y == NULL)
+		return 0; /* recorded on one side only: an older file */
+	if (y->len == x->len && memcmp(y->value, x->value, x->len) == 0)
+		return 0;
+	if (strncmp(x->key, "engine-option.", 14) == 0 &&
+	    strcmp(a->name, b->name) != 0)
+		return 0;
+	snprintf(hkey, sizeof(hkey), "%s-sha256", x->key);
+	ha = result_inputs_get(&a->in, hkey);
+	hb = result_inputs_get(&b->in, hkey);
+	return !(ha && hb && ha->len == hb->len &&
+		 memcmp(ha->value, hb->value, ha->len) == 0);
+}
+
+/* The first input of a that differs from b's, or NULL. */
+static const struct result_input *inputs_differ(const struct result *a,
+						const struct result *b)
+{
+	for (size_t i = 0; i < a->in.n; i++)
+		if (input_differs(a, b, &a->in.v[i]))
+			return &a->in.v[i];
+	return NULL;
+}
+
+/* An input's bytes for a message: printable ASCII, else \xHH; cut. */
+static void quote_bytes(const char *s, size_t len, char *buf, size_t size)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < len && j + 8 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			buf[j++] = (char)c;
+		else
+			j += (size_t)snprintf(buf + j, size - j, "\\x%02x", c);
+	}
+	snprintf(buf + j, size - j, "%s", j + 8 >= size ? "..." : "");
+}
+
+/* The refusal of a pair whose input x differs (cmp->err).  -2. */
+static int refuse_inputs(struct comparison *cmp, size_t l, size_t c,
+			 const struct result_input *x)
+{
+	size_t a = l * cmp->ncols, b = a + c;
+	const struct result_input *y =
+		result_inputs_get(&cmp->cell[b]->in, x->key);
+	char va[80], vb[80];
+
+	quote_bytes(x->value, x->len, va, sizeof(va));
+	quote_bytes(y->value, y->len, vb, sizeof(vb));
+	snprintf(cmp->err, sizeof(cmp->err), "%.200s: input %.60s differs: "
+		 "\"%s\" in %.80s, \"%s\" in %.80s (--show-changed-inputs "
+		 "compares them anyway)", cmp->cell[a]->name, x->key, va,
+		 cmp->in[cmp->cell_in[a]].label, vb,
+		 cmp->in[cmp->cell_in[b]].label);
+	return -2;
+}
+
+/* --- pairs -------------------------------------------------------- */
+
+static int add_row(struct comparison *cmp, size_t l, size_t c,
+		   const char *unit, const char *input_key)
+{
+	const struct result *ro = cmp->cell[l * cmp->ncols];
+	const struct result *rn = cmp->cell[l * cmp->ncols + c];
 	const struct metric *mo = result_metric(ro, unit);
 	const struct metric *mn = result_metric(rn, unit);
 	struct compare_row *row, *grown;
@@ -96,9 +360,8 @@ static int add_row(struct comparison *cmp, const struct result *ro,
 	cmp->rows = grown;
 	row = &cmp->rows[cmp->nrows++];
 	memset(row, 0, sizeof(*row));
-	row->old = ro;
-	row->new = rn;
-	row->unit = unit;
+	*row = (struct compare_row){.old = ro, .new = rn, .line = l, .col = c,
+				    .unit = unit, .input_key = input_key};
 	row->better = mo ? mo->better : mn->better;
 	row->mode = compare_mode_of(unit, row->better);
 	row->change = row->p = NAN;
@@ -111,48 +374,96 @@ static int add_row(struct comparison *cmp, const struct result *ro,
 		return 0;
 	if (judge(row, &cmp->opts, mo, mn) != 0)
 		return -1;
+	if (input_key != NULL)
+		row->regression = 0; /* not the same measurement */
 	cmp->regressions += (size_t)row->regression;
 	cmp->improvements += (size_t)row->improvement;
 	cmp->worse += (size_t)(row->significant && !row->improvement);
 	return 0;
 }
 
-/* Rows for every metric of a benchmark on both sides. */
-static int add_pair(struct comparison *cmp, const struct result *ro,
-		    const struct result *rn)
+/* Rows for every metric of line l, column c against the first column. */
+static int add_pair(struct comparison *cmp, size_t l, size_t c)
 {
-	if (cmp->opts.gate && !failed_status(ro->status) &&
+	const struct result *ro = cmp->cell[l * cmp->ncols];
+	const struct result *rn = cmp->cell[l * cmp->ncols + c];
+	const struct result_input *x = inputs_differ(ro, rn);
+
+	if (x != NULL && !cmp->opts.show_changed_inputs)
+		return refuse_inputs(cmp, l, c, x);
+	cmp->input_changes += x != NULL;
+	if (cmp->opts.gate && x == NULL && !failed_status(ro->status) &&
 	    failed_status(rn->status))
 		cmp->status_regressions++;
 	for (size_t k = 0; k < ro->nm; k++)
-		if (add_row(cmp, ro, rn, ro->m[k].unit) != 0)
+		if (add_row(cmp, l, c, ro->m[k].unit, x ? x->key : NULL) != 0)
 			return -1;
 	for (size_t k = 0; k < rn->nm; k++)
 		if (result_metric(ro, rn->m[k].unit) == NULL &&
-		    add_row(cmp, ro, rn, rn->m[k].unit) != 0)
+		    add_row(cmp, l, c, rn->m[k].unit, x ? x->key : NULL) != 0)
 			return -1;
 	return 0;
 }
 
-int compare_results(const struct results *old, const struct results *new,
-		    const struct compare_opts *o, struct comparison *cmp)
+/* Every pair: each line's cells against its first column's. */
+static int add_pairs(struct comparison *cmp)
 {
-	memset(cmp, 0, sizeof(*cmp));
-	cmp->opts = *o;
-	cmp->old = old;
-	cmp->new = new;
-	for (size_t i = 0; i < old->n; i++) {
-		const struct result *rn = results_find(new, old->r[i].name);
+	for (size_t l = 0; l < cmp->nlines; l++) {
 		size_t before = cmp->regressions;
-		if (rn != NULL && add_pair(cmp, &old->r[i], rn) != 0)
-			return -1;
+		if (cmp->cell[l * cmp->ncols] == NULL)
+			continue;
+		for (size_t c = 1; c < cmp->ncols; c++) {
+			int rc = cmp->cell[l * cmp->ncols + c] == NULL
+					 ? 0
+					 : add_pair(cmp, l, c);
+			if (rc != 0)
+				return rc;
+		}
 		cmp->regressed += cmp->regressions > before;
 	}
 	return 0;
 }
 
+int compare_runs(const struct compare_input *in, size_t n,
+		 const struct compare_opts *o, struct comparison *cmp)
+{
+	int rc;
+
+	memset(cmp, 0, sizeof(*cmp));
+	cmp->opts = *o;
+	cmp->in = in;
+	cmp->nin = n;
+	rc = place_labels(cmp);
+	if (rc == 0)
+		rc = place_cells(cmp);
+	if (rc == 0)
+		rc = add_pairs(cmp);
+	return rc;
+}
+
+int compare_results(const struct results *old, const struct results *new,
+		    const struct compare_opts *o, struct comparison *cmp)
+{
+	struct compare_input pair[2] = {{o->old_name, old}, {o->new_name, new}};
+	int rc = compare_runs(pair, 2, o, cmp);
+
+	/* the labels and results outlive cmp; the array must too */
+	cmp->pair[0] = pair[0];
+	cmp->pair[1] = pair[1];
+	cmp->in = cmp->pair;
+	return rc;
+}
+
 void comparison_release(struct comparison *cmp)
 {
+	for (size_t i = 0; i < cmp->ncols; i++)
+		free(cmp->cols[i].label);
+	for (size_t i = 0; i < cmp->nlines; i++)
+		free(cmp->lines[i]);
+	free(cmp->cols);
+	free(cmp->lines);
+	free(cmp->cell);
+	free(cmp->cell_in);
 	free(cmp->rows);
 	memset(cmp, 0, sizeof(*cmp));
 }
@@ -222,114 +533,218 @@ static void p_text(const struct compare_row *row, char *buf, size_t size)
 
 /* --- tables ------------------------------------------------------- */
 
-static void caption_of(const struct compare_row *row,
-		       const struct compare_opts *o, char *buf, size_t size)
+static void caption_of(enum compare_mode mode, enum metric_better better,
+		       const struct comparison *cmp, char *buf, size_t size)
 {
-	if (row->mode == COMPARE_EXACT)
+	const struct compare_opts *o = &cmp->opts;
+	const char *base = cmp->ncols > 2 ? "; changes against the first column"
+					  : "";
+
+	if (mode == COMPARE_EXACT)
 		snprintf(buf, size, "exact: the median of each side; any "
-			 "change matters, no p-value");
-	else if (row->mode == COMPARE_DETERMINISTIC)
+			 "change matters, no p-value%s", base);
+	else if (mode == COMPARE_DETERMINISTIC)
 		snprintf(buf, size, "counted, lower is better: the median of "
-			 "each side; deterministic, so no p-value");
+			 "each side; deterministic, so no p-value%s", base);
 	else
 		snprintf(buf, size, "%s is better: median ± %.0f%% confidence "
 			 "interval; the change only when significant "
-			 "(p < %.2f), else ~",
-			 row->better == BETTER_HIGHER ? "higher" : "lower",
-			 100 * o->confidence, o->alpha);
+			 "(p < %.2f), else ~%s",
+			 better == BETTER_HIGHER ? "higher" : "lower",
+			 100 * o->confidence, o->alpha, base);
 }
 
-static int row_cells(struct rtable *t, const struct compare_row *row)
+/* A lone cell's summary (no pair behind it): row 0 of a fake pair. */
+static int lone_summary(const struct comparison *cmp, const struct result *r,
+			const char *unit, char *buf, size_t size)
 {
-	char buf[128];
+	const struct metric *m = r ? result_metric(r, unit) : NULL;
+	struct compare_row row = {.unit = unit};
+
+	if (r == NULL) {
+		snprintf(buf, size, "-");
+		return 0;
+	}
+	if (m != NULL) {
+		row.better = m->better;
+		row.mode = compare_mode_of(unit, m->better);
+		if (stats_summarize(m->v, m->n, cmp->opts.confidence,
+				    &row.so) != 0)
+			return -1;
+	}
+	summary_text(&row.so, r, &row, buf, size);
+	return 0;
+}
+
+/* The cells of line l in a unit's table; idx[c]: its pair row + 1. */
+static int line_cells(struct rtable *t, const struct comparison *cmp,
+		      size_t l, const char *unit, const size_t *idx)
+{
+	char buf[160];
 	long r = rtable_row(t);
 	int rc;
 
 	if (r < 0)
 		return -1;
-	rc = rtable_text(t, r, 0, row->old->name);
-	summary_text(&row->so, row->old, row, buf, sizeof(buf));
-	rc |= rtable_text(t, r, 1, buf);
-	summary_text(&row->sn, row->new, row, buf, sizeof(buf));
-	rc |= rtable_text(t, r, 2, buf);
-	change_text(row, buf, sizeof(buf));
-	rc |= rtable_text(t, r, 3, buf);
-	rtable_cell(t, (size_t)r, 3)->v = row->change;
-	rtable_cell(t, (size_t)r, 3)->strong = row->regression;
-	p_text(row, buf, sizeof(buf));
-	rc |= rtable_text(t, r, 4, buf);
+	rc = rtable_text(t, r, 0, cmp->lines[l]);
+	for (size_t c = 0; c < cmp->ncols && rc == 0; c++) {
+		const struct compare_row *row = idx[c] ? &cmp->rows[idx[c] - 1]
+						       : NULL;
+		size_t at = c == 0 ? 1 : 2 + 3 * (c - 1);
+		if (row != NULL && c > 0)
+			summary_text(&row->sn, row->new, row, buf, sizeof(buf));
+		else if (c == 0 && row == NULL) {
+			for (size_t k = 1; k < cmp->ncols && row == NULL; k++)
+				row = idx[k] ? &cmp->rows[idx[k] - 1] : NULL;
+			if (row != NULL)
+				summary_text(&row->so, row->old, row, buf,
+					     sizeof(buf));
+			else if (lone_summary(cmp, cmp->cell[l * cmp->ncols],
+					      unit, buf, sizeof(buf)) != 0)
+				return -1;
+			row = NULL;
+		} else if (lone_summary(cmp, cmp->cell[l * cmp->ncols + c],
+					unit, buf, sizeof(buf)) != 0) {
+			return -1;
+		}
+		rc |= rtable_text(t, r, at, buf);
+		if (c == 0 || row == NULL)
+			continue;
+		change_text(row, buf, sizeof(buf));
+		if (row->input_key != NULL)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 " (inputs differ)");
+		rc |= rtable_text(t, r, at + 1, buf);
+		rtable_cell(t, (size_t)r, at + 1)->v = row->change;
+		rtable_cell(t, (size_t)r, at + 1)->strong = row->regression;
+		p_text(row, buf, sizeof(buf));
+		rc |= rtable_text(t, r, at + 2, buf);
+	}
 	return rc;
 }
 
-/* The geomean row of a unit's table, when two or more rows count. */
-static int geomean_row(struct rtable *t, const struct comparison *cmp,
-		       const char *unit)
+/* The median of line l, column c's metric unit, or NAN. */
+static double cell_median(const struct comparison *cmp, size_t l, size_t c,
+			  const char *unit)
 {
-	double *o = malloc((cmp->nrows + 1) * sizeof(*o));
-	double *n = malloc((cmp->nrows + 1) * sizeof(*n));
-	size_t m = 0, used_o = 0, used_n = 0;
-	char buf[64];
-	int rc = -1;
+	const struct result *r = cmp->cell[l * cmp->ncols + c];
+	const struct metric *m = r ? result_metric(r, unit) : NULL;
+	struct stats_summary s;
 
-	if (o == NULL || n == NULL)
-		goto out;
-	for (size_t i = 0; i < cmp->nrows; i++) {
-		const struct compare_row *row = &cmp->rows[i];
-		if (strcmp(row->unit, unit) != 0 || row->so.n == 0 ||
-		    row->sn.n == 0 || !(row->so.median > 0) ||
-		    !(row->sn.median > 0))
-			continue;
-		o[m] = row->so.median;
-		n[m++] = row->sn.median;
-	}
-	rc = 0;
-	if (m >= 2) {
-		double go = stats_geomean(o, m, &used_o);
-		double gn = stats_geomean(n, m, &used_n);
-		long r = rtable_row(t);
-		if (r < 0) {
-			rc = -1;
-			goto out;
+	if (m == NULL || stats_summarize(m->v, m->n, 0.95, &s) != 0 || s.n == 0)
+		return NAN;
+	return s.median;
+}
+
+/*
+ * The geomean row of a unit's table over the lines shown with a positive
+ * median in every column, when two or more such lines are.
+ */
+static int geomean_row(struct rtable *t, const struct comparison *cmp,
+		       const char *unit, const unsigned char *shown)
+{
+	size_t nc = cmp->ncols, m = 0;
+	double *v = malloc((cmp->nlines * nc + 1) * sizeof(*v)), base = 1;
+	char buf[64];
+	long r;
+	int rc = 0;
+
+	if (v == NULL)
+		return -1;
+	for (size_t l = 0; l < cmp->nlines; l++) {
+		size_t c = 0;
+		for (; shown[l] && c < nc; c++) {
+			v[m * nc + c] = cell_median(cmp, l, c, unit);
+			if (!(v[m * nc + c] > 0))
+				break;
 		}
-		rc |= rtable_text(t, r, 0, "geomean");
-		gofmt_number(go, unit, buf, sizeof(buf));
-		rc |= rtable_text(t, r, 1, buf);
-		gofmt_number(gn, unit, buf, sizeof(buf));
-		rc |= rtable_text(t, r, 2, buf);
-		snprintf(buf, sizeof(buf), "%+.2f%%", 100 * (gn / go - 1));
-		rc |= rtable_text(t, r, 3, buf);
-		rtable_cell(t, (size_t)r, 3)->v = gn / go - 1;
+		m += shown[l] && c == nc;
+	}
+	if (m < 2)
+		goto out;
+	r = rtable_row(t);
+	rc = r < 0 ? -1 : rtable_text(t, r, 0, "geomean");
+	for (size_t c = 0; c < nc && rc == 0; c++) {
+		double *col = malloc(m * sizeof(*col)), g;
+		if (col == NULL) {
+			rc = -1;
+			break;
+		}
+		for (size_t i = 0; i < m; i++)
+			col[i] = v[i * nc + c];
+		g = stats_geomean(col, m, NULL);
+		free(col);
+		base = c == 0 ? g : base;
+		gofmt_number(g, unit, buf, sizeof(buf));
+		rc |= rtable_text(t, r, c == 0 ? 1 : 2 + 3 * (c - 1), buf);
+		if (c == 0)
+			continue;
+		snprintf(buf, sizeof(buf), "%+.2f%%", 100 * (g / base - 1));
+		rc |= rtable_text(t, r, 3 + 3 * (c - 1), buf);
+		rtable_cell(t, (size_t)r, 3 + 3 * (c - 1))->v = g / base - 1;
 	}
 out:
-	free(o);
-	free(n);
+	free(v);
 	return rc;
+}
+
+/* A unit's table: its columns named. */
+static struct rtable *unit_table_new(const struct comparison *cmp,
+				     const struct compare_row *first,
+				     struct rtables *out)
+{
+	char caption[256];
+	size_t n = 2 + 3 * (cmp->ncols - 1);
+	struct rtable *t;
+	int rc;
+
+	caption_of(first->mode, first->better, cmp, caption, sizeof(caption));
+	t = rtable_new(out, RTABLE_CHANGES, first->unit, caption, n);
+	if (t == NULL)
+		return NULL;
+	rc = rtable_col(t, 0, "benchmark", 0) |
+	     rtable_col(t, 1, cmp->cols[0].label, 1);
+	for (size_t c = 1; c < cmp->ncols; c++)
+		rc |= rtable_col(t, 2 + 3 * (c - 1), cmp->cols[c].label, 1) |
+		      rtable_col(t, 3 + 3 * (c - 1), "change", 1) |
+		      rtable_col(t, 4 + 3 * (c - 1), "p", 0);
+	return rc == 0 ? t : NULL;
 }
 
 static int unit_table(const struct comparison *cmp, const char *unit,
 		      struct rtables *out)
 {
-	char caption[256];
-	struct rtable *t = NULL;
+	size_t nc = cmp->ncols;
+	size_t *idx = calloc(cmp->nlines * nc + 1, sizeof(*idx));
+	unsigned char *shown = calloc(cmp->nlines + 1, 1);
+	const struct compare_row *first = NULL;
+	struct rtable *t;
+	int rc = -1;
 
+	if (idx == NULL || shown == NULL)
+		goto out;
 	for (size_t i = 0; i < cmp->nrows; i++) {
 		const struct compare_row *row = &cmp->rows[i];
 		if (strcmp(row->unit, unit) != 0)
 			continue;
-		if (t == NULL) {
-			caption_of(row, &cmp->opts, caption, sizeof(caption));
-			t = rtable_new(out, RTABLE_CHANGES, unit, caption, 5);
-			if (t == NULL || rtable_col(t, 0, "benchmark", 0) ||
-			    rtable_col(t, 1, cmp->opts.old_name, 1) ||
-			    rtable_col(t, 2, cmp->opts.new_name, 1) ||
-			    rtable_col(t, 3, "change", 1) ||
-			    rtable_col(t, 4, "p", 0))
-				return -1;
-		}
-		if (row_cells(t, row) != 0)
-			return -1;
+		first = first ? first : row;
+		idx[row->line * nc + row->col] = i + 1;
+		shown[row->line] = 1;
 	}
-	return t == NULL ? 0 : geomean_row(t, cmp, unit);
+	rc = 0;
+	if (first == NULL)
+		goto out;
+	t = unit_table_new(cmp, first, out);
+	rc = t == NULL ? -1 : 0;
+	for (size_t l = 0; l < cmp->nlines && rc == 0; l++)
+		if (shown[l])
+			rc = line_cells(t, cmp, l, unit, idx + l * nc);
+	if (rc == 0)
+		rc = geomean_row(t, cmp, unit, shown);
+out:
+	free(idx);
+	free(shown);
+	return rc;
 }
 
 static int build_tables(const struct comparison *cmp, struct rtables *out)
@@ -365,83 +780,128 @@ static void pad(FILE *out, const char *s, size_t width)
 		fputc(' ', out);
 }
 
-static void text_table(FILE *out, const struct rtable *t)
+static int text_table(FILE *out, const struct rtable *t)
 {
-	size_t width[8] = {0};
+	size_t *width = calloc(t->ncols + 1, sizeof(*width));
 
-	for (size_t c = 0; c < t->ncols && c < 8; c++) {
+	if (width == NULL)
+		return -1;
+	for (size_t c = 0; c < t->ncols; c++) {
 		width[c] = text_width(t->cols[c]);
 		for (size_t r = 0; r < t->nrows; r++)
 			if (text_width(rtable_cell(t, r, c)->text) > width[c])
 				width[c] = text_width(rtable_cell(t, r, c)->text);
 	}
 	fprintf(out, "%s (%s)\n", t->title, t->caption);
-	for (size_t c = 0; c < t->ncols && c < 8; c++) {
+	for (size_t c = 0; c < t->ncols; c++)
 		pad(out, t->cols[c], c + 1 < t->ncols ? width[c] + 2 : 0);
-	}
 	fputc('\n', out);
 	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols && c < 8; c++) {
-			const struct rcell *cell = rtable_cell(t, r, c);
-			pad(out, cell->text, c + 1 < t->ncols ? width[c] + 2 : 0);
-		}
+		for (size_t c = 0; c < t->ncols; c++)
+			pad(out, rtable_cell(t, r, c)->text,
+			    c + 1 < t->ncols ? width[c] + 2 : 0);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
+	free(width);
+	return 0;
 }
 
-/* Benchmarks in a but not in b. */
-static size_t count_only(const struct results *a, const struct results *b)
+static void put_text(FILE *out, const char *s, int md)
+{
+	md ? md_text(out, s) : (void)fputs(s, out);
+}
+
+/* Lines with a cell somewhere but none in column c. */
+static size_t count_missing(const struct comparison *cmp, size_t c)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < a->n; i++)
-		n += results_find(b, a->r[i].name) == NULL;
+	for (size_t l = 0; l < cmp->nlines; l++)
+		n += cmp->cell[l * cmp->ncols + c] == NULL;
 	return n;
 }
 
-/* The one-sided benchmarks and status changes, as lists. */
+/*
+ * The lines a column lacks ("Only in B" with two columns: what A lacks),
+ * status changes against the first column, and pairs with other inputs.
+ */
 static void write_lists(FILE *out, const struct comparison *cmp, int md)
 {
-	const char *item = md ? "- " : "  ";
-	const struct results *side[2] = {cmp->old, cmp->new};
-	const char *label[2] = {cmp->opts.old_name, cmp->opts.new_name};
+	const char *item = md ? "- " : "  ", *b = md ? "**" : "";
+	size_t nc = cmp->ncols;
 
-	for (int s = 0; s < 2; s++) {
-		const struct results *a = side[s], *b = side[1 - s];
-		if (count_only(a, b) == 0)
+	for (size_t k = 0; k < nc; k++) {
+		/* two columns: what the second lacks is "Only in" the first */
+		size_t c = nc == 2 ? 1 - k : k, n = count_missing(cmp, c);
+		if (n == 0)
 			continue;
-		fprintf(out, "%sOnly in ", md ? "**" : "");
-		md ? md_text(out, label[s]) : (void)fputs(label[s], out);
-		fprintf(out, " (%zu)%s:\n%s", count_only(a, b),
-			md ? "**" : "", md ? "\n" : "");
-		for (size_t i = 0; i < a->n; i++) {
-			if (results_find(b, a->r[i].name) != NULL)
+		fprintf(out, "%s%s ", b, nc == 2 ? "Only in" : "Not in");
+		put_text(out, cmp->cols[nc == 2 ? 1 - c : c].label, md);
+		fprintf(out, " (%zu)%s:\n%s", n, b, md ? "\n" : "");
+		for (size_t l = 0; l < cmp->nlines; l++) {
+			if (cmp->cell[l * nc + c] != NULL)
 				continue;
 			fputs(item, out);
-			md ? md_text(out, a->r[i].name)
-			   : (void)fputs(a->r[i].name, out);
+			put_text(out, cmp->lines[l], md);
 			fputc('\n', out);
 		}
 		fputc('\n', out);
 	}
-	for (size_t i = 0; i < cmp->old->n; i++) {
-		const struct result *ro = &cmp->old->r[i];
-		const struct result *rn = results_find(cmp->new, ro->name);
-		if (rn == NULL || rn->status == ro->status)
-			continue;
-		fprintf(out, "%sstatus changed: ", item);
-		md ? md_text(out, ro->name) : (void)fputs(ro->name, out);
-		fprintf(out, ": %s -> %s", result_status_name(ro->status),
-			result_status_name(rn->status));
-		if (rn->message != NULL) {
-			fputs(" (", out);
-			md ? md_text(out, rn->message)
-			   : (void)fputs(rn->message, out);
-			fputc(')', out);
+	for (size_t l = 0; l < cmp->nlines; l++) {
+		const struct result *ro = cmp->cell[l * nc];
+		for (size_t c = 1; ro != NULL && c < nc; c++) {
+			const struct result *rn = cmp->cell[l * nc + c];
+			if (rn == NULL || rn->status == ro->status)
+				continue;
+			fprintf(out, "%sstatus changed: ", item);
+			put_text(out, cmp->lines[l], md);
+			fprintf(out, ": %s -> %s", result_status_name(ro->status),
+				result_status_name(rn->status));
+			if (nc > 2) {
+				fputs(" in ", out);
+				put_text(out, cmp->cols[c].label, md);
+			}
+			if (rn->message != NULL) {
+				fputs(" (", out);
+				put_text(out, rn->message, md);
+				fputc(')', out);
+			}
+			fputs("\n", out);
 		}
-		fputs("\n", out);
 	}
+}
+
+/* The pairs compared although an input differs (--show-changed-inputs). */
+static void list_input_changes(FILE *out, const struct comparison *cmp,
+			       int md)
+{
+	const struct compare_row *last = NULL;
+	char va[80], vb[80];
+
+	if (cmp->input_changes == 0)
+		return;
+	fprintf(out, "%s%zu %s compared although an input differs (never a "
+		"regression):%s\n", md ? "**" : "", cmp->input_changes,
+		cmp->input_changes == 1 ? "pair" : "pairs", md ? "**\n" : "");
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct compare_row *row = &cmp->rows[i];
+		const struct result_input *x, *y;
+		if (row->input_key == NULL ||
+		    (last && last->old == row->old && last->new == row->new))
+			continue;
+		last = row;
+		x = result_inputs_get(&row->old->in, row->input_key);
+		y = result_inputs_get(&row->new->in, row->input_key);
+		quote_bytes(x->value, x->len, va, sizeof(va));
+		quote_bytes(y->value, y->len, vb, sizeof(vb));
+		fputs(md ? "- " : "  ", out);
+		put_text(out, cmp->lines[row->line], md);
+		fprintf(out, " in ");
+		put_text(out, cmp->cols[row->col].label, md);
+		fprintf(out, ": %s \"%s\" -> \"%s\"\n", row->input_key, va, vb);
+	}
+	fputc('\n', out);
 }
 
 static const char *plural(size_t n, const char *one, const char *many)
@@ -460,8 +920,11 @@ static void list_regressions(FILE *out, const struct comparison *cmp, int md)
 			continue;
 		change_text(row, buf, sizeof(buf));
 		fputs(md ? "- " : "  ", out);
-		md ? md_text(out, row->old->name)
-		   : (void)fputs(row->old->name, out);
+		put_text(out, cmp->lines[row->line], md);
+		if (cmp->ncols > 2) {
+			fputs(" in ", out);
+			put_text(out, cmp->cols[row->col].label, md);
+		}
 		fprintf(out, " %s: %s\n", row->unit, buf);
 	}
 }
@@ -497,10 +960,11 @@ static void verdict(FILE *out, const struct comparison *cmp, int md)
 	list_regressions(out, cmp, md);
 }
 
-/* Configuration lines (not the per-run context) that differ. */
-static void config_diff(FILE *out, const struct comparison *cmp, int md)
+/* Configuration lines (not the per-run context) of run f unlike run 0's. */
+static void config_diff_run(FILE *out, const struct comparison *cmp,
+			    size_t f, int md)
 {
-	const struct results *side[2] = {cmp->old, cmp->new};
+	const struct results *side[2] = {cmp->in[0].res, cmp->in[f].res};
 
 	for (int s = 0; s < 2; s++) {
 		const struct results *a = side[s], *b = side[1 - s];
@@ -512,16 +976,102 @@ static void config_diff(FILE *out, const struct comparison *cmp, int md)
 			    (vb != NULL && strcmp(va, vb) == 0))
 				continue;
 			fputs(md ? "- config " : "config ", out);
-			md ? md_text(out, k) : (void)fputs(k, out);
+			put_text(out, k, md);
 			fputs(": ", out);
-			md ? md_text(out, s ? "(none)" : va)
-			   : (void)fputs(s ? "(none)" : va, out);
+			put_text(out, s ? "(none)" : va, md);
 			fputs(" -> ", out);
-			md ? md_text(out, s ? va : vb ? vb : "(none)")
-			   : (void)fputs(s ? va : vb ? vb : "(none)", out);
+			put_text(out, s ? va : vb ? vb : "(none)", md);
+			if (cmp->nin > 2) {
+				fputs(" (", out);
+				put_text(out, cmp->in[f].label, md);
+				fputc(')', out);
+			}
 			fputc('\n', out);
 		}
 	}
+}
+
+static void config_diff(FILE *out, const struct comparison *cmp, int md)
+{
+	for (size_t f = 1; f < cmp->nin; f++)
+		config_diff_run(out, cmp, f, md);
+}
+
+/* Does any context key shown in the legend differ between the runs? */
+static int contexts_differ(const struct comparison *cmp)
+{
+	static const char *const keys[] = {"host", "cpu", "kernel"};
+
+	for (size_t f = 1; f < cmp->nin; f++)
+		for (size_t k = 0; k < 3; k++) {
+			const char *a = results_config_get(cmp->in[0].res, keys[k]);
+			const char *b = results_config_get(cmp->in[f].res, keys[k]);
+			if ((a == NULL) != (b == NULL) ||
+			    (a && strcmp(a, b) != 0))
+				return 1;
+		}
+	return 0;
+}
+
+/* The engine versions of the engines that column c holds, appended. */
+static void engine_versions(FILE *out, const struct comparison *cmp,
+			    size_t c, int md)
+{
+	struct strlist seen = {0};
+	char e[128], key[160];
+
+	for (size_t l = 0; l < cmp->nlines; l++) {
+		const struct result *r = cmp->cell[l * cmp->ncols + c];
+		const char *v;
+		if (r == NULL || !result_key(r, "engine", e, sizeof(e)) ||
+		    strlist_find(&seen, e) >= 0 || seen.n >= 8 ||
+		    strlist_add(&seen, e, strlen(e)) != 0)
+			continue;
+		snprintf(key, sizeof(key), "%s-version", e);
+		v = results_config_get(cmp->in[cmp->cols[c].input].res, key);
+		if (v == NULL)
+			continue;
+		fprintf(out, ", %s ", e);
+		put_text(out, v, md);
+	}
+	strlist_release(&seen);
+}
+
+/*
+ * Each column's run context (host, CPU, kernel, versions), when the
+ * columns are not two runs of one machine: results of several machines
+ * keep theirs.
+ */
+static void legend(FILE *out, const struct comparison *cmp, int md)
+{
+	static const char *const keys[] = {"host", "cpu", "kernel",
+					   "rxbench-version"};
+
+	if (cmp->ncols <= 2 && cmp->opts.col == NULL && !contexts_differ(cmp))
+		return;
+	fprintf(out, "%scolumns%s (changes against the first):\n%s",
+		md ? "**" : "", md ? "**" : "", md ? "\n" : "");
+	for (size_t c = 0; c < cmp->ncols; c++) {
+		const struct compare_input *in = &cmp->in[cmp->cols[c].input];
+		fputs(md ? "- " : "  ", out);
+		put_text(out, cmp->cols[c].label, md);
+		fputs(":", out);
+		if (strcmp(cmp->cols[c].label, in->label) != 0) {
+			fputs(" ", out);
+			put_text(out, in->label, md);
+			fputs(",", out);
+		}
+		for (size_t k = 0; k < 4; k++) {
+			const char *v = results_config_get(in->res, keys[k]);
+			if (v == NULL)
+				continue;
+			fprintf(out, "%s%s=", k ? ", " : " ", keys[k]);
+			put_text(out, v, md);
+		}
+		engine_versions(out, cmp, c, md);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
 }
 
 int compare_write_text(FILE *out, const struct comparison *cmp)
@@ -529,12 +1079,15 @@ int compare_write_text(FILE *out, const struct comparison *cmp)
 	struct rtables ts = {0};
 	int rc = build_tables(cmp, &ts);
 
+	legend(out, cmp, 0);
 	config_diff(out, cmp, 0);
 	for (size_t i = 0; i < ts.n && rc == 0; i++)
-		text_table(out, &ts.t[i]);
+		rc = text_table(out, &ts.t[i]);
 	if (rc == 0) {
 		write_lists(out, cmp, 0);
-		verdict(out, cmp, 0);
+		list_input_changes(out, cmp, 0);
+		if (!cmp->opts.report)
+			verdict(out, cmp, 0);
 	}
 	rtables_release(&ts);
 	return rc != 0 || ferror(out) ? -1 : 0;
@@ -545,21 +1098,27 @@ int compare_write_md(FILE *out, const struct comparison *cmp)
 	struct rtables ts = {0};
 	int rc = build_tables(cmp, &ts);
 
-	fputs("## rxbench compare: ", out);
-	md_text(out, cmp->opts.old_name);
-	fputs(" → ", out);
-	md_text(out, cmp->opts.new_name);
+	fprintf(out, "## rxbench %s: ", cmp->opts.report ? "report" : "compare");
+	for (size_t c = 0; c < cmp->ncols; c++) {
+		fputs(c ? " → " : "", out);
+		md_text(out, cmp->cols[c].label);
+	}
 	fputs("\n\n", out);
 	if (rc == 0) {
-		verdict(out, cmp, 1);
-		fputc('\n', out);
+		if (!cmp->opts.report) {
+			verdict(out, cmp, 1);
+			fputc('\n', out);
+		}
+		legend(out, cmp, 1);
 		config_diff(out, cmp, 1);
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < ts.n && rc == 0; i++)
 		md_table(out, &ts.t[i], 3);
-	if (rc == 0)
+	if (rc == 0) {
 		write_lists(out, cmp, 1);
+		list_input_changes(out, cmp, 1);
+	}
 	rtables_release(&ts);
 	return rc != 0 || ferror(out) ? -1 : 0;
 }

@@ -1,8 +1,13 @@
 /*
- * compare.h - `rxbench compare OLD NEW`: per benchmark and metric, old
- * and new medians with their 95% confidence intervals, the change, and
- * whether it is significant, in benchstat's conventions
- * (report/compare_stats.h):
+ * compare.h - `rxbench compare A B [C ...]`: per benchmark and metric,
+ * the median of each run with its 95% confidence interval and, against
+ * the first run, the change and whether it is significant, in benchstat's
+ * conventions (report/compare_stats.h).  A column is a run (a file), or
+ * with --col KEY a value of a name key (engine) or context key (host,
+ * rxbench-version) across every run given: several machines' results
+ * merge, each column keeping its run's context (shown above the tables).
+ * A benchmark present in two runs is only compared when its recorded
+ * inputs (harness/results.h) agree.
  *
  *   - timing metrics (better lower or higher): a change is significant
  *     when the Mann-Whitney U test gives p < alpha (0.05), which needs at
@@ -35,7 +40,28 @@ struct compare_opts {
 	double confidence; /* of the median intervals, 0.95 */
 	double threshold;  /* fraction (0.05 = 5%) */
 	int gate;          /* threshold given: count regressions */
-	const char *old_name, *new_name; /* labels, e.g. the file names */
+	const char *old_name, *new_name; /* compare_results()' labels */
+	/*
+	 * What makes a column: NULL, one per file (its label); else a name
+	 * key ("engine"), a configuration or context key ("host", "cpu",
+	 * "rxbench-version"; "version" is rxbench-version) or "file".
+	 */
+	const char *col;
+	/*
+	 * What makes a row: NULL, the benchmark name without the column's
+	 * key; else a comma list of such keys ("pattern,file").
+	 */
+	const char *row;
+	/* 0: a pair whose inputs differ is refused (compare_runs() says
+	   which); 1: compared, marked, listed and never a regression */
+	int show_changed_inputs;
+	int report; /* `rxbench report` of several runs: no verdict */
+};
+
+/* A run given to compare_runs(): its label (a file name) and results. */
+struct compare_input {
+	const char *label;
+	const struct results *res;
 };
 
 /* How a metric is compared. */
@@ -45,9 +71,13 @@ enum compare_mode {
 	COMPARE_EXACT,         /* better=exact: any change */
 };
 
-/* The comparison of one metric of one benchmark present on both sides. */
+/*
+ * One metric of one row, column `col` against the first column: the
+ * pairs behind every change shown (old is the first column's cell).
+ */
 struct compare_row {
 	const struct result *old, *new;
+	size_t line, col; /* the row (comparison.lines) and column */
 	const char *unit;
 	enum metric_better better;
 	enum compare_mode mode;
@@ -57,11 +87,25 @@ struct compare_row {
 	int significant; /* a real change (p < alpha, or deterministic) */
 	int regression;  /* counts against the threshold */
 	int improvement; /* significant and better */
+	const char *input_key; /* an input that differs (show_changed_inputs) */
+};
+
+/* A column: its label and the run its first cell came from. */
+struct compare_col {
+	char *label;
+	size_t input; /* index into comparison.in */
 };
 
 struct comparison {
 	struct compare_opts opts;
-	const struct results *old, *new;
+	const struct compare_input *in;
+	size_t nin;
+	struct compare_col *cols;
+	size_t ncols;
+	char **lines;                 /* row labels, first seen first */
+	size_t nlines;
+	const struct result **cell;   /* nlines x ncols; NULL: missing */
+	size_t *cell_in;              /* nlines x ncols: the run of a cell */
 	struct compare_row *rows;
 	size_t nrows;
 	size_t regressions;  /* rows (benchmark x metric) that regressed */
@@ -69,6 +113,10 @@ struct comparison {
 	size_t improvements;
 	size_t worse; /* significant changes that are not improvements */
 	size_t status_regressions; /* ok -> mismatch/error/timeout */
+	size_t input_changes;      /* pairs whose inputs differ */
+	/* compare_runs()' own copy of two runs (compare_results()) */
+	struct compare_input pair[2];
+	char err[1024]; /* why compare_runs() refused (-2) */
 };
 
 void compare_opts_init(struct compare_opts *o);
@@ -77,9 +125,17 @@ void compare_opts_init(struct compare_opts *o);
 enum compare_mode compare_mode_of(const char *unit, enum metric_better b);
 
 /*
- * Compare old against new.  The results must outlive cmp.  0, or -1 when
- * out of memory.
+ * Compare n runs, benchstat-style: cells in columns (opts.col) and rows
+ * (opts.row), every column against the first.  The inputs and their
+ * results must outlive cmp.  0; -1 out of memory; -2 refused, with a
+ * one-line reason in cmp->err: two benchmarks fall in one cell (use
+ * --row), or a pair's inputs differ (the benchmark and the input named;
+ * opts.show_changed_inputs lets them through).
  */
+int compare_runs(const struct compare_input *in, size_t n,
+		 const struct compare_opts *o, struct comparison *cmp);
+
+/* compare_runs() of two runs labelled opts.old_name and opts.new_name. */
 int compare_results(const struct results *old, const struct results *new,
 		    const struct compare_opts *o, struct comparison *cmp);
 void comparison_release(struct comparison *cmp);

@@ -740,3 +740,149 @@ Test(compare, exact_and_counted_metrics_need_no_p_value)
 	results_release(&a);
 	results_release(&b);
 }
+
+/* --- N-way compare ------------------------------------------------- */
+
+/* A run of one benchmark per engine in engines (ns/op near ns[e]). */
+static void engines_run(struct results *res, const char *host,
+			const double *ns, const char *flags)
+{
+	static const char *const engines[] = {"re2", "pcre2", "hyperscan"};
+
+	results_init(res);
+	results_meta_set(res, "host", host);
+	for (int e = 0; e < 3; e++) {
+		char name[64];
+		struct result *r;
+		snprintf(name, sizeof(name), "Scan/engine=%s/pattern=x", engines[e]);
+		r = results_add(res, "scan", name);
+		result_inputs_add(&r->in, "pattern", "x", 1);
+		result_inputs_add(&r->in, "flags", flags, strlen(flags));
+		for (int i = 0; i < 8; i++) {
+			result_sample_begin(r, 100);
+			result_metric_add(r, "ns/op", BETTER_LOWER, ns[e] + i);
+		}
+	}
+}
+
+static char *compare_text(const struct comparison *cmp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_eq(compare_write_text(f, cmp), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Three runs: one column each, every change against the first. */
+Test(compare, three_runs_against_the_first)
+{
+	struct results r[3];
+	struct compare_input in[3] = {{"a", &r[0]}, {"b", &r[1]}, {"c", &r[2]}};
+	struct compare_opts o;
+	struct comparison cmp;
+	char *text;
+
+	engines_run(&r[0], "h", (double[]){100, 200, 50}, "");
+	engines_run(&r[1], "h", (double[]){100, 200, 50}, "");
+	engines_run(&r[2], "h", (double[]){150, 200, 50}, "");
+	compare_opts_init(&o);
+	o.gate = 1;
+	cr_assert_eq(compare_runs(in, 3, &o, &cmp), 0);
+	cr_assert_eq(cmp.ncols, 3);
+	cr_assert_eq(cmp.nrows, 6); /* 3 lines x (b, c) */
+	cr_assert_eq(cmp.regressions, 1);
+	cr_assert(compare_failed(&cmp));
+	text = compare_text(&cmp);
+	cr_assert(strstr(text, "benchmark                        a           b"
+			       "           change  p              c           "
+			       "change   p\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "153.5 ± 2%  +48.31%  p=0.000 n=8+8") != NULL,
+		  "%s", text);
+	cr_assert(strstr(text, "Scan/engine=re2/pattern=x in c ns/op: +48.31%")
+		  != NULL, "%s", text);
+	free(text);
+	comparison_release(&cmp);
+	for (int i = 0; i < 3; i++)
+		results_release(&r[i]);
+}
+
+/* A benchmark whose inputs differ is refused, naming it and the input;
+ * with show_changed_inputs it is compared, listed, never a regression. */
+Test(compare, changed_inputs_are_refused_or_shown)
+{
+	struct results r[2];
+	struct compare_input in[2] = {{"a.json", &r[0]}, {"c.json", &r[1]}};
+	struct compare_opts o;
+	struct comparison cmp;
+	char *text;
+
+	engines_run(&r[0], "h", (double[]){100, 200, 50}, "");
+	engines_run(&r[1], "h", (double[]){300, 200, 50}, "i");
+	compare_opts_init(&o);
+	o.gate = 1;
+	cr_assert_eq(compare_runs(in, 2, &o, &cmp), -2);
+	cr_assert_str_eq(cmp.err, "Scan/engine=re2/pattern=x: input flags "
+			 "differs: \"\" in a.json, \"i\" in c.json "
+			 "(--show-changed-inputs compares them anyway)");
+	comparison_release(&cmp);
+	o.show_changed_inputs = 1;
+	cr_assert_eq(compare_runs(in, 2, &o, &cmp), 0);
+	cr_assert_eq(cmp.input_changes, 3);
+	cr_assert(!compare_failed(&cmp));
+	text = compare_text(&cmp);
+	cr_assert(strstr(text, "(inputs differ)") != NULL, "%s", text);
+	cr_assert(strstr(text, "Scan/engine=re2/pattern=x in c.json: flags "
+			       "\"\" -> \"i\"") != NULL, "%s", text);
+	free(text);
+	comparison_release(&cmp);
+	results_release(&r[0]);
+	results_release(&r[1]);
+}
+
+/* --col engine inside one run; --col host merges machines, each column
+ * keeping its run's context; two cells in one place are refused. */
+Test(compare, columns_by_name_key_or_context_key)
+{
+	struct results r[2];
+	struct compare_input in[2] = {{"x.json", &r[0]}, {"y.json", &r[1]}};
+	struct compare_opts o;
+	struct comparison cmp;
+	char *text;
+
+	engines_run(&r[0], "alpha", (double[]){100, 200, 50}, "");
+	engines_run(&r[1], "beta", (double[]){100, 400, 50}, "");
+	compare_opts_init(&o);
+	o.col = "engine";
+	cr_assert_eq(compare_runs(in, 1, &o, &cmp), 0);
+	cr_assert_eq(cmp.ncols, 3);
+	cr_assert_str_eq(cmp.cols[2].label, "hyperscan");
+	cr_assert_eq(cmp.nlines, 1);
+	cr_assert_str_eq(cmp.lines[0], "Scan/pattern=x");
+	comparison_release(&cmp);
+	cr_assert_eq(compare_runs(in, 2, &o, &cmp), -2);
+	cr_assert(strstr(cmp.err, "two benchmarks in column re2") != NULL,
+		  "%s", cmp.err);
+	comparison_release(&cmp);
+	o.col = "host";
+	o.gate = 1;
+	cr_assert_eq(compare_runs(in, 2, &o, &cmp), 0);
+	cr_assert_str_eq(cmp.cols[0].label, "alpha");
+	cr_assert_str_eq(cmp.cols[1].label, "beta");
+	cr_assert_eq(cmp.regressions, 1);
+	text = compare_text(&cmp);
+	cr_assert(strstr(text, "  alpha: x.json, host=alpha\n  beta: y.json, "
+			       "host=beta\n") != NULL, "%s", text);
+	free(text);
+	comparison_release(&cmp);
+	o.col = "engine";
+	o.row = "host";
+	cr_assert_eq(compare_runs(in, 2, &o, &cmp), 0);
+	cr_assert_eq(cmp.nlines, 2);
+	cr_assert_str_eq(cmp.lines[1], "host=beta");
+	comparison_release(&cmp);
+	results_release(&r[0]);
+	results_release(&r[1]);
+}

@@ -43,6 +43,23 @@ expect 2 "--threshold=abc" -- compare $d/old.json $d/new.json --threshold=abc
 expect 2 "usage: rxbench compare" -- compare $d/old.json
 expect 2 "$tmp/none.json: No such file" -- compare $d/old.json "$tmp/none.json"
 
+# N-way: three runs, one with --flags=i (an input that differs: refused,
+# or shown); a directory of runs; --col engine; --col host merges machines
+for x in a b; do
+	"$rx" scan --engines=pcre2,re2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/$x.json" >/dev/null
+done
+"$rx" scan --engines=pcre2,re2 --pattern abc --flags=i --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/i.json" >/dev/null
+expect 0 "change" -- compare "$tmp/a.json" "$tmp/b.json" "$tmp/r.json"
+expect 2 "Scan/engine=pcre2/pattern=abc: input flags differs: \"\" in $tmp/a.json, \"i\" in $tmp/i.json" -- compare "$tmp/a.json" "$tmp/b.json" "$tmp/i.json"
+expect 0 "Scan/engine=pcre2/pattern=abc in $tmp/i.json: flags \"\" -> \"i\"" -- compare "$tmp/a.json" "$tmp/b.json" "$tmp/i.json" --show-changed-inputs
+mkdir "$tmp/runs" && cp "$tmp/a.json" "$tmp/b.json" "$tmp/runs/"
+expect 0 "$tmp/runs/a.json" -- report "$tmp/runs"
+expect 0 "Scan/pattern=abc" -- compare "$tmp/a.json" --col engine
+sed 's/"host": "[^"]*"/"host": "other-host"/' "$tmp/b.json" >"$tmp/b2.json"
+expect 0 "other-host: $tmp/b2.json, host=other-host" -- compare "$tmp/a.json" "$tmp/b2.json" --col host
+expect 2 "two benchmarks in column pcre2" -- compare "$tmp/a.json" "$tmp/b.json" --col engine
+expect 2 "--threshold is compare's" -- report "$tmp/a.json" "$tmp/b.json" --threshold=5%
+
 # progress: a line on stderr only when it is a terminal, never with --quiet
 "$rx" scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" --benchtime=3x --count=2 --no-alloc >/dev/null 2>"$tmp/err"
 if grep -q elapsed "$tmp/err"; then echo "FAIL: progress on a stderr that is no terminal"; fail=$((fail + 1)); fi

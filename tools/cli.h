@@ -17,6 +17,14 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
 /*
+ * `rxbench report A B ...` (several files, a directory, --col/--row):
+ * the comparison tables of compare without its verdict.  cli_report_runs
+ * says whether report's arguments ask for it.
+ */
+int cmd_report_runs(int argc, char **argv);
+int cli_report_runs(int argc, char **argv);
+
+/*
  * --format=F, --format F, -o FILE, --out=FILE at argv[i] (report and
  * compare).  Returns the arguments used (1 or 2), 0 when argv[i] is none
  * of these, -1 after a message when a value is missing.

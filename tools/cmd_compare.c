@@ -1,6 +1,7 @@
 /*
- * cmd_compare.c - `rxbench compare OLD NEW [--threshold=5%]`: what changed
- * between two runs (JSON results or Go text), benchstat-style; with a
+ * cmd_compare.c - `rxbench compare A B [C ...] [--threshold=5%]`: what
+ * changed between runs (JSON results or Go text; a directory stands for
+ * its *.json files), benchstat-style, every run against the first; with a
  * threshold, exit status 1 on a regression (report/compare.h).
  */
 #include "tools/cli.h"
@@ -8,25 +9,39 @@
 #include "report/compare.h"
 #include "report/io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void compare_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rxbench compare OLD NEW [--threshold=5%%] [--alpha=0.05]\n"
+		"usage: rxbench compare A B [C ...] [--threshold=5%%] [--alpha=0.05]\n"
+		"                       [--col KEY] [--row KEY,...] [--show-changed-inputs]\n"
 		"                       [--format=text|md] [-o FILE]\n\n"
-		"Compares two runs (JSON results files or Go benchmark text):\n"
-		"per benchmark and metric the old and new median ± 95%% CI, the\n"
-		"change, and the Mann-Whitney U test p-value (>= 4 samples a\n"
-		"side; ~ when not significant at --alpha).  Exact metrics and\n"
-		"instruction counts are compared directly.\n\n"
+		"Compares runs (JSON results files, Go benchmark text, or a\n"
+		"directory of *.json): per benchmark and metric each run's\n"
+		"median ± 95%% CI and, against the first, the change and the\n"
+		"Mann-Whitney U test p-value (>= 4 samples a side; ~ when not\n"
+		"significant at --alpha).  Exact metrics and instruction counts\n"
+		"are compared directly.  A benchmark whose recorded inputs\n"
+		"(pattern, flags, corpus sha256, ...) differ between runs is\n"
+		"refused (exit 2), naming the benchmark and the input.\n\n"
 		"  --threshold=P%%  exit 1 when a benchmark got worse by more\n"
 		"                  than P%% with significance (exact metrics:\n"
 		"                  changed by more than P%%), or newly fails\n"
+		"  --col KEY       columns by a name key (engine), a context key\n"
+		"                  (host, cpu, kernel, version) or file; one\n"
+		"                  file with --col engine compares its engines\n"
+		"  --row KEY,...   rows by these keys (default: the name\n"
+		"                  without the --col key)\n"
+		"  --show-changed-inputs\n"
+		"                  compare pairs whose inputs differ, marked and\n"
+		"                  listed; they never count as regressions\n"
 		"  --format=md     Markdown, for a pull-request comment\n"
 		"Exit status: 0 ok, 1 regression (with --threshold), 2 bad "
 		"input.\n");
@@ -64,6 +79,39 @@ static int compare_option(struct compare_opts *o, const char *a)
 	if (strncmp(a, "--alpha=", 8) == 0)
 		return parse_fraction("alpha", a + 8, 1e-9, 0.5, 0,
 				      &o->alpha) == 0 ? 1 : -1;
+	if (strcmp(a, "--show-changed-inputs") == 0) {
+		o->show_changed_inputs = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* --col KEY / --row KEYS, as --opt=V or --opt V.  Args used, 0, -1. */
+static int key_option(struct compare_opts *o, char **argv, int i, int argc)
+{
+	static const char *const names[] = {"--col", "--row"};
+
+	for (int k = 0; k < 2; k++) {
+		size_t n = strlen(names[k]);
+		const char **dst = k == 0 ? &o->col : &o->row;
+		int used = 1;
+		const char *v;
+		if (strncmp(argv[i], names[k], n) != 0 ||
+		    (argv[i][n] != '=' && argv[i][n] != '\0'))
+			continue;
+		v = argv[i][n] == '=' ? argv[i] + n + 1 : NULL;
+		if (v == NULL && i + 1 < argc) {
+			v = argv[i + 1];
+			used = 2;
+		}
+		if (v == NULL || *v == '\0') {
+			fprintf(stderr, "rxbench compare: %s needs a key (engine, "
+				"host, version, file, ...)\n", names[k]);
+			return -1;
+		}
+		*dst = v;
+		return used;
+	}
 	return 0;
 }
 
@@ -77,31 +125,90 @@ static int write_md(FILE *f, const void *arg)
 	return compare_write_md(f, arg);
 }
 
+/* The files to compare, a directory read as its *.json (sorted). */
+struct file_list {
+	char **v;
+	size_t n;
+};
+
+static int file_add(struct file_list *l, const char *path)
+{
+	char **grown = realloc(l->v, (l->n + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return -1;
+	l->v = grown;
+	l->v[l->n] = strdup(path);
+	return l->v[l->n++] == NULL ? -1 : 0;
+}
+
+static int is_results_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 &&
+	       strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+/* path, or the *.json files of directory path.  0 or -1 (said why). */
+static int file_expand(struct file_list *l, const char *path)
+{
+	struct dirent **names = NULL;
+	struct stat st;
+	int n, rc = 0;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return file_add(l, path);
+	n = scandir(path, &names, is_results_name, alphasort);
+	if (n <= 0) {
+		fprintf(stderr, "rxbench compare: %s: no *.json results in "
+			"the directory\n", path);
+		free(names);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char full[4096];
+		snprintf(full, sizeof(full), "%s/%s", path, names[i]->d_name);
+		rc |= file_add(l, full);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static void file_list_release(struct file_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
 /* Parse the command line into o, files, format and output.  0 or -1. */
 static int compare_args(int argc, char **argv, struct compare_opts *o,
-			const char *files[2], const char **fmt,
+			struct file_list *files, const char **fmt,
 			const char **out)
 {
-	int nfiles = 0;
-
 	for (int i = 1; i < argc;) {
 		int used = cli_output_option(argv, i, argc, fmt, out);
 		if (used == 0)
 			used = compare_option(o, argv[i]);
+		if (used == 0)
+			used = key_option(o, argv, i, argc);
 		if (used < 0)
 			return -1;
 		if (used > 0) {
 			i += used;
 			continue;
 		}
-		if ((argv[i][0] == '-' && argv[i][1] != '\0') || nfiles == 2) {
+		if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			fprintf(stderr, "rxbench compare: unexpected argument "
 				"'%s'\n", argv[i]);
 			return -1;
 		}
-		files[nfiles++] = argv[i++];
+		if (file_expand(files, argv[i++]) != 0)
+			return -1;
 	}
-	if (nfiles != 2) {
+	if (files->n < (o->col ? 1u : 2u)) {
 		compare_usage(stderr);
 		return -1;
 	}
@@ -113,14 +220,20 @@ static int compare_args(int argc, char **argv, struct compare_opts *o,
 	return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+/*
+ * compare, or report of several runs (`report`: the same tables without
+ * a verdict; --threshold is compare's).
+ */
+static int compare_main(int argc, char **argv, int report)
 {
 	struct compare_opts o;
-	struct results old, new;
+	struct file_list files = {0};
+	struct results *res = NULL;
+	struct compare_input *in = NULL;
 	struct comparison cmp = {0};
-	const char *files[2] = {NULL, NULL}, *fmt = "text", *out = NULL;
+	const char *fmt = "text", *out = NULL;
 	char err[512];
-	int status = EXIT_USAGE;
+	int status = EXIT_USAGE, rc;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -129,21 +242,34 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	compare_opts_init(&o);
-	if (compare_args(argc, argv, &o, files, &fmt, &out) != 0)
-		return EXIT_USAGE;
-	o.old_name = files[0];
-	o.new_name = files[1];
-	results_init(&old);
-	results_init(&new);
-	if (report_load(files[0], &old, err, sizeof(err)) != 0 ||
-	    report_load(files[1], &new, err, sizeof(err)) != 0) {
-		fprintf(stderr, "rxbench: %s\n", err);
+	if (compare_args(argc, argv, &o, &files, &fmt, &out) != 0)
+		goto out;
+	o.report = report;
+	if (report && o.gate) {
+		fprintf(stderr, "rxbench report: --threshold is compare's: "
+			"`rxbench compare` gives the verdict\n");
 		goto out;
 	}
-	if (compare_results(&old, &new, &o, &cmp) != 0) {
-		fprintf(stderr, "rxbench: out of memory\n");
+	res = calloc(files.n, sizeof(*res));
+	in = calloc(files.n, sizeof(*in));
+	if (res == NULL || in == NULL)
+		goto oom;
+	for (size_t i = 0; i < files.n; i++) {
+		results_init(&res[i]);
+		in[i] = (struct compare_input){files.v[i], &res[i]};
+		if (report_load(files.v[i], &res[i], err, sizeof(err)) != 0) {
+			fprintf(stderr, "rxbench: %s\n", err);
+			goto out;
+		}
+	}
+	rc = compare_runs(in, files.n, &o, &cmp);
+	if (rc == -2) {
+		fprintf(stderr, "rxbench %s: %s\n",
+			report ? "report" : "compare", cmp.err);
 		goto out;
 	}
+	if (rc != 0)
+		goto oom;
 	if (report_save_atomic(out ? out : "-",
 			       strcmp(fmt, "md") == 0 ? write_md : write_text,
 			       &cmp) != 0) {
@@ -152,9 +278,52 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	status = compare_failed(&cmp) ? EXIT_FAILED : EXIT_OK;
+	goto out;
+oom:
+	fprintf(stderr, "rxbench: out of memory\n");
 out:
 	comparison_release(&cmp);
-	results_release(&old);
-	results_release(&new);
+	for (size_t i = 0; res != NULL && i < files.n; i++)
+		results_release(&res[i]);
+	free(res);
+	free(in);
+	file_list_release(&files);
 	return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return compare_main(argc, argv, 0);
+}
+
+int cmd_report_runs(int argc, char **argv)
+{
+	return compare_main(argc, argv, 1);
+}
+
+int cli_report_runs(int argc, char **argv)
+{
+	const char *fmt = NULL, *out = NULL;
+	int files = 0;
+
+	for (int i = 1; i < argc;) {
+		int used = cli_output_option(argv, i, argc, &fmt, &out);
+		struct stat st;
+		if (used < 0)
+			return 0; /* report says what is wrong */
+		if (used > 0) {
+			i += used;
+			continue;
+		}
+		if (strncmp(argv[i], "--col", 5) == 0 ||
+		    strncmp(argv[i], "--row", 5) == 0 ||
+		    strcmp(argv[i], "--show-changed-inputs") == 0)
+			return 1;
+		if (argv[i][0] != '-' && stat(argv[i], &st) == 0 &&
+		    S_ISDIR(st.st_mode))
+			return 1;
+		files += argv[i][0] != '-' || argv[i][1] == '\0';
+		i++;
+	}
+	return files > 1;
 }

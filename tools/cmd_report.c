@@ -82,7 +82,8 @@ static const struct format *format_of_path(const char *path)
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rxbench report RESULTS [--format=FORMAT] [-o FILE]\n\n"
+		"usage: rxbench report RESULTS [--format=FORMAT] [-o FILE]\n"
+		"       rxbench report A B ...|DIR [--col KEY] [--row KEYS]\n\n"
 		"Writes a results file (the JSON of `rxbench run -o`, or Go\n"
 		"benchmark text; \"-\" reads standard input) in another format:\n"
 		"  text   Go benchmark format (benchstat reads it)\n"
@@ -92,7 +93,10 @@ static void report_usage(FILE *f)
 		"  json   the JSON results file\n"
 		"The format defaults to -o's extension (.txt .csv .md .html\n"
 		".json), else text.  -o is written atomically (default: "
-		"stdout).\n");
+		"stdout).\n"
+		"Several results files (or a directory of them) are reported\n"
+		"side by side as `rxbench compare` shows them (text or md),\n"
+		"one column per run or per --col KEY; see rxbench compare --help.\n");
 }
 
 /* Options of report and compare: --format, -o/--out.  Args used or -1. */
@@ -129,6 +133,8 @@ int cmd_report(int argc, char **argv)
 	char err[512];
 	int status = EXIT_USAGE;
 
+	if (cli_report_runs(argc, argv))
+		return cmd_report_runs(argc, argv); /* several runs */
 	for (int i = 1; i < argc;) {
 		int used = cli_output_option(argv, i, argc, &fmt, &out);
 		if (used < 0)
