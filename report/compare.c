@@ -324,11 +324,31 @@ static void quote_bytes(const char *s, size_t len, char *buf, size_t size)
 	snprintf(buf + j, size - j, "%s", j + 8 >= size ? "..." : "");
 }
 
-/* The refusal of a pair whose input x differs (cmp->err).  -2. */
-static int refuse_inputs(struct comparison *cmp, size_t l, size_t c,
-			 const struct result_input *x)
+/*
+ * The first input of line l's cell c that differs from the line's
+ * reference (*from: its column): the first cell that records inputs, so
+ * that a first column from an older file that recorded none does not let
+ * two newer runs of different inputs through.  NULL when none differs.
+ */
+static const struct result_input *line_inputs_differ(
+	const struct comparison *cmp, size_t l, size_t c, size_t *from)
 {
-	size_t a = l * cmp->ncols, b = a + c;
+	const struct result *const *row = cmp->cell + l * cmp->ncols;
+	size_t k = 0;
+
+	while (k < cmp->ncols && (row[k] == NULL || row[k]->in.n == 0))
+		k++;
+	if (k >= cmp->ncols || k == c)
+		return NULL;
+	*from = k;
+	return inputs_differ(row[k], row[c]);
+}
+
+/* The refusal of cell c whose input x differs from cell k's.  -2. */
+static int refuse_inputs(struct comparison *cmp, size_t l, size_t k,
+			 size_t c, const struct result_input *x)
+{
+	size_t a = l * cmp->ncols + k, b = l * cmp->ncols + c;
 	const struct result_input *y =
 		result_inputs_get(&cmp->cell[b]->in, x->key);
 	char va[80], vb[80];
@@ -337,7 +357,7 @@ static int refuse_inputs(struct comparison *cmp, size_t l, size_t c,
 	quote_bytes(y->value, y->len, vb, sizeof(vb));
 	snprintf(cmp->err, sizeof(cmp->err), "%.200s: input %.60s differs: "
 		 "\"%s\" in %.80s, \"%s\" in %.80s (--show-changed-inputs "
-		 "compares them anyway)", cmp->cell[a]->name, x->key, va,
+		 "compares them anyway)", cmp->cell[b]->name, x->key, va,
 		 cmp->in[cmp->cell_in[a]].label, vb,
 		 cmp->in[cmp->cell_in[b]].label);
 	return -2;
@@ -361,7 +381,8 @@ static int add_row(struct comparison *cmp, size_t l, size_t c,
 	row = &cmp->rows[cmp->nrows++];
 	memset(row, 0, sizeof(*row));
 	*row = (struct compare_row){.old = ro, .new = rn, .line = l, .col = c,
-				    .unit = unit, .input_key = input_key};
+				    .unit = unit, .input_key = input_key,
+				    .input_from = cmp->input_from};
 	row->better = mo ? mo->better : mn->better;
 	row->mode = compare_mode_of(unit, row->better);
 	row->change = row->p = NAN;
@@ -387,11 +408,13 @@ static int add_pair(struct comparison *cmp, size_t l, size_t c)
 {
 	const struct result *ro = cmp->cell[l * cmp->ncols];
 	const struct result *rn = cmp->cell[l * cmp->ncols + c];
-	const struct result_input *x = inputs_differ(ro, rn);
+	size_t from = 0;
+	const struct result_input *x = line_inputs_differ(cmp, l, c, &from);
 
 	if (x != NULL && !cmp->opts.show_changed_inputs)
-		return refuse_inputs(cmp, l, c, x);
+		return refuse_inputs(cmp, l, from, c, x);
 	cmp->input_changes += x != NULL;
+	cmp->input_from = x ? cmp->cell[l * cmp->ncols + from] : NULL;
 	if (cmp->opts.gate && x == NULL && !failed_status(ro->status) &&
 	    failed_status(rn->status))
 		cmp->status_regressions++;
@@ -872,13 +895,35 @@ static void write_lists(FILE *out, const struct comparison *cmp, int md)
 	}
 }
 
-/* The pairs compared although an input differs (--show-changed-inputs). */
+/* Does any benchmark of res record its inputs? */
+static int records_inputs(const struct results *res)
+{
+	for (size_t i = 0; i < res->n; i++)
+		if (res->r[i].in.n > 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The runs that record no inputs (older files, Go text): paired by name
+ * alone; then the pairs compared although an input differs
+ * (--show-changed-inputs).
+ */
 static void list_input_changes(FILE *out, const struct comparison *cmp,
 			       int md)
 {
 	const struct compare_row *last = NULL;
 	char va[80], vb[80];
 
+	for (size_t f = 0; f < cmp->nin; f++) {
+		if (records_inputs(cmp->in[f].res))
+			continue;
+		fputs("note: ", out);
+		put_text(out, cmp->in[f].label, md);
+		fputs(" records no inputs (Go text, or results before format "
+		      "version 2): its benchmarks are paired by name alone\n\n",
+		      out);
+	}
 	if (cmp->input_changes == 0)
 		return;
 	fprintf(out, "%s%zu %s compared although an input differs (never a "
@@ -891,7 +936,7 @@ static void list_input_changes(FILE *out, const struct comparison *cmp,
 		    (last && last->old == row->old && last->new == row->new))
 			continue;
 		last = row;
-		x = result_inputs_get(&row->old->in, row->input_key);
+		x = result_inputs_get(&row->input_from->in, row->input_key);
 		y = result_inputs_get(&row->new->in, row->input_key);
 		quote_bytes(x->value, x->len, va, sizeof(va));
 		quote_bytes(y->value, y->len, vb, sizeof(vb));

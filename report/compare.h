@@ -87,7 +87,10 @@ struct compare_row {
 	int significant; /* a real change (p < alpha, or deterministic) */
 	int regression;  /* counts against the threshold */
 	int improvement; /* significant and better */
-	const char *input_key; /* an input that differs (show_changed_inputs) */
+	/* show_changed_inputs: an input of `new` that differs from the
+	   one in input_from (another cell of the row); NULL when none */
+	const char *input_key;
+	const struct result *input_from;
 };
 
 /* A column: its label and the run its first cell came from. */
@@ -114,6 +117,7 @@ struct comparison {
 	size_t worse; /* significant changes that are not improvements */
 	size_t status_regressions; /* ok -> mismatch/error/timeout */
 	size_t input_changes;      /* pairs whose inputs differ */
+	const struct result *input_from; /* private: the pair being added */
 	/* compare_runs()' own copy of two runs (compare_results()) */
 	struct compare_input pair[2];
 	char err[1024]; /* why compare_runs() refused (-2) */

@@ -842,6 +842,37 @@ Test(compare, changed_inputs_are_refused_or_shown)
 	results_release(&r[1]);
 }
 
+/* A first run that recorded no inputs (an older file) does not let two
+ * later runs of different inputs through: they are checked together. */
+Test(compare, inputs_checked_between_later_runs)
+{
+	struct results r[3];
+	struct compare_input in[3] = {{"v1.json", &r[0]}, {"b.json", &r[1]},
+				      {"c.json", &r[2]}};
+	struct compare_opts o;
+	struct comparison cmp;
+	char *text;
+
+	engines_run(&r[0], "h", (double[]){100, 200, 50}, "");
+	for (size_t i = 0; i < r[0].n; i++)
+		result_inputs_release(&r[0].r[i].in);
+	engines_run(&r[1], "h", (double[]){100, 200, 50}, "");
+	engines_run(&r[2], "h", (double[]){100, 200, 50}, "i");
+	compare_opts_init(&o);
+	cr_assert_eq(compare_runs(in, 3, &o, &cmp), -2);
+	cr_assert(strstr(cmp.err, "\"\" in b.json, \"i\" in c.json") != NULL,
+		  "%s", cmp.err);
+	comparison_release(&cmp);
+	cr_assert_eq(compare_runs(in, 2, &o, &cmp), 0);
+	text = compare_text(&cmp);
+	cr_assert(strstr(text, "note: v1.json records no inputs") != NULL,
+		  "%s", text);
+	free(text);
+	comparison_release(&cmp);
+	for (int i = 0; i < 3; i++)
+		results_release(&r[i]);
+}
+
 /* --col engine inside one run; --col host merges machines, each column
  * keeping its run's context; two cells in one place are refused. */
 Test(compare, columns_by_name_key_or_context_key)
