@@ -854,14 +854,16 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 		 input_f(in, "payload-bytes-mean", "%.6g",
 			 ss->pk ? ss->pk->payload_bytes : 0);
 
+	if (sc->re != NULL)
+		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re));
+	if (cfg == NULL) /* a run made by hand (tests): no options */
+		return rc ? -1 : 0;
 	if (cfg->pcap != NULL)
 		rc |= input_f(in, "pcap", "%s", cfg->pcap);
 	else
 		rc |= input_f(in, "seed", "%llu",
 			      (unsigned long long)cfg->seed) |
 		      input_f(in, "match-rate", "%g", cfg->match_rate);
-	if (sc->re != NULL)
-		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re));
 	for (size_t i = 0; i < cfg->nrule_files; i++) {
 		char key[32];
 		snprintf(key, sizeof(key), "rules-file.%zu", i);
