@@ -199,10 +199,11 @@ check "truncated queries: a cut name is still a query (exit $?)" [ $? -eq 0 ]
 for cmd in "report" "compare $old" "compare"; do
 	tail=(); [ "$cmd" = compare ] && tail=("$old")
 	expect 2 "$tmp/empty: no benchmark results in it" -- $cmd "$tmp/empty" "${tail[@]}"
-	expect 2 "$tmp/trunc.json:98:13: expected ':', got the end of the file" -- $cmd "$tmp/trunc.json" "${tail[@]}"
+	expect 2 "$tmp/trunc.json:98:12: ':' expected near end of file" -- $cmd "$tmp/trunc.json" "${tail[@]}"
 	expect 2 "$tmp/garbage.bin: no benchmark results in it" -- $cmd "$tmp/garbage.bin" "${tail[@]}"
 	expect 2 "$tmp/long.txt: no benchmark results in it" -- $cmd "$tmp/long.txt" "${tail[@]}"
-	expect 2 "$tmp/dir: is a directory" -- $cmd "$tmp/dir" "${tail[@]}"
+	# a directory stands for its *.json results (compare, report of runs)
+	expect 2 "$tmp/dir: no *.json results in the directory" -- $cmd "$tmp/dir" "${tail[@]}"
 done
 # bytes quoted from a file cannot break the one-line error or drive the
 # terminal: a newline in a JSON name, a newline and ESC in a YAML scalar
