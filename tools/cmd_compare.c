@@ -86,6 +86,9 @@ static int compare_option(struct compare_opts *o, const char *a)
 	return 0;
 }
 
+/* "compare", or "report" of several runs: the name in messages. */
+static const char *cmd_name = "compare";
+
 /* --col KEY / --row KEYS, as --opt=V or --opt V.  Args used, 0, -1. */
 static int key_option(struct compare_opts *o, char **argv, int i, int argc)
 {
@@ -105,8 +108,8 @@ static int key_option(struct compare_opts *o, char **argv, int i, int argc)
 			used = 2;
 		}
 		if (v == NULL || *v == '\0') {
-			fprintf(stderr, "rxbench compare: %s needs a key (engine, "
-				"host, version, file, ...)\n", names[k]);
+			fprintf(stderr, "rxbench %s: %s needs a key (engine, "
+				"host, version, file, ...)\n", cmd_name, names[k]);
 			return -1;
 		}
 		*dst = v;
@@ -161,8 +164,8 @@ static int file_expand(struct file_list *l, const char *path)
 		return file_add(l, path);
 	n = scandir(path, &names, is_results_name, alphasort);
 	if (n <= 0) {
-		fprintf(stderr, "rxbench compare: %s: no *.json results in "
-			"the directory\n", path);
+		fprintf(stderr, "rxbench %s: %s: no *.json results in "
+			"the directory\n", cmd_name, path);
 		free(names);
 		return -1;
 	}
@@ -201,8 +204,8 @@ static int compare_args(int argc, char **argv, struct compare_opts *o,
 			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			fprintf(stderr, "rxbench compare: unexpected argument "
-				"'%s'\n", argv[i]);
+			fprintf(stderr, "rxbench %s: unexpected argument "
+				"'%s'\n", cmd_name, argv[i]);
 			return -1;
 		}
 		if (file_expand(files, argv[i++]) != 0)
@@ -213,8 +216,11 @@ static int compare_args(int argc, char **argv, struct compare_opts *o,
 		return -1;
 	}
 	if (strcmp(*fmt, "text") != 0 && strcmp(*fmt, "md") != 0) {
-		fprintf(stderr, "rxbench compare: --format=%s: use text or "
-			"md\n", *fmt);
+		fprintf(stderr, "rxbench %s: --format=%s: use text or "
+			"md%s\n", cmd_name, *fmt,
+			strcmp(cmd_name, "report") == 0
+				? " (several runs are reported as compare shows them)"
+				: "");
 		return -1;
 	}
 	return 0;
@@ -241,6 +247,7 @@ static int compare_main(int argc, char **argv, int report)
 			return EXIT_OK;
 		}
 	}
+	cmd_name = report ? "report" : "compare";
 	compare_opts_init(&o);
 	if (compare_args(argc, argv, &o, &files, &fmt, &out) != 0)
 		goto out;
