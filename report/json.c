@@ -631,11 +631,13 @@ static int read_head(struct jr *p, json_t *o, struct results *res)
 		return jr_fail(p, "results format version %ld; this rxbench "
 			       "reads versions 1 to %d", p->version,
 			       JSON_RESULTS_VERSION);
-	return get_bool(p, json_object_get(o, "interrupted"), "interrupted",
-			&res->interrupted) ||
-	       read_config(p, json_object_get(o, "config"), res, 0) ||
-	       read_config(p, json_object_get(o, "context"), res, 1) ||
-	       read_argv(p, json_object_get(o, "argv"), res);
+	if (get_bool(p, json_object_get(o, "interrupted"), "interrupted",
+		     &res->interrupted) != 0 ||
+	    read_config(p, json_object_get(o, "config"), res, 0) != 0 ||
+	    read_config(p, json_object_get(o, "context"), res, 1) != 0 ||
+	    read_argv(p, json_object_get(o, "argv"), res) != 0)
+		return -1;
+	return 0;
 }
 
 /* jansson's error as "NAME:LINE:COL: text".  Always -1. */

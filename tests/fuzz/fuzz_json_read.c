@@ -5,7 +5,9 @@
  * Oracle beyond the sanitizers: json_read.h promises a lossless round
  * trip, so whatever it accepts, written back and read again, must give
  * the same bytes when written a second time; and what the writer writes
- * is UTF-8, as JSON must be.
+ * is UTF-8, as JSON must be.  The same bytes read as a run's journal
+ * (JSON lines, or version 1's open array) must fail with a one-line
+ * message naming the file, or give results that round-trip too.
  */
 #define _GNU_SOURCE
 #include "engines/engine.h"
@@ -66,6 +68,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      sizeof(err)) == 0)
 		round_trip(&res);
 	else if (!fuzz_message_ok(err, "fuzz.json:"))
+		abort();
+	results_release(&res);
+	results_init(&res);
+	err[0] = '\0';
+	if (json_read_journal((const char *)data, size, "fuzz.journal", &res,
+			      err, sizeof(err)) == 0)
+		round_trip(&res);
+	else if (!fuzz_message_ok(err, "fuzz.journal:"))
 		abort();
 	results_release(&res);
 	return 0;
