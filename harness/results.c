@@ -127,6 +127,11 @@ void results_release(struct results *res)
 	}
 	for (size_t i = 0; i < res->n; i++)
 		result_release(&res->r[i]);
+	for (size_t i = 0; i < res->nlayout; i++) {
+		free(res->layout[i].suite);
+		free(res->layout[i].line);
+	}
+	free(res->layout);
 	for (size_t i = 0; i < res->argc; i++)
 		free(res->argv[i]);
 	free(res->argv);
@@ -134,6 +139,32 @@ void results_release(struct results *res)
 	free(res->r);
 	free(res->slot);
 	results_init(res);
+}
+
+int results_layout_add(struct results *res, const char *suite,
+		       const char *line)
+{
+	struct layout_line *grown = realloc(res->layout, (res->nlayout + 1) *
+							     sizeof(*grown));
+	char *s = strdup(suite), *l = strdup(line);
+
+	if (grown != NULL)
+		res->layout = grown;
+	if (grown == NULL || s == NULL || l == NULL) {
+		free(s);
+		free(l);
+		return -1;
+	}
+	res->layout[res->nlayout++] = (struct layout_line){s, l};
+	return 0;
+}
+
+int results_layout_has(const struct results *res, const char *suite)
+{
+	for (size_t i = 0; i < res->nlayout; i++)
+		if (strcmp(res->layout[i].suite, suite) == 0)
+			return 1;
+	return 0;
 }
 
 static int config_set(struct results *res, const char *key,

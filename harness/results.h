@@ -80,9 +80,21 @@ struct config_pair {
 		     tables on values that change every run */
 };
 
+/*
+ * One line of a suite's layout declaration (report/layout_decl.h): how
+ * the report lays out its tables and verdict.  The results carry it so a
+ * report needs nothing but the results file.
+ */
+struct layout_line {
+	char *suite;
+	char *line;
+};
+
 struct results {
 	struct config_pair *cfg;
 	size_t ncfg;
+	struct layout_line *layout; /* in the order declared */
+	size_t nlayout;
 	struct result *r;
 	size_t n;
 	int interrupted; /* the run stopped early (signal) */
@@ -108,6 +120,14 @@ int results_meta_set(struct results *res, const char *key, const char *value);
 
 /* Record the command line (copied).  0, or -1 when out of memory. */
 int results_set_argv(struct results *res, int argc, char *const *argv);
+
+/*
+ * Append a layout line of `suite` (copied).  0, or -1 out of memory.
+ * results_layout_has: 1 when the suite has a line already.
+ */
+int results_layout_add(struct results *res, const char *suite,
+		       const char *line);
+int results_layout_has(const struct results *res, const char *suite);
 
 /* The value of a configuration key, or NULL. */
 const char *results_config_get(const struct results *res, const char *key);

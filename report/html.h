@@ -18,8 +18,10 @@
 #include <stdio.h>
 
 #include "harness/results.h"
+#include "report/layout.h"
 
 /* Write the page.  0, or -1 on a write error or out of memory. */
-int report_write_html(FILE *out, const struct results *res);
+int report_write_html(FILE *out, const struct results *res,
+		      const struct report_opts *opts);
 
 #endif

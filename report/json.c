@@ -194,6 +194,29 @@ static json_t *jconfig(const struct results *res, int meta)
 	return o;
 }
 
+/*
+ * The suites' layout declarations (report/layout_decl.h):
+ * "layout": {"suite": ["line", ...], ...}, in the order declared.
+ */
+static json_t *jlayout(const struct results *res)
+{
+	json_t *o = json_object();
+	int rc = o == NULL;
+
+	for (size_t i = 0; rc == 0 && i < res->nlayout; i++) {
+		const struct layout_line *l = &res->layout[i];
+		if (json_object_get(o, l->suite) == NULL)
+			rc = put(o, l->suite, json_array());
+		if (rc == 0)
+			rc = push(json_object_get(o, l->suite), jstr(l->line));
+	}
+	if (rc != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* Everything but the benchmarks; a journal's head says "journal": true. */
 static json_t *jhead(const struct results *res, int journal)
 {
@@ -207,6 +230,8 @@ static json_t *jhead(const struct results *res, int journal)
 	rc = rc || put(o, "interrupted", json_boolean(res->interrupted)) ||
 	     put(o, "config", jconfig(res, 0)) ||
 	     put(o, "context", jconfig(res, 1));
+	if (rc == 0 && res->nlayout > 0)
+		rc = put(o, "layout", jlayout(res));
 	for (size_t i = 0; res->argv != NULL && i < res->argc && rc == 0; i++)
 		rc = push(argv, jstr(res->argv[i]));
 	if (rc == 0 && res->argv != NULL)
@@ -613,6 +638,35 @@ static int read_argv(struct jr *p, json_t *a, struct results *res)
 	return 0;
 }
 
+/* "layout": {"suite": ["line", ...]} into res (report/layout_decl.h). */
+static int read_layout(struct jr *p, json_t *o, struct results *res)
+{
+	const char *suite;
+	json_t *a, *x;
+	size_t i;
+
+	if (o == NULL)
+		return 0;
+	if (!json_is_object(o))
+		return jr_fail(p, "\"layout\" is not an object");
+	json_object_foreach(o, suite, a) {
+		if (!json_is_array(a))
+			return jr_fail(p, "\"layout\" of %.60s is not an array",
+				       suite);
+		json_array_foreach(a, i, x) {
+			char *line;
+			int rc;
+			if (get_text(p, x, "layout", 0, &line, NULL) != 0)
+				return -1;
+			rc = results_layout_add(res, suite, line);
+			free(line);
+			if (rc != 0)
+				return jr_fail(p, "out of memory");
+		}
+	}
+	return 0;
+}
+
 /* The head's members (format, version, config, ...) into res. */
 static int read_head(struct jr *p, json_t *o, struct results *res)
 {
@@ -635,7 +689,8 @@ static int read_head(struct jr *p, json_t *o, struct results *res)
 		     &res->interrupted) != 0 ||
 	    read_config(p, json_object_get(o, "config"), res, 0) != 0 ||
 	    read_config(p, json_object_get(o, "context"), res, 1) != 0 ||
-	    read_argv(p, json_object_get(o, "argv"), res) != 0)
+	    read_argv(p, json_object_get(o, "argv"), res) != 0 ||
+	    read_layout(p, json_object_get(o, "layout"), res) != 0)
 		return -1;
 	return 0;
 }

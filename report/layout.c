@@ -1,9 +1,13 @@
 /*
- * layout.c - the report's tables (see layout.h).
+ * layout.c - the report's tables from the declared layout (see layout.h).
  */
 #include "report/layout.h"
 
+#include "harness/complexity.h"
 #include "report/gofmt.h"
+#include "report/layout_decl.h"
+#include "report/verdict.h"
+#include "report/summary.h"
 #include "report/view.h"
 
 #include <math.h>
@@ -27,6 +31,8 @@ static void rtable_release(struct rtable *t)
 	free(t->numeric);
 	free(t->title);
 	free(t->caption);
+	free(t->colkey);
+	free(t->unit);
 }
 
 void rtables_release(struct rtables *ts)
@@ -93,8 +99,17 @@ int rtable_text(struct rtable *t, long r, size_t c, const char *text)
 	return text == NULL || cell->text != NULL ? 0 : -1;
 }
 
-/* A number in Go's precision for its unit; empty when NAN. */
-static int cell_num(struct rtable *t, long r, size_t c, double v,
+int rtable_meta(struct rtable *t, size_t nkeys, const char *colkey,
+		const char *unit, enum metric_better better)
+{
+	t->nkeys = nkeys;
+	t->better = better;
+	t->colkey = colkey ? strdup(colkey) : NULL;
+	t->unit = unit ? strdup(unit) : NULL;
+	return (colkey && !t->colkey) || (unit && !t->unit) ? -1 : 0;
+}
+
+int rtable_num(struct rtable *t, long r, size_t c, double v,
 		    const char *unit)
 {
 	char buf[64];
@@ -106,8 +121,7 @@ static int cell_num(struct rtable *t, long r, size_t c, double v,
 	return rtable_text(t, r, c, buf);
 }
 
-/* Mark the best number of column c (lowest or highest), unless all tie. */
-static void best_in_column(struct rtable *t, size_t c, enum metric_better b)
+void rtable_best_in_column(struct rtable *t, size_t c, enum metric_better b)
 {
 	long best = -1;
 	int differ = 0;
@@ -127,626 +141,570 @@ static void best_in_column(struct rtable *t, size_t c, enum metric_better b)
 		rtable_cell(t, (size_t)best, c)->strong = 1;
 }
 
-/* --- ranking ------------------------------------------------------ */
+/* --- declared tables ---------------------------------------------- */
 
-static int ranking_row(struct rtable *t, const struct results *res,
-		       const struct rank_row *row,
-		       const struct ranking *by_phase, size_t nphases)
-{
-	char buf[256];
-	long r = rtable_row(t);
-	int rc;
+#define TUPLE 1024
+#define SEP '\x1f' /* between the values of a tuple */
 
-	if (r < 0)
-		return -1;
-	snprintf(buf, sizeof(buf), "%s-version", row->engine);
-	rc = rtable_text(t, r, 0, row->engine);
-	rc |= rtable_text(t, r, 1, results_config_get(res, buf));
-	snprintf(buf, sizeof(buf), "%.2f", row->geomean);
-	rc |= rtable_text(t, r, 2, buf);
-	rtable_cell(t, (size_t)r, 2)->v = row->geomean;
-	snprintf(buf, sizeof(buf), "%zu", row->count);
-	rc |= rtable_text(t, r, 3, buf);
-	rtable_cell(t, (size_t)r, 3)->v = (double)row->count;
-	for (size_t p = 0; p < nphases; p++) {
-		const struct rank_row *pr = ranking_find(&by_phase[p],
-							 row->engine);
-		if (pr == NULL)
-			continue;
-		snprintf(buf, sizeof(buf), "%.2f", pr->geomean);
-		rc |= rtable_text(t, r, 4 + p, buf);
-		rtable_cell(t, (size_t)r, 4 + p)->v = pr->geomean;
-	}
-	return rc;
-}
-
-static int ranking_table(const struct results *res, const char *suite,
-			 struct rtables *out)
-{
-	struct ranking all = {0}, *by_phase = NULL;
-	struct strlist phases = {0};
-	struct rtable *t;
-	char caption[512];
-	int rc = -1;
-
-	if (view_rank(res, suite, NULL, NULL, &all) != 0 ||
-	    view_key_values(res, suite, "phase", &phases) != 0)
-		goto out;
-	if (all.n < 2) {
-		rc = 0; /* nothing to rank */
-		goto out;
-	}
-	by_phase = calloc(phases.n + 1, sizeof(*by_phase));
-	if (by_phase == NULL)
-		goto out;
-	for (size_t p = 0; p < phases.n; p++)
-		if (view_rank(res, suite, "phase", phases.s[p],
-			      &by_phase[p]) != 0)
-			goto out;
-	snprintf(caption, sizeof(caption),
-		 "Geometric mean over %zu benchmark groups (a benchmark name "
-		 "without its engine, run by two or more engines) of each "
-		 "engine's median " VIEW_TIME_UNIT " divided by the fastest "
-		 "engine's: 1.00 is fastest everywhere.%s",
-		 all.groups, phases.n ? " One column per phase." : "");
-	t = rtable_new(out, RTABLE_RANKING, "engine ranking", caption,
-		      4 + phases.n);
-	if (t == NULL || rtable_col(t, 0, "engine", 0) != 0 ||
-	    rtable_col(t, 1, "version", 0) != 0 ||
-	    rtable_col(t, 2, "geomean", 1) != 0 ||
-	    rtable_col(t, 3, "groups", 1) != 0)
-		goto out;
-	for (size_t p = 0; p < phases.n; p++)
-		if (rtable_col(t, 4 + p, phases.s[p], 1) != 0)
-			goto out;
-	for (size_t i = 0; i < all.n; i++)
-		if (ranking_row(t, res, &all.rows[i], by_phase, phases.n) != 0)
-			goto out;
-	for (size_t c = 2; c < t->ncols; c++)
-		if (c != 3)
-			best_in_column(t, c, BETTER_LOWER);
-	rc = 0;
-out:
-	for (size_t p = 0; by_phase != NULL && p < phases.n; p++)
-		ranking_release(&by_phase[p]);
-	free(by_phase);
-	strlist_release(&phases);
-	ranking_release(&all);
-	return rc;
-}
-
-/* --- tables with a row per benchmark (FQDN, generic) --------------- */
-
-/* "k=v, k=v" of r over keys (those r has), into buf. */
-static void signature(const struct result *r, const struct strlist *keys,
-		      char *buf, size_t size)
+int layout_tuple_of(const struct result *r, const struct ldecl_list *l,
+		    char *buf, size_t size)
 {
 	char v[512];
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < keys->n && used < size; i++) {
+	for (size_t i = 0; i < l->n; i++) {
 		int w;
-		if (!result_key(r, keys->s[i], v, sizeof(v)))
-			continue;
-		w = snprintf(buf + used, size - used, "%s%s=%s",
-			     used ? ", " : "", keys->s[i], v);
-		if (w < 0)
-			break;
+		if (!ldecl_key(r, l->s[i], v, sizeof(v)))
+			return 0;
+		w = snprintf(buf + used, size - used, "%s%s", i ? "\x1f" : "",
+			     v);
+		if (w < 0 || (size_t)w >= size - used)
+			return 0;
 		used += (size_t)w;
 	}
+	return 1;
+}
+
+void layout_tuple_part(const char *tuple, size_t i, char *buf, size_t size)
+{
+	size_t n;
+
+	for (; i > 0 && tuple != NULL; i--) {
+		tuple = strchr(tuple, SEP);
+		tuple = tuple ? tuple + 1 : NULL;
+	}
+	n = tuple ? strcspn(tuple, "\x1f") : 0;
+	snprintf(buf, size, "%.*s", (int)n, tuple ? tuple : "");
 }
 
 /*
- * The distinct split signatures of a suite's results, in order; only
- * results with an engine key when need_engine.  0 or -1.
+ * 1 when r belongs to the table of split tuple `sig`: it has each split
+ * key with that value, or lacks the declared shared key.
  */
-static int suite_signatures(const struct results *res, const char *suite,
-			    const struct strlist *split, int need_engine,
-			    struct strlist *sigs)
+static int split_match(const struct result *r, const struct ldecl *d,
+		       const char *sig)
 {
-	char buf[1024];
+	char v[512], want[512];
 
-	for (size_t i = 0; i < res->n; i++) {
-		if (strcmp(res->r[i].suite, suite) != 0 ||
-		    (need_engine &&
-		     !result_key(&res->r[i], "engine", buf, sizeof(buf))))
+	for (size_t i = 0; i < d->split.n; i++) {
+		layout_tuple_part(sig, i, want, sizeof(want));
+		if (!ldecl_key(r, d->split.s[i], v, sizeof(v))) {
+			if (strcmp(d->split.s[i], d->shared) != 0)
+				return 0;
 			continue;
-		signature(&res->r[i], split, buf, sizeof(buf));
-		if (strlist_add(sigs, buf, strlen(buf)) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Move `key` to the front of keys when present (tables split by phase
- * first, then by any extra key such as domains). */
-static void lead_key(struct strlist *keys, const char *key)
-{
-	long i = strlist_find(keys, key);
-
-	for (; i > 0; i--) {
-		char *t = keys->s[i];
-		keys->s[i] = keys->s[i - 1];
-		keys->s[i - 1] = t;
-	}
-}
-
-/* Signatures with the leading split key first, in order; those without
- * it (verification rows that have no phase) after them. */
-static void lead_signatures_first(struct strlist *sigs,
-				  const struct strlist *split)
-{
-	char prefix[128];
-	size_t n = 0;
-
-	if (split->n == 0)
-		return;
-	snprintf(prefix, sizeof(prefix), "%s=", split->s[0]);
-	for (size_t i = 0; i < sigs->n; i++) {
-		char *t = sigs->s[i];
-		if (strncmp(t, prefix, strlen(prefix)) != 0)
-			continue;
-		memmove(&sigs->s[n + 1], &sigs->s[n], (i - n) * sizeof(*sigs->s));
-		sigs->s[n++] = t;
-	}
-}
-
-struct rows_spec {
-	const struct results *res;
-	const char *suite;
-	struct strlist split, rows, units;
-	enum rtable_kind kind;
-	int name_col; /* a first column with the whole name (see below) */
-};
-
-/*
- * 1 when some name of the suite is not made of key=value levels after
- * its first ("Decode/small", "Foo": go test's names): the keys cannot
- * tell its rows apart, so the table shows the names.
- */
-static int names_without_keys(const struct results *res, const char *suite)
-{
-	for (size_t i = 0; i < res->n; i++) {
-		const char *p = strchr(res->r[i].name, '/');
-		if (strcmp(res->r[i].suite, suite) != 0)
-			continue;
-		if (p == NULL)
-			return 1;
-		for (; p != NULL; p = strchr(p + 1, '/')) {
-			size_t len = strcspn(p + 1, "/");
-			if (memchr(p + 1, '=', len) == NULL)
-				return 1;
 		}
+		if (strcmp(v, want) != 0)
+			return 0;
 	}
-	return 0;
+	return 1;
 }
 
-static int any_failed(const struct rows_spec *sp, const char *sig)
+static int in_suite(const struct result *r, const char *suite)
 {
-	char buf[1024];
-
-	for (size_t i = 0; i < sp->res->n; i++) {
-		const struct result *r = &sp->res->r[i];
-		if (strcmp(r->suite, sp->suite) != 0)
-			continue;
-		signature(r, &sp->split, buf, sizeof(buf));
-		if (strcmp(buf, sig) == 0 && r->status != RESULT_OK)
-			return 1;
-	}
-	return 0;
+	return strcmp(r->suite, suite) == 0;
 }
 
-static int bench_row(struct rtable *t, const struct rows_spec *sp,
-		     const struct result *r, int with_status)
+/* "k=v, k=v" of a split tuple, after the declared title. */
+static void split_title(const struct ldecl *d, const char *sig, char *buf,
+			size_t size)
 {
 	char v[512];
-	long row = rtable_row(t);
-	size_t c = 0;
-	int rc = 0;
+	int used = snprintf(buf, size, "%s", d->title);
 
-	if (row < 0)
-		return -1;
-	if (sp->name_col)
-		rc |= rtable_text(t, row, c++, r->name);
-	for (size_t k = 0; k < sp->rows.n; k++, c++)
-		if (result_key(r, sp->rows.s[k], v, sizeof(v)))
-			rc |= rtable_text(t, row, c, v);
-	for (size_t u = 0; u < sp->units.n; u++, c++)
-		if (r->status == RESULT_OK)
-			rc |= cell_num(t, row, c,
-				       view_median(r, sp->units.s[u]),
-				       sp->units.s[u]);
-	if (with_status)
-		rc |= rtable_text(t, row, c, result_status_name(r->status));
-	return rc;
+	for (size_t i = 0; i < d->split.n && used >= 0 && (size_t)used < size;
+	     i++) {
+		char k[LDECL_WORD];
+		layout_tuple_part(sig, i, v, sizeof(v));
+		ldecl_key_name(d->split.s[i], k, sizeof(k));
+		if (v[0] != '\0')
+			used += snprintf(buf + used, size - (size_t)used,
+					 "%s%s=%s", used ? (i ? ", " : ": ") : "",
+					 k, v);
+	}
+	if (buf[0] == '\0')
+		snprintf(buf, size, "all benchmarks");
 }
 
-/* One table for the results whose split signature is sig. */
-static int rows_table_for(const struct rows_spec *sp, const char *sig,
-			  struct rtables *out)
+/* Distinct tuples of keys l over the suite's results (those in the
+ * table of sig when sig is not NULL), in order of appearance. */
+static int tuples(const struct results *res, const char *suite,
+		  const struct ldecl *d, const char *sig,
+		  const struct ldecl_list *l, struct strlist *out)
 {
-	int with_status = any_failed(sp, sig);
-	char caption[256], buf[1024];
-	struct rtable *t;
-	size_t c = 0;
+	char t[TUPLE];
 
-	snprintf(caption, sizeof(caption), "Median of the samples%s.",
-		 sp->kind == RTABLE_FQDN ? "; the best of each column in bold"
-					 : "");
-	t = rtable_new(out, sp->kind, sig[0] ? sig : "all benchmarks", caption,
-		      (size_t)sp->name_col + sp->rows.n + sp->units.n +
-			      (size_t)with_status);
-	if (t == NULL)
-		return -1;
-	if (sp->name_col && rtable_col(t, c++, "name", 0) != 0)
-		return -1;
-	for (size_t k = 0; k < sp->rows.n; k++)
-		if (rtable_col(t, c++, sp->rows.s[k], 0) != 0)
-			return -1;
-	for (size_t u = 0; u < sp->units.n; u++)
-		if (rtable_col(t, c++, sp->units.s[u], 1) != 0)
-			return -1;
-	if (with_status && rtable_col(t, c, "status", 0) != 0)
-		return -1;
-	for (size_t i = 0; i < sp->res->n; i++) {
-		const struct result *r = &sp->res->r[i];
-		if (strcmp(r->suite, sp->suite) != 0)
+	for (size_t i = 0; i < res->n; i++) {
+		const struct result *r = &res->r[i];
+		if (!in_suite(r, suite) || (sig && !split_match(r, d, sig)) ||
+		    !layout_tuple_of(r, l, t, sizeof(t)))
 			continue;
-		signature(r, &sp->split, buf, sizeof(buf));
-		if (strcmp(buf, sig) == 0 &&
-		    bench_row(t, sp, r, with_status) != 0)
+		if (strlist_add(out, t, strlen(t)) != 0)
 			return -1;
 	}
-	/* one phase's strategies and engines compete; a generic table
-	   mixes different cases, so no best there */
-	for (size_t u = 0; sp->kind == RTABLE_FQDN && u < sp->units.n; u++)
-		best_in_column(t, sp->rows.n + u,
-			       view_better(sp->res, sp->suite, sp->units.s[u]));
 	return 0;
 }
 
-/*
- * Tables split by the keys not in row_keys (row_keys NULL: every key is
- * a row key, one table).
- */
-static int rows_tables(const struct results *res, const char *suite,
-		       const char *const *row_keys, size_t nrow,
-		       enum rtable_kind kind, struct rtables *out)
+static double tuple_num(const char *t)
 {
-	struct rows_spec sp = {.res = res, .suite = suite, .kind = kind,
-			       .name_col = names_without_keys(res, suite)};
-	struct strlist keys = {0}, sigs = {0};
-	int rc = -1;
+	return strtod(t, NULL);
+}
 
-	if (view_keys(res, suite, &keys) != 0 ||
-	    view_units(res, suite, &sp.units) != 0)
-		goto out;
-	for (size_t k = 0; k < keys.n; k++) {
-		int is_row = row_keys == NULL;
-		for (size_t j = 0; j < nrow; j++)
-			is_row |= strcmp(keys.s[k], row_keys[j]) == 0;
-		if (strlist_add(is_row ? &sp.rows : &sp.split, keys.s[k],
-				strlen(keys.s[k])) != 0)
-			goto out;
+/* Stable insertion sort of tuples by the number of their first value,
+ * largest first. */
+static void tuples_sort_desc(struct strlist *l)
+{
+	for (size_t i = 1; i < l->n; i++)
+		for (size_t j = i; j > 0 && tuple_num(l->s[j - 1]) <
+						    tuple_num(l->s[j]); j--) {
+			char *t = l->s[j];
+			l->s[j] = l->s[j - 1];
+			l->s[j - 1] = t;
+		}
+}
+
+/* The row's key cells. */
+static int key_cells(struct rtable *t, long row, const char *tuple, size_t n)
+{
+	char v[512];
+	int rc = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		layout_tuple_part(tuple, k, v, sizeof(v));
+		rc |= rtable_text(t, row, k, v);
+		rtable_cell(t, (size_t)row, k)->v = strtod(v, NULL);
 	}
-	lead_key(&sp.split, "phase");
-	if (suite_signatures(res, suite, &sp.split, 0, &sigs) != 0)
-		goto out;
-	lead_signatures_first(&sigs, &sp.split);
-	for (size_t s = 0; s < sigs.n; s++)
-		if (rows_table_for(&sp, sigs.s[s], out) != 0)
-			goto out;
-	rc = 0;
-out:
-	strlist_release(&keys);
-	strlist_release(&sigs);
-	strlist_release(&sp.split);
-	strlist_release(&sp.rows);
-	strlist_release(&sp.units);
 	return rc;
 }
 
-/* --- payload: size x scenario per engine --------------------------- */
+/* A result's value cell: its metric, or its status when not ok. */
+static int value_cell(struct rtable *t, long row, size_t c,
+		      const struct result *r, const struct ldecl_metric *m)
+{
+	if (r->status != RESULT_OK)
+		return rtable_text(t, row, c, result_status_name(r->status));
+	return rtable_num(t, row, c, ldecl_value(r, m), m->name);
+}
 
-struct payload_spec {
+struct tbuild {
 	const struct results *res;
 	const char *suite;
-	struct strlist split, sizes, scenarios, units;
-	const char *metric;    /* Mpps, or ns/op without it */
-	int line_rate;         /* the results give the line rate */
+	const struct ldecl *d;
+	struct strlist colv; /* values of the column key */
 };
 
-/* The result of the suite with signature sig, size and scenario. */
-static const struct result *payload_find(const struct payload_spec *sp,
-					 const char *sig, const char *size,
-					 const char *scen)
+/* The first result of the table sig with row tuple `row` (and column
+ * value col when not NULL), or NULL. */
+static const struct result *find_cell(const struct tbuild *b, const char *sig,
+				      const char *row, const char *col)
 {
-	const char *keys[] = {"size", "scenario", "engine"};
-	const char *vals[] = {size, scen, NULL};
-	char buf[1024];
+	const struct ldecl *d = b->d;
+	char t[TUPLE], v[512];
 
-	for (size_t i = 0; i < sp->res->n; i++) {
-		const struct result *r = &sp->res->r[i];
-		if (strcmp(r->suite, sp->suite) != 0 ||
-		    !view_match(r, keys, vals, 2))
+	for (size_t i = 0; i < b->res->n; i++) {
+		const struct result *r = &b->res->r[i];
+		if (!in_suite(r, b->suite) || !split_match(r, d, sig) ||
+		    !layout_tuple_of(r, &d->rows, t, sizeof(t)) || strcmp(t, row) != 0)
 			continue;
-		signature(r, &sp->split, buf, sizeof(buf));
-		if (strcmp(buf, sig) == 0)
+		if (col == NULL || (ldecl_key(r, d->col, v, sizeof(v)) &&
+				    strcmp(v, col) == 0))
 			return r;
 	}
-	/* a scenario without an engine (base) belongs to every table */
-	for (size_t i = 0; i < sp->res->n; i++)
-		if (strcmp(sp->res->r[i].suite, sp->suite) == 0 &&
-		    view_match(&sp->res->r[i], keys, vals, 3))
-			return &sp->res->r[i];
 	return NULL;
 }
 
-/* The line rate at a size: the metric of any result of that size. */
-static double payload_line_rate(const struct payload_spec *sp,
-				const char *size)
+/* A lead metric of a row: from any ok result of the row. */
+static double lead_value(const struct tbuild *b, const char *sig,
+			 const char *row, const struct ldecl_metric *m)
 {
-	const char *keys[] = {"size"};
-	const char *vals[] = {size};
+	char t[TUPLE];
 
-	for (size_t i = 0; i < sp->res->n; i++) {
-		const struct result *r = &sp->res->r[i];
+	for (size_t i = 0; i < b->res->n; i++) {
+		const struct result *r = &b->res->r[i];
 		double v;
-		if (strcmp(r->suite, sp->suite) != 0 ||
-		    !view_match(r, keys, vals, 1))
+		if (!in_suite(r, b->suite) || r->status != RESULT_OK ||
+		    !split_match(r, b->d, sig) ||
+		    !layout_tuple_of(r, &b->d->rows, t, sizeof(t)) || strcmp(t, row))
 			continue;
-		v = view_line_rate(r);
+		v = ldecl_value(r, m);
 		if (!isnan(v))
 			return v;
 	}
 	return NAN;
 }
 
-static int payload_row(struct rtable *t, const struct payload_spec *sp,
-		       const char *sig, const char *size)
+/* A row of a table with a column per value of the column key. */
+static int col_row(struct rtable *t, const struct tbuild *b, const char *sig,
+		   const char *row)
 {
-	long row = rtable_row(t);
-	size_t c = 0;
+	const struct ldecl *d = b->d;
+	long r = rtable_row(t);
+	size_t c = d->rows.n;
 	int rc;
 
-	if (row < 0)
+	if (r < 0)
 		return -1;
-	rc = rtable_text(t, row, c, size);
-	rtable_cell(t, (size_t)row, c++)->v = strtod(size, NULL);
-	if (sp->line_rate)
-		rc |= cell_num(t, row, c++, payload_line_rate(sp, size), "Mpps");
-	for (size_t s = 0; s < sp->scenarios.n; s++, c++) {
-		const struct result *r = payload_find(sp, sig, size,
-						      sp->scenarios.s[s]);
-		if (r == NULL)
-			continue;
-		if (r->status != RESULT_OK)
-			rc |= rtable_text(t, row, c,
-					result_status_name(r->status));
-		else
-			rc |= cell_num(t, row, c, view_median(r, sp->metric),
-				       sp->metric);
+	rc = key_cells(t, r, row, d->rows.n);
+	for (size_t l = 0; l < d->nlead; l++, c++)
+		rc |= rtable_num(t, r, c, lead_value(b, sig, row, &d->lead[l]),
+				 d->lead[l].name);
+	for (size_t v = 0; v < b->colv.n; v++, c++) {
+		const struct result *x = find_cell(b, sig, row, b->colv.s[v]);
+		if (x != NULL)
+			rc |= value_cell(t, r, c, x, &d->metric[0]);
 	}
 	return rc;
 }
 
-static int payload_table(const struct payload_spec *sp, const char *sig,
-			 enum rtable_kind kind, struct rtables *out)
+/* A row per result: its key cells and metrics. */
+static int result_row(struct rtable *t, const struct ldecl *d,
+		      const struct result *x)
 {
-	char caption[256], title[512];
-	struct rtable *t;
-	size_t c = 0;
+	char tup[TUPLE];
+	long r = rtable_row(t);
+	size_t c = d->rows.n ? d->rows.n : 1;
+	int rc;
 
-	if (kind == RTABLE_PAYLOAD_CORES)
-		snprintf(caption, sizeof(caption), "Cores needed to reach the "
-			 "line rate (line rate / Mpps per core), median; one "
-			 "row per packet size (bytes).");
+	if (r < 0)
+		return -1;
+	if (d->rows.n == 0)
+		rc = rtable_text(t, r, 0, x->name);
 	else
-		snprintf(caption, sizeof(caption), "Median %s per core, one "
-			 "row per packet size (bytes)%s.", sp->metric,
-			 sp->line_rate ? "; linerate: what the link carries"
-				       : "");
-	snprintf(title, sizeof(title), "%s%s", sig,
-		 kind == RTABLE_PAYLOAD_CORES ? ": cores to line rate" : "");
-	t = rtable_new(out, kind, title, caption,
-		       1 + (size_t)sp->line_rate + sp->scenarios.n);
-	if (t == NULL || rtable_col(t, c++, "size", 1) != 0)
-		return -1;
-	if (sp->line_rate && rtable_col(t, c++, "linerate", 1) != 0)
-		return -1;
-	for (size_t s = 0; s < sp->scenarios.n; s++)
-		if (rtable_col(t, c++, sp->scenarios.s[s], 1) != 0)
-			return -1;
-	for (size_t z = 0; z < sp->sizes.n; z++)
-		if (payload_row(t, sp, sig, sp->sizes.s[z]) != 0)
-			return -1;
-	return 0;
-}
-
-/* Per signature: the throughput table, then cores when reported. */
-static int payload_sig_tables(struct payload_spec *sp, const char *sig,
-			      struct rtables *out)
-{
-	const char *metric = sp->metric;
-	int line_rate = sp->line_rate, rc;
-
-	if (payload_table(sp, sig, RTABLE_PAYLOAD, out) != 0)
-		return -1;
-	if (strlist_find(&sp->units, "cores") < 0)
-		return 0;
-	sp->metric = "cores";
-	sp->line_rate = 0;
-	rc = payload_table(sp, sig, RTABLE_PAYLOAD_CORES, out);
-	sp->metric = metric;
-	sp->line_rate = line_rate;
+		rc = layout_tuple_of(x, &d->rows, tup, sizeof(tup)) == 1 ?
+			     key_cells(t, r, tup, d->rows.n) : 0;
+	if (x->status != RESULT_OK)
+		return rc | rtable_text(t, r, c, result_status_name(x->status));
+	for (size_t m = 0; m < d->nmetric; m++)
+		rc |= rtable_num(t, r, c + m, ldecl_value(x, &d->metric[m]),
+				 d->metric[m].name);
 	return rc;
 }
 
-static int payload_tables(const struct results *res, const char *suite,
+static int table_head(struct rtable *t, const struct tbuild *b)
+{
+	const struct ldecl *d = b->d;
+	const struct ldecl_metric *vm = d->col[0] ? &d->metric[0] : NULL;
+	size_t c = 0;
+	int rc = 0;
+
+	if (d->rows.n == 0)
+		rc |= rtable_col(t, c++, "benchmark", 0);
+	for (size_t k = 0; k < d->rows.n; k++) {
+		char name[LDECL_WORD];
+		ldecl_key_name(d->rows.s[k], name, sizeof(name));
+		rc |= rtable_col(t, c++, name, 0);
+	}
+	for (size_t l = 0; l < d->nlead; l++)
+		rc |= rtable_col(t, c++, d->lead[l].name, 1);
+	if (vm != NULL)
+		for (size_t v = 0; v < b->colv.n; v++)
+			rc |= rtable_col(t, c++, b->colv.s[v], 1);
+	else
+		for (size_t m = 0; m < d->nmetric; m++)
+			rc |= rtable_col(t, c++, d->metric[m].name, 1);
+	return rc | rtable_meta(t, d->rows.n ? d->rows.n : 1,
+				vm ? d->col : NULL, vm ? vm->name : NULL,
+				vm ? ldecl_better(b->res, b->suite, vm)
+				   : BETTER_LOWER);
+}
+
+static void table_caption(const struct ldecl *d, char *buf, size_t size)
+{
+	if (d->col[0])
+		snprintf(buf, size, "Median %s; a row per %s, a column per "
+			 "%s.", d->metric[0].name, d->rows.s[0], d->col);
+	else
+		snprintf(buf, size, "Median of the samples%s.",
+			 d->best ? "; the best of each column in bold" : "");
+}
+
+/* The table of split tuple sig. */
+static int decl_table_for(struct tbuild *b, const char *sig,
 			  struct rtables *out)
 {
-	struct payload_spec sp = {.res = res, .suite = suite};
-	struct strlist keys = {0}, sigs = {0};
+	const struct ldecl *d = b->d;
+	struct strlist rows = {0};
+	char title[512], caption[256];
+	struct rtable *t;
+	size_t nk = d->rows.n ? d->rows.n : 1, nv;
 	int rc = -1;
 
-	if (view_keys(res, suite, &keys) != 0 ||
-	    view_units(res, suite, &sp.units) != 0 ||
-	    view_key_values(res, suite, "size", &sp.sizes) != 0 ||
-	    view_key_values(res, suite, "scenario", &sp.scenarios) != 0)
+	nv = d->col[0] ? d->nlead + b->colv.n : d->nmetric;
+	split_title(d, sig, title, sizeof(title));
+	table_caption(d, caption, sizeof(caption));
+	t = rtable_new(out, RTABLE_TABLE, title, caption, nk + nv);
+	if (t == NULL || table_head(t, b) != 0)
 		goto out;
-	strlist_sort_numeric(&sp.sizes, 1);
-	sp.metric = strlist_find(&sp.units, "Mpps") >= 0 ? "Mpps"
-							  : VIEW_TIME_UNIT;
-	sp.line_rate = view_has_line_rate(&sp.units);
-	for (size_t k = 0; k < keys.n; k++)
-		if (strcmp(keys.s[k], "size") != 0 &&
-		    strcmp(keys.s[k], "scenario") != 0 &&
-		    strlist_add(&sp.split, keys.s[k], strlen(keys.s[k])) != 0)
+	if (d->col[0]) {
+		if (tuples(b->res, b->suite, d, sig, &d->rows, &rows) != 0)
 			goto out;
-	if (suite_signatures(res, suite, &sp.split, 1, &sigs) != 0)
+		if (d->rows_desc)
+			tuples_sort_desc(&rows);
+		for (size_t i = 0; i < rows.n; i++)
+			if (col_row(t, b, sig, rows.s[i]) != 0)
+				goto out;
+	} else {
+		for (size_t i = 0; i < b->res->n; i++)
+			if (in_suite(&b->res->r[i], b->suite) &&
+			    split_match(&b->res->r[i], d, sig) &&
+			    result_row(t, d, &b->res->r[i]) != 0)
+				goto out;
+	}
+	for (size_t c = nk; d->best && c < t->ncols; c++)
+		rtable_best_in_column(t, c, d->col[0] ? t->better :
+			ldecl_better(b->res, b->suite, &d->metric[c - nk]));
+	rc = 0;
+out:
+	strlist_release(&rows);
+	return rc;
+}
+
+static int decl_tables(const struct results *res, const char *suite,
+		       const struct ldecl *d, struct rtables *out)
+{
+	struct tbuild b = {res, suite, d, {0}};
+	struct strlist sigs = {0};
+	int rc = -1;
+
+	if (d->nmetric == 0)
+		return 0;
+	if (tuples(res, suite, d, NULL, &d->split, &sigs) != 0)
 		goto out;
+	if (d->col[0]) {
+		struct ldecl_list one = {.n = 1};
+		memcpy(one.s[0], d->col, sizeof(one.s[0]));
+		if (tuples(res, suite, d, NULL, &one, &b.colv) != 0)
+			goto out;
+	}
 	for (size_t s = 0; s < sigs.n; s++)
-		if (payload_sig_tables(&sp, sigs.s[s], out) != 0)
+		if (decl_table_for(&b, sigs.s[s], out) != 0)
 			goto out;
 	rc = 0;
 out:
-	strlist_release(&keys);
 	strlist_release(&sigs);
-	strlist_release(&sp.split);
-	strlist_release(&sp.sizes);
-	strlist_release(&sp.scenarios);
-	strlist_release(&sp.units);
+	strlist_release(&b.colv);
 	return rc;
 }
 
-/* --- generic: engines side by side (rebar's cmp) -------------------- */
+/* --- growth with size --------------------------------------------- */
 
-static const struct result *find_in_group(const struct results *res,
-					  const char *suite, const char *group,
-					  const char *engine)
+#define GROWTH_MAX_SIZES 32
+
+/* The ok results of a series at each size (NULL where none). */
+static void series_at(const struct results *res, const char *suite,
+		      const char *key, const char *series,
+		      const struct strlist *sizes, const struct result **at)
 {
-	char buf[1024], eng[256];
+	char buf[1024];
+	double v;
+
+	for (size_t k = 0; k < sizes->n; k++)
+		at[k] = NULL;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct result *r = &res->r[i];
+		if (!in_suite(r, suite) || r->status != RESULT_OK ||
+		    !summary_strip_level(r->name, key, buf, sizeof(buf), &v) ||
+		    strcmp(buf, series) != 0)
+			continue;
+		for (size_t k = 0; k < sizes->n; k++)
+			if (strtod(sizes->s[k], NULL) == v)
+				at[k] = r;
+	}
+}
+
+static int growth_fit_cells(struct rtable *t, long row, size_t c,
+			    const double *x, const double *y, size_t np)
+{
+	struct complexity_fit fit;
+	char buf[64];
+	double k;
+	int rc = 0;
+
+	if (np >= 2) {
+		snprintf(buf, sizeof(buf), "x%.3g", y[np - 1] / y[0]);
+		rc |= rtable_text(t, row, c, buf);
+		rtable_cell(t, (size_t)row, c)->v = y[np - 1] / y[0];
+	}
+	if (complexity_exponent(x, y, np, &k) == 0) {
+		snprintf(buf, sizeof(buf), "N^%.2f", k);
+		rc |= rtable_text(t, row, c + 1, buf);
+		rtable_cell(t, (size_t)row, c + 1)->v = k;
+	}
+	if (complexity_fit_best(x, y, np, &fit) == 0)
+		rc |= rtable_text(t, row, c + 2, complexity_name(fit.model));
+	return rc;
+}
+
+static int growth_row(struct rtable *t, const struct results *res,
+		      const char *suite, const struct ldecl *d,
+		      const char *series, const struct strlist *sizes)
+{
+	const struct result *at[GROWTH_MAX_SIZES];
+	double x[GROWTH_MAX_SIZES], y[GROWTH_MAX_SIZES];
+	size_t np = 0;
+	long row;
+	int rc;
+
+	series_at(res, suite, d->size, series, sizes, at);
+	for (size_t k = 0; k < sizes->n; k++) {
+		double v = at[k] ? ldecl_value(at[k], &d->metric[0]) : NAN;
+		if (v > 0) {
+			x[np] = strtod(sizes->s[k], NULL);
+			y[np++] = v;
+		}
+	}
+	if (np < 2)
+		return 0; /* one size: nothing grows */
+	row = rtable_row(t);
+	if (row < 0)
+		return -1;
+	rc = rtable_text(t, row, 0, series);
+	for (size_t k = 0; k < sizes->n; k++)
+		if (at[k] != NULL)
+			rc |= rtable_num(t, row, 1 + k,
+					 ldecl_value(at[k], &d->metric[0]),
+					 d->metric[0].name);
+	return rc | growth_fit_cells(t, row, 1 + sizes->n, x, y, np);
+}
+
+static int growth_head(struct rtable *t, const struct ldecl *d,
+		       const struct strlist *sizes)
+{
+	char col[LDECL_WORD + 32];
+	int rc = rtable_col(t, 0, "benchmark", 0);
+
+	for (size_t k = 0; k < sizes->n; k++) {
+		snprintf(col, sizeof(col), "%s=%s", d->size, sizes->s[k]);
+		rc |= rtable_col(t, 1 + k, col, 1);
+	}
+	rc |= rtable_col(t, 1 + sizes->n, "growth", 1);
+	rc |= rtable_col(t, 2 + sizes->n, "power law", 1);
+	rc |= rtable_col(t, 3 + sizes->n, "best fit", 0);
+	return rc | rtable_meta(t, 1, d->size, d->metric[0].name,
+				BETTER_LOWER);
+}
+
+/* The distinct sizes (ascending) and series of the suite. */
+static int growth_axes(const struct results *res, const char *suite,
+		       const char *key, struct strlist *sizes,
+		       struct strlist *series)
+{
+	char buf[1024];
+	double v;
 
 	for (size_t i = 0; i < res->n; i++) {
 		const struct result *r = &res->r[i];
-		if (strcmp(r->suite, suite) != 0 ||
-		    !result_key(r, "engine", eng, sizeof(eng)) ||
-		    strcmp(eng, engine) != 0)
+		if (!in_suite(r, suite) || r->status != RESULT_OK ||
+		    !summary_strip_level(r->name, key, buf, sizeof(buf), &v))
 			continue;
-		view_name_without(r, "engine", buf, sizeof(buf));
-		if (strcmp(buf, group) == 0)
-			return r;
+		if (strlist_add(series, buf, strlen(buf)) != 0)
+			return -1;
+		snprintf(buf, sizeof(buf), "%g", v);
+		if (strlist_add(sizes, buf, strlen(buf)) != 0)
+			return -1;
 	}
-	return NULL;
+	strlist_sort_numeric(sizes, 0);
+	return 0;
 }
 
-static int compare_row(struct rtable *t, const struct results *res,
-		       const char *suite, const char *group,
-		       const struct strlist *engines)
+static int growth_table(const struct results *res, const char *suite,
+			const struct ldecl *d, struct rtables *out)
 {
-	long row = rtable_row(t);
-	double best = INFINITY;
-	char buf[96], num[64];
-	int rc;
-
-	if (row < 0)
-		return -1;
-	rc = rtable_text(t, row, 0, group);
-	for (size_t e = 0; e < engines->n; e++) {
-		const struct result *r = find_in_group(res, suite, group,
-						       engines->s[e]);
-		double v = r && r->status == RESULT_OK
-				   ? view_median(r, VIEW_TIME_UNIT)
-				   : NAN;
-		rtable_cell(t, (size_t)row, 1 + e)->v = v;
-		if (v > 0 && v < best)
-			best = v;
-		if (r != NULL && r->status != RESULT_OK)
-			rc |= rtable_text(t, row, 1 + e,
-					result_status_name(r->status));
-	}
-	for (size_t e = 0; e < engines->n; e++) {
-		struct rcell *cell = rtable_cell(t, (size_t)row, 1 + e);
-		if (isnan(cell->v))
-			continue;
-		gofmt_number(cell->v, VIEW_TIME_UNIT, num, sizeof(num));
-		snprintf(buf, sizeof(buf), "%s (%.2fx)", num, cell->v / best);
-		cell->strong = cell->v == best;
-		rc |= rtable_text(t, row, 1 + e, buf);
-	}
-	return rc;
-}
-
-static int compare_table(const struct results *res, const char *suite,
-			 struct rtables *out)
-{
-	struct strlist engines = {0}, groups = {0};
+	struct ldecl g = *d;
+	struct strlist sizes = {0}, series = {0};
 	struct rtable *t;
-	char buf[1024];
+	char title[256], caption[512];
 	int rc = -1;
 
-	if (view_key_values(res, suite, "engine", &engines) != 0)
-		goto out;
-	if (engines.n < 2) {
-		rc = 0;
-		goto out;
+	if (g.nmetric == 0) {
+		g.nmetric = 1;
+		snprintf(g.metric[0].name, LDECL_WORD, "%s", VIEW_TIME_UNIT);
+		snprintf(g.metric[0].a, LDECL_WORD, "%s", VIEW_TIME_UNIT);
 	}
-	for (size_t i = 0; i < res->n; i++) {
-		if (strcmp(res->r[i].suite, suite) != 0 ||
-		    !result_key(&res->r[i], "engine", buf, sizeof(buf)))
-			continue;
-		view_name_without(&res->r[i], "engine", buf, sizeof(buf));
-		if (strlist_add(&groups, buf, strlen(buf)) != 0)
-			goto out;
-	}
-	t = rtable_new(out, RTABLE_COMPARE, "engines compared",
-		      "Median " VIEW_TIME_UNIT " per engine; in parentheses "
-		      "the ratio to the fastest engine of the row (in bold).",
-		      1 + engines.n);
-	if (t == NULL || rtable_col(t, 0, "benchmark", 0) != 0)
+	if (growth_axes(res, suite, g.size, &sizes, &series) != 0)
 		goto out;
-	for (size_t e = 0; e < engines.n; e++)
-		if (rtable_col(t, 1 + e, engines.s[e], 1) != 0)
-			goto out;
-	for (size_t g = 0; g < groups.n; g++)
-		if (compare_row(t, res, suite, groups.s[g], &engines) != 0)
+	rc = 0;
+	if (sizes.n < 2 || sizes.n > GROWTH_MAX_SIZES)
+		goto out;
+	rc = -1;
+	snprintf(title, sizeof(title), "growth with %s", g.size);
+	snprintf(caption, sizeof(caption), "Median %s per %s; growth: the "
+		 "largest size's over the smallest's; power law: k of a "
+		 "least-squares fit %s ~ N^k; best fit of O(1), O(log N), "
+		 "O(N), O(N log N), O(N^2), O(N^3) by least squares (3 sizes "
+		 "or more).", g.metric[0].name, g.size, g.metric[0].name);
+	t = rtable_new(out, RTABLE_GROWTH, title, caption, 4 + sizes.n);
+	if (t == NULL || growth_head(t, &g, &sizes) != 0)
+		goto out;
+	for (size_t s = 0; s < series.n; s++)
+		if (growth_row(t, res, suite, &g, series.s[s], &sizes) != 0)
 			goto out;
 	rc = 0;
 out:
-	strlist_release(&engines);
-	strlist_release(&groups);
+	strlist_release(&sizes);
+	strlist_release(&series);
 	return rc;
+}
+
+/* --- a suite's tables ---------------------------------------------- */
+
+/* The layout of a suite without a declaration: a row per benchmark, a
+ * column per metric. */
+static int default_decl(const struct results *res, const char *suite,
+			struct ldecl *d)
+{
+	struct strlist units = {0};
+
+	memset(d, 0, sizeof(*d));
+	d->kind = LDECL_TABLE;
+	if (view_units(res, suite, &units) != 0)
+		return -1;
+	for (size_t u = 0; u < units.n && d->nmetric < LDECL_MAX; u++) {
+		struct ldecl_metric *m = &d->metric[d->nmetric++];
+		snprintf(m->name, LDECL_WORD, "%s", units.s[u]);
+		snprintf(m->a, LDECL_WORD, "%s", units.s[u]);
+	}
+	strlist_release(&units);
+	return 0;
+}
+
+static int one_decl(const struct results *res, const char *suite,
+		    const struct ldecl *d, const struct report_opts *opts,
+		    struct rtables *out)
+{
+	switch (d->kind) {
+	case LDECL_VERDICT: return verdict_build(res, suite, d, opts, out);
+	case LDECL_GROWTH: return growth_table(res, suite, d, out);
+	case LDECL_TABLE: return decl_tables(res, suite, d, out);
+	}
+	return 0;
 }
 
 int report_suite_tables(const struct results *res, const char *suite,
-			struct rtables *out)
+			const struct report_opts *opts, struct rtables *out,
+			char *err, size_t errsize)
 {
-	static const char *const fqdn_rows[] = {"strategy", "engine"};
-	struct strlist keys = {0};
-	int rc = -1;
+	struct ldecl d;
 
-	if (view_keys(res, suite, &keys) != 0 ||
-	    ranking_table(res, suite, out) != 0)
-		goto out;
-	switch (view_layout_of(&keys)) {
-	case LAYOUT_FQDN:
-		rc = rows_tables(res, suite, fqdn_rows, 2, RTABLE_FQDN, out);
-		break;
-	case LAYOUT_PAYLOAD:
-		rc = payload_tables(res, suite, out);
-		break;
-	case LAYOUT_GENERIC:
-		rc = rows_tables(res, suite, NULL, 0, RTABLE_GENERIC, out);
-		if (rc == 0)
-			rc = compare_table(res, suite, out);
-		break;
-	}
-out:
-	strlist_release(&keys);
-	return rc;
+	err[0] = '\0';
+	if (!results_layout_has(res, suite))
+		return default_decl(res, suite, &d) ||
+		       decl_tables(res, suite, &d, out) ? -1 : 0;
+	/* verdicts first, then the tables in the declared order */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < res->nlayout; i++) {
+			if (strcmp(res->layout[i].suite, suite) != 0)
+				continue;
+			if (ldecl_parse(res->layout[i].line, &d, err,
+					errsize) != 0)
+				return -1;
+			if ((d.kind == LDECL_VERDICT) != (pass == 0))
+				continue;
+			if (one_decl(res, suite, &d, opts, out) != 0)
+				return -1;
+		}
+	return 0;
 }
-
 int report_failure_table(const struct results *res, struct rtables *out)
 {
 	struct rtable *t = NULL;

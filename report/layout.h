@@ -1,20 +1,13 @@
 /*
- * layout.h - the report's tables, built once from the results and drawn
- * by both the Markdown and the HTML writer, so the two always agree.
+ * layout.h - the report's tables, built once from the results and the
+ * layout the results carry (report/layout_decl.h), drawn by every writer
+ * (the run's text, rxbench report's text, Markdown, HTML), so they all
+ * agree.  Nothing here names a suite or guesses from key names: a suite
+ * without a declaration gets one table, a row per benchmark and a column
+ * per metric.
  *
- * Per suite (report_suite_tables):
- *   - the engine ranking (view_rank), with a column per phase when the
- *     suite has a phase key;
- *   - LAYOUT_FQDN: a table per phase (and per value of any extra key),
- *     one row per strategy x engine, a column per metric (the seed's
- *     layout);
- *   - LAYOUT_PAYLOAD: a table per engine (and extra key), one row per
- *     packet size (largest first), columns line rate and the scenarios,
- *     in Mpps (the seed's layout), then the cores needed to reach line
- *     rate when the suite reports them; a result without an engine key (a
- *     scenario that uses none, such as base) fills every engine's table;
- *   - LAYOUT_GENERIC: one row per benchmark, and when two or more engines
- *     ran, a comparison with a column per engine (rebar's cmp).
+ * Per suite (report_suite_tables): the verdicts first (report/verdict.h),
+ * then each declared table and growth table in the declared order.
  * Cell text is plain (not escaped): each writer escapes it.
  */
 #ifndef RXB_LAYOUT_H
@@ -25,12 +18,9 @@
 #include "harness/results.h"
 
 enum rtable_kind {
-	RTABLE_RANKING,
-	RTABLE_FQDN,
-	RTABLE_PAYLOAD,
-	RTABLE_PAYLOAD_CORES, /* cores to reach line rate, when reported */
-	RTABLE_GENERIC,
-	RTABLE_COMPARE,
+	RTABLE_VERDICT,  /* the answer: a row per group, caption the text */
+	RTABLE_TABLE,    /* a declared table */
+	RTABLE_GROWTH,   /* a series per row, a column per size */
 	RTABLE_FAILURES,
 	RTABLE_CHANGES, /* rxbench compare */
 };
@@ -50,6 +40,13 @@ struct rtable {
 	int *numeric;  /* per column: right-aligned numbers */
 	size_t ncols, nrows;
 	struct rcell *cells; /* nrows x ncols, row-major */
+	/* What charts need (0/NULL when not known): the leading columns
+	   that hold key values (strategy, engine, size), the key the other
+	   columns are values of (scenario; NULL: each column is a metric),
+	   the unit of those columns, the better direction of the values. */
+	size_t nkeys;
+	char *colkey, *unit;
+	enum metric_better better;
 };
 
 struct rtables {
@@ -57,12 +54,32 @@ struct rtables {
 	size_t n;
 };
 
+/* What a reader may set: the verdict budgets (0: the declared ones). */
+struct report_opts {
+	double budget_ns;
+	double heap_bytes;
+};
+
 /*
- * The tables of one suite, appended to out.  0, or -1 when out of
- * memory (out keeps what was built; release it).
+ * The tables of one suite, appended to out (opts may be NULL).  0, or -1
+ * when out of memory or a layout line is bad (err says which; out keeps
+ * what was built; release it).
  */
 int report_suite_tables(const struct results *res, const char *suite,
-			struct rtables *out);
+			const struct report_opts *opts, struct rtables *out,
+			char *err, size_t errsize);
+
+/* rtable_col, and set the table's unit and value key (copied). */
+int rtable_meta(struct rtable *t, size_t nkeys, const char *colkey,
+		const char *unit, enum metric_better better);
+
+/* A number in Go's precision for its unit into cell (r, c); nothing
+ * when v is NAN.  0 or -1. */
+int rtable_num(struct rtable *t, long r, size_t c, double v,
+	       const char *unit);
+
+/* Mark the best number of column c, unless every number ties. */
+void rtable_best_in_column(struct rtable *t, size_t c, enum metric_better b);
 
 /* A table of the results that are not ok (name, status, message); none
  * when every result is ok. */
@@ -83,5 +100,15 @@ long rtable_row(struct rtable *t);
 int rtable_text(struct rtable *t, long r, size_t c, const char *text);
 
 void rtables_release(struct rtables *ts);
+
+/*
+ * A tuple: the values of r's keys l joined by '\x1f' (how tables and
+ * verdicts group results), into buf.  1, or 0 when r lacks one of them.
+ * layout_tuple_part: value i of a tuple into buf ("" past the end).
+ */
+struct ldecl_list;
+int layout_tuple_of(const struct result *r, const struct ldecl_list *l,
+		    char *buf, size_t size);
+void layout_tuple_part(const char *tuple, size_t i, char *buf, size_t size);
 
 #endif

@@ -79,7 +79,28 @@ static void md_config(FILE *out, const struct results *res)
 	fputc('\n', out);
 }
 
-int report_write_md(FILE *out, const struct results *res)
+/* A suite's tables (its verdict first), each under a heading. */
+static int md_suite(FILE *out, const struct results *res, const char *suite,
+		    const struct report_opts *opts)
+{
+	struct rtables ts = {0};
+	char err[256];
+	int rc = report_suite_tables(res, suite, opts, &ts, err, sizeof(err));
+
+	if (rc != 0)
+		fprintf(stderr, "rxbench: suite %s: %s\n", suite,
+			err[0] ? err : "out of memory");
+	fputs("## ", out);
+	md_text(out, suite);
+	fputs("\n\n", out);
+	for (size_t i = 0; rc == 0 && i < ts.n; i++)
+		md_table(out, &ts.t[i], 3);
+	rtables_release(&ts);
+	return rc;
+}
+
+int report_write_md(FILE *out, const struct results *res,
+		    const struct report_opts *opts)
 {
 	struct strlist suites = {0};
 	struct rtables fails = {0};
@@ -91,25 +112,15 @@ int report_write_md(FILE *out, const struct results *res)
 	if (res->interrupted)
 		fputs("**The run was interrupted: results are partial.**\n\n",
 		      out);
-	md_config(out, res);
-	for (size_t s = 0; s < suites.n; s++) {
-		struct rtables ts = {0};
-		int brc = report_suite_tables(res, suites.s[s], &ts);
-		if (brc == 0) {
-			fputs("## ", out);
-			md_text(out, suites.s[s]);
-			fputs("\n\n", out);
-			for (size_t i = 0; i < ts.n; i++)
-				md_table(out, &ts.t[i], 3);
-		}
-		rtables_release(&ts);
-		if (brc != 0)
+	for (size_t s = 0; s < suites.n; s++)
+		if (md_suite(out, res, suites.s[s], opts) != 0)
 			goto out;
-	}
 	if (report_failure_table(res, &fails) != 0)
 		goto out;
 	for (size_t i = 0; i < fails.n; i++)
 		md_table(out, &fails.t[i], 2);
+	fputs("## Run configuration\n\n", out);
+	md_config(out, res);
 	rc = ferror(out) ? -1 : 0;
 out:
 	rtables_release(&fails);

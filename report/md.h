@@ -1,7 +1,7 @@
 /*
- * md.h - the Markdown report: the run's configuration, then per suite the
- * engine ranking and the seed layouts (report/layout.h), then what was not
- * measured and why.  Every string from the results is escaped, so a
+ * md.h - the Markdown report: per suite its verdict and declared tables
+ * (report/layout.h), then what was not measured and why, then the run's
+ * configuration.  Every string from the results is escaped, so a
  * pattern such as `<script>` or `a|b` shows as text and keeps the table
  * intact.
  */
@@ -13,8 +13,10 @@
 #include "harness/results.h"
 #include "report/layout.h"
 
-/* Write the report.  0, or -1 on a write error or out of memory. */
-int report_write_md(FILE *out, const struct results *res);
+/* Write the report (opts may be NULL).  0, or -1 on a write error, out
+ * of memory or a bad layout line (a message on stderr). */
+int report_write_md(FILE *out, const struct results *res,
+		    const struct report_opts *opts);
 
 /* s as Markdown inline text: markup characters escaped, lines joined. */
 void md_text(FILE *out, const char *s);

@@ -1,7 +1,6 @@
 /*
- * summary.h - the tables printed after a suite's Go lines: statistics of
- * repeated samples (--count > 1), and how time grows with input size when
- * a suite ran at several sizes (--domains=100,500,... or --sizes=...).
+ * summary.h - statistics of repeated samples (--count > 1), printed
+ * after a suite's tables (report/text.h).
  *
  * Computed from the samples the results keep (report/compare_stats.h,
  * harness/complexity.h), so nothing derived is stored.  No line looks
@@ -15,10 +14,6 @@
 #include <stdio.h>
 
 #include "harness/results.h"
-
-/* The name keys that carry a size: "domains" (FQDN), "size" (payload). */
-extern const char *const summary_size_keys[];
-extern const size_t summary_nsize_keys;
 
 /*
  * The metric a summary is about: "ns/op" when r has it, else "instr/op"
@@ -40,16 +35,5 @@ void summary_write_stats(FILE *out, const struct results *res,
  */
 int summary_strip_level(const char *name, const char *key, char *buf,
 			size_t size, double *value);
-
-/*
- * Group the ok results of `suite` by their name without the size level
- * (the first of keys found), and for each group of two or more sizes print
- * the median time per size, the ratio to the smallest size, the best
- * complexity fit (model, coefficient, RMS error) and the power-law
- * exponent.  Returns the number of groups printed (0: nothing printed).
- */
-int summary_write_complexity(FILE *out, const struct results *res,
-			     const char *suite, const char *const *keys,
-			     size_t nkeys);
 
 #endif

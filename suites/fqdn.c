@@ -49,7 +49,6 @@
 #include "corpora/fqdn_policy.h"
 #include "harness/interrupt.h"
 #include "harness/parse.h"
-#include "report/fqdn_tables.h"
 #include "suites/case.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
@@ -941,12 +940,24 @@ fail:
 	return NULL;
 }
 
-static void fqdn_report(struct suite_ctx *ctx, void *run, FILE *out)
-{
-	(void)run;
-	fqdn_tables_write(out, ctx->results, "fqdn",
-			  ctx->opts->fixed_n ? 0 : ctx->opts->benchtime_ns);
-}
+/*
+ * The report's verdict and tables (report/layout_decl.h): per match
+ * phase the fastest verified strategy x engine with what it costs to
+ * compile and keep, and a recommendation under a compile-time and
+ * memory budget; compile and per-query costs are never averaged
+ * together.  Then a table per phase and the growth with the policy.
+ */
+static const char *const fqdn_layout[] = {
+	"verdict by=phase,domains? who=strategy,engine metric=ns/op "
+	"only=match-name,match-pattern,bad-match-pattern,bad-match-tld "
+	"cost=phase:compile heap=B(heap)/op:16MiB budget=50ms "
+	"about=fqdn-policy,fqdn-queries question='Which strategy and engine "
+	"should a DNS proxy use for this policy?'",
+	"table split=phase,domains? rows=strategy,engine "
+	"metrics=ns/op,B/op,allocs/op,B(heap)/op,domains best=1",
+	"growth size=domains",
+	NULL,
+};
 
 const struct suite suite_fqdn = {
 	.name = "fqdn",
@@ -957,7 +968,6 @@ const struct suite suite_fqdn = {
 	.config_size = sizeof(struct fqdn_config),
 	.config_init = fqdn_config_init,
 	.prepare = fqdn_prepare,
-	.report = fqdn_report,
-	.reports_growth = 1,
+	.layout = fqdn_layout,
 	.cleanup = fqdn_run_free,
 };

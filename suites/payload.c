@@ -29,7 +29,6 @@
 #include "corpora/pcap.h"
 #include "harness/interrupt.h"
 #include "harness/parse.h"
-#include "report/table.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -56,8 +55,6 @@ static const struct case_ops single_ops;
 static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 			  struct suite_ctx *ctx);
 static void reallife_teardown(struct scen_run *sr);
-static void touch_report(const struct scen_run *sr, const struct payload_run *r,
-			 struct suite_ctx *ctx, FILE *out);
 
 /*
  * The scenarios, in the order of the tables' columns.  A new scenario is
@@ -92,13 +89,12 @@ static const struct scenario scenarios[] = {
 		.plant = PACKETS_HTTP,
 		.ops = &payload_rules_ops, .run = payload_rules_run,
 		.setup = reallife_setup, .table = payload_rules_table,
-		.note = payload_rules_note,
-		.report = payload_rules_report, .teardown = reallife_teardown,
+		.teardown = reallife_teardown,
 	},
 	{
 		.name = "touch", .title = "touch", .in_default = 0,
 		.help = "base as one sweep: base - touch is the per-packet loop",
-		.plant = PACKETS_LITERAL, .run = run_touch, .report = touch_report,
+		.plant = PACKETS_LITERAL, .run = run_touch,
 	},
 };
 
@@ -561,7 +557,11 @@ static int run_single(void *arg, uint64_t n)
 	return 0;
 }
 
-/* Mpps, Gbps, % of line rate and cores for line rate from ns/packet. */
+/*
+ * Mpps, Gbps, % of line rate and cores for line rate from ns/packet, and
+ * the line rate itself (line-Mpps: what the link carries at this size),
+ * so a report needs no division to draw it.
+ */
 static void payload_derive(void *arg, double ns, struct result *r)
 {
 	const struct pcase *c = arg;
@@ -572,6 +572,7 @@ static void payload_derive(void *arg, double ns, struct result *r)
 			  c->ss->pk->payload_bytes * 8 / ns);
 	result_metric_add(r, "%linerate", BETTER_HIGHER, 100 * mpps / lr);
 	result_metric_add(r, "cores", BETTER_LOWER, lr / mpps);
+	result_metric_add(r, "line-Mpps", BETTER_EXACT, lr);
 }
 
 void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b)
@@ -968,9 +969,13 @@ void payload_size_release(struct scen_size *ss)
 /* The run's state from the options and ctx's engines.  0, or -1. */
 static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 {
+	char link[64];
+
 	r->engines = ctx->engines;
 	r->neng = ctx->nengines;
 	r->link_gbps = r->cfg->link_gbps;
+	snprintf(link, sizeof(link), "%g Gbps (--link)", r->link_gbps);
+	results_meta_set(ctx->results, "payload-link", link);
 	if (inputs_sizes(r) != 0 || inputs_scenarios(r) != 0)
 		return -1;
 	for (size_t i = 0; i < r->nsr; i++)
@@ -1003,104 +1008,6 @@ fail:
 
 /* ---- tables ---- */
 
-/* Row order of the tables: largest packets first, as in the seed. */
-static void size_order(const struct payload_run *r, size_t *order)
-{
-	for (size_t i = 0; i < r->nin; i++)
-		order[i] = i;
-	for (size_t i = 1; i < r->nin; i++)
-		for (size_t j = i; j > 0 && r->in[order[j - 1]].size <
-						    r->in[order[j]].size; j--) {
-			size_t t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-}
-
-/*
- * Engine e's table title: its version and link, and what each scenario
- * notes; *mark the column a scenario's footnote explains.
- */
-static void engine_title(const struct payload_run *r, size_t e, char *buf,
-			 size_t size, char *foot, size_t fsize,
-			 const char **mark)
-{
-	int o = snprintf(buf, size, "%s %s: link %g Gbps", r->engines[e]->name,
-			 r->engines[e]->version(), r->link_gbps);
-
-	foot[0] = '\0';
-	*mark = NULL;
-	for (size_t i = 0; i < r->nsr && o > 0 && (size_t)o + 2 < size; i++) {
-		const struct scenario *sc = r->sr[i].sc;
-		if (sc->note == NULL)
-			continue;
-		buf[o++] = ';';
-		buf[o++] = ' ';
-		sc->note(&r->sr[i], r, e, buf + o, size - (size_t)o, foot,
-			 fsize);
-		o += (int)strlen(buf + o);
-		if (foot[0] != '\0' && *mark == NULL)
-			*mark = sc->name;
-	}
-}
-
-/* touch's report: base - touch per size, when both ran. */
-static void touch_report(const struct scen_run *sr, const struct payload_run *r,
-			 struct suite_ctx *ctx, FILE *out)
-{
-	const struct scenario *base = payload_scenario("base");
-
-	for (size_t i = 0; i < r->nin; i++) {
-		char name[256];
-		const struct result *b, *t;
-		payload_name(name, sizeof(name), base, r->in[i].label, NULL);
-		b = results_find(ctx->results, name);
-		payload_name(name, sizeof(name), sr->sc, r->in[i].label, NULL);
-		t = results_find(ctx->results, name);
-		if (b == NULL || t == NULL || b->status != RESULT_OK ||
-		    t->status != RESULT_OK)
-			continue;
-		fprintf(out, "base - touch at size %s: %.3f ns/packet above "
-			"touching its bytes\n", r->in[i].label,
-			table_median(b, "ns/op") - table_median(t, "ns/op"));
-	}
-}
-
-static void payload_report(struct suite_ctx *ctx, void *run, FILE *out)
-{
-	const struct payload_run *r = run;
-	struct table_column cols[NSCEN];
-	const char *labels[MAX_SIZES];
-	double linerate[MAX_SIZES];
-	size_t order[MAX_SIZES];
-
-	for (size_t i = 0; i < r->nsr; i++)
-		cols[i] = (struct table_column){r->sr[i].sc->name,
-						r->sr[i].sc->title,
-						r->sr[i].sc->ops != NULL};
-	size_order(r, order);
-	for (size_t i = 0; i < r->nin; i++) {
-		labels[i] = r->in[order[i]].label;
-		linerate[i] = r->in[order[i]].linerate;
-	}
-	fprintf(out, "\nPayload tables: medians; line rate = %g Gbps * 1e9 / "
-		"((size + 20) * 8)\n", r->link_gbps);
-	for (size_t e = 0; e < r->neng; e++) {
-		char title[512], foot[256];
-		struct table_spec spec = {PAYLOAD_PREFIX, r->engines[e]->name,
-					  title, labels, linerate, r->nin, cols,
-					  r->nsr, NULL, NULL};
-		engine_title(r, e, title, sizeof(title), foot, sizeof(foot),
-			     &spec.mark_col);
-		spec.footnote = foot[0] ? foot : NULL;
-		table_write_payload(out, ctx->results, &spec);
-	}
-	for (size_t i = 0; i < r->nsr; i++)
-		if (r->sr[i].sc->report != NULL)
-			r->sr[i].sc->report(&r->sr[i], r, ctx, out);
-	fputc('\n', out);
-}
-
 static void payload_cleanup(void *run)
 {
 	struct payload_run *r = run;
@@ -1119,6 +1026,25 @@ static void payload_cleanup(void *run)
 	free(r);
 }
 
+/*
+ * The report's verdict and tables (report/layout_decl.h): per engine,
+ * Mpps per core by packet size and scenario beside the line rate, and
+ * the cores that line rate needs.  base uses no engine: it is in every
+ * engine's table.
+ */
+static const char *const payload_layout[] = {
+	"verdict by=scenario,size who=engine metric=Mpps line=line-Mpps "
+	"complete=rules about=payload-link question='Which engine keeps up "
+	"with the link, per packet size and scenario, and how many cores "
+	"does line rate take?'",
+	"table title='Mpps per core' split=engine shared=engine "
+	"rows=size:desc cols=scenario metrics=Mpps lead=linerate:line-Mpps",
+	"table title='cores to reach line rate' split=engine shared=engine "
+	"rows=size:desc cols=scenario metrics=cores:line-Mpps/Mpps",
+	"growth size=size",
+	NULL,
+};
+
 const struct suite suite_payload = {
 	.name = "payload",
 	.desc = "regex on packet payloads by size: Mpps per core against line rate",
@@ -1128,6 +1054,6 @@ const struct suite suite_payload = {
 	.config_size = sizeof(struct payload_config),
 	.config_init = payload_config_init,
 	.prepare = payload_prepare,
-	.report = payload_report,
 	.cleanup = payload_cleanup,
+	.layout = payload_layout,
 };

@@ -57,14 +57,6 @@ struct scenario {
 	 * generator.  0; 1 when it has no cases there (a row says why); -1
 	 * out of memory. */
 	int (*table)(struct scen_size *ss, struct suite_ctx *ctx);
-	/* Words for engine e's table title ("real-life: ..."), and a
-	 * footnote for its column (foot[0] stays '\0' for none). */
-	void (*note)(const struct scen_run *sr, const struct payload_run *r,
-		     size_t e, char *buf, size_t size, char *foot,
-		     size_t fsize);
-	/* Its own lines after the tables. */
-	void (*report)(const struct scen_run *sr, const struct payload_run *r,
-		       struct suite_ctx *ctx, FILE *out);
 	/* Free sr->data. */
 	void (*teardown)(struct scen_run *sr);
 };
@@ -262,11 +254,5 @@ size_t payload_rules_matched(const struct scen_size *ss, size_t r);
 extern const struct case_ops payload_rules_ops;
 int payload_rules_run(void *pcase, uint64_t n);
 int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx);
-void payload_rules_note(const struct scen_run *sr, const struct payload_run *r,
-			size_t e, char *buf, size_t size, char *foot,
-			size_t fsize);
-void payload_rules_report(const struct scen_run *sr,
-			  const struct payload_run *r, struct suite_ctx *ctx,
-			  FILE *out);
 
 #endif

@@ -429,26 +429,6 @@ int payload_rules_run(void *arg, uint64_t n)
 	return 0;
 }
 
-void payload_rules_note(const struct scen_run *sr, const struct payload_run *r,
-			size_t e, char *buf, size_t size, char *foot,
-			size_t fsize)
-{
-	const struct reallife *rl = sr->data;
-	const struct peng *pe = &rl->eng[e];
-
-	(void)r;
-	snprintf(buf, size, "real-life: %s, %zu of %zu rules in %zu set%s",
-		 engine_set_native(pe->e) ? "native multi-pattern set"
-					  : "rules tried in turn (no native set)",
-		 pe->nok, rl->pr.rs.n, rl->pr.ngroups,
-		 rl->pr.ngroups == 1 ? "" : "s");
-	if (pe->status == RESULT_OK && pe->nok < rl->pr.rs.n)
-		snprintf(foot, fsize, "* partial: %s compiled %zu of the %zu "
-			 "rules (the others are SKIP rows above)", pe->e->name,
-			 pe->nok, rl->pr.rs.n);
-}
-
-
 /* ---- verifying: the pipeline's operations (suites/case.h) ---- */
 
 /*
@@ -839,6 +819,7 @@ const struct case_ops payload_rules_ops = {
 	.failed = payload_case_failed,
 };
 
+/* The verified count of rule r at ss (see payload.h). */
 size_t payload_rules_matched(const struct scen_size *ss, size_t r)
 {
 	for (size_t i = 0; ss->tabled && i < ss->t.n; i++) {
@@ -851,157 +832,4 @@ size_t payload_rules_matched(const struct scen_size *ss, size_t r)
 			return part_count(p);
 	}
 	return PAYLOAD_NO_MATCHES;
-}
-
-/* ---- the per-rule table ---- */
-
-/* Rule r's verified packets over every size (counts: nin x rules). */
-static size_t rule_total(const size_t *counts, size_t nin, size_t nrules,
-			 size_t r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < nin; i++)
-		if (counts[i * nrules + r] != PAYLOAD_NO_MATCHES)
-			n += counts[i * nrules + r];
-	return n;
-}
-
-/*
- * The rules the per-rule table lists into pick (at most RULE_TABLE_MAX):
- * all in file order when they fit, else those matching most packets.
- * Returns how many.
- */
-#define RULE_TABLE_MAX 20
-
-static size_t rules_to_list(const size_t *counts, size_t nin, size_t nrules,
-			    size_t *pick)
-{
-	size_t n = 0;
-
-	if (nrules <= RULE_TABLE_MAX) {
-		for (; n < nrules; n++)
-			pick[n] = n;
-		return n;
-	}
-	for (size_t r = 0; r < nrules; r++) {
-		size_t total = rule_total(counts, nin, nrules, r), at;
-
-		if (n == RULE_TABLE_MAX &&
-		    total <= rule_total(counts, nin, nrules, pick[n - 1]))
-			continue;
-		n += n < RULE_TABLE_MAX;
-		/* pick stays sorted, most first; the last one falls out */
-		for (at = n - 1; at > 0 && rule_total(counts, nin, nrules,
-						      pick[at - 1]) < total;
-		     at--)
-			pick[at] = pick[at - 1];
-		pick[at] = r;
-	}
-	return n;
-}
-
-/* Row order: largest packets first, as the tables above. */
-static void rule_size_order(const struct payload_run *r, size_t *order)
-{
-	for (size_t i = 0; i < r->nin; i++)
-		order[i] = i;
-	for (size_t i = 1; i < r->nin; i++)
-		for (size_t j = i; j > 0 && r->in[order[j - 1]].size <
-						    r->in[order[j]].size; j--) {
-			size_t t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-}
-
-/* One rule's row: its verified packets and their share, per size. */
-static void write_rule_row(FILE *out, const struct payload_run *run,
-			   const struct scen_size *ss, const char *name,
-			   const size_t *counts, size_t nrules, size_t r,
-			   const size_t *order, int width)
-{
-	fprintf(out, "| %-*s |", width, name);
-	for (size_t i = 0; i < run->nin; i++) {
-		size_t si = order[i], n = counts[si * nrules + r];
-		const struct packets *pk = ss[si].pk;
-		char cell[48] = "n/a";
-		if (n != PAYLOAD_NO_MATCHES)
-			snprintf(cell, sizeof(cell), "%zu (%.2f%%)", n,
-				 100.0 * (double)n / (double)(pk->n ? pk->n : 1));
-		fprintf(out, " %16s |", cell);
-	}
-	fputc('\n', out);
-}
-
-/* The per-rule table's header row and the line under it. */
-static void write_rule_head(FILE *out, const struct payload_run *run,
-			    const size_t *order, int width)
-{
-	fprintf(out, "| %-*s |", width, "rule");
-	for (size_t i = 0; i < run->nin; i++)
-		fprintf(out, " %16s |", run->in[order[i]].label);
-	fputs("\n|", out);
-	for (int k = 0; k < width + 2; k++)
-		fputc('-', out);
-	for (size_t i = 0; i < run->nin; i++)
-		fputs("|------------------", out);
-	fputs("|\n", out);
-}
-
-/* The verified counts, nin x rules, of the scenario's sizes ss[0..nin);
- * NULL out of memory.  *any: some count is known. */
-static size_t *rule_counts(const struct scen_size *ss, size_t nin,
-			   size_t nrules, int *any)
-{
-	size_t *counts = malloc((nin * nrules + 1) * sizeof(*counts));
-
-	*any = 0;
-	for (size_t i = 0; counts != NULL && i < nin; i++)
-		for (size_t r = 0; r < nrules; r++) {
-			counts[i * nrules + r] = payload_rules_matched(&ss[i], r);
-			*any |= counts[i * nrules + r] != PAYLOAD_NO_MATCHES;
-		}
-	return counts;
-}
-
-/*
- * After the tables: how many packets each rule matches per size, as
- * verified (the answer of every verified engine that runs it), and their
- * share.
- */
-void payload_rules_report(const struct scen_run *sr,
-			  const struct payload_run *run, struct suite_ctx *ctx,
-			  FILE *out)
-{
-	const struct reallife *rl = sr->data;
-	const struct scen_size *ss = &run->ss[(size_t)(sr - run->sr) * run->nin];
-	size_t order[PAYLOAD_MAX_SIZES], pick[RULE_TABLE_MAX], n, silent = 0;
-	size_t nrules = rl->pr.rs.n;
-	int width = 4, any;
-	size_t *counts = rule_counts(ss, run->nin, nrules, &any);
-
-	(void)ctx;
-	if (counts == NULL || !any) {
-		free(counts);
-		return;
-	}
-	rule_size_order(run, order);
-	n = rules_to_list(counts, run->nin, nrules, pick);
-	for (size_t k = 0; k < n; k++)
-		if ((int)strlen(rl->pr.rs.r[pick[k]].name) > width)
-			width = (int)strlen(rl->pr.rs.r[pick[k]].name);
-	fprintf(out, "\nreal-life: packets each rule matches (verified) and "
-		"their share, per size%s:\n\n",
-		n < nrules ? "; the rules matching most" : "");
-	write_rule_head(out, run, order, width);
-	for (size_t k = 0; k < n; k++)
-		write_rule_row(out, run, ss, rl->pr.rs.r[pick[k]].name, counts,
-			       nrules, pick[k], order, width);
-	for (size_t r = 0; r < nrules; r++)
-		silent += rule_total(counts, run->nin, nrules, r) == 0;
-	if (n < nrules)
-		fprintf(out, "and %zu more rules; %zu of all %zu match no packet\n",
-			nrules - n, silent, nrules);
-	free(counts);
 }

@@ -26,6 +26,16 @@ const struct suite *suite_find(const char *name)
 	return NULL;
 }
 
+int suite_layout_fill(const struct suite *s, struct results *res)
+{
+	if (s->layout == NULL || results_layout_has(res, s->name))
+		return 0;
+	for (size_t i = 0; s->layout[i] != NULL; i++)
+		if (results_layout_add(res, s->name, s->layout[i]) != 0)
+			return -1;
+	return 0;
+}
+
 int suite_wants(const struct suite_ctx *ctx, const char *name)
 {
 	size_t len = strlen(name);

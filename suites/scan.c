@@ -704,6 +704,17 @@ fail:
 	return NULL;
 }
 
+/* The report's verdict and tables (report/layout_decl.h). */
+static const char *const scan_layout[] = {
+	"verdict by=pattern who=engine metric=ns/op show=MB/s overall=1 "
+	"question='Which engine scans this corpus fastest, per pattern and "
+	"overall?'",
+	"table title='ns/op per engine' rows=pattern cols=engine "
+	"metrics=ns/op",
+	"table rows=pattern,engine metrics=ns/op,MB/s,matches,B/op,allocs/op",
+	NULL,
+};
+
 const struct suite suite_scan = {
 	.name = "scan",
 	.desc = "count matches (or matching lines) of patterns in a corpus",
@@ -713,4 +724,5 @@ const struct suite suite_scan = {
 	.config_release = scan_config_release,
 	.prepare = scan_prepare,
 	.cleanup = scan_cleanup,
+	.layout = scan_layout,
 };

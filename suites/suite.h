@@ -14,10 +14,11 @@
  *      It returns the run's state, which the planned benchmarks point
  *      into: everything the run built lives there, none of it in
  *      file-level variables;
- *   3. after harness_run() has timed the plan, report() may print the
- *      suite's own tables from ctx->results, then cleanup() frees the
- *      state and config_release() the configuration.
- * A suite never reads the clock.
+ *   3. after harness_run() has timed the plan, cleanup() frees the state
+ *      and config_release() the configuration.
+ * A suite never reads the clock and never prints a table: it declares
+ * its tables and verdict as data (layout, report/layout_decl.h), the
+ * results carry them, and report/ draws them for every writer.
  */
 #ifndef RXB_SUITE_H
 #define RXB_SUITE_H
@@ -65,10 +66,11 @@ struct suite {
 	 */
 	void *(*prepare)(struct suite_ctx *ctx, const void *cfg);
 
-	/* Optional: tables after the timings. */
-	void (*report)(struct suite_ctx *ctx, void *run, FILE *out);
-	/* report() prints its own growth-with-size table: skip the generic one. */
-	int reports_growth;
+	/*
+	 * Its tables and verdict, one declaration per line, ended by NULL
+	 * (report/layout_decl.h); NULL: one table, a row per benchmark.
+	 */
+	const char *const *layout;
 
 	/* Free the run's state (never NULL when called). */
 	void (*cleanup)(void *run);
@@ -80,6 +82,12 @@ extern const size_t suite_count;
 
 /* The suite called name, or NULL. */
 const struct suite *suite_find(const char *name);
+
+/*
+ * Copy s's layout into res (results_layout_add) unless res has one for
+ * it already.  0, or -1 out of memory.
+ */
+int suite_layout_fill(const struct suite *s, struct results *res);
 
 /*
  * 1 when ctx's --bench filter selects `name` (no "Benchmark" prefix).  A

@@ -16,7 +16,10 @@
 
 #include "corpora/fqdn_policy.h"
 #include "harness/complexity.h"
-#include "report/fqdn_tables.h"
+#include "report/text.h"
+#include "suites/suite.h"
+
+extern const struct suite suite_fqdn;
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
 #include "suites/fqdn_verify.h"
@@ -707,7 +710,7 @@ static void made_up(struct results *res, const char *phase,
 	}
 }
 
-Test(fqdn_tables, golden_seed_layout_scaling_and_budget)
+Test(fqdn_tables, golden_verdict_tables_and_growth)
 {
 	struct results res;
 	char *buf = NULL;
@@ -724,11 +727,20 @@ Test(fqdn_tables, golden_seed_layout_scaling_and_budget)
 	made_up(&res, "match-name", "map+reverse+sort", "pcre2-jit", 1000,
 		54.5, 0);
 	made_up(&res, "compile", "baseline", "tre", 100, 3e8, 1 << 22);
+	made_up(&res, "compile", "map+reverse+sort", "pcre2-jit", 100, 2e5,
+		8192);
+	made_up(&res, "compile", "map+reverse+sort", "pcre2-jit", 1000, 2e6,
+		81920);
 	bad = results_add(&res, "fqdn", "FQDN/strategy=baseline/engine=noop");
 	result_set_status(bad, RESULT_MISMATCH, "skipped by the tables");
-	fqdn_tables_write(f, &res, "fqdn", 100e6);
+	cr_assert_eq(suite_layout_fill(&suite_fqdn, &res), 0);
+	cr_assert_eq(text_write_suite(f, &res, "fqdn", NULL), 0);
 	fclose(f);
 	check_golden("golden/fqdn_tables.txt", buf);
+	/* the recommendation is within the budgets, compile never averaged */
+	cr_expect(strstr(buf, "Recommendation") != NULL, "%s", buf);
+	cr_expect(strstr(buf, "map+reverse+sort / pcre2-jit, 1.00x") != NULL,
+		  "%s", buf);
 	free(buf);
 	results_release(&res);
 }

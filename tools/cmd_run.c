@@ -16,7 +16,7 @@
 #include "harness/parse.h"
 #include "report/gofmt.h"
 #include "report/json.h"
-#include "report/summary.h"
+#include "report/text.h"
 #include "suites/suite.h"
 
 #include <errno.h>
@@ -180,14 +180,7 @@ static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 		if (prog.on)
 			fputs("\r\033[K", stderr);
 		print_failures(g, a, res, before);
-		if (a->opts.count > 1)
-			summary_write_stats(stdout, res, s->name);
-		if (!s->reports_growth)
-			summary_write_complexity(stdout, res, s->name,
-						 summary_size_keys,
-						 summary_nsize_keys);
-		if (s->report != NULL)
-			s->report(&ctx, run, stdout);
+		text_write_suite(stdout, res, s->name, NULL);
 	}
 	if (run != NULL)
 		s->cleanup(run);
@@ -435,6 +428,13 @@ static int run_main(struct run_args *a, int argc, char **argv)
 	results_init(&res);
 	context_fill(&res, argc, argv);
 	context_fill_measure(&res, &a->opts, a->cpu);
+	for (size_t i = 0; i < a->nsuites; i++)
+		if (suite_layout_fill(a->suites[i], &res) != 0) {
+			fprintf(stderr, "rxbench: out of memory\n");
+			results_release(&res);
+			filter_release(&filter);
+			return EXIT_USAGE;
+		}
 	if (a->out != NULL)
 		journal_open(a, &res);
 	gofmt_init(&g, stdout, 0);

@@ -1,0 +1,255 @@
+/*
+ * layout_decl.c - parsing a suite's layout lines (see layout_decl.h).
+ */
+#include "report/layout_decl.h"
+
+#include "harness/bench.h"
+#include "harness/parse.h"
+#include "report/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Copy s[0..n) into a word; -1 when it does not fit. */
+static int word(char *dst, const char *s, size_t n)
+{
+	if (n >= LDECL_WORD)
+		return -1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+static int parse_list(const char *v, struct ldecl_list *l)
+{
+	l->n = 0;
+	while (*v != '\0') {
+		size_t n = strcspn(v, ",");
+		if (n == 0 || l->n == LDECL_MAX || word(l->s[l->n++], v, n))
+			return -1;
+		v += n + (v[n] == ',');
+	}
+	return 0;
+}
+
+/* "ns/op", "linerate:line-Mpps" or "cores:line-Mpps/Mpps". */
+static int parse_metric(const char *v, size_t n, struct ldecl_metric *m)
+{
+	const char *colon = memchr(v, ':', n), *slash;
+
+	memset(m, 0, sizeof(*m));
+	if (colon == NULL)
+		return word(m->name, v, n) || word(m->a, v, n);
+	slash = memchr(colon + 1, '/', n - (size_t)(colon + 1 - v));
+	if (slash == NULL) /* NAME:UNIT, a unit under another heading */
+		return word(m->name, v, (size_t)(colon - v)) ||
+		       word(m->a, colon + 1, n - (size_t)(colon + 1 - v));
+	if (word(m->name, v, (size_t)(colon - v)) ||
+	    word(m->a, colon + 1, (size_t)(slash - colon - 1)))
+		return -1;
+	return word(m->b, slash + 1, n - (size_t)(slash + 1 - v));
+}
+
+static int parse_metrics(const char *v, struct ldecl_metric *m, size_t *nm)
+{
+	*nm = 0;
+	while (*v != '\0') {
+		size_t n = strcspn(v, ",");
+		if (n == 0 || *nm == LDECL_MAX || parse_metric(v, n, &m[(*nm)++]))
+			return -1;
+		v += n + (v[n] == ',');
+	}
+	return 0;
+}
+
+int ldecl_bytes(const char *s, double *bytes)
+{
+	static const struct { const char *suffix; double scale; } units[] = {
+		{"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
+		{"B", 1}, {"", 1},
+	};
+	char num[LDECL_WORD], err[128];
+	size_t n = strspn(s, "0123456789.");
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(s + n, units[i].suffix) != 0 || n >= sizeof(num))
+			continue;
+		memcpy(num, s, n);
+		num[n] = '\0';
+		if (parse_real(num, 1e-9, 1e18, bytes, err, sizeof(err)) != 0)
+			return -1;
+		*bytes *= units[i].scale;
+		return 0;
+	}
+	return -1;
+}
+
+/* "KEY:VALUE" into two words. */
+static int parse_pair(const char *v, char *k, char *val)
+{
+	const char *colon = strchr(v, ':');
+
+	if (colon == NULL || word(k, v, (size_t)(colon - v)))
+		return -1;
+	return word(val, colon + 1, strlen(colon + 1));
+}
+
+static int parse_budget_heap(const char *v, struct ldecl *d)
+{
+	char bytes[LDECL_WORD];
+
+	return parse_pair(v, d->heap, bytes) || ldecl_bytes(bytes, &d->heap_bytes);
+}
+
+static int parse_flag(const char *v, int *flag)
+{
+	*flag = strcmp(v, "1") == 0;
+	return *flag || strcmp(v, "0") == 0 ? 0 : -1;
+}
+
+static int parse_rows(const char *v, struct ldecl *d)
+{
+	char buf[LDECL_MAX * LDECL_WORD];
+	size_t n = strlen(v);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, v, n + 1);
+	d->rows_desc = n > 5 && strcmp(buf + n - 5, ":desc") == 0;
+	if (d->rows_desc)
+		buf[n - 5] = '\0';
+	return parse_list(buf, &d->rows);
+}
+
+static int parse_text(const char *v, char *dst, size_t size)
+{
+	if (strlen(v) >= size)
+		return -1;
+	memcpy(dst, v, strlen(v) + 1);
+	return 0;
+}
+
+/* One key=value word into d; -1 when the key is unknown or v bad. */
+static int apply(struct ldecl *d, const char *k, const char *v)
+{
+	if (strcmp(k, "split") == 0) return parse_list(v, &d->split);
+	if (strcmp(k, "rows") == 0) return parse_rows(v, d);
+	if (strcmp(k, "by") == 0) return parse_list(v, &d->by);
+	if (strcmp(k, "who") == 0) return parse_list(v, &d->who);
+	if (strcmp(k, "only") == 0) return parse_list(v, &d->only);
+	if (strcmp(k, "about") == 0) return parse_list(v, &d->about);
+	if (strcmp(k, "cols") == 0) return parse_text(v, d->col, LDECL_WORD);
+	if (strcmp(k, "shared") == 0) return parse_text(v, d->shared, LDECL_WORD);
+	if (strcmp(k, "size") == 0) return parse_text(v, d->size, LDECL_WORD);
+	if (strcmp(k, "line") == 0) return parse_text(v, d->line, LDECL_WORD);
+	if (strcmp(k, "complete") == 0)
+		return parse_text(v, d->complete, LDECL_WORD);
+	if (strcmp(k, "title") == 0) return parse_text(v, d->title, 256);
+	if (strcmp(k, "question") == 0) return parse_text(v, d->question, 256);
+	if (strcmp(k, "metrics") == 0 || strcmp(k, "metric") == 0)
+		return parse_metrics(v, d->metric, &d->nmetric);
+	if (strcmp(k, "lead") == 0) return parse_metrics(v, d->lead, &d->nlead);
+	if (strcmp(k, "show") == 0) return parse_metrics(v, d->show, &d->nshow);
+	if (strcmp(k, "best") == 0) return parse_flag(v, &d->best);
+	if (strcmp(k, "overall") == 0) return parse_flag(v, &d->overall);
+	if (strcmp(k, "cost") == 0) return parse_pair(v, d->cost_key, d->cost_value);
+	if (strcmp(k, "budget") == 0) return bench_parse_duration(v, &d->budget_ns);
+	if (strcmp(k, "heap") == 0) return parse_budget_heap(v, d);
+	return -1;
+}
+
+static const struct { const char *name; enum ldecl_kind kind; } kinds[] = {
+	{"table", LDECL_TABLE}, {"growth", LDECL_GROWTH},
+	{"verdict", LDECL_VERDICT},
+};
+
+/* The next word of *p ("k=v" or "k='v w'") into buf; 0 at the end. */
+static int next_word(const char **p, char *buf, size_t size, int *bad)
+{
+	const char *s = *p + strspn(*p, " "), *q = s;
+	size_t n = 0;
+
+	while (*q != '\0' && *q != ' ' && n + 1 < size) {
+		if (*q == '\'') {
+			const char *end = strchr(q + 1, '\'');
+			if (end == NULL || n + (size_t)(end - q) >= size)
+				return *bad = 1, 0;
+			memcpy(buf + n, q + 1, (size_t)(end - q - 1));
+			n += (size_t)(end - q - 1);
+			q = end + 1;
+			continue;
+		}
+		buf[n++] = *q++;
+	}
+	buf[n] = '\0';
+	*p = q;
+	return n > 0 || q != s;
+}
+
+int ldecl_parse(const char *line, struct ldecl *d, char *err, size_t size)
+{
+	char w[512];
+	const char *p = line;
+	int bad = 0, known = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (!next_word(&p, w, sizeof(w), &bad))
+		return snprintf(err, size, "empty layout line"), -1;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(w, kinds[i].name) == 0) {
+			d->kind = kinds[i].kind;
+			known = 1;
+		}
+	if (!known)
+		return snprintf(err, size, "layout line \"%.80s\": unknown "
+				"kind \"%.40s\"", line, w), -1;
+	while (next_word(&p, w, sizeof(w), &bad)) {
+		char *eq = strchr(w, '=');
+		if (eq != NULL)
+			*eq = '\0';
+		if (eq == NULL || apply(d, w, eq + 1) != 0)
+			return snprintf(err, size, "layout line \"%.80s\": "
+					"bad word \"%.60s\"", line, w), -1;
+	}
+	if (bad)
+		return snprintf(err, size, "layout line \"%.80s\": unclosed "
+				"quote", line), -1;
+	return 0;
+}
+
+void ldecl_key_name(const char *key, char *buf, size_t size)
+{
+	size_t n = strlen(key);
+
+	n -= n > 0 && key[n - 1] == '?';
+	snprintf(buf, size, "%.*s", (int)n, key);
+}
+
+int ldecl_key(const struct result *r, const char *key, char *buf,
+	      size_t size)
+{
+	char name[LDECL_WORD];
+	size_t n = strlen(key);
+
+	ldecl_key_name(key, name, sizeof(name));
+	if (result_key(r, name, buf, size))
+		return 1;
+	buf[0] = '\0';
+	return n > 0 && key[n - 1] == '?';
+}
+
+double ldecl_value(const struct result *r, const struct ldecl_metric *m)
+{
+	double a = view_median(r, m->a);
+
+	if (m->b[0] == '\0')
+		return a;
+	return a / view_median(r, m->b);
+}
+
+enum metric_better ldecl_better(const struct results *res, const char *suite,
+				const struct ldecl_metric *m)
+{
+	return m->b[0] ? BETTER_LOWER : view_better(res, suite, m->a);
+}

@@ -1,0 +1,115 @@
+/*
+ * layout_decl.h - a suite's tables and verdict, declared as data.
+ *
+ * A suite lists its layout as lines (struct suite.layout); the run copies
+ * them into the results (results_layout_add), the results file carries
+ * them, and every writer reads them back with ldecl_parse, so the report
+ * needs nothing but the results and names no suite.  A line is a kind
+ * then key=value words; a value with spaces is quoted with '...'; lists
+ * are comma-separated:
+ *
+ *   table   split=KEYS rows=KEYS[:desc] [cols=KEY] metrics=METRICS
+ *           [lead=METRICS] [shared=KEY] [best=1] [title='...']
+ *       a table per distinct value of the split keys; a row per distinct
+ *       value of the row keys (":desc": numerically, largest first);
+ *       with cols, a column per value of that key showing the first
+ *       metric, after the lead metrics (taken from any result of the
+ *       row); without, a column per metric.  A result without the shared
+ *       key joins every table (a scenario that uses no engine).  best=1
+ *       marks the best of each column.
+ *   growth  size=KEY [metric=UNIT]
+ *       how the metric grows with the size key, per series (the name
+ *       without the size level).
+ *   verdict by=KEYS who=KEYS metric=UNIT [only=VALUES] [show=METRICS]
+ *           [cost=KEY:VALUE] [line=UNIT] [complete=UNIT] [overall=1]
+ *           [budget=DURATION] [heap=UNIT:BYTES] [about=CTXKEYS]
+ *           [question='...']
+ *       per distinct value of the by keys (the first of them limited to
+ *       `only`), the best contender (the values of the who keys) by the
+ *       metric; show: metrics of the winner beside it; cost: the
+ *       contender's result with KEY=VALUE instead (compile), whose metric
+ *       is shown and, with budget/heap, bounds a recommendation: the best
+ *       geometric mean over the groups among contenders within both;
+ *       line: a metric the winner must reach on one core (line rate);
+ *       complete: a metric every ranked result must have at its group's
+ *       maximum (a partial rule set is not ranked); overall: a ranking
+ *       over the groups every ranked contender completed; about: context
+ *       keys quoted in the verdict.
+ *
+ * A KEY ending in '?' is optional: a result without it has the value ""
+ * there (domains=N, which names carry only when a run has several
+ * sizes).  A METRIC is a unit ("ns/op"), NAME:UNIT (a unit under another
+ * heading) or NAME:A/B, the ratio of two units' medians
+ * ("cores:line-Mpps/Mpps").
+ */
+#ifndef RXB_LAYOUT_DECL_H
+#define RXB_LAYOUT_DECL_H
+
+#include <stddef.h>
+
+#include "harness/results.h"
+
+#define LDECL_MAX 12
+#define LDECL_WORD 64
+
+enum ldecl_kind { LDECL_TABLE, LDECL_GROWTH, LDECL_VERDICT };
+
+struct ldecl_metric {
+	char name[LDECL_WORD]; /* the column heading */
+	char a[LDECL_WORD];    /* the unit, or the ratio's numerator */
+	char b[LDECL_WORD];    /* the ratio's denominator; "" for a unit */
+};
+
+struct ldecl_list {
+	char s[LDECL_MAX][LDECL_WORD];
+	size_t n;
+};
+
+struct ldecl {
+	enum ldecl_kind kind;
+	char title[256], question[256];
+	struct ldecl_list split, rows, by, who, only, about;
+	int rows_desc, best, overall;
+	char col[LDECL_WORD], shared[LDECL_WORD], size[LDECL_WORD];
+	struct ldecl_metric metric[LDECL_MAX], lead[LDECL_MAX],
+		show[LDECL_MAX];
+	size_t nmetric, nlead, nshow;
+	char cost_key[LDECL_WORD], cost_value[LDECL_WORD];
+	char line[LDECL_WORD], complete[LDECL_WORD];
+	double budget_ns;       /* cost's metric at most this; 0: none */
+	char heap[LDECL_WORD];  /* cost's memory metric ... */
+	double heap_bytes;      /* ... at most this; 0: none */
+};
+
+/*
+ * Parse one layout line into d.  0, or -1 with a one-line reason in err
+ * (the word that is wrong).
+ */
+int ldecl_parse(const char *line, struct ldecl *d, char *err, size_t size);
+
+/*
+ * The value of a declared key of r into buf (its name without the '?'
+ * in *name when not NULL).  1 when r has it or the key is optional
+ * (buf ""), 0 when not.
+ */
+int ldecl_key(const struct result *r, const char *key, char *buf,
+	      size_t size);
+
+/* A declared key's name without the optional mark, into buf. */
+void ldecl_key_name(const char *key, char *buf, size_t size);
+
+/* A metric's value for r: the unit's median, or the ratio's; NAN. */
+double ldecl_value(const struct result *r, const struct ldecl_metric *m);
+
+/* The better direction of a metric in a suite (a ratio: lower). */
+enum metric_better ldecl_better(const struct results *res, const char *suite,
+				const struct ldecl_metric *m);
+
+/*
+ * Parse "16MiB", "64KiB", "1GiB", "1000" into bytes.  0, or -1 when not
+ * a positive number with one of those suffixes.  (Durations are
+ * bench_parse_duration's.)
+ */
+int ldecl_bytes(const char *s, double *bytes);
+
+#endif
