@@ -435,6 +435,7 @@ static int decl_table_for(struct tbuild *b, const char *sig,
 	t = rtable_new(out, RTABLE_TABLE, title, caption, nk + nv);
 	if (t == NULL || table_head(t, b) != 0)
 		goto out;
+	t->nlead = d->col[0] ? d->nlead : 0;
 	if (d->col[0]) {
 		if (tuples(b->res, b->suite, d, sig, &d->rows, &rows) != 0)
 			goto out;

@@ -44,7 +44,7 @@ struct rtable {
 	   that hold key values (strategy, engine, size), the key the other
 	   columns are values of (scenario; NULL: each column is a metric),
 	   the unit of those columns, the better direction of the values. */
-	size_t nkeys;
+	size_t nkeys, nlead; /* nlead: metric columns before colkey's */
 	char *colkey, *unit;
 	enum metric_better better;
 };

@@ -128,16 +128,14 @@ static void tick_label(double v, char *buf, size_t size)
 	snprintf(buf, size, "%.4g%s", v, sfx[i]);
 }
 
-/* The colour of a group; groups are numbered in order of appearance. */
-static const char *group_color(const char **groups, size_t *ng,
-			       const char *g)
+const char *svg_color(struct svg_colors *c, const char *name)
 {
-	for (size_t i = 0; i < *ng; i++)
-		if (strcmp(groups[i], g) == 0)
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->names[i], name) == 0)
 			return palette[i % NCOLORS];
-	if (*ng < MAX_GROUPS)
-		groups[(*ng)++] = g;
-	return palette[(*ng - 1) % NCOLORS];
+	if (c->n < SVG_MAX_COLORS)
+		snprintf(c->names[c->n++], sizeof(c->names[0]), "%s", name);
+	return palette[(c->n - 1) % NCOLORS];
 }
 
 static int drawable(double v, int log)
@@ -208,14 +206,15 @@ static void legend_entry(FILE *out, int x, int y, const char *color,
 	fputs("</text>\n", out);
 }
 
-int svg_bar_chart(FILE *out, const char *title, const char *unit,
-		  const struct svg_bar *bars, size_t n, int log)
+int svg_bar_chart(FILE *out, struct svg_colors *pal, const char *title,
+		  const char *unit, const struct svg_bar *bars, size_t n,
+		  int log)
 {
 	const int label_w = 290, right = 150, bar_h = 14, step = 20, top = 40;
 	const int plot_w = CHART_W - label_w - right;
 	const char *groups[MAX_GROUPS];
 	double min = INFINITY, max = -INFINITY;
-	size_t ng = 0, shown = 0;
+	size_t ng = 0, shown = 0, g;
 	struct axis a;
 	char val[32];
 	int h, y;
@@ -240,7 +239,11 @@ int svg_bar_chart(FILE *out, const char *title, const char *unit,
 		double w;
 		if (!drawable(b->value, log))
 			continue;
-		color = group_color(groups, &ng, b->group ? b->group : "");
+		color = svg_color(pal, b->group ? b->group : "");
+		for (g = 0; g < ng && strcmp(groups[g], b->group ? b->group : ""); g++)
+			;
+		if (g == ng && ng < MAX_GROUPS)
+			groups[ng++] = b->group ? b->group : "";
 		w = fmax(1, axis_pos(&a, b->value) * plot_w);
 		fprintf(out, "<text class=\"label\" x=\"%d\" y=\"%d\" "
 			"text-anchor=\"end\">", label_w - 6, y + bar_h - 3);
@@ -262,11 +265,19 @@ int svg_bar_chart(FILE *out, const char *title, const char *unit,
 		"text-anchor=\"middle\">", label_w + plot_w / 2, h - 2);
 	xml_text(out, unit);
 	fputs(log ? " (log scale)</text>\n" : "</text>\n", out);
-	for (size_t g = 0; ng > 1 && g < ng && g < 20; g++)
+	for (g = 0; ng > 1 && g < ng && g < 20; g++)
 		legend_entry(out, CHART_W - right + 40, top + 6 + (int)g * 16,
-			     palette[g % NCOLORS], groups[g], 0, 0);
+			     svg_color(pal, groups[g]), groups[g], 0, 0);
 	fputs("</svg></figure>\n", out);
 	return 0;
+}
+
+static const char *series_color(struct svg_colors *pal,
+				const struct svg_series *s)
+{
+	if (s->dashed)
+		return "#333";
+	return svg_color(pal, s->color_key ? s->color_key : s->name);
 }
 
 static int cmp_idx_x(const void *a, const void *b, void *ctx)
@@ -334,12 +345,12 @@ static size_t line_extent(const struct svg_series *s, size_t n, int xlog,
 	return pts;
 }
 
-int svg_line_chart(FILE *out, const char *title, const char *xlabel,
-		   const char *ylabel, const struct svg_series *s, size_t n,
-		   int xlog, int ylog)
+int svg_line_chart(FILE *out, struct svg_colors *pal, const char *title,
+		   const char *xlabel, const char *ylabel,
+		   const struct svg_series *s, size_t n, int xlog, int ylog)
 {
 	const int x0 = 70, y0 = 40, w = CHART_W - x0 - 230, h = 330;
-	const int H = y0 + h + 50;
+	const int H = (int)fmax(y0 + h + 50, y0 + 20 + (double)n * 15);
 	struct axis ax, ay;
 	double ext[4];
 
@@ -350,9 +361,12 @@ int svg_line_chart(FILE *out, const char *title, const char *xlabel,
 	svg_open(out, H, title, "lines");
 	x_grid(out, &ax, x0, w, y0, y0 + h);
 	y_grid(out, &ay, y0, h, x0, x0 + w);
-	for (size_t i = 0; i < n; i++)
-		line_series(out, &s[i], s[i].dashed ? "#333" : palette[i % NCOLORS],
-			    &ax, &ay, x0, y0, w, h);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "<g class=\"series\" data-series=\"%zu\">", i);
+		line_series(out, &s[i], series_color(pal, &s[i]), &ax, &ay, x0,
+			    y0, w, h);
+		fputs("</g>\n", out);
+	}
 	fprintf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\" "
 		"text-anchor=\"middle\">", x0 + w / 2, y0 + h + 34);
 	xml_text(out, xlabel);
@@ -363,14 +377,87 @@ int svg_line_chart(FILE *out, const char *title, const char *xlabel,
 	xml_text(out, ylabel);
 	fputs(ylog ? " (log)" : "", out);
 	fputs("</text>\n", out);
-	for (size_t i = 0; i < n && i < 22; i++)
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "<g class=\"toggle\" data-series=\"%zu\">", i);
 		legend_entry(out, x0 + w + 16, y0 + 8 + (int)i * 15,
-			     s[i].dashed ? "#333" : palette[i % NCOLORS],
-			     s[i].name, 1, s[i].dashed);
-	if (n > 22)
-		fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">"
-			"and %zu more (hover the points)</text>\n",
-			x0 + w + 16, y0 + 8 + 22 * 15, n - 22);
+			     series_color(pal, &s[i]), s[i].name, 1,
+			     s[i].dashed);
+		fputs("</g>", out);
+	}
+	fputs("</svg></figure>\n", out);
+	return 0;
+}
+
+/* Red (worst) to green (best) through yellow, for t in [0, 1]. */
+static void heat_color(double t, char *buf, size_t size)
+{
+	double r = t < 0.5 ? 1 : 2 * (1 - t), g = t < 0.5 ? 2 * t : 1;
+
+	snprintf(buf, size, "rgb(%d,%d,%d)", (int)(60 + 180 * r),
+		 (int)(60 + 160 * g), 90);
+}
+
+int svg_heatmap(FILE *out, const char *title, const char *unit,
+		const char *const *rows, size_t nr, const char *const *cols,
+		size_t nc, const double *v, int higher_better)
+{
+	const int label_w = 170, cell_w = (CHART_W - label_w - 10) /
+					   (int)(nc ? nc : 1), cell_h = 20;
+	const int top = 70, H = top + (int)nr * cell_h + 30;
+	double min = INFINITY, max = -INFINITY;
+	char color[32], num[32];
+
+	for (size_t i = 0; i < nr * nc; i++)
+		if (drawable(v[i], 1)) {
+			min = fmin(min, v[i]);
+			max = fmax(max, v[i]);
+		}
+	if (!(min <= max) || nc == 0)
+		return -1;
+	svg_open(out, H, title, "heatmap");
+	for (size_t c = 0; c < nc; c++) {
+		fprintf(out, "<text class=\"label\" x=\"%d\" y=\"%d\" "
+			"text-anchor=\"middle\">", label_w + (int)c * cell_w +
+			cell_w / 2, top - 8);
+		xml_text_cut(out, cols[c], (size_t)(cell_w / 7));
+		fputs("</text>\n", out);
+	}
+	for (size_t r = 0; r < nr; r++) {
+		fprintf(out, "<text class=\"label\" x=\"%d\" y=\"%d\" "
+			"text-anchor=\"end\">", label_w - 6,
+			top + (int)r * cell_h + 14);
+		xml_text_cut(out, rows[r], 26);
+		fputs("</text>\n", out);
+		for (size_t c = 0; c < nc; c++) {
+			double x = v[r * nc + c], t;
+			int cx = label_w + (int)c * cell_w, cy = top + (int)r * cell_h;
+			if (!drawable(x, 1)) {
+				fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+					"height=\"%d\" fill=\"#eee\"/>\n", cx, cy,
+					cell_w - 1, cell_h - 1);
+				continue;
+			}
+			t = max > min ? (log(x) - log(min)) / (log(max) - log(min)) : 1;
+			heat_color(higher_better ? t : 1 - t, color, sizeof(color));
+			tick_label(x, num, sizeof(num));
+			fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" "
+				"width=\"%d\" height=\"%d\" fill=\"%s\" "
+				"data-v=\"%.17g\"><title>", cx, cy, cell_w - 1,
+				cell_h - 1, color, x);
+			xml_text(out, rows[r]);
+			fputs(" x ", out);
+			xml_text(out, cols[c]);
+			fprintf(out, ": %.6g ", x);
+			xml_text(out, unit);
+			fprintf(out, "</title></rect><text class=\"value\" "
+				"x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s"
+				"</text>\n", cx + cell_w / 2, cy + 14, num);
+		}
+	}
+	fprintf(out, "<text class=\"axis\" x=\"8\" y=\"%d\">colour: ", H - 8);
+	xml_text(out, unit);
+	fprintf(out, " on a log scale, green best (%s is better); grey: not "
+		"measured</text>\n", higher_better ? "higher" : "lower");
 	fputs("</svg></figure>\n", out);
 	return 0;
 }

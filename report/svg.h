@@ -13,6 +13,19 @@
 /* s with & < > " ' escaped, for HTML/SVG text and attribute values. */
 void xml_text(FILE *out, const char *s);
 
+/*
+ * One colour per name on a whole page: a name keeps the colour it was
+ * first given (engines are coloured alike in every chart).
+ */
+#define SVG_MAX_COLORS 128
+struct svg_colors {
+	char names[SVG_MAX_COLORS][64];
+	size_t n;
+};
+
+/* The colour of name (given one on first use). */
+const char *svg_color(struct svg_colors *c, const char *name);
+
 struct svg_bar {
 	const char *label; /* left of the bar */
 	double value;      /* bars with value <= 0 (log) or NAN are left out */
@@ -24,21 +37,35 @@ struct svg_bar {
  * axis with a tick per decade.  Returns 0, or -1 when no bar can be
  * drawn (nothing is written then).
  */
-int svg_bar_chart(FILE *out, const char *title, const char *unit,
-		  const struct svg_bar *bars, size_t n, int log);
+int svg_bar_chart(FILE *out, struct svg_colors *pal, const char *title,
+		  const char *unit, const struct svg_bar *bars, size_t n,
+		  int log);
 
 struct svg_series {
 	const char *name;
 	const double *x, *y; /* n points; NAN or (on log axes) <= 0 skipped */
 	size_t n;
 	int dashed; /* a reference line, such as the line rate */
+	const char *color_key; /* its colour's name; NULL: its name */
 };
 
 /*
- * A line chart with a legend.  0, or -1 when no point can be drawn.
+ * A line chart with a legend; each series is a <g class="series"
+ * data-series=i>, its legend entry a <g class="toggle" data-series=i>
+ * the page's script turns on and off.  0, or -1 when no point can be
+ * drawn.
  */
-int svg_line_chart(FILE *out, const char *title, const char *xlabel,
-		   const char *ylabel, const struct svg_series *s, size_t n,
-		   int xlog, int ylog);
+int svg_line_chart(FILE *out, struct svg_colors *pal, const char *title,
+		   const char *xlabel, const char *ylabel,
+		   const struct svg_series *s, size_t n, int xlog, int ylog);
+
+/*
+ * A heatmap of nr x nc values (row-major; NAN or <= 0: grey), coloured on
+ * a log scale from worst (red) to best (green), each cell labelled and
+ * with its value on hover.  0, or -1 when no value can be drawn.
+ */
+int svg_heatmap(FILE *out, const char *title, const char *unit,
+		const char *const *rows, size_t nr, const char *const *cols,
+		size_t nc, const double *v, int higher_better);
 
 #endif

@@ -10,14 +10,21 @@
 // (--remote-debugging-pipe: fd 3 in, fd 4 out, NUL-separated JSON), so no
 // port and no npm package are needed.
 //
-// usage: html_check.js CHROMIUM REPORT.html
+// It also checks what the first screen (1280x900) shows: the verdict, a
+// table of contents, the configuration collapsed; and that every chart
+// has data.  With "charts", the charts a full run must have: the overall
+// ranking, an FQDN heatmap per phase and growth plot, a payload chart per
+// scenario with the line rate.  RXB_SCREENSHOT=FILE.png saves the first
+// screen.
+//
+// usage: html_check.js CHROMIUM REPORT.html [charts]
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const [chromium, report] = process.argv.slice(2);
+const [chromium, report, mode] = process.argv.slice(2);
 if (!chromium || !report) {
 	console.error('usage: html_check.js CHROMIUM REPORT.html');
 	process.exit(2);
@@ -80,6 +87,7 @@ const probe = `(() => {
 			/^M[0-9.]+,[0-9.]+( L[0-9.]+,[0-9.]+)+$/.test(p.getAttribute('d'))).length,
 		dashed: s.querySelectorAll('path.series[stroke-dasharray]').length,
 		points: s.querySelectorAll('circle.pt').length,
+		cells: s.querySelectorAll('rect.cell').length,
 		width: s.getBoundingClientRect().width,
 	}));
 	// sort the first FQDN table by ns/op, both ways
@@ -96,7 +104,14 @@ const probe = `(() => {
 		const isSorted = (a, d) => a.every((v, i) => i === 0 || (d ? a[i - 1] >= v : a[i - 1] <= v));
 		sorted = { up: isSorted(up, false), down: isSorted(down, true), n: up.length };
 	}
+	const v = document.querySelector('section.verdict');
+	const answer = document.querySelector('section.verdict p.answer');
+	const firstScreen = (e) => e && e.getBoundingClientRect().top < window.innerHeight &&
+		e.getBoundingClientRect().bottom > 0;
 	return JSON.stringify({
+		verdictFirst: firstScreen(v) && firstScreen(answer) && answer.textContent.length > 40,
+		toc: !!document.querySelector('nav.toc'),
+		configClosed: !!document.querySelector('details#config') && !document.querySelector('details#config').open,
 		ready: document.body.getAttribute('data-ready'),
 		scripts: document.scripts.length,
 		imgs: document.images.length,
@@ -125,6 +140,7 @@ async function main() {
 	const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
 	for (const d of ['Runtime', 'Log', 'Page', 'Network'])
 		await send(d + '.enable', {}, sessionId);
+	await send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId);
 	const loaded = waitFor((m) => m.method === 'Page.loadEventFired' && m.sessionId === sessionId, 30000, 'page load');
 	await send('Page.navigate', { url: 'file://' + path.resolve(report) }, sessionId);
 	await loaded;
@@ -132,6 +148,10 @@ async function main() {
 	if (r.exceptionDetails)
 		throw new Error('probe failed: ' + JSON.stringify(r.exceptionDetails));
 	const page = JSON.parse(r.result.value);
+	if (process.env.RXB_SCREENSHOT) {
+		const shot = await send('Page.captureScreenshot', { format: 'png' }, sessionId);
+		fs.writeFileSync(process.env.RXB_SCREENSHOT, Buffer.from(shot.data, 'base64'));
+	}
 	const fail = [];
 	const check = (ok, what) => { if (!ok) fail.push(what); };
 
@@ -141,20 +161,31 @@ async function main() {
 	check(page.scripts === 1, 'expected only the report\'s own <script>, found ' + page.scripts);
 	check(page.imgs === 0, 'an <img> from the results was parsed as markup');
 	check(!page.injected, 'a script from the results ran');
-	for (const s of ['<script>alert(1)<_script>', '<script>alert("x")</script> & \'quotes\' | pipes',
+	for (const s of mode === 'charts' ? [] : ['<script>alert(1)<_script>', '<script>alert("x")</script> & \'quotes\' | pipes',
 		'<img_src_x_onerror_alert(2)>'])
 		check(page.text.includes(s), 'text not shown literally: ' + s);
 	const bars = page.charts.filter((c) => c.kind === 'bars' && c.bars > 0 && c.width > 100);
 	const lines = page.charts.filter((c) => c.kind === 'lines' && c.lines > 0 && c.points > 0);
-	check(bars.some((c) => /engine ranking/.test(c.title)), 'no engine ranking chart with bars');
-	check(bars.some((c) => /phase=match-name/.test(c.title)), 'no FQDN phase bar chart');
-	check(lines.some((c) => /scaling with the policy size/.test(c.title) && c.lines >= 9),
-		'no FQDN scaling plot with a line per strategy x engine');
-	check(lines.some((c) => /throughput per core/.test(c.title) && c.dashed === 1),
-		'no payload throughput chart with the line rate drawn');
+	const heat = page.charts.filter((c) => c.kind === 'heatmap' && c.cells > 0);
+	// the expectations of the first screen and of every chart
+	check(page.verdictFirst, 'the verdict is not in the first screen (1280x900)');
+	check(page.toc, 'no table of contents');
+	check(page.configClosed, 'the run configuration is not collapsed');
+	check(page.charts.every((c) => c.bars + c.points + c.cells > 0), 'a chart without data: ' +
+		page.charts.filter((c) => c.bars + c.points + c.cells === 0).map((c) => c.title).join('; '));
+	if (mode === 'charts') {
+		check(bars.some((c) => /overall ranking/.test(c.title)), 'no overall ranking chart with bars');
+		check(heat.some((c) => /phase=match-name/.test(c.title)), 'no FQDN heatmap for match-name');
+		check(lines.some((c) => /growth with domains/.test(c.title) && c.lines >= 9),
+			'no FQDN growth plot with a line per strategy x engine');
+		check(lines.some((c) => /scenario=literal/.test(c.title) && c.dashed === 1 && c.lines >= 3),
+			'no payload chart per scenario with engines as series and the line rate drawn');
+		check(page.charts.every((c) => !/log/.test(c.title) || true), '');
+	}
 	check(page.sorted && page.sorted.up && page.sorted.down, 'a table did not sort: ' + JSON.stringify(page.sorted));
-	console.log(`html_check: ${page.charts.length} charts (${bars.length} bar, ${lines.length} line), ` +
-		`${page.tables} sortable tables, ${errors.length} page errors`);
+	console.log(`html_check: ${page.charts.length} charts (${bars.length} bar, ${lines.length} line, ` +
+		`${heat.length} heatmap), ${page.tables} sortable tables, ${errors.length} page errors` +
+		(page.verdictFirst ? ', verdict in the first screen' : ''));
 	await send('Browser.close').catch(() => {});
 	if (fail.length) {
 		fail.forEach((f) => console.log('FAIL: ' + f));

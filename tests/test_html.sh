@@ -23,4 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 if grep -Eq '(src|href)="(https?:)?//' "$tmp/report.html"; then
 	echo "FAIL: the report refers to something online"; exit 1
 fi
-node "$here/html_check.js" "$chromium" "$tmp/report.html"
+node "$here/html_check.js" "$chromium" "$tmp/report.html" || exit 1
+"$rx" report "$here/golden/run.json" --format=html -o "$tmp/run.html" || {
+	echo "FAIL: rxbench report --format=html of golden/run.json exited $?"; exit 1; }
+node "$here/html_check.js" "$chromium" "$tmp/run.html" charts
