@@ -70,14 +70,26 @@ static const char script[] =
 	"document.body.setAttribute('data-ready','1');\n"
 	"})();\n";
 
-/* A table with an anchor id (its index on the page). */
-static void html_table(FILE *out, const struct rtable *t, size_t id)
+/* A table with an anchor id (its index on the page); its heading and
+ * caption unless bare (the verdict, whose caption is its paragraph). */
+static void table_open(FILE *out, const struct rtable *t, size_t id, int bare)
 {
+	if (bare) {
+		fprintf(out, "<table class=\"sortable\" id=\"t%zu\">\n", id);
+		return;
+	}
 	fprintf(out, "<h3 id=\"t%zu\">", id);
 	xml_text(out, t->title);
 	fputs("</h3>\n<table class=\"sortable\"><caption>", out);
 	xml_text(out, t->caption);
-	fputs("</caption>\n<thead><tr>", out);
+	fputs("</caption>\n", out);
+}
+
+static void html_table_as(FILE *out, const struct rtable *t, size_t id,
+			  int bare)
+{
+	table_open(out, t, id, bare);
+	fputs("<thead><tr>", out);
 	for (size_t c = 0; c < t->ncols; c++) {
 		fputs(t->numeric[c] ? "<th class=\"num\">" : "<th>", out);
 		xml_text(out, t->cols[c]);
@@ -100,6 +112,11 @@ static void html_table(FILE *out, const struct rtable *t, size_t id)
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody></table>\n", out);
+}
+
+static void html_table(FILE *out, const struct rtable *t, size_t id)
+{
+	html_table_as(out, t, id, 0);
 }
 
 /* --- charts from the tables --------------------------------------- */
@@ -334,7 +351,7 @@ static void html_verdicts(FILE *out, struct page *pg)
 			fputs("</h3>\n<p class=\"answer\">", out);
 			xml_text(out, t->caption);
 			fputs("</p>\n", out);
-			html_table(out, t, 1000 * s + i);
+			html_table_as(out, t, 1000 * s + i, 1);
 		}
 	fputs("</section>\n", out);
 }

@@ -664,6 +664,66 @@ static void no_line_note(struct sbuf *b, const struct rtable *t,
 	sb_printf(b, "%s.", shown < no_line ? ", ..." : "");
 }
 
+/* "Best: X in 7 of 10 groups, Y in 3." (most wins first). */
+static void wins_note(struct sbuf *b, const struct vgrid *g)
+{
+	size_t *wins = calloc(g->who.n + 1, sizeof(*wins)), groups = 0;
+	char name[512];
+	long best, second;
+
+	if (wins == NULL)
+		return;
+	for (size_t gi = 0; gi < g->groups.n; gi++) {
+		group_best(g, gi, &best, &second);
+		if (best >= 0) {
+			wins[best]++;
+			groups++;
+		}
+	}
+	for (size_t shown = 0; shown < 6; shown++) {
+		size_t top = 0;
+		for (size_t ci = 1; ci < g->who.n; ci++)
+			if (wins[ci] > wins[top])
+				top = ci;
+		if (g->who.n == 0 || wins[top] == 0)
+			break;
+		who_name(g->who.s[top], name, sizeof(name));
+		if (shown == 0)
+			sb_printf(b, " Best: %s in %zu of %zu groups", name,
+				  wins[top], groups);
+		else
+			sb_printf(b, ", %s in %zu", name, wins[top]);
+		wins[top] = 0;
+	}
+	sb_printf(b, ".");
+	free(wins);
+}
+
+/* "Overall: X 1.24x the best, then Y 3.51x, ..." over full coverage. */
+static void overall_note(struct sbuf *b, const struct vgrid *g)
+{
+	size_t n;
+	struct ranked *rk = rank_all(g, &n);
+	char name[512];
+
+	if (rk == NULL)
+		return;
+	for (size_t i = 0; i < n && i < 4; i++) {
+		who_name(g->who.s[rk[i].ci], name, sizeof(name));
+		if (i == 0)
+			sb_printf(b, " Overall (geometric mean over the %zu "
+				  "groups, only contenders that completed all "
+				  "of them): %s %.2fx the best", g->groups.n,
+				  name, rk[i].score);
+		else
+			sb_printf(b, "%s %s %.2fx", i == 1 ? ", then" : ",",
+				  name, rk[i].score);
+	}
+	if (n > 0)
+		sb_printf(b, ".");
+	free(rk);
+}
+
 static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 			struct rtables *out)
 {
@@ -697,23 +757,58 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 			  d->metric[0].name,
 			  g->better == BETTER_HIGHER ? "higher" : "lower");
 	}
+	wins_note(&b, g);
 	no_line_note(&b, t, &c, no_line);
 	recommend(&b, g, opts);
-	if (d->overall)
+	if (d->overall) {
+		overall_note(&b, g);
 		coverage_note(&b, g);
+	}
 	trust(&b, g->res, g->suite, d, g->partial);
 	free(t->caption);
 	t->caption = strdup(b.s);
 	return t->caption ? 0 : -1;
 }
 
+/* 1 when some result of the suite has the key (its '?' left out). */
+static int key_used(const struct results *res, const char *suite,
+		    const char *key)
+{
+	char name[LDECL_WORD], v[512];
+
+	ldecl_key_name(key, name, sizeof(name));
+	for (size_t i = 0; i < res->n; i++)
+		if (strcmp(res->r[i].suite, suite) == 0 &&
+		    result_key(&res->r[i], name, v, sizeof(v)))
+			return 1;
+	return 0;
+}
+
+/* d without the optional by keys no result has (no empty column). */
+static void drop_unused(const struct results *res, const char *suite,
+			struct ldecl *d)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->by.n; i++) {
+		size_t n = strlen(d->by.s[i]);
+		if (n > 0 && d->by.s[i][n - 1] == '?' &&
+		    !key_used(res, suite, d->by.s[i]))
+			continue;
+		memmove(d->by.s[k++], d->by.s[i], sizeof(d->by.s[i]));
+	}
+	d->by.n = k;
+}
+
 int verdict_build(const struct results *res, const char *suite,
-		  const struct ldecl *d, const struct report_opts *opts,
+		  const struct ldecl *decl, const struct report_opts *opts,
 		  struct rtables *out)
 {
+	struct ldecl dd = *decl, *d = &dd;
 	struct vgrid g = {.res = res, .suite = suite, .d = d};
 	int rc = -1;
 
+	drop_unused(res, suite, d);
 	if (d->nmetric == 0 || d->by.n == 0 || d->who.n == 0)
 		return 0;
 	if (grid_build(&g) != 0 || groups_table(&g, opts, out) != 0)

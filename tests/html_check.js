@@ -144,14 +144,14 @@ async function main() {
 	const loaded = waitFor((m) => m.method === 'Page.loadEventFired' && m.sessionId === sessionId, 30000, 'page load');
 	await send('Page.navigate', { url: 'file://' + path.resolve(report) }, sessionId);
 	await loaded;
-	const r = await send('Runtime.evaluate', { expression: probe, returnByValue: true }, sessionId);
-	if (r.exceptionDetails)
-		throw new Error('probe failed: ' + JSON.stringify(r.exceptionDetails));
-	const page = JSON.parse(r.result.value);
 	if (process.env.RXB_SCREENSHOT) {
 		const shot = await send('Page.captureScreenshot', { format: 'png' }, sessionId);
 		fs.writeFileSync(process.env.RXB_SCREENSHOT, Buffer.from(shot.data, 'base64'));
 	}
+	const r = await send('Runtime.evaluate', { expression: probe, returnByValue: true }, sessionId);
+	if (r.exceptionDetails)
+		throw new Error('probe failed: ' + JSON.stringify(r.exceptionDetails));
+	const page = JSON.parse(r.result.value);
 	const fail = [];
 	const check = (ok, what) => { if (!ok) fail.push(what); };
 
