@@ -37,6 +37,7 @@ static const char css[] =
 	"section.verdict{background:#f5f9ff;border:1px solid #cde;padding:"
 	"4px 16px;margin:1em 0}p.answer{font-size:15px;max-width:70em}\n"
 	"nav.toc ul{columns:3;margin:0}nav.toc{font-size:13px}\n"
+	"ul.short li{margin:.3em 0;font-size:15px}\n"
 	"figure.chart{overflow-x:auto}\n";
 
 /* Sorts a table by the clicked column: numbers by data-v, else text. */
@@ -120,6 +121,13 @@ static void html_table(FILE *out, const struct rtable *t, size_t id)
 }
 
 /* --- charts from the tables --------------------------------------- */
+
+/* Is t a suite's answer (not its overall ranking)? */
+static int is_answer(const struct rtable *t)
+{
+	return t->kind == RTABLE_VERDICT && t->summary != NULL;
+}
+
 
 /* Values spanning more than 10x get a log axis. */
 static int wants_log(const double *v, size_t n)
@@ -296,7 +304,7 @@ static int table_charts(FILE *out, struct svg_colors *pal, const char *suite,
 	size_t j = i + 1;
 
 	*next = j;
-	if (t->kind == RTABLE_VERDICT && t->ncols == 3)
+	if (t->kind == RTABLE_VERDICT && !is_answer(t))
 		return ranking_chart(out, pal, suite, t);
 	if (t->kind == RTABLE_GROWTH)
 		return growth_chart(out, pal, suite, t);
@@ -339,12 +347,23 @@ struct page {
 
 static void html_verdicts(FILE *out, struct page *pg)
 {
-	fputs("<section class=\"verdict\" id=\"verdict\"><h2>Verdict</h2>\n",
-	      out);
+	fputs("<section class=\"verdict\" id=\"verdict\"><h2>Verdict</h2>\n"
+	      "<ul class=\"short\">\n", out);
+	for (size_t s = 0; s < pg->suites.n; s++)
+		for (size_t i = 0; i < pg->ts[s].n; i++) {
+			if (!is_answer(&pg->ts[s].t[i]))
+				continue;
+			fprintf(out, "<li><a href=\"#t%zu\"><b>", 1000 * s + i);
+			xml_text(out, pg->suites.s[s]);
+			fputs("</b></a>: ", out);
+			xml_text(out, pg->ts[s].t[i].summary);
+			fputs("</li>\n", out);
+		}
+	fputs("</ul>\n", out);
 	for (size_t s = 0; s < pg->suites.n; s++)
 		for (size_t i = 0; i < pg->ts[s].n; i++) {
 			const struct rtable *t = &pg->ts[s].t[i];
-			if (t->kind != RTABLE_VERDICT || t->ncols == 3)
+			if (!is_answer(t))
 				continue;
 			fputs("<h3>", out);
 			xml_text(out, pg->suites.s[s]);
@@ -365,8 +384,7 @@ static void html_toc(FILE *out, const struct page *pg)
 		xml_text(out, pg->suites.s[s]);
 		fputs("</a></li>\n", out);
 		for (size_t i = 0; i < pg->ts[s].n && i < 40; i++) {
-			if (pg->ts[s].t[i].kind == RTABLE_VERDICT &&
-			    pg->ts[s].t[i].ncols != 3)
+			if (is_answer(&pg->ts[s].t[i]))
 				continue;
 			fprintf(out, "<li>&nbsp;&nbsp;<a href=\"#t%zu\">",
 				1000 * s + i);
@@ -390,8 +408,7 @@ static int html_suite(FILE *out, struct page *pg, size_t s)
 				 &next) != 0)
 			return -1;
 		for (size_t k = i; k < next; k++)
-			if (ts->t[k].kind != RTABLE_VERDICT ||
-			    ts->t[k].ncols == 3)
+			if (!is_answer(&ts->t[k]))
 				html_table(out, &ts->t[k], 1000 * s + k);
 	}
 	fputs("</section>\n", out);

@@ -33,6 +33,7 @@ static void rtable_release(struct rtable *t)
 	free(t->caption);
 	free(t->colkey);
 	free(t->unit);
+	free(t->summary);
 }
 
 void rtables_release(struct rtables *ts)

@@ -36,6 +36,7 @@ struct rtable {
 	enum rtable_kind kind;
 	char *title;   /* "phase=match-name", "engine=hyperscan" */
 	char *caption; /* a sentence on what the numbers are */
+	char *summary; /* a verdict's answer in a few sentences, or NULL */
 	char **cols;
 	int *numeric;  /* per column: right-aligned numbers */
 	size_t ncols, nrows;

@@ -513,7 +513,8 @@ static int within(const struct vgrid *g, size_t ci, double budget,
 	for (size_t gi = 0; gi < g->groups.n; gi++) {
 		const struct result *k = companion(g, gi, ci);
 		if (k == NULL)
-			return *why = "no verified compile", 0;
+			return *why = "without a verified result of that phase, "
+				      "so its budget cannot be checked", 0;
 		if (budget > 0 && !(view_median(k, g->d->metric[0].a) <= budget))
 			return *why = "over the compile budget", 0;
 		if (heap > 0 && !(view_median(k, g->d->heap) <= heap))
@@ -569,7 +570,8 @@ static void recommend(struct sbuf *b, const struct vgrid *g,
 	if (n > 0 && pick != 0) {
 		who_name(g->who.s[rk[0].ci], name, sizeof(name));
 		within(g, rk[0].ci, budget, heap, &why);
-		sb_printf(b, " The fastest over the groups, %s (%.2fx), is %s.",
+		sb_printf(b, " The fastest over the groups, %s (%.2fx), is left "
+			  "out: %s.",
 			  name, rk[0].score, why ? why : "excluded");
 	}
 	free(rk);
@@ -577,56 +579,79 @@ static void recommend(struct sbuf *b, const struct vgrid *g,
 
 /* --- how far to trust it -------------------------------------------- */
 
-static void trust(struct sbuf *b, const struct results *res, const char *suite,
-		  const struct ldecl *d, size_t partial)
-{
-	size_t unst = 0, failed = 0, unver = 0, unsup = 0, ok = 0, minn = 0;
-	const char *busy = results_config_get(res, "busy");
+/* What speaks against a suite's answer. */
+struct doubts {
+	size_t unst, failed, unver, unsup, ok, minn, partial;
+	const char *busy;
+	int interrupted;
+};
 
+static void doubts_of(const struct results *res, const char *suite,
+		      const struct ldecl *d, size_t partial, struct doubts *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->busy = results_config_get(res, "busy");
+	w->interrupted = res->interrupted;
+	w->partial = partial;
 	for (size_t i = 0; i < res->n; i++) {
 		const struct result *r = &res->r[i];
 		if (strcmp(r->suite, suite) != 0)
 			continue;
 		switch (r->status) {
 		case RESULT_OK:
-			ok++;
-			unst += unstable(r, d->metric[0].a);
-			unver += r->unverified;
-			if (minn == 0 || r->nsamples < minn)
-				minn = r->nsamples;
+			w->ok++;
+			w->unst += unstable(r, d->metric[0].a);
+			w->unver += r->unverified;
+			if (w->minn == 0 || r->nsamples < w->minn)
+				w->minn = r->nsamples;
 			break;
-		case RESULT_UNVERIFIED: unver++; break;
-		case RESULT_UNSUPPORTED: unsup++; break;
-		default: failed++;
+		case RESULT_UNVERIFIED: w->unver++; break;
+		case RESULT_UNSUPPORTED: w->unsup++; break;
+		default: w->failed++;
 		}
 	}
-	sb_printf(b, " Trust:");
-	if (res->interrupted)
-		sb_printf(b, " the run was interrupted, results are partial;");
-	if (busy != NULL)
-		sb_printf(b, " the machine was loaded (%s);", busy);
-	if (minn < 3)
-		sb_printf(b, " %zu sample%s per benchmark, so no spread is "
-			  "known (--count=5 or more);", minn,
-			  minn == 1 ? "" : "s");
-	if (unst > 0)
-		sb_printf(b, " %zu of %zu timed benchmarks unstable (spread "
-			  "above %.0f%%);", unst, ok, STATS_UNSTABLE_PCT);
-	if (failed > 0)
-		sb_printf(b, " %zu failed (mismatch, error or timeout): see "
-			  "\"not measured\";", failed);
-	if (unver > 0)
-		sb_printf(b, " %zu unverified, never ranked;", unver);
-	if (partial > 0)
-		sb_printf(b, " %zu partial (less %s than their group) not "
-			  "ranked;", partial, d->complete);
-	if (unsup > 0)
-		sb_printf(b, " %zu not supported by their engine;", unsup);
-	if (b->s[b->n - 1] == ':')
+}
+
+/* The doubts in full (brief 0), or as a few words for the summary. */
+static void trust(struct sbuf *b, const struct doubts *w,
+		  const struct ldecl *d, int brief)
+{
+	size_t at = b->n;
+
+	sb_printf(b, brief ? " Caution:" : " Trust:");
+	if (w->interrupted)
+		sb_printf(b, brief ? " interrupted run;" : " the run was "
+			  "interrupted, results are partial;");
+	if (w->busy != NULL)
+		sb_printf(b, brief ? " loaded machine;" : " the machine was "
+			  "loaded (%s);", w->busy);
+	if (w->minn < 3)
+		sb_printf(b, brief ? " %zu sample(s) each;" : " %zu sample(s) "
+			  "per benchmark, so no spread is known (--count=5 or "
+			  "more);", w->minn);
+	if (w->unst > 0)
+		sb_printf(b, brief ? " %zu unstable;" : " %zu of %zu timed "
+			  "benchmarks unstable (spread above %.0f%%);", w->unst,
+			  w->ok, STATS_UNSTABLE_PCT);
+	if (w->failed > 0)
+		sb_printf(b, brief ? " %zu failed;" : " %zu failed (mismatch, "
+			  "error or timeout): see \"not measured\";", w->failed);
+	if (w->unver > 0)
+		sb_printf(b, brief ? " %zu unverified;" : " %zu unverified, "
+			  "never ranked;", w->unver);
+	if (w->partial > 0)
+		sb_printf(b, brief ? " %zu partial;" : " %zu partial (less %s "
+			  "than their group) not ranked;", w->partial,
+			  d->complete);
+	if (w->unsup > 0 && !brief)
+		sb_printf(b, " %zu not supported by their engine;", w->unsup);
+	if (b->s[b->n - 1] != ':')
+		b->s[b->n - 1] = '.';
+	else if (brief)
+		b->s[b->n = at] = '\0';
+	else
 		sb_printf(b, " nothing against it: every timed answer was "
 			  "verified, every row stable.");
-	else
-		b->s[b->n - 1] = '.';
 }
 
 /* --- putting it together -------------------------------------------- */
@@ -650,6 +675,11 @@ static void no_line_note(struct sbuf *b, const struct rtable *t,
 		return;
 	if (no_line == 0) {
 		sb_printf(b, " Every group reaches line rate on one core.");
+		return;
+	}
+	if (no_line == t->nrows) {
+		sb_printf(b, " In none of the %zu groups does a contender reach "
+			  "line rate on one core.", t->nrows);
 		return;
 	}
 	sb_printf(b, " No contender reaches line rate on one core in %zu of "
@@ -729,11 +759,14 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 {
 	const struct ldecl *d = g->d;
 	struct vcols c;
-	struct sbuf b = {{0}, 0};
+	static struct sbuf b, sh; /* 16 KiB: off the stack */
+	struct doubts w;
 	struct rtable *t;
 	size_t no_line = 0;
 	long best, second;
 
+	b.n = sh.n = 0;
+	b.s[0] = sh.s[0] = '\0';
 	vcols_of(d, &c);
 	t = rtable_new(out, RTABLE_VERDICT, "verdict", "", c.n);
 	if (t == NULL || vtable_head(t, d, &c) != 0 ||
@@ -758,16 +791,23 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 			  g->better == BETTER_HIGHER ? "higher" : "lower");
 	}
 	wins_note(&b, g);
+	wins_note(&sh, g);
 	no_line_note(&b, t, &c, no_line);
+	no_line_note(&sh, t, &c, no_line);
 	recommend(&b, g, opts);
+	recommend(&sh, g, opts);
 	if (d->overall) {
 		overall_note(&b, g);
+		overall_note(&sh, g);
 		coverage_note(&b, g);
 	}
-	trust(&b, g->res, g->suite, d, g->partial);
+	doubts_of(g->res, g->suite, d, g->partial, &w);
+	trust(&b, &w, d, 0);
+	trust(&sh, &w, d, 1);
 	free(t->caption);
 	t->caption = strdup(b.s);
-	return t->caption ? 0 : -1;
+	t->summary = strdup(sh.n > 0 ? sh.s + 1 : sh.s);
+	return t->caption && t->summary ? 0 : -1;
 }
 
 /* 1 when some result of the suite has the key (its '?' left out). */

@@ -887,6 +887,19 @@ static void note_inputs(struct suite_ctx *ctx, const struct fqdn_run *r)
 				 r->cfg->queries_path);
 }
 
+/* The policy of a size, in the results' context: what the verdict is
+ * for ("500 (300 matchName, 200 matchPattern)"; sizes joined by "; "). */
+static void note_size(struct suite_ctx *ctx, const struct fqdn_size *z)
+{
+	const char *old = results_config_get(ctx->results, "fqdn-selectors");
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s%s%zu (%zu matchName, %zu matchPattern)",
+		 old ? old : "", old ? "; " : "", z->policy.n,
+		 z->policy.nnames, z->policy.npatterns);
+	results_meta_set(ctx->results, "fqdn-selectors", buf);
+}
+
 /* Free what fqdn_prepare() built (r may be partly built). */
 static void fqdn_run_free(void *arg)
 {
@@ -928,6 +941,7 @@ static void *fqdn_prepare(struct suite_ctx *ctx, const void *cfg)
 		if (size_init(r, z, explicit_n ? c->sizes[i] : FQDN_DEFAULT_DOMAINS,
 			      explicit_n) != 0)
 			goto fail;
+		note_size(ctx, z);
 		rc = size_plan(ctx, r, z);
 		if (rc == STATUS_INTERRUPTED)
 			break; /* nothing more is planned: the run stops */
@@ -951,7 +965,7 @@ static const char *const fqdn_layout[] = {
 	"verdict by=phase,domains? who=strategy,engine metric=ns/op "
 	"only=match-name,match-pattern,bad-match-pattern,bad-match-tld "
 	"cost=phase:compile heap=B(heap)/op:16MiB budget=50ms "
-	"about=fqdn-policy,fqdn-queries question='Which strategy and engine "
+	"about=fqdn-selectors,fqdn-policy,fqdn-queries question='Which strategy and engine "
 	"should a DNS proxy use for this policy?'",
 	"table split=phase,domains? rows=strategy,engine "
 	"metrics=ns/op,B/op,allocs/op,B(heap)/op,domains best=1",
