@@ -472,6 +472,11 @@ static int decl_tables(const struct results *res, const char *suite,
 		return 0;
 	if (tuples(res, suite, d, NULL, &d->split, &sigs) != 0)
 		goto out;
+	/* only results without the shared key (payload's base alone): one
+	   table of them, its split values empty */
+	if (sigs.n == 0 && d->shared[0] && d->split.n == 1 &&
+	    strlist_add(&sigs, "", 0) != 0)
+		goto out;
 	if (d->col[0]) {
 		struct ldecl_list one = {.n = 1};
 		memcpy(one.s[0], d->col, sizeof(one.s[0]));

@@ -779,9 +779,10 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 	}
 	sb_printf(&b, "%s", d->question);
 	about(&b, g->res, d);
-	if (t->nrows == 0)
+	if (t->nrows == 0) {
 		sb_printf(&b, " No verified result to rank.");
-	else {
+		sb_printf(&sh, " No verified result to rank.");
+	} else {
 		char who[256], by[256];
 		join_keys(&d->who, "", who, sizeof(who));
 		join_keys(&d->by, "", by, sizeof(by));
@@ -790,13 +791,15 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 			  d->metric[0].name,
 			  g->better == BETTER_HIGHER ? "higher" : "lower");
 	}
-	wins_note(&b, g);
-	wins_note(&sh, g);
-	no_line_note(&b, t, &c, no_line);
-	no_line_note(&sh, t, &c, no_line);
-	recommend(&b, g, opts);
-	recommend(&sh, g, opts);
-	if (d->overall) {
+	if (t->nrows > 0) {
+		wins_note(&b, g);
+		wins_note(&sh, g);
+		no_line_note(&b, t, &c, no_line);
+		no_line_note(&sh, t, &c, no_line);
+		recommend(&b, g, opts);
+		recommend(&sh, g, opts);
+	}
+	if (d->overall && t->nrows > 0) {
 		overall_note(&b, g);
 		overall_note(&sh, g);
 		coverage_note(&b, g);
