@@ -81,7 +81,7 @@ void strlist_sort_numeric(struct strlist *l, int descending)
 
 	for (size_t i = 0; i < l->n; i++)
 		as_number(l->s[i], &ok);
-	if (ok)
+	if (ok && l->n > 1)
 		qsort(l->s, l->n, sizeof(*l->s),
 		      descending ? cmp_num_desc : cmp_num_asc);
 }
