@@ -219,13 +219,58 @@ static int pivot_charts(FILE *out, struct svg_colors *pal, const char *suite,
 		}
 		snprintf(title, sizeof(title), "%s, %s=%s: %s", suite,
 			 t0->colkey, t0->cols[c], t0->unit);
-		snprintf(xl, sizeof(xl), "%s", t0->cols[0]);
+		snprintf(xl, sizeof(xl), "%s%s%s%s", t0->cols[0],
+			 t0->keyunit[0] ? " (" : "", t0->keyunit,
+			 t0->keyunit[0] ? ")" : "");
 		svg_line_chart(out, pal, title, xl, t0->unit, s, k,
 			       wants_log(x, k * nr), wants_log(y, k * nr));
 	}
 	free(s);
 	free(x);
 	free(y);
+	return rc;
+}
+
+/* Every row's first key is a number (a size): a line chart fits. */
+static int numeric_rows(const struct rtable *t)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *s = rtable_cell(t, r, 0)->text;
+		char *end;
+		if (s == NULL || (strtod(s, &end), end == s || *end != '\0'))
+			return 0;
+	}
+	return t->nrows > 0;
+}
+
+/* A column-key table whose rows are names (patterns): a bar per cell,
+ * coloured by its column (the engine). */
+static int cell_bars(FILE *out, struct svg_colors *pal, const char *suite,
+		     const struct rtable *t)
+{
+	size_t nv = t->ncols - t->nkeys - t->nlead, n = 0;
+	struct svg_bar *bars = calloc(t->nrows * nv + 1, sizeof(*bars));
+	char (*labels)[160] = calloc(t->nrows * nv + 1, sizeof(*labels));
+	double *v = calloc(t->nrows * nv + 1, sizeof(*v));
+	char title[512];
+	int rc = bars && labels && v ? 0 : -1;
+
+	for (size_t r = 0; rc == 0 && r < t->nrows; r++)
+		for (size_t c = t->nkeys + t->nlead; c < t->ncols; c++, n++) {
+			snprintf(labels[n], sizeof(labels[n]), "%s: %s",
+				 rtable_cell(t, r, 0)->text, t->cols[c]);
+			bars[n] = (struct svg_bar){labels[n],
+						   rtable_cell(t, r, c)->v,
+						   t->cols[c]};
+			v[n] = bars[n].value;
+		}
+	snprintf(title, sizeof(title), "%s, %s: %s per %s and %s", suite,
+		 t->title, t->unit, t->cols[0], t->colkey);
+	if (rc == 0)
+		svg_bar_chart(out, pal, title, t->unit, bars, n, wants_log(v, n));
+	free(bars);
+	free(labels);
+	free(v);
 	return rc;
 }
 
@@ -273,7 +318,7 @@ static int growth_chart(FILE *out, struct svg_colors *pal, const char *suite,
 	struct svg_series *s = calloc(t->nrows + 1, sizeof(*s));
 	double *x = calloc(nsz + 1, sizeof(*x));
 	double *y = calloc((t->nrows + 1) * (nsz + 1), sizeof(*y));
-	char title[256];
+	char title[256], xl[160];
 	int rc = s && x && y ? 0 : -1;
 
 	for (size_t k = 0; rc == 0 && k < nsz; k++)
@@ -287,8 +332,10 @@ static int growth_chart(FILE *out, struct svg_colors *pal, const char *suite,
 	snprintf(title, sizeof(title), "%s: %s growth with %s (click a legend "
 		 "entry to hide or show its series)", suite, t->unit,
 		 t->colkey);
+	snprintf(xl, sizeof(xl), "%s%s%s%s", t->colkey, t->keyunit[0] ? " (" : "",
+		 t->keyunit, t->keyunit[0] ? ")" : "");
 	if (rc == 0)
-		svg_line_chart(out, pal, title, t->colkey, t->unit, s, t->nrows,
+		svg_line_chart(out, pal, title, xl, t->unit, s, t->nrows,
 			       wants_log(x, nsz), wants_log(y, t->nrows * nsz));
 	free(s);
 	free(x);
@@ -310,6 +357,8 @@ static int table_charts(FILE *out, struct svg_colors *pal, const char *suite,
 		return growth_chart(out, pal, suite, t);
 	if (t->kind != RTABLE_TABLE)
 		return 0;
+	if (t->colkey != NULL && !numeric_rows(t))
+		return cell_bars(out, pal, suite, t);
 	if (t->colkey != NULL) {
 		while (j < ts->n && ts->t[j].kind == RTABLE_TABLE &&
 		       ts->t[j].colkey && !strcmp(ts->t[j].unit, t->unit))

@@ -437,6 +437,7 @@ static int decl_table_for(struct tbuild *b, const char *sig,
 	if (t == NULL || table_head(t, b) != 0)
 		goto out;
 	t->nlead = d->col[0] ? d->nlead : 0;
+	snprintf(t->keyunit, sizeof(t->keyunit), "%s", d->keyunit);
 	if (d->col[0]) {
 		if (tuples(b->res, b->suite, d, sig, &d->rows, &rows) != 0)
 			goto out;
@@ -643,6 +644,7 @@ static int growth_table(const struct results *res, const char *suite,
 	t = rtable_new(out, RTABLE_GROWTH, title, caption, 4 + sizes.n);
 	if (t == NULL || growth_head(t, &g, &sizes) != 0)
 		goto out;
+	snprintf(t->keyunit, sizeof(t->keyunit), "%s", g.keyunit);
 	for (size_t s = 0; s < series.n; s++)
 		if (growth_row(t, res, suite, &g, series.s[s], &sizes) != 0)
 			goto out;

@@ -47,6 +47,7 @@ struct rtable {
 	   the unit of those columns, the better direction of the values. */
 	size_t nkeys, nlead; /* nlead: metric columns before colkey's */
 	char *colkey, *unit;
+	char keyunit[64]; /* the first key's unit ("bytes"), or "" */
 	enum metric_better better;
 };
 

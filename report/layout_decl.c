@@ -142,6 +142,8 @@ static int apply(struct ldecl *d, const char *k, const char *v)
 	if (strcmp(k, "cols") == 0) return parse_text(v, d->col, LDECL_WORD);
 	if (strcmp(k, "shared") == 0) return parse_text(v, d->shared, LDECL_WORD);
 	if (strcmp(k, "size") == 0) return parse_text(v, d->size, LDECL_WORD);
+	if (strcmp(k, "keyunit") == 0)
+		return parse_text(v, d->keyunit, LDECL_WORD);
 	if (strcmp(k, "line") == 0) return parse_text(v, d->line, LDECL_WORD);
 	if (strcmp(k, "complete") == 0)
 		return parse_text(v, d->complete, LDECL_WORD);

@@ -10,14 +10,16 @@
  *
  *   table   split=KEYS rows=KEYS[:desc] [cols=KEY] metrics=METRICS
  *           [lead=METRICS] [shared=KEY] [best=1] [title='...']
+ *           [keyunit=UNIT]
  *       a table per distinct value of the split keys; a row per distinct
  *       value of the row keys (":desc": numerically, largest first);
  *       with cols, a column per value of that key showing the first
  *       metric, after the lead metrics (taken from any result of the
  *       row); without, a column per metric.  A result without the shared
  *       key joins every table (a scenario that uses no engine).  best=1
- *       marks the best of each column.
- *   growth  size=KEY [metric=UNIT]
+ *       marks the best of each column; keyunit: the unit of the first
+ *       row key (a chart's axis: "bytes").
+ *   growth  size=KEY [metric=UNIT] [keyunit=UNIT]
  *       how the metric grows with the size key, per series (the name
  *       without the size level).
  *   verdict by=KEYS who=KEYS metric=UNIT [only=VALUES] [show=METRICS]
@@ -71,6 +73,7 @@ struct ldecl {
 	struct ldecl_list split, rows, by, who, only, about;
 	int rows_desc, best, overall;
 	char col[LDECL_WORD], shared[LDECL_WORD], size[LDECL_WORD];
+	char keyunit[LDECL_WORD];
 	struct ldecl_metric metric[LDECL_MAX], lead[LDECL_MAX],
 		show[LDECL_MAX];
 	size_t nmetric, nlead, nshow;

@@ -497,6 +497,7 @@ static int overall_table(const struct vgrid *g, struct rtables *out)
 		snprintf(num, sizeof(num), "%zu", g->groups.n);
 		if (rtable_text(t, row, 2, num) != 0)
 			goto out;
+		rtable_cell(t, (size_t)row, 2)->v = (double)g->groups.n;
 	}
 	rc = 0;
 out:

@@ -969,7 +969,7 @@ static const char *const fqdn_layout[] = {
 	"should a DNS proxy use for this policy?'",
 	"table split=phase,domains? rows=strategy,engine "
 	"metrics=ns/op,B/op,allocs/op,B(heap)/op,domains best=1",
-	"growth size=domains",
+	"growth size=domains keyunit=selectors",
 	NULL,
 };
 

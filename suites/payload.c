@@ -1038,10 +1038,12 @@ static const char *const payload_layout[] = {
 	"with the link, per packet size and scenario, and how many cores "
 	"does line rate take?'",
 	"table title='Mpps per core' split=engine shared=engine "
-	"rows=size:desc cols=scenario metrics=Mpps lead=linerate:line-Mpps",
+	"rows=size:desc cols=scenario metrics=Mpps lead=linerate:line-Mpps "
+	"keyunit=bytes",
 	"table title='cores to reach line rate' split=engine shared=engine "
-	"rows=size:desc cols=scenario metrics=cores:line-Mpps/Mpps",
-	"growth size=size",
+	"rows=size:desc cols=scenario metrics=cores:line-Mpps/Mpps "
+	"keyunit=bytes",
+	"growth size=size keyunit=bytes",
 	NULL,
 };
 
