@@ -1,16 +1,22 @@
 /*
  * html.h - the HTML report: one self-contained page that opens offline
  * (inline CSS, inline SVG charts drawn by report/svg.c, a few lines of
- * inline script to sort tables; no fetch of any kind).
+ * inline script to sort tables and toggle series; no fetch of any kind).
  *
- * Per suite: the engine ranking as a bar chart and a table; FQDN-style
- * suites get a bar chart per phase (ns/op, log scale) and, when several
- * policy sizes were run, the scaling plot (ns/op against domains,
- * log-log); payload-style suites get throughput against packet size per
- * engine with the line rate drawn; other suites a bar chart of ns/op.
- * Then every table of report/layout.h, sortable by clicking a header, and
- * what was not measured.  Every string that came from the results
- * (names, patterns, messages, configuration) is escaped.
+ * First the verdicts (report/verdict.h): each suite's answer in a few
+ * sentences, then its paragraph and table; a table of contents; then per
+ * suite the charts drawn from its declared tables (report/layout.h),
+ * whatever the suite: a table with a column key over numeric rows is a
+ * line chart per column with a series per split table (payload: a chart
+ * per scenario, an engine per series, the line rate dashed), over named
+ * rows a bar per cell; a table with two key columns a heatmap of its
+ * first metric (fqdn: strategy x engine per phase); a growth table a
+ * line chart whose series the legend turns on and off; the overall
+ * ranking a bar chart.  A name keeps one colour on the whole page; an
+ * axis spanning more than 10x is logarithmic.  Then every table, sortable
+ * by clicking a header, what was not measured, and the configuration
+ * collapsed.  Every string that came from the results (names, patterns,
+ * messages, configuration) is escaped.
  */
 #ifndef RXB_HTML_H
 #define RXB_HTML_H
