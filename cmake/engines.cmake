@@ -14,6 +14,30 @@ pkg_check_modules(ONIG IMPORTED_TARGET oniguruma)
 # Boost.Regex (Debian: libboost-regex-dev) installs BoostConfig.cmake.
 find_package(Boost QUIET COMPONENTS regex)
 
+# rust-regex: Rust's regex crate, built offline by cargo against the crates
+# Debian packages (librust-regex-dev and the two it uses for literals,
+# librust-aho-corasick-dev and librust-memchr-dev) in RXB_CARGO_REGISTRY.
+# Debian's cargo first: /root/.cargo/bin/cargo (rustup) may sit earlier
+# on PATH.
+set(RXB_CARGO_REGISTRY "/usr/share/cargo/registry" CACHE PATH
+    "directory of packaged Rust crates (Debian: /usr/share/cargo/registry)")
+if(EXISTS /usr/bin/cargo)
+  set(RXB_CARGO /usr/bin/cargo)
+else()
+  find_program(RXB_CARGO cargo)
+endif()
+file(GLOB _rxb_rust_regex "${RXB_CARGO_REGISTRY}/regex-1.*")
+file(GLOB _rxb_rust_ac "${RXB_CARGO_REGISTRY}/aho-corasick-0.7*")
+file(GLOB _rxb_rust_memchr "${RXB_CARGO_REGISTRY}/memchr-2.*")
+set(RUST_REGEX_FOUND FALSE)
+if(RXB_CARGO AND _rxb_rust_regex AND _rxb_rust_ac AND _rxb_rust_memchr)
+  set(RUST_REGEX_FOUND TRUE)
+  list(GET _rxb_rust_regex 0 _rxb_rust_regex)
+  get_filename_component(RXB_RUST_REGEX_VERSION "${_rxb_rust_regex}" NAME)
+  string(REGEX REPLACE "^regex-" "" RXB_RUST_REGEX_VERSION
+         "${RXB_RUST_REGEX_VERSION}")
+endif()
+
 # Debian's re2.pc says 0.0.0; the package version is the useful one.
 set(RXB_RE2_VERSION "${RE2_VERSION}")
 if(RE2_FOUND AND (RXB_RE2_VERSION STREQUAL "0.0.0" OR NOT RXB_RE2_VERSION))
@@ -41,6 +65,7 @@ function(rxb_add_engines target)
   rxb_engine_status(tre "${TRE_FOUND}")
   rxb_engine_status(onig "${ONIG_FOUND}")
   rxb_engine_status(boost "${Boost_REGEX_FOUND}")
+  rxb_engine_status(rust-regex "${RUST_REGEX_FOUND}")
   if(RE2_FOUND)
     target_sources(${target} PRIVATE engines/re2.c engines/cre2.cc)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_RE2
@@ -73,4 +98,35 @@ function(rxb_add_engines target)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_BOOST)
     target_link_libraries(${target} PUBLIC Boost::regex)
   endif()
+  if(RUST_REGEX_FOUND)
+    rxb_add_rust_regex(${target})
+  endif()
+endfunction()
+
+# The Rust static library (engines/rust/) and its adapter.  cargo runs
+# offline and locked, with a CARGO_HOME of its own in the build tree whose
+# config replaces crates.io with the packaged registry: nothing downloads.
+function(rxb_add_rust_regex target)
+  set(home "${CMAKE_BINARY_DIR}/cargo-home")
+  set(dir "${CMAKE_SOURCE_DIR}/engines/rust")
+  set(lib "${CMAKE_BINARY_DIR}/cargo-target/release/librxb_rust_regex.a")
+  file(WRITE "${home}/config.toml"
+       "[source.crates-io]\nreplace-with = \"debian\"\n"
+       "[source.debian]\ndirectory = \"${RXB_CARGO_REGISTRY}\"\n"
+       "[net]\noffline = true\n")
+  add_custom_command(OUTPUT "${lib}"
+    COMMAND ${CMAKE_COMMAND} -E env CARGO_HOME=${home}
+            CARGO_TARGET_DIR=${CMAKE_BINARY_DIR}/cargo-target
+            ${RXB_CARGO} build --release --offline --locked --quiet
+            --manifest-path ${dir}/Cargo.toml
+    DEPENDS ${dir}/Cargo.toml ${dir}/Cargo.lock ${dir}/src/lib.rs
+    COMMENT "cargo: engines/rust (regex ${RXB_RUST_REGEX_VERSION}, offline)"
+    VERBATIM)
+  add_custom_target(rxb_rust_regex_lib DEPENDS "${lib}")
+  add_dependencies(${target} rxb_rust_regex_lib)
+  target_sources(${target} PRIVATE engines/rust_regex.c)
+  target_compile_definitions(${target} PUBLIC RXB_HAVE_RUST_REGEX
+    RXB_RUST_REGEX_VERSION="${RXB_RUST_REGEX_VERSION}")
+  # what rustc's staticlib needs from the C side (--print native-static-libs)
+  target_link_libraries(${target} PUBLIC "${lib}" pthread dl m)
 endfunction()

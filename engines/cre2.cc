@@ -13,7 +13,11 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -38,6 +42,7 @@ struct cre2_options {
 
 struct cre2_regexp {
 	re2::RE2 re;
+	std::unique_ptr<re2::RE2> twin; /* cre2_dfa_fails(): errors logged */
 
 	cre2_regexp(const char *p, size_t len, const re2::RE2::Options &o)
 		: re(re2::StringPiece(p, len), o)
@@ -117,6 +122,11 @@ void cre2_opt_set_max_mem(cre2_options_t *opt, int64_t bytes)
 	opt->opt.set_max_mem(bytes);
 }
 
+void cre2_opt_set_literal(cre2_options_t *opt, int flag)
+{
+	opt->opt.set_literal(flag != 0);
+}
+
 cre2_regexp_t *cre2_new(const char *pattern, size_t len,
 			const cre2_options_t *opt)
 {
@@ -174,6 +184,63 @@ int cre2_match(const cre2_regexp_t *re, const char *text, size_t len,
 			match[i].length = sub[i].size();
 		}
 		return 1;
+	} catch (...) {
+		return -1;
+	}
+}
+
+/* Whether text has "DFA out of memory" in the first 64 KiB of f. */
+static int cre2_log_says_oom(FILE *f)
+{
+	static char buf[1 << 16];
+	size_t n;
+
+	rewind(f);
+	n = std::fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	return std::strstr(buf, "DFA out of memory") != nullptr;
+}
+
+/* One search of re's twin with fd 2 sent to a temporary file. */
+static int cre2_twin_search(cre2_regexp_t *re, re2::StringPiece text,
+			    size_t start, cre2_anchor_t anchor)
+{
+	FILE *log = std::tmpfile();
+	int saved = -1, says;
+
+	if (log == nullptr)
+		return -1;
+	std::fflush(stderr);
+	saved = dup(2);
+	if (saved < 0 || dup2(fileno(log), 2) < 0) {
+		std::fclose(log);
+		if (saved >= 0)
+			close(saved);
+		return -1;
+	}
+	re->twin->Match(text, start, text.size(), cre2_to_anchor(anchor),
+			nullptr, 0);
+	std::fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	says = cre2_log_says_oom(log);
+	std::fclose(log);
+	return says;
+}
+
+int cre2_dfa_fails(cre2_regexp_t *re, const char *text, size_t len,
+		   size_t start, cre2_anchor_t anchor)
+{
+	if (!re->re.ok())
+		return -1;
+	try {
+		if (re->twin == nullptr) {
+			re2::RE2::Options o(re->re.options());
+			o.set_log_errors(true);
+			re->twin.reset(new re2::RE2(re->re.pattern(), o));
+		}
+		return cre2_twin_search(re, re2::StringPiece(text, len), start,
+					anchor);
 	} catch (...) {
 		return -1;
 	}

@@ -60,6 +60,7 @@ void cre2_opt_set_dot_nl(cre2_options_t *opt, int flag);
 void cre2_opt_set_never_capture(cre2_options_t *opt, int flag);
 void cre2_opt_set_longest_match(cre2_options_t *opt, int flag);
 void cre2_opt_set_max_mem(cre2_options_t *opt, int64_t bytes);
+void cre2_opt_set_literal(cre2_options_t *opt, int flag);
 
 /*
  * Compiles pattern[0..len) (it may hold NUL).  Returns NULL only when out
@@ -92,6 +93,17 @@ int cre2_program_size(const cre2_regexp_t *re);
 int cre2_match(const cre2_regexp_t *re, const char *text, size_t len,
 	       size_t start, size_t end, cre2_anchor_t anchor,
 	       cre2_string_t *match, int nmatch);
+
+/*
+ * Whether RE2's DFA runs out of its memory budget searching
+ * text[start..len) as cre2_match() would (RE2 then falls back to the
+ * NFA, which RE2 says only in its log).  Asked of a twin of re made at the
+ * first call and kept in re, whose errors are logged, with stderr
+ * captured around the search: for a look before timing, never inside it.
+ * 1 it did, 0 not, -1 the twin or the capture failed.
+ */
+int cre2_dfa_fails(cre2_regexp_t *re, const char *text, size_t len,
+		   size_t start, cre2_anchor_t anchor);
 
 /* 1 if re matches anywhere in text[0..len), 0 if not, -1 on error. */
 int cre2_partial_match(const cre2_regexp_t *re, const char *text, size_t len);

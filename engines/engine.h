@@ -17,6 +17,7 @@
 #define RXB_ENGINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engines/pattern.h"
 
@@ -26,6 +27,36 @@ struct engine_error {
 	long pattern;      /* index of the offending pattern, or -1 */
 	long offset;       /* byte offset inside it, or -1 when unknown */
 	char msg[256];     /* the engine's own message */
+};
+
+/*
+ * An engine option, `--engine-opt ENGINE.KEY=VALUE` (engines/engine_opt.c
+ * parses and checks it).  Each adapter declares its own as a table, ended
+ * by {NULL}, whose entries point at the adapter's storage: compile()
+ * reads *value, so an option applies to everything compiled after it is
+ * set.  Options are the run's, set once before anything compiles.
+ */
+enum engine_opt_kind {
+	ENGINE_OPT_SIZE,   /* bytes: 1048576, 512K, 64M, 1G (powers of 1024) */
+	ENGINE_OPT_COUNT,  /* a whole number */
+	ENGINE_OPT_BOOL,   /* true or false (on/off, yes/no, 1/0) */
+	ENGINE_OPT_CHOICE, /* one of choices; *value is its index */
+};
+
+struct engine_option {
+	const char *key;
+	enum engine_opt_kind kind;
+	const char *def;  /* the default, as --engine-opt would spell it */
+	const char *help; /* one line */
+	uint64_t min, max;          /* SIZE and COUNT: the accepted range */
+	const char *const *choices; /* CHOICE: NULL-ended */
+	/*
+	 * Optional: why a valid value cannot be used by this build's suites
+	 * (Hyperscan's streaming mode: no suite streams), or NULL when it
+	 * can.
+	 */
+	const char *(*refuse)(uint64_t value);
+	uint64_t *value; /* the adapter's storage; holds the default at start */
 };
 
 struct engine {
@@ -75,6 +106,24 @@ struct engine {
 	size_t (*size)(void *h);
 
 	void (*free)(void *h);
+
+	/* Its --engine-opt options, ended by {NULL}; NULL: none. */
+	const struct engine_option *options;
+
+	/*
+	 * Optional: the semantics class under the options set now (RE2's
+	 * longest_match makes it leftmost-longest); NULL: `semantics`.
+	 * Callers use engine_semantics().
+	 */
+	enum engine_semantics (*semantics_now)(void);
+
+	/*
+	 * Optional: whether h left its fast path while it matched in
+	 * ENGINE_PHASE_WARM (RE2's DFA out of its memory budget, falling
+	 * back to the NFA).  1 with a one-line message naming the option to
+	 * change in msg[0..size), 0 when nothing to say.  May be NULL.
+	 */
+	int (*note)(void *h, char *msg, size_t size);
 };
 
 /* The registry (engines/registry.c). */
@@ -86,13 +135,18 @@ extern const size_t engine_count;
  * harness forks (the child_init of harness/isolate.h's isolate_run():
  * suites/case.c's for a verifying child, harness/bench.c's for a
  * measuring one): the parent compiles, a verifying child computes
- * answers, a measuring child times a sample.  Only the test-only engines
- * (crash.c) look at it, to fail in one phase on purpose.
+ * answers, a measuring child times a sample.  The test-only engines
+ * (crash.c) look at it, to fail in one phase on purpose.  A suite that
+ * asks a verified case its inputs once in the parent before timing
+ * (fqdn's warm pass) sets ENGINE_PHASE_WARM around it: an adapter may
+ * then look closer at how it matches (re2: whether its DFA runs out of
+ * memory), for engine.note; never while anything is timed.
  */
 enum engine_phase {
 	ENGINE_PHASE_PARENT = 0,
 	ENGINE_PHASE_VERIFY,
 	ENGINE_PHASE_MEASURE,
+	ENGINE_PHASE_WARM,
 };
 extern enum engine_phase engine_phase;
 
@@ -120,6 +174,41 @@ static inline const char *engine_library(const struct engine *e)
 {
 	return e->library != NULL ? e->library : e->name;
 }
+
+/* The class count() counts under the options set now. */
+static inline enum engine_semantics engine_semantics(const struct engine *e)
+{
+	return e->semantics_now != NULL ? e->semantics_now() : e->semantics;
+}
+
+/*
+ * Set an option from "ENGINE.KEY=VALUE" (the argument of --engine-opt).
+ * 0, or -1 with a one-line reason in err ("not a size: use bytes or
+ * K, M, G, as 64M"; "re2 has no option 'foo' (options: max_mem, ...)").
+ */
+int engine_opt_set(const char *arg, char *err, size_t size);
+
+/* Every option of every engine back to its default (tests). */
+void engine_opts_reset(void);
+
+/*
+ * The options of e that differ from their defaults, as
+ * "max_mem:64M,longest_match:true" into buf (empty when none, or no
+ * options).  Returns the length written.
+ */
+size_t engine_opts_changed(const struct engine *e, char *buf, size_t size);
+
+/*
+ * e's name in benchmark names: "re2", or with the options that differ
+ * from their defaults, "re2,max_mem:64M" (Go-name-safe: no '/', '=' or
+ * blank; --bench=engine=re2 still selects it).  Valid until the next
+ * call for the same engine.
+ */
+const char *engine_bench_name(const struct engine *e);
+
+/* An option's current value as --engine-opt would spell it, into buf. */
+void engine_opt_format(const struct engine_option *o, uint64_t v, char *buf,
+		       size_t size);
 
 /* Fill err: helper for adapters. */
 void engine_error_set(struct engine_error *err, int status, long pattern,

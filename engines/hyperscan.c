@@ -38,6 +38,37 @@ struct hyperscan_ctx {
 	unsigned char *ids;
 };
 
+/*
+ * --engine-opt hyperscan.mode and hyperscan.som.  Every suite hands an
+ * engine whole buffers (a corpus, a packet, a name): block mode.
+ * Vectored and streaming mode need a suite that scans data in parts; none
+ * does yet, so they are refused rather than run as block mode.  som asks
+ * for the leftmost start of each match (HS_FLAG_SOM_LEFTMOST): the same
+ * ends are reported, at the cost SOM tracking has.
+ */
+static const char *const hyperscan_modes[] = {"block", "vectored",
+					      "streaming", NULL};
+static uint64_t hyperscan_mode = 0;
+static uint64_t hyperscan_som = 0;
+
+static const char *hyperscan_refuse_mode(uint64_t v)
+{
+	if (v == 0)
+		return NULL;
+	return "no suite scans data in parts (every one hands Hyperscan "
+	       "whole buffers): only mode=block";
+}
+
+static const struct engine_option hyperscan_options[] = {
+	{"mode", ENGINE_OPT_CHOICE, "block",
+	 "database mode: block (vectored, streaming: no suite yet)", 0, 0,
+	 hyperscan_modes, hyperscan_refuse_mode, &hyperscan_mode},
+	{"som", ENGINE_OPT_BOOL, "false",
+	 "track the leftmost start of each match (HS_FLAG_SOM_LEFTMOST)", 0,
+	 1, NULL, NULL, &hyperscan_som},
+	{NULL, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
 static const char *hyperscan_engine_version(void)
 {
 	return hs_version();
@@ -68,6 +99,8 @@ static unsigned hyperscan_pattern_flags(unsigned flags)
 		f |= HS_FLAG_UTF8;
 	if (flags & (ENGINE_SINGLEMATCH | ENGINE_ANCHORED))
 		f |= HS_FLAG_SINGLEMATCH;
+	if (hyperscan_som)
+		f |= HS_FLAG_SOM_LEFTMOST;
 	return f;
 }
 
@@ -356,4 +389,5 @@ const struct engine engine_hyperscan = {
 	.match_ids = hyperscan_match_ids,
 	.size = hyperscan_size,
 	.free = hyperscan_set_free,
+	.options = hyperscan_options,
 };

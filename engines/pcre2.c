@@ -20,10 +20,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Generous for real patterns, small enough to stop (a+)+$ in milliseconds. */
-#define RXB_PCRE2_MATCH_LIMIT 10000000u
-#define RXB_PCRE2_DEPTH_LIMIT 100000u
-#define RXB_PCRE2_JIT_STACK (1u << 20)
+/*
+ * The limits, engine options of each engine (--engine-opt
+ * pcre2.match_limit=N, pcre2-jit.jit_stack=4M): generous for real
+ * patterns, small enough to stop (a+)+$ in milliseconds.  The JIT ignores
+ * the depth limit (its stack bounds it).
+ */
+struct pcre2_limits {
+	uint64_t match;
+	uint64_t depth;
+	uint64_t jit_stack;
+};
+static struct pcre2_limits pcre2_interp_limits = {10000000u, 100000u, 0};
+static struct pcre2_limits pcre2_jit_limits = {10000000u, 100000u, 1u << 20};
+
+#define PCRE2_OPT_MATCH(lim)                                                 \
+	{"match_limit", ENGINE_OPT_COUNT, "10000000",                        \
+	 "most match() calls per attempt (pcre2_set_match_limit)", 1,       \
+	 UINT32_MAX, NULL, NULL, &(lim).match}
+#define PCRE2_OPT_DEPTH(lim)                                                 \
+	{"depth_limit", ENGINE_OPT_COUNT, "100000",                          \
+	 "deepest backtracking (pcre2_set_depth_limit)", 1, UINT32_MAX,     \
+	 NULL, NULL, &(lim).depth}
+
+static const struct engine_option pcre2_interp_options[] = {
+	PCRE2_OPT_MATCH(pcre2_interp_limits),
+	PCRE2_OPT_DEPTH(pcre2_interp_limits),
+	{NULL, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+static const struct engine_option pcre2_jit_options[] = {
+	PCRE2_OPT_MATCH(pcre2_jit_limits),
+	PCRE2_OPT_DEPTH(pcre2_jit_limits),
+	{"jit_stack", ENGINE_OPT_SIZE, "1M",
+	 "the JIT's stack, most it may grow to (from 32K)", 32u << 10,
+	 1u << 30, NULL, NULL, &pcre2_jit_limits.jit_stack},
+	{NULL, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
 
 struct pcre2_set {
 	/* first member: inturn_op_* get the set as a struct inturn */
@@ -104,14 +137,18 @@ static int pcre2_compile_one(struct pcre2_set *s, size_t i,
 /* Match context with the limits and, for JIT, a stack made once here. */
 static int pcre2_make_context(struct pcre2_set *s, struct engine_error *err)
 {
+	const struct pcre2_limits *lim = s->jit ? &pcre2_jit_limits
+						: &pcre2_interp_limits;
+
 	s->mctx = pcre2_match_context_create(NULL);
 	if (s->mctx == NULL)
 		goto nomem;
-	pcre2_set_match_limit(s->mctx, RXB_PCRE2_MATCH_LIMIT);
-	pcre2_set_depth_limit(s->mctx, RXB_PCRE2_DEPTH_LIMIT);
+	pcre2_set_match_limit(s->mctx, (uint32_t)lim->match);
+	pcre2_set_depth_limit(s->mctx, (uint32_t)lim->depth);
 	if (s->jit) {
 		s->stack = pcre2_jit_stack_create(32 * 1024,
-						  RXB_PCRE2_JIT_STACK, NULL);
+						  (PCRE2_SIZE)lim->jit_stack,
+						  NULL);
 		if (s->stack == NULL)
 			goto nomem;
 		pcre2_jit_stack_assign(s->mctx, NULL, s->stack);
@@ -249,6 +286,7 @@ const struct engine engine_pcre2 = {
 	.match_ids = inturn_op_match_ids,
 	.size = pcre2_size,
 	.free = pcre2_set_free,
+	.options = pcre2_interp_options,
 };
 
 const struct engine engine_pcre2_jit = {
@@ -264,4 +302,5 @@ const struct engine engine_pcre2_jit = {
 	.match_ids = inturn_op_match_ids,
 	.size = pcre2_size,
 	.free = pcre2_set_free,
+	.options = pcre2_jit_options,
 };

@@ -19,6 +19,7 @@
 #include "engines/engine.h"
 #include "engines/cre2.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +27,29 @@
 #define RXB_RE2_VERSION "unknown"
 #endif
 
-/* RE2's default budget is 8 MiB; large sets need more for their DFA. */
-#define RXB_RE2_MAX_MEM ((int64_t)256 << 20)
+/*
+ * --engine-opt re2.max_mem, longest_match, literal.  RE2's own default
+ * budget is 8 MiB; rxbench's is 256 MiB, which large sets need for their
+ * DFA.  longest_match makes RE2 leftmost-longest (engine_semantics()
+ * follows it); literal reads every pattern as a literal string, which the
+ * references do not: a pattern with metacharacters then MISMATCHes.
+ */
+static uint64_t re2_max_mem = (uint64_t)256 << 20;
+static uint64_t re2_longest = 0;
+static uint64_t re2_literal = 0;
+
+static const struct engine_option re2_options_table[] = {
+	{"max_mem", ENGINE_OPT_SIZE, "256M",
+	 "memory budget: program and DFA states (RE2's default: 8M)",
+	 1u << 10, (uint64_t)1 << 40, NULL, NULL, &re2_max_mem},
+	{"longest_match", ENGINE_OPT_BOOL, "false",
+	 "leftmost-longest instead of leftmost-first", 0, 1, NULL, NULL,
+	 &re2_longest},
+	{"literal", ENGINE_OPT_BOOL, "false",
+	 "patterns are literal strings, not regexes", 0, 1, NULL, NULL,
+	 &re2_literal},
+	{NULL, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
 
 struct re2_set {
 	size_t n;
@@ -35,6 +57,8 @@ struct re2_set {
 	cre2_regexp_t **re; /* one per pattern */
 	cre2_set_t *set;    /* NULL for a single pattern */
 	int *hits;          /* n slots for cre2_set_match(), made here */
+	int dfa_failed;     /* a search in ENGINE_PHASE_WARM ran out of DFA
+			       memory (re2_note) */
 };
 
 static const char *re2_version(void)
@@ -65,7 +89,9 @@ static cre2_options_t *re2_options(unsigned flags)
 	cre2_opt_set_utf8(opt, (flags & ENGINE_UTF8) != 0);
 	cre2_opt_set_case_sensitive(opt, (flags & ENGINE_CASELESS) == 0);
 	cre2_opt_set_dot_nl(opt, (flags & ENGINE_DOTALL) != 0);
-	cre2_opt_set_max_mem(opt, RXB_RE2_MAX_MEM);
+	cre2_opt_set_max_mem(opt, (int64_t)re2_max_mem);
+	cre2_opt_set_longest_match(opt, re2_longest != 0);
+	cre2_opt_set_literal(opt, re2_literal != 0);
 	return opt;
 }
 
@@ -199,12 +225,20 @@ static long re2_set_status(long rc)
 	return rc == -2 ? ENGINE_ERR_LIMIT : ENGINE_ERR_MATCH;
 }
 
-/* One search of pattern i from `start`: 1 match (extent in *m), 0, <0. */
+/*
+ * One search of pattern i from `start`: 1 match (extent in *m), 0, <0.
+ * In ENGINE_PHASE_WARM it also learns whether the DFA gives up there.
+ */
 static int re2_try(struct re2_set *s, size_t i, const char *data, size_t len,
 		   size_t start, cre2_string_t *m)
 {
-	int rc = cre2_match(s->re[i], data, len, start, len, s->anchor, m,
-			    m != NULL);
+	int rc;
+
+	if (engine_phase == ENGINE_PHASE_WARM && !s->dfa_failed)
+		s->dfa_failed = cre2_dfa_fails(s->re[i], data, len, start,
+					       s->anchor) > 0;
+	rc = cre2_match(s->re[i], data, len, start, len, s->anchor, m,
+			m != NULL);
 
 	return rc < 0 ? ENGINE_ERR_MATCH : rc;
 }
@@ -292,6 +326,25 @@ static size_t re2_size(void *h)
 	return total;
 }
 
+static enum engine_semantics re2_semantics_now(void)
+{
+	return re2_longest ? SEM_LEFTMOST_LONGEST : SEM_LEFTMOST_FIRST;
+}
+
+static int re2_note(void *h, char *msg, size_t size)
+{
+	struct re2_set *s = h;
+	char mem[32];
+
+	if (!s->dfa_failed)
+		return 0;
+	engine_opt_format(&re2_options_table[0], re2_max_mem, mem,
+			  sizeof(mem));
+	snprintf(msg, size, "re2: DFA out of memory (max_mem %s), the NFA "
+		 "answered: raise --engine-opt re2.max_mem", mem);
+	return 1;
+}
+
 const struct engine engine_re2 = {
 	.name = "re2",
 	.desc = "RE2 (automata, linear time); native sets via RE2::Set",
@@ -307,4 +360,7 @@ const struct engine engine_re2 = {
 	.match_ids = re2_match_ids,
 	.size = re2_size,
 	.free = re2_set_free,
+	.options = re2_options_table,
+	.semantics_now = re2_semantics_now,
+	.note = re2_note,
 };

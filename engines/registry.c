@@ -19,6 +19,7 @@ extern const struct engine engine_tre;
 extern const struct engine engine_posix;
 extern const struct engine engine_onig;
 extern const struct engine engine_boost;
+extern const struct engine engine_rust_regex;
 extern const struct engine engine_noop;
 extern const struct engine engine_crash;
 extern const struct engine engine_hang;
@@ -44,6 +45,9 @@ const struct engine *const engine_table[] = {
 #endif
 #ifdef RXB_HAVE_BOOST
 	&engine_boost,
+#endif
+#ifdef RXB_HAVE_RUST_REGEX
+	&engine_rust_regex,
 #endif
 	&engine_noop,
 	&engine_crash,
@@ -75,6 +79,10 @@ const struct engine_missing engine_missing[] = {
 #endif
 #ifndef RXB_HAVE_BOOST
 	MISSING("boost", "Boost.Regex", "libboost-regex-dev"),
+#endif
+#ifndef RXB_HAVE_RUST_REGEX
+	MISSING("rust-regex", "rust regex crate", "cargo librust-regex-dev "
+		"librust-aho-corasick-dev librust-memchr-dev"),
 #endif
 	{NULL, NULL},
 };

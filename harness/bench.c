@@ -101,6 +101,7 @@ void plan_release(struct plan *p)
 		free(p->b[i].name);
 		free(p->b[i].verified);
 		result_inputs_release(&p->b[i].in);
+		free(p->b[i].note);
 	}
 	free(p->b);
 	p->b = NULL;
@@ -461,6 +462,9 @@ int harness_run(const struct plan *p, const struct bench_opts *o,
 				r = NULL;
 			if (r != NULL && r->in.n == 0 &&
 			    result_inputs_merge(&r->in, &b->in) != 0)
+				r = NULL;
+			if (r != NULL && r->message == NULL && b->note != NULL &&
+			    (r->message = strdup(b->note)) == NULL)
 				r = NULL;
 			if (r == NULL) {
 				dead[i] = 1;

@@ -72,6 +72,11 @@ struct bench {
 	 */
 	char *verified;
 	int unverified;
+	/*
+	 * A remark for the row's message, kept even when the row is ok (an
+	 * engine's note: "re2: DFA out of memory ..."); owned, may be NULL.
+	 */
+	char *note;
 	double bytes_per_op; /* > 0: report MB/s (Go's b.SetBytes) */
 	/*
 	 * Ops that go once over the op's whole input set (every query,

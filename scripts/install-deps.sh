@@ -10,7 +10,8 @@ set -euo pipefail
 arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
 pkgs=(cmake make gcc g++ pkg-config libre2-dev libpcre2-dev libtre-dev
       libonig-dev libboost-regex-dev libyaml-dev libpcap-dev libjansson-dev nettle-dev valgrind
-      publicsuffix)
+      publicsuffix cargo librust-regex-dev librust-aho-corasick-dev
+      librust-memchr-dev)
 # Hyperscan is x86-only; Vectorscan is the drop-in fork for the others.
 if [ "$arch" = amd64 ]; then pkgs+=(libhyperscan-dev); else pkgs+=(libvectorscan-dev); fi
 if [ "${1:-build}" = test ]; then

@@ -592,6 +592,7 @@ static int case_plan_one(struct case_table *t, struct suite_ctx *ctx,
 		free(b.name);
 		free(b.verified);
 		result_inputs_release(&b.in);
+		free(b.note);
 		return -1;
 	}
 	c->planned = 1;

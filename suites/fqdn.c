@@ -117,6 +117,7 @@ struct fqdn_case {
 	void *h;
 	const unsigned char *want;
 	int warm;                 /* asked every query once, here */
+	char note[256];           /* the engine's note after that, or "" */
 	char *buf;                /* the rewritten query */
 	struct fqdn_built kept;   /* held between retain and release */
 	void *kept_h;
@@ -292,7 +293,7 @@ static void case_name(const struct fqdn_case *c, const char *phase, char *buf,
 		snprintf(dom, sizeof(dom), "/domains=%zu", c->sz->domains);
 	snprintf(buf, size, "FQDN%s%s/strategy=%s/engine=%s%s",
 		 phase ? "/phase=" : "", phase ? phase : "", c->s->name,
-		 case_has_engine(c) ? c->e->name : "none", dom);
+		 case_has_engine(c) ? engine_bench_name(c->e) : "none", dom);
 }
 
 /* The verdict of case c on query q: 1 allowed, 0 denied, <0 engine error. */
@@ -628,10 +629,18 @@ static void fqdn_failed(void *arg, const struct case_item *c, char *buf,
  */
 static void case_warm(struct fqdn_case *c)
 {
+	engine_phase = ENGINE_PHASE_WARM; /* the engine may look closer */
 	for (size_t k = 0; k < FQDN_NSETS && !interrupt_signal(); k++) {
 		const struct fqdn_queries *q = &c->sz->q[k];
 		for (size_t i = 0; i < q->n; i++)
 			(void)case_allows(c, q->name[i], q->len[i]);
+	}
+	engine_phase = ENGINE_PHASE_PARENT;
+	if (c->e != NULL && c->e->note != NULL &&
+	    c->e->note(c->h, c->note, sizeof(c->note)) > 0) {
+		char name[256];
+		case_name(c, NULL, name, sizeof(name));
+		fprintf(stderr, "rxbench: %s: %s\n", name, c->note);
 	}
 }
 
@@ -649,6 +658,9 @@ static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 		case_warm(fc);
 	fc->warm = 1;
 	op_fill(op, b);
+	if (op->phase >= PH_MATCH_FIRST && fc->note[0] != '\0' &&
+	    (b->note = strdup(fc->note)) == NULL)
+		return -1;
 	if (op->phase == PH_QUERIES)
 		b->extra[b->nextra++] = (struct bench_metric){
 			"allowed", BETTER_EXACT,

@@ -158,7 +158,8 @@ void payload_name(char *buf, size_t size, const struct scenario *sc,
 	if (label != NULL && n > 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, "/size=%s", label);
 	if (e != NULL && n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, "/engine=%s", e->name);
+		snprintf(buf + n, size - (size_t)n, "/engine=%s",
+			 engine_bench_name(e));
 }
 
 void payload_excerpt(const char *p, size_t len, size_t from, size_t max,

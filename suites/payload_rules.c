@@ -137,7 +137,7 @@ static void rule_refused(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 k - r->first + 1, r->n, pr->rs.p[k].re,
 			 pr->rs.p[k].len > 60 ? "..." : "");
 	snprintf(name, sizeof(name), "%s/scenario=real-life/engine=%s/rule=%s",
-		 PAYLOAD_PREFIX, pe->e->name, part);
+		 PAYLOAD_PREFIX, engine_bench_name(pe->e), part);
 	suite_fail(ctx, PAYLOAD_SUITE, name,
 		   pr->builtin || err->status == ENGINE_ERR_NOMEM ? RESULT_ERROR
 								 : RESULT_UNSUPPORTED,

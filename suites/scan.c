@@ -403,7 +403,8 @@ static int scan_class(const struct scan_run *r, const struct engine *e)
 {
 	if (r->model == MODEL_GREP)
 		return 0;
-	return e->semantics == SEM_NONE ? SEM_LEFTMOST_FIRST : (int)e->semantics;
+	return engine_semantics(e) == SEM_NONE ? SEM_LEFTMOST_FIRST
+						 : (int)engine_semantics(e);
 }
 
 /* --- the reference -------------------------------------------------- */
@@ -631,8 +632,8 @@ static int scan_gate(const struct scan_run *r, const struct scan_pattern *p,
 static void case_name(const struct scan_run *r, const struct scan_pattern *p,
 		      const struct engine *e, char *buf, size_t size)
 {
-	snprintf(buf, size, "Scan/engine=%s/pattern=%s%s", e->name, p->name,
-		 r->model == MODEL_GREP ? "/model=grep" : "");
+	snprintf(buf, size, "Scan/engine=%s/pattern=%s%s", engine_bench_name(e),
+		 p->name, r->model == MODEL_GREP ? "/model=grep" : "");
 }
 
 /* The cases of pattern i: one per engine, group i. */

@@ -98,6 +98,17 @@ static void meta_run(struct results *res, int argc, char **argv)
 	results_meta_set(res, "governor", buf[0] ? buf : "unknown");
 }
 
+/* "<engine>-options: max_mem:64M" when e runs with options changed. */
+static void engine_context(struct results *res, const struct engine *e)
+{
+	char key[96], opts[256];
+
+	if (engine_opts_changed(e, opts, sizeof(opts)) == 0)
+		return;
+	snprintf(key, sizeof(key), "%s-options", e->name);
+	results_config_set(res, key, opts);
+}
+
 void context_fill(struct results *res, int argc, char **argv)
 {
 	struct utsname u;
@@ -118,6 +129,7 @@ void context_fill(struct results *res, int argc, char **argv)
 			continue;
 		snprintf(buf, sizeof(buf), "%s-version", e->name);
 		results_config_set(res, buf, e->version());
+		engine_context(res, e);
 	}
 	results_meta_set(res, "host", u.nodename);
 	snprintf(buf, sizeof(buf), "%s %s", u.sysname, u.release);

@@ -116,10 +116,20 @@ static int opt_no_fork(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
+/* --engine-opt ENGINE.KEY=VALUE: set now, read when engines compile. */
+static int opt_engine_opt(void *cfg, const char *v, char *err, size_t size)
+{
+	(void)cfg;
+	return engine_opt_set(v, err, size);
+}
+
 #define RUN_OPT(f) offsetof(struct run_args, f)
 static const struct opt_spec run_options[] = {
 	{"engines", "a,b", "engines to run (default: all built)", OPT_TEXT,
 	 RUN_OPT(engines_arg), 0, 0, NULL},
+	{"engine-opt", "E.KEY=V", "an engine's option, repeatable (rxbench list\n"
+	 "shows each engine's and its default): names\nand results carry "
+	 "those that differ from it", OPT_CALL, 0, 0, 0, opt_engine_opt},
 	{"bench", "REGEX", "select benchmarks, as go test -bench does: '/'\n"
 	 "separates levels, '|' alternatives, an empty\nlevel matches all",
 	 OPT_TEXT, RUN_OPT(bench), 0, 0, NULL},
@@ -506,6 +516,7 @@ out:
 void run_args_init(struct run_args *a)
 {
 	memset(a, 0, sizeof(*a));
+	engine_opts_reset(); /* options are the run's: none from before */
 	a->opts.benchtime_ns = 1e9;
 	a->opts.count = 1;
 	a->opts.isolate = 1;
