@@ -23,8 +23,7 @@
 /*
  * The limits, engine options of each engine (--engine-opt
  * pcre2.match_limit=N, pcre2-jit.jit_stack=4M): generous for real
- * patterns, small enough to stop (a+)+$ in milliseconds.  The JIT ignores
- * the depth limit (its stack bounds it).
+ * patterns, small enough to stop (a+)+$ in milliseconds.
  */
 struct pcre2_limits {
 	uint64_t match;
@@ -49,9 +48,9 @@ static const struct engine_option pcre2_interp_options[] = {
 	{NULL, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 
+/* no depth_limit: pcre2_jit_match ignores it (the JIT stack bounds it) */
 static const struct engine_option pcre2_jit_options[] = {
 	PCRE2_OPT_MATCH(pcre2_jit_limits),
-	PCRE2_OPT_DEPTH(pcre2_jit_limits),
 	{"jit_stack", ENGINE_OPT_SIZE, "1M",
 	 "the JIT's stack, most it may grow to (from 32K)", 32u << 10,
 	 1u << 30, NULL, NULL, &pcre2_jit_limits.jit_stack},

@@ -13,6 +13,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,4 +416,172 @@ Test(engines, no_case_is_dead)
 		}
 		cr_expect_gt(takers, 0, "case %s runs on no engine", c->name);
 	}
+}
+
+/* Every option's declared default is what its adapter starts with, and
+ * spells back the same: nothing differs from the defaults at start. */
+Test(engine_opts, defaults_are_the_starting_values)
+{
+	char buf[256], v[64];
+
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+		cr_expect_eq(engine_opts_changed(e, buf, sizeof(buf)), 0,
+			     "%s starts with %s", e->name, buf);
+		cr_expect_str_eq(engine_bench_name(e), e->name);
+		for (const struct engine_option *o = e->options; o && o->key;
+		     o++) {
+			engine_opt_format(o, *o->value, v, sizeof(v));
+			cr_expect_str_eq(v, o->def, "%s.%s", e->name, o->key);
+		}
+	}
+}
+
+/* One line per refusal, naming what to write instead. */
+Test(engine_opts, bad_values_are_refused_with_a_reason)
+{
+	static const struct {
+		const char *arg, *says;
+	} bad[] = {
+		{"re2.max_mem=abc", "not a size"},
+		{"re2.max_mem=64X", "not a size"},
+		{"re2.max_mem=", "not a size"},
+		{"re2.max_mem=-1", "not a size"},
+		{"re2.foo=1", "re2 has no option 'foo' (options: max_mem"},
+		{"re2.longest_match=maybe", "not true or false"},
+		{"pcre2.match_limit=0", "must be from 1 to"},
+		{"pcre2.match_limit=0x10", "not a whole number"},
+		{"hyperscan.mode=streaming", "only mode=block"},
+		{"hyperscan.mode=bogus", "use one of block, vectored"},
+		{"onig.syntax=perl5", "use one of perl,"},
+		{"no-such.x=1", "no engine 'no-such'"},
+		{"re2max_mem=1", "write ENGINE.KEY=VALUE"},
+		{"re2.max_mem", "write ENGINE.KEY=VALUE"},
+	};
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)strcspn(bad[i].arg, "."), bad[i].arg);
+		if (engine_missing_reason(name) != NULL)
+			continue; /* not built here: another message */
+		err[0] = '\0';
+		cr_expect_eq(engine_opt_set(bad[i].arg, err, sizeof(err)), -1,
+			     "%s", bad[i].arg);
+		cr_expect(strstr(err, bad[i].says) != NULL, "%s: %s",
+			  bad[i].arg, err);
+	}
+	engine_opts_reset();
+}
+
+/* A changed option is in the engine's benchmark name and back to none
+ * after a reset; sizes spell in K, M, G. */
+Test(engine_opts, changed_options_name_the_engine)
+{
+	const struct engine *e = engine_find("re2");
+	char err[256], buf[256];
+
+	if (e == NULL)
+		cr_skip_test("re2: %s", engine_missing_reason("re2"));
+	cr_assert_eq(engine_opt_set("re2.max_mem=65536k", err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(engine_opt_set("re2.longest_match=on", err, sizeof(err)),
+		     0, "%s", err);
+	cr_expect_str_eq(engine_bench_name(e),
+			 "re2,max_mem:64M,longest_match:true");
+	cr_expect_gt(engine_opts_changed(e, buf, sizeof(buf)), 0);
+	cr_expect_eq(engine_semantics(e), SEM_LEFTMOST_LONGEST);
+	/* RE2 leftmost-longest: a|ab over "ab" is one match, "ab" */
+	cr_expect_eq(count_on(e, "a|ab|b", 0, "ab", 2), 1);
+	engine_opts_reset();
+	cr_expect_str_eq(engine_bench_name(e), "re2");
+	cr_expect_eq(engine_semantics(e), SEM_LEFTMOST_FIRST);
+	cr_expect_eq(count_on(e, "a|ab|b", 0, "ab", 2), 2);
+}
+
+/* PCRE2's match limit is the option's: 10 calls stop even a plain match. */
+Test(engine_opts, pcre2_match_limit_applies_at_compile)
+{
+	const struct engine *e = engine_find("pcre2");
+	char err[256];
+
+	if (e == NULL)
+		cr_skip_test("pcre2: %s", engine_missing_reason("pcre2"));
+	cr_assert_eq(engine_opt_set("pcre2.match_limit=5", err, sizeof(err)), 0);
+	cr_expect_eq(count_on(e, "(a+)+$", 0, "aaaaaaaaaaaaaaaaaab", 19),
+		     ENGINE_ERR_LIMIT);
+	engine_opts_reset();
+	cr_expect_eq(count_on(e, "(a+)+$", 0, "aaaaaaaab", 9), 0);
+}
+
+/* RE2 with a tiny budget: its DFA gives up on a large alternation, and
+ * engine.note says so after a search in ENGINE_PHASE_WARM (only then). */
+Test(engine_opts, re2_dfa_out_of_memory_is_noted)
+{
+	const struct engine *e = engine_find("re2");
+	char err[256], msg[256] = "", *re, *hay;
+	size_t n = 0;
+	struct engine_pattern p;
+	struct engine_error ee = {0};
+	void *h = NULL;
+
+	if (e == NULL)
+		cr_skip_test("re2: %s", engine_missing_reason("re2"));
+	re = malloc(64 * 1000);
+	hay = malloc(1 << 16);
+	cr_assert(re != NULL && hay != NULL);
+	for (int i = 0; i < 1000; i++)
+		n += (size_t)snprintf(re + n, 64 * 1000 - n, "%sx%dy[a-z]*z%d", i ? "|" : "",
+				     i * 7919, i);
+	for (size_t i = 0; i < (1 << 16); i++)
+		hay[i] = "xyz0123456789abcdefgh"[(i * 2654435761u) % 21];
+	p = (struct engine_pattern){re, n};
+	cr_assert_eq(engine_opt_set("re2.max_mem=300K", err, sizeof(err)), 0);
+	cr_assert_eq(e->compile(&p, 1, 0, &h, &ee), 0, "%s", ee.msg);
+	cr_expect_geq(e->is_match(h, hay, 1 << 16), 0);
+	cr_expect_eq(e->note(h, msg, sizeof(msg)), 0, "noted outside WARM");
+	engine_phase = ENGINE_PHASE_WARM;
+	cr_expect_geq(e->is_match(h, hay, 1 << 16), 0);
+	engine_phase = ENGINE_PHASE_PARENT;
+	cr_expect_eq(e->note(h, msg, sizeof(msg)), 1);
+	cr_expect(strstr(msg, "DFA out of memory (max_mem 300K)") != NULL &&
+		  strstr(msg, "--engine-opt re2.max_mem") != NULL, "%s", msg);
+	e->free(h);
+	engine_opts_reset();
+	free(re);
+	free(hay);
+}
+
+/* rust-regex reads PCRE syntax where the crate reads it otherwise or not
+ * at all: Latin-1 bytes, ASCII classes in UTF-8 mode, a literal '{'. */
+Test(engines, rust_regex_reads_pcre_syntax)
+{
+	static const struct {
+		const char *re, *hay;
+		unsigned flags;
+		long count;
+	} cases[] = {
+		{"\xe9+", "a\xe9\xe9" "b\xe9", 0, 2},      /* Latin-1 bytes */
+		{"[\xe0-\xef]", "\xe0\xe9\xf0", 0, 2},
+		{"\\\xe9", "\xe9", 0, 1},                  /* \é is é */
+		{"\\w+", "a\xc3\xa9" "b", ENGINE_UTF8, 2},  /* ASCII \w */
+		{"[\\w]+", "a\xc3\xa9" "b", ENGINE_UTF8, 2},
+		{"\\W", "a\xc3\xa9" "b", ENGINE_UTF8, 1},   /* é whole */
+		{"\\bb", "\xc3\xa9" "b", ENGINE_UTF8, 1},   /* é is no word */
+		{"\xc3\xa9", "\xc3\xa9\xc3\xa9", ENGINE_UTF8, 2},
+		{"a{", "a{a{", 0, 2},
+		{"a{1,2", "a{1,2", 0, 1},
+		{"a{2}", "aaaa", 0, 2},
+		{"[{]", "{", 0, 1},
+		{"(?i)\xc9", "\xe9\xc9", 0, 1},            /* ASCII caseless */
+	};
+	const struct engine *e = engine_find("rust-regex");
+
+	if (e == NULL)
+		cr_skip_test("rust-regex: %s", engine_missing_reason("rust-regex"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		cr_expect_eq(count_on(e, cases[i].re, cases[i].flags,
+				      cases[i].hay, strlen(cases[i].hay)),
+			     cases[i].count, "rust-regex: %s", cases[i].re);
 }
