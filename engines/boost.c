@@ -59,10 +59,10 @@ static int boost_status(int rc)
 }
 
 /* Translates and compiles pattern i into s->re[i]; 0 or a negative status. */
-static int boost_compile_one(struct boost_set *s, size_t i,
-			     const struct engine_pattern *p, unsigned flags,
-			     struct engine_error *err)
+static int boost_compile_one(void *h, size_t i, const struct engine_pattern *p,
+			     unsigned flags, struct engine_error *err)
 {
+	struct boost_set *s = h;
 	char *re = NULL, msg[200] = "";
 	size_t len = 0;
 	int rc;
@@ -82,37 +82,20 @@ static int boost_compile_one(struct boost_set *s, size_t i,
 	return rc;
 }
 
+static const struct inturn_build boost_build = {
+	.set_size = sizeof(struct boost_set),
+	.slots_at = offsetof(struct boost_set, re),
+	.slot_size = sizeof(cboost_regex_t *),
+	.try_one = boost_try,
+	.compile_one = boost_compile_one,
+	.free = boost_set_free,
+};
+
 static int boost_compile_set(const struct engine_pattern *pats, size_t n,
 			     unsigned flags, void **out,
 			     struct engine_error *err)
 {
-	struct boost_set *s;
-	int rc = 0;
-
-	*out = NULL;
-	if (n == 0) {
-		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
-		return ENGINE_ERR_COMPILE;
-	}
-	s = calloc(1, sizeof(*s));
-	if (s != NULL)
-		s->re = calloc(n, sizeof(*s->re));
-	if (s == NULL || s->re == NULL) {
-		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
-				 "out of memory");
-		boost_set_free(s);
-		return ENGINE_ERR_NOMEM;
-	}
-	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0, 0,
-				  boost_try};
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = boost_compile_one(s, i, &pats[i], flags, err);
-	if (rc != 0) {
-		boost_set_free(s);
-		return rc;
-	}
-	*out = s;
-	return 0;
+	return inturn_compile(&boost_build, pats, n, flags, out, err);
 }
 
 /* One leftmost-first search of pattern i from `start` (an inturn_try_fn);

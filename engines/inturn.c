@@ -3,6 +3,53 @@
  */
 #include "engines/inturn.h"
 
+#include <stdlib.h>
+
+/* The set's per-pattern array, n zeroed elements; 0 or -1. */
+static int inturn_slots(const struct inturn_build *b, void *s, size_t n)
+{
+	void **slots = (void **)((char *)s + b->slots_at);
+
+	*slots = calloc(n, b->slot_size);
+	return *slots != NULL ? 0 : -1;
+}
+
+int inturn_compile(const struct inturn_build *b,
+		   const struct engine_pattern *pats, size_t n, unsigned flags,
+		   void **out, struct engine_error *err)
+{
+	struct inturn *t;
+	void *s;
+	int rc = 0;
+
+	*out = NULL;
+	if (n == 0) {
+		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
+		return ENGINE_ERR_COMPILE;
+	}
+	s = calloc(1, b->set_size);
+	if (s == NULL || inturn_slots(b, s, n) != 0) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+		b->free(s);
+		return ENGINE_ERR_NOMEM;
+	}
+	t = s;
+	*t = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0,
+			     b->utf8 && (flags & ENGINE_UTF8) != 0, b->try_one};
+	if (b->begin != NULL)
+		rc = b->begin(s, flags, err);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = b->compile_one(s, i, &pats[i], flags, err);
+	if (rc == 0 && b->finish != NULL)
+		rc = b->finish(s, err);
+	if (rc != 0) {
+		b->free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
 int inturn_is_match(const struct inturn *t, void *h, const char *data,
 		    size_t len)
 {

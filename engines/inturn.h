@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "engines/engine.h"
+
 /* Where a match lies: data[so, eo). */
 struct inturn_span {
 	size_t so;
@@ -37,6 +39,39 @@ struct inturn {
 	int utf8;      /* ENGINE_UTF8: never resume inside a character */
 	inturn_try_fn try_one;
 };
+
+/*
+ * How an adapter compiles its set; inturn_compile() does the rest the
+ * same way for every adapter (an empty set refused, the set and its
+ * per-pattern array allocated, the struct inturn filled, every pattern
+ * compiled in order, the set freed on any failure), so each adapter
+ * keeps only what is its own: compiling one pattern.
+ */
+struct inturn_build {
+	size_t set_size;  /* sizeof the adapter's set: struct inturn first */
+	size_t slots_at;  /* offsetof the set's per-pattern array pointer */
+	size_t slot_size; /* bytes of one element of that array */
+	int utf8;         /* honours ENGINE_UTF8 (resume by characters) */
+	inturn_try_fn try_one;
+	/* Optional: before the first pattern (library set-up, contexts). */
+	int (*begin)(void *s, unsigned flags, struct engine_error *err);
+	/* Pattern i of the set into slot i: 0 or a negative status. */
+	int (*compile_one)(void *s, size_t i, const struct engine_pattern *p,
+			   unsigned flags, struct engine_error *err);
+	/* Optional: after the last pattern (match data sized from them). */
+	int (*finish)(void *s, struct engine_error *err);
+	/* Frees what s holds, however far compiling got; accepts NULL. */
+	void (*free)(void *s);
+};
+
+/*
+ * An engine's compile() for a set tried in turn: 0 with the set in *out,
+ * or a negative enum engine_status with err filled (begin, compile_one
+ * and finish fill it for their own failures).
+ */
+int inturn_compile(const struct inturn_build *b,
+		   const struct engine_pattern *pats, size_t n, unsigned flags,
+		   void **out, struct engine_error *err);
 
 /*
  * The same three as engine operations, for an adapter whose set struct

@@ -133,10 +133,10 @@ static int onig_status(int code)
 }
 
 /* Compiles pattern i into s->re[i]; 0 or a negative status. */
-static int onig_compile_one(struct onig_set *s, size_t i,
-			    const struct engine_pattern *p, unsigned flags,
-			    struct engine_error *err)
+static int onig_compile_one(void *h, size_t i, const struct engine_pattern *p,
+			    unsigned flags, struct engine_error *err)
 {
+	struct onig_set *s = h;
 	OnigErrorInfo einfo = {0};
 	OnigUChar msg[ONIG_MAX_ERROR_MESSAGE_LEN];
 	const OnigUChar *re = (const OnigUChar *)(p->re != NULL ? p->re : "");
@@ -163,8 +163,9 @@ static int onig_compile_one(struct onig_set *s, size_t i,
 }
 
 /* Region sized for the pattern with most groups, and the retry limit. */
-static int onig_make_match_data(struct onig_set *s, struct engine_error *err)
+static int onig_make_match_data(void *h, struct engine_error *err)
 {
+	struct onig_set *s = h;
 	int groups = 0;
 
 	for (size_t i = 0; i < s->turn.n; i++) {
@@ -186,41 +187,36 @@ static int onig_make_match_data(struct onig_set *s, struct engine_error *err)
 	return 0;
 }
 
+/* Oniguruma's encodings, initialised once per process. */
+static int onig_begin(void *h, unsigned flags, struct engine_error *err)
+{
+	(void)h;
+	(void)flags;
+	pthread_once(&onig_once, onig_init_encodings);
+	if (onig_init_rc == ONIG_NORMAL)
+		return 0;
+	engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
+			 "onig_initialize failed");
+	return ENGINE_ERR_NOMEM;
+}
+
+static const struct inturn_build onig_build = {
+	.set_size = sizeof(struct onig_set),
+	.slots_at = offsetof(struct onig_set, re),
+	.slot_size = sizeof(OnigRegex),
+	.utf8 = 1,
+	.try_one = onig_try,
+	.begin = onig_begin,
+	.compile_one = onig_compile_one,
+	.finish = onig_make_match_data,
+	.free = onig_set_free,
+};
+
 static int onig_compile_set(const struct engine_pattern *pats, size_t n,
 			    unsigned flags, void **out,
 			    struct engine_error *err)
 {
-	struct onig_set *s;
-	int rc = 0;
-
-	*out = NULL;
-	if (n == 0) {
-		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
-		return ENGINE_ERR_COMPILE;
-	}
-	pthread_once(&onig_once, onig_init_encodings);
-	s = calloc(1, sizeof(*s));
-	if (s != NULL)
-		s->re = calloc(n, sizeof(*s->re));
-	if (onig_init_rc != ONIG_NORMAL || s == NULL || s->re == NULL) {
-		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
-				 "out of memory (or onig_initialize failed)");
-		rc = ENGINE_ERR_NOMEM;
-		goto out;
-	}
-	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0,
-				  (flags & ENGINE_UTF8) != 0, onig_try};
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = onig_compile_one(s, i, &pats[i], flags, err);
-	if (rc == 0)
-		rc = onig_make_match_data(s, err);
-	if (rc == 0) {
-		*out = s;
-		s = NULL;
-	}
-out:
-	onig_set_free(s);
-	return rc;
+	return inturn_compile(&onig_build, pats, n, flags, out, err);
 }
 
 /*

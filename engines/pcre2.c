@@ -99,10 +99,11 @@ static void pcre2_set_free(void *h)
 }
 
 /* Compiles pattern i into s; 0 or a negative status with err filled. */
-static int pcre2_compile_one(struct pcre2_set *s, size_t i,
-			     const struct engine_pattern *p, uint32_t opts,
-			     struct engine_error *err)
+static int pcre2_compile_one(void *h, size_t i, const struct engine_pattern *p,
+			     unsigned flags, struct engine_error *err)
 {
+	struct pcre2_set *s = h;
+	uint32_t opts = rxb_pcre2_options(flags);
 	int code;
 	PCRE2_SIZE off;
 	PCRE2_UCHAR msg[200];
@@ -158,59 +159,57 @@ nomem:
 	return ENGINE_ERR_NOMEM;
 }
 
-static int pcre2_compile_set(const struct engine_pattern *pats, size_t n,
-			     unsigned flags, int jit, void **out,
-			     struct engine_error *err)
+/* The per-pattern match data, and the match context (pcre2_make_context). */
+static int pcre2_begin(void *h, struct engine_error *err)
 {
-	struct pcre2_set *s;
-	int rc = ENGINE_ERR_NOMEM;
+	struct pcre2_set *s = h;
 
-	*out = NULL;
-	if (n == 0) {
-		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
-		return ENGINE_ERR_COMPILE;
+	s->md = calloc(s->turn.n, sizeof(*s->md));
+	if (s->md == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+		return ENGINE_ERR_NOMEM;
 	}
-	s = calloc(1, sizeof(*s));
-	if (s == NULL)
-		goto nomem;
-	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0,
-				  (flags & ENGINE_UTF8) != 0, pcre2_try};
-	s->jit = jit;
-	s->code = calloc(n, sizeof(*s->code));
-	s->md = calloc(n, sizeof(*s->md));
-	if (s->code == NULL || s->md == NULL)
-		goto nomem;
-	rc = pcre2_make_context(s, err);
-	if (rc != 0)
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		rc = pcre2_compile_one(s, i, &pats[i], rxb_pcre2_options(flags),
-				       err);
-		if (rc != 0)
-			goto fail;
-	}
-	*out = s;
-	return 0;
-nomem:
-	engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
-	rc = ENGINE_ERR_NOMEM;
-fail:
-	pcre2_set_free(s);
-	return rc;
+	return pcre2_make_context(s, err);
 }
+
+static int pcre2_begin_interp(void *h, unsigned flags, struct engine_error *err)
+{
+	(void)flags;
+	((struct pcre2_set *)h)->jit = 0;
+	return pcre2_begin(h, err);
+}
+
+static int pcre2_begin_jit(void *h, unsigned flags, struct engine_error *err)
+{
+	(void)flags;
+	((struct pcre2_set *)h)->jit = 1;
+	return pcre2_begin(h, err);
+}
+
+#define PCRE2_BUILD(begin_fn)                                                \
+	{                                                                    \
+		.set_size = sizeof(struct pcre2_set),                        \
+		.slots_at = offsetof(struct pcre2_set, code),                \
+		.slot_size = sizeof(pcre2_code *), .utf8 = 1,                \
+		.try_one = pcre2_try, .begin = begin_fn,                     \
+		.compile_one = pcre2_compile_one, .free = pcre2_set_free,    \
+	}
+static const struct inturn_build pcre2_interp_build =
+	PCRE2_BUILD(pcre2_begin_interp);
+static const struct inturn_build pcre2_jit_build = PCRE2_BUILD(pcre2_begin_jit);
 
 static int pcre2_interp_compile(const struct engine_pattern *pats, size_t n,
 				unsigned flags, void **out,
 				struct engine_error *err)
 {
-	return pcre2_compile_set(pats, n, flags, 0, out, err);
+	return inturn_compile(&pcre2_interp_build, pats, n, flags, out, err);
 }
 
 static int pcre2_jit_compile_set(const struct engine_pattern *pats, size_t n,
 				 unsigned flags, void **out,
 				 struct engine_error *err)
 {
-	return pcre2_compile_set(pats, n, flags, 1, out, err);
+	return inturn_compile(&pcre2_jit_build, pats, n, flags, out, err);
 }
 
 /* One match attempt of pattern i from `start` (an inturn_try_fn). */

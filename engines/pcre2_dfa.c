@@ -220,10 +220,11 @@ static long dfa_atomic_at(const char *re, size_t len)
 }
 
 /* Compiles pattern i; 0 or a negative status with err filled. */
-static int dfa_compile_one(struct dfa_set *s, size_t i,
-			   const struct engine_pattern *p, uint32_t opts,
-			   struct engine_error *err)
+static int dfa_compile_one(void *h, size_t i, const struct engine_pattern *p,
+			   unsigned flags, struct engine_error *err)
 {
+	struct dfa_set *s = h;
+	uint32_t opts = rxb_pcre2_options(flags);
 	int code;
 	PCRE2_SIZE off;
 	PCRE2_UCHAR msg[200];
@@ -273,8 +274,10 @@ static size_t dfa_ws_size(const struct dfa_set *s)
 }
 
 /* Match data, context with the limits, and the workspace; 0 or NOMEM. */
-static int dfa_make_match_data(struct dfa_set *s, struct engine_error *err)
+static int dfa_make_match_data(void *h, struct engine_error *err)
 {
+	struct dfa_set *s = h;
+
 	s->md = pcre2_match_data_create(1, NULL);
 	s->mctx = pcre2_match_context_create(NULL);
 	s->wscount = dfa_ws_size(s);
@@ -290,41 +293,22 @@ static int dfa_make_match_data(struct dfa_set *s, struct engine_error *err)
 	return 0;
 }
 
+static const struct inturn_build dfa_build = {
+	.set_size = sizeof(struct dfa_set),
+	.slots_at = offsetof(struct dfa_set, code),
+	.slot_size = sizeof(pcre2_code *),
+	.utf8 = 1,
+	.try_one = dfa_try,
+	.compile_one = dfa_compile_one,
+	.finish = dfa_make_match_data,
+	.free = dfa_set_free,
+};
+
 static int dfa_compile_set(const struct engine_pattern *pats, size_t n,
 			   unsigned flags, void **out,
 			   struct engine_error *err)
 {
-	struct dfa_set *s;
-	int rc = 0;
-
-	*out = NULL;
-	if (n == 0) {
-		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
-		return ENGINE_ERR_COMPILE;
-	}
-	s = calloc(1, sizeof(*s));
-	if (s != NULL)
-		s->code = calloc(n, sizeof(*s->code));
-	if (s == NULL || s->code == NULL) {
-		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
-				 "out of memory");
-		rc = ENGINE_ERR_NOMEM;
-		goto out;
-	}
-	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0,
-				  (flags & ENGINE_UTF8) != 0, dfa_try};
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = dfa_compile_one(s, i, &pats[i], rxb_pcre2_options(flags),
-				     err);
-	if (rc == 0)
-		rc = dfa_make_match_data(s, err);
-	if (rc == 0) {
-		*out = s;
-		s = NULL;
-	}
-out:
-	dfa_set_free(s);
-	return rc;
+	return inturn_compile(&dfa_build, pats, n, flags, out, err);
 }
 
 /* Doubles the workspace after PCRE2_ERROR_DFA_WSSIZE; 0, LIMIT or NOMEM. */

@@ -89,10 +89,10 @@ static int posix_cflags(unsigned flags)
 }
 
 /* Translates and compiles pattern i into s->re[i]; 0 or a negative status. */
-static int posix_compile_one(struct posix_set *s, size_t i,
-			     const struct engine_pattern *p, unsigned flags,
-			     struct engine_error *err)
+static int posix_compile_one(void *h, size_t i, const struct engine_pattern *p,
+			     unsigned flags, struct engine_error *err)
 {
+	struct posix_set *s = h;
 	char *ere = NULL;
 	size_t len = 0;
 	char msg[200];
@@ -117,39 +117,28 @@ out:
 	return rc;
 }
 
+/* The glibc regex functions, found once (libc_regex.h). */
+static int posix_begin(void *h, unsigned flags, struct engine_error *err)
+{
+	(void)h;
+	(void)flags;
+	return posix_api_init(err);
+}
+
+static const struct inturn_build posix_build = {
+	.set_size = sizeof(struct posix_set),
+	.slots_at = offsetof(struct posix_set, re),
+	.slot_size = sizeof(regex_t),
+	.try_one = posix_try,
+	.begin = posix_begin,
+	.compile_one = posix_compile_one,
+	.free = posix_set_free,
+};
+
 static int posix_compile(const struct engine_pattern *pats, size_t n,
 			 unsigned flags, void **out, struct engine_error *err)
 {
-	struct posix_set *s;
-	int rc = 0;
-
-	*out = NULL;
-	if (n == 0) {
-		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
-		return ENGINE_ERR_COMPILE;
-	}
-	rc = posix_api_init(err);
-	if (rc != 0)
-		return rc;
-	s = calloc(1, sizeof(*s));
-	if (s != NULL)
-		s->re = calloc(n, sizeof(*s->re));
-	if (s == NULL || s->re == NULL) {
-		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
-				 "out of memory");
-		posix_set_free(s);
-		return ENGINE_ERR_NOMEM;
-	}
-	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0, 0,
-				  posix_try};
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = posix_compile_one(s, i, &pats[i], flags, err);
-	if (rc != 0) {
-		posix_set_free(s);
-		return rc;
-	}
-	*out = s;
-	return 0;
+	return inturn_compile(&posix_build, pats, n, flags, out, err);
 }
 
 /*

@@ -71,10 +71,10 @@ static int tre_cflags(unsigned flags)
 }
 
 /* Translates and compiles pattern i into s->re[i]; 0 or a negative status. */
-static int tre_compile_one(struct tre_set *s, size_t i,
-			   const struct engine_pattern *p, unsigned flags,
-			   struct engine_error *err)
+static int tre_compile_one(void *h, size_t i, const struct engine_pattern *p,
+			   unsigned flags, struct engine_error *err)
 {
+	struct tre_set *s = h;
 	char *ere = NULL;
 	size_t len = 0;
 	char msg[200];
@@ -99,38 +99,28 @@ out:
 	return rc;
 }
 
+static int tre_begin(void *h, unsigned flags, struct engine_error *err)
+{
+	(void)err;
+	((struct tre_set *)h)->multiline = (flags & ENGINE_MULTILINE) != 0;
+	return 0;
+}
+
+static const struct inturn_build tre_build = {
+	.set_size = sizeof(struct tre_set),
+	.slots_at = offsetof(struct tre_set, re),
+	.slot_size = sizeof(regex_t),
+	.try_one = tre_try,
+	.begin = tre_begin,
+	.compile_one = tre_compile_one,
+	.free = tre_set_free,
+};
+
 static int tre_compile_set(const struct engine_pattern *pats, size_t n,
 			   unsigned flags, void **out,
 			   struct engine_error *err)
 {
-	struct tre_set *s;
-	int rc = 0;
-
-	*out = NULL;
-	if (n == 0) {
-		engine_error_set(err, ENGINE_ERR_COMPILE, -1, -1, "empty set");
-		return ENGINE_ERR_COMPILE;
-	}
-	s = calloc(1, sizeof(*s));
-	if (s != NULL)
-		s->re = calloc(n, sizeof(*s->re));
-	if (s == NULL || s->re == NULL) {
-		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
-				 "out of memory");
-		tre_set_free(s);
-		return ENGINE_ERR_NOMEM;
-	}
-	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0, 0,
-				  tre_try};
-	s->multiline = (flags & ENGINE_MULTILINE) != 0;
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = tre_compile_one(s, i, &pats[i], flags, err);
-	if (rc != 0) {
-		tre_set_free(s);
-		return rc;
-	}
-	*out = s;
-	return 0;
+	return inturn_compile(&tre_build, pats, n, flags, out, err);
 }
 
 /* Whether ^ may match at `start`: data start, or a line start (REG_NEWLINE). */
