@@ -27,6 +27,15 @@ expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- scan --engines=re2,pcre2 --pa
 grep -q 'engine=pcre2' "$tmp/out" && { echo "FAIL: --bench=/engine=re2 ran pcre2"; fail=$((fail + 1)); }
 # a filter that selects nothing warns, names a benchmark, exits 1
 expect 1 "--bench=Nope selects none of the 2 benchmarks (one is BenchmarkScan/engine=re2/pattern=abc" -- scan --engines=re2,pcre2 --pattern abc --corpus "$tmp/abc.txt" --bench=Nope "${fast[@]}" --no-results
+# --engine-opt: a bad value is one line naming it; a changed option is in
+# the engine key of the names (a filter on the engine still selects it)
+# and in the results' configuration; list shows each option's default
+expect 2 "rxbench: --engine-opt=re2.max_mem=abc: not a size" -- run scan --engine-opt=re2.max_mem=abc
+expect 2 "re2 has no option 'nope'" -- run scan --engine-opt re2.nope=1
+expect 2 "only mode=block" -- run scan --engine-opt hyperscan.mode=streaming
+expect 0 "BenchmarkScan/engine=re2,max_mem:64M/pattern=abc" -- scan --engines=re2 --pattern abc --corpus "$tmp/abc.txt" --engine-opt re2.max_mem=64M --bench=/engine=re2 "${fast[@]}" -o "$tmp/opt.json"
+grep -q '"re2-options": "max_mem:64M"' "$tmp/opt.json" || { echo "FAIL: re2-options not in the results"; fail=$((fail + 1)); }
+expect 0 "re2.max_mem=256M" -- list
 # --list prints the names and measures nothing
 expect 0 "BenchmarkScan/engine=pcre2/pattern=abc" -- scan --engines=re2,pcre2 --pattern abc --corpus "$tmp/abc.txt" --list=/engine=pcre2
 [ "$(cat "$tmp/out")" = "BenchmarkScan/engine=pcre2/pattern=abc" ] || { echo "FAIL: --list printed more than the one name:"; cat "$tmp/out"; fail=$((fail + 1)); }
