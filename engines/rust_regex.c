@@ -72,22 +72,11 @@ static void rust_set_free(void *h)
 	free(s);
 }
 
-static unsigned rust_flags(unsigned flags)
-{
-	unsigned f = 0;
-
-	if (flags & ENGINE_CASELESS)
-		f |= RXB_RUST_CASELESS;
-	if (flags & ENGINE_DOTALL)
-		f |= RXB_RUST_DOTALL;
-	if (flags & ENGINE_MULTILINE)
-		f |= RXB_RUST_MULTILINE;
-	if (flags & ENGINE_UTF8)
-		f |= RXB_RUST_UTF8;
-	if (flags & ENGINE_ANCHORED)
-		f |= RXB_RUST_ANCHORED;
-	return f;
-}
+/* src/lib.rs reads enum engine_flag by these values. */
+_Static_assert(ENGINE_CASELESS == 1 && ENGINE_DOTALL == 2 &&
+		       ENGINE_ANCHORED == 4 && ENGINE_UTF8 == 16 &&
+		       ENGINE_MULTILINE == 32,
+	       "engines/rust/src/lib.rs mirrors enum engine_flag");
 
 /* One search of pattern i from `start` (an inturn_try_fn). */
 static int rust_try(void *h, size_t i, const char *data, size_t len,
@@ -137,7 +126,7 @@ static int rust_compile(const struct engine_pattern *pats, size_t n,
 	}
 	s->turn = (struct inturn){n, (flags & ENGINE_ANCHORED) != 0,
 				  (flags & ENGINE_UTF8) != 0, rust_try};
-	rc = rxb_rust_compile(pats, n, rust_flags(flags), &lim, &s->rs, &at,
+	rc = rxb_rust_compile(pats, n, flags, &lim, &s->rs, &at,
 			      msg, sizeof(msg));
 	if (rc != 0) {
 		free(s);

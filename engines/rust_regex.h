@@ -18,15 +18,6 @@
 
 struct rxb_rust_set;
 
-/* Compile flags of rxb_rust_compile() (src/lib.rs keeps the same values). */
-enum rxb_rust_flag {
-	RXB_RUST_CASELESS = 1,
-	RXB_RUST_DOTALL = 2,
-	RXB_RUST_MULTILINE = 4,
-	RXB_RUST_UTF8 = 8,
-	RXB_RUST_ANCHORED = 16,
-};
-
 /* What rxb_rust_compile() returns besides 0. */
 enum rxb_rust_status {
 	RXB_RUST_SYNTAX = -1,   /* the crate's parser refused the pattern */
@@ -43,7 +34,8 @@ struct rxb_rust_limits {
 
 /*
  * Compiles pats[0..n) (n >= 1; struct engine_pattern's layout) with
- * `flags` (enum rxb_rust_flag).  0 with *out set (free with
+ * `flags` (enum engine_flag: src/lib.rs knows their values; the crate
+ * has no use for ENGINE_SINGLEMATCH).  0 with *out set (free with
  * rxb_rust_free), or an enum rxb_rust_status with the offending
  * pattern's index (-1: the set as a whole) in *err_pattern and the
  * crate's message in msg[0..size).

@@ -14,12 +14,13 @@ use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 use std::os::raw::{c_char, c_int, c_long};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Compile flags; the values of rxb_rust_flag in rust_regex.h.
+/// Compile flags: rxbench's enum engine_flag (engines/pattern.h), whose
+/// values rust_regex.c asserts.
 const F_CASELESS: u32 = 1;
 const F_DOTALL: u32 = 2;
-const F_MULTILINE: u32 = 4;
-const F_UTF8: u32 = 8;
-const F_ANCHORED: u32 = 16;
+const F_ANCHORED: u32 = 4;
+const F_UTF8: u32 = 16;
+const F_MULTILINE: u32 = 32;
 
 /// Statuses; the values of rxb_rust_status in rust_regex.h.
 const ST_SYNTAX: c_int = -1;
@@ -178,6 +179,27 @@ macro_rules! configure {
     };
 }
 
+/// The crate's message on one line.  A syntax error is printed over
+/// several (the pattern, a caret under the spot, "error: what"): it
+/// becomes "what (offset N of the pattern as spelt for the crate: P)".
+fn one_line(e: &regex::Error, spelled: &str) -> String {
+    let text = e.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    let what = lines.iter().rev().find_map(|l| l.strip_prefix("error: "));
+    let caret = lines.iter().find_map(|l| {
+        let t = l.trim_start();
+        (t.starts_with('^') && t.trim_end().chars().all(|c| c == '^'))
+            .then(|| l.len() - t.len())
+    });
+    match (what, caret) {
+        (Some(w), Some(c)) if !spelled.contains('\n') && c >= 4 => {
+            format!("{} (offset {} of the pattern as spelt for the crate: {})", w, c - 4, spelled)
+        }
+        (Some(w), _) => w.to_string(),
+        _ => text.split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
 fn error_status(e: &regex::Error) -> c_int {
     match e {
         regex::Error::CompiledTooBig(_) => ST_TOO_BIG,
@@ -192,16 +214,16 @@ fn fail(status: c_int, pattern: usize, msg: String) -> Failure {
 /// Compiles one pattern (already translated); under F_ANCHORED it is
 /// checked alone first so that the \A(?:...) wrap cannot balance it.
 fn compile_one(src: &str, i: usize, flags: u32, lim: &RxbLimits) -> Result<Regex, Failure> {
-    let build = |s: &str| configure!(RegexBuilder::new(s), flags, lim).build();
-    let wrapped;
-    let s = if flags & F_ANCHORED != 0 {
-        build(src).map_err(|e| fail(error_status(&e), i, e.to_string()))?;
-        wrapped = format!("\\A(?:{})", src);
-        &wrapped
-    } else {
-        src
+    let build = |s: &str| {
+        configure!(RegexBuilder::new(s), flags, lim)
+            .build()
+            .map_err(|e| fail(error_status(&e), i, one_line(&e, s)))
     };
-    build(s).map_err(|e| fail(error_status(&e), i, e.to_string()))
+    if flags & F_ANCHORED == 0 {
+        return build(src);
+    }
+    build(src)?;
+    build(&format!("\\A(?:{})", src))
 }
 
 fn compile_all(pats: &[RxbPattern], flags: u32, lim: &RxbLimits) -> Result<RxbSet, Failure> {
@@ -222,7 +244,10 @@ fn compile_all(pats: &[RxbPattern], flags: u32, lim: &RxbLimits) -> Result<RxbSe
     let set = if pats.len() > 1 {
         let s = configure!(RegexSetBuilder::new(&srcs), flags, lim)
             .build()
-            .map_err(|e| fail(error_status(&e), usize::MAX, format!("RegexSet: {}", e)))?;
+            .map_err(|e| {
+                let msg = format!("RegexSet: {}", one_line(&e, ""));
+                fail(error_status(&e), usize::MAX, msg)
+            })?;
         Some(s)
     } else {
         None
