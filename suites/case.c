@@ -133,11 +133,31 @@ int case_table_input_file(struct case_table *t, const char *key,
 }
 
 /* c's inputs and its table's into `in`.  0 or -1. */
+/*
+ * Every option of engine e, as "engine-option.KEY" -> its value now (the
+ * defaults too: a build whose default differs then does not pair).
+ */
+static int case_engine_inputs(const struct engine *e,
+			      struct result_inputs *in)
+{
+	char key[96], v[64];
+
+	for (const struct engine_option *o = e != NULL ? e->options : NULL;
+	     o != NULL && o->key; o++) {
+		snprintf(key, sizeof(key), "engine-option.%s", o->key);
+		engine_opt_format(o, *o->value, v, sizeof(v));
+		if (result_inputs_add(in, key, v, strlen(v)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int case_inputs_to(const struct case_table *t,
 			  const struct case_item *c, struct result_inputs *in)
 {
 	return result_inputs_merge(in, &t->in) != 0 ||
-			       result_inputs_merge(in, &c->in) != 0
+			       result_inputs_merge(in, &c->in) != 0 ||
+			       case_engine_inputs(c->e, in) != 0
 		       ? -1
 		       : 0;
 }
