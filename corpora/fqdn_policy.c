@@ -45,6 +45,11 @@ static char *bytes_dup(const char *s, size_t len)
 	return d;
 }
 
+const char *fqdn_cilium_name(enum fqdn_cilium v)
+{
+	return v == FQDN_CILIUM_1_19 ? "1.19" : "1.11";
+}
+
 void fqdn_policy_init(struct fqdn_policy *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -634,5 +639,102 @@ int fqdn_queries_load(struct fqdn_queries *q, const char *path, char *err,
 			     "file (it is empty)");
 	free(lines);
 	corpus_release(&c);
+	return rc;
+}
+
+/* --- the Kubernetes-shaped generator --- */
+
+static const char *const k8s_words[] = {
+	"api", "web", "db", "cache", "queue", "auth", "search", "billing",
+	"orders", "users", "cart", "inventory", "notify", "metrics", "gateway",
+	"frontend", "backend", "worker", "scheduler", "redis", "postgres",
+	"kafka", "elastic", "grafana", "prometheus", "loki", "vault", "keycloak",
+};
+static const char *const k8s_namespaces[] = {
+	"default", "kube-system", "monitoring", "payments", "checkout", "auth",
+	"data", "ingress", "logging", "ml", "platform", "staging",
+};
+static const char *const k8s_regions[] = {
+	"us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-south-1",
+};
+/* Cloud endpoints as policies allow them. */
+static const char *const k8s_cloud_patterns[] = {
+	"*.googleapis.com", "*.s3.amazonaws.com", "*.blob.core.windows.net",
+	"*.azurecr.io", "*.amazonaws.com", "*.gcr.io", "*.docker.io",
+	"*.cloudfront.net", "*.pkg.dev", "*.servicebus.windows.net",
+};
+/* Exact external services. */
+static const char *const k8s_external[] = {
+	"api.github.com", "registry-1.docker.io", "auth.docker.io",
+	"storage.googleapis.com", "oauth2.googleapis.com", "sts.amazonaws.com",
+	"api.stripe.com", "hooks.slack.com", "login.microsoftonline.com",
+	"quay.io", "ghcr.io", "pypi.org", "files.pythonhosted.org",
+	"registry.npmjs.org", "proxy.golang.org",
+};
+
+#define K8S_PICK(r, list) \
+	(list)[rng_below((r), sizeof(list) / sizeof((list)[0]))]
+
+/* A service name: a word, a dash and a number ("orders-17"). */
+static void k8s_service(struct rng *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s-%u", K8S_PICK(r, k8s_words),
+		 (unsigned)rng_below(r, 1000));
+}
+
+/* Selector i of the Kubernetes shape into buf; *pattern says its kind. */
+static int k8s_selector(struct rng *r, size_t i, char *buf, size_t size,
+			int *pattern)
+{
+	const char *ns = K8S_PICK(r, k8s_namespaces);
+	const char *region = K8S_PICK(r, k8s_regions);
+	uint64_t roll = rng_below(r, 100);
+	char svc[48];
+
+	k8s_service(r, svc, sizeof(svc));
+	*pattern = 1;
+	if (i % 250 == 249)
+		return snprintf(buf, size, "*");
+	if (roll < 10)
+		return snprintf(buf, size, "*.%s.svc.cluster.local", ns);
+	if (roll < 12)
+		return snprintf(buf, size, "*.*.svc.cluster.local");
+	if (roll < 14)
+		return snprintf(buf, size, "*.*.*.cluster.local");
+	if (roll < 17)
+		return snprintf(buf, size, "**.%s.svc.cluster.local", ns);
+	if (roll < 22)
+		return snprintf(buf, size, "*.s3.%s.amazonaws.com", region);
+	if (roll < 27)
+		return snprintf(buf, size, "%s", K8S_PICK(r, k8s_cloud_patterns));
+	*pattern = 0;
+	if (roll < 62)
+		return snprintf(buf, size, "%s.%s.svc.cluster.local", svc, ns);
+	if (roll < 72)
+		return snprintf(buf, size, "%s.s3.%s.amazonaws.com", svc, region);
+	if (roll < 80)
+		return snprintf(buf, size, "%s.%s.rds.amazonaws.com", svc,
+				region);
+	if (roll < 90)
+		return snprintf(buf, size, "%s", K8S_PICK(r, k8s_external));
+	return snprintf(buf, size, "%s.example-corp.com", svc);
+}
+
+int fqdn_policy_generate_k8s(struct fqdn_policy *p, size_t n, uint64_t seed)
+{
+	struct rng r;
+	char buf[256];
+	int rc = 0;
+
+	rng_init(&r, seed ^ 0x6b38735fu);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		int pattern;
+		int len = k8s_selector(&r, i, buf, sizeof(buf), &pattern);
+		if (len <= 0 || (size_t)len >= sizeof(buf))
+			return -1;
+		rc = fqdn_policy_add(p, pattern ? FQDN_MATCH_PATTERN
+						: FQDN_MATCH_NAME,
+				     buf, (size_t)len, 0);
+	}
 	return rc;
 }

@@ -36,12 +36,31 @@ struct fqdn_selector {
 	long line;  /* line of the source file, 0 when generated */
 };
 
+/*
+ * Which Cilium reads the policy (--cilium).  1.11 (the seed's): '*' is
+ * [-a-zA-Z0-9_]* inside one label, the matchPattern "*" alone allows every
+ * valid name.  1.19: a leading "**." matches one or more labels, "**"
+ * elsewhere is '*', and a matchPattern of stars only allows every name
+ * (GeneratePattern's "(?:)").  0 is 1.11, so a zeroed policy is the seed's.
+ */
+enum fqdn_cilium {
+	FQDN_CILIUM_1_11 = 0,
+	FQDN_CILIUM_1_19 = 1,
+};
+
+/* "1.11" or "1.19". */
+const char *fqdn_cilium_name(enum fqdn_cilium v);
+
 struct fqdn_policy {
 	struct fqdn_selector *sel;
 	size_t n;
 	size_t cap;
 	size_t nnames;    /* how many are matchName */
 	size_t npatterns; /* how many are matchPattern */
+	enum fqdn_cilium cilium; /* the semantics it is read with */
+	/* the L7 selectors (toEndpoints peers) its rules are split across,
+	   in order and evenly: the per-selector regexes of cilium-l7; 0 is 1 */
+	size_t l7_selectors;
 };
 
 /* A list of query names (any bytes, NUL too, not validated). */
@@ -106,6 +125,26 @@ void fqdn_tlds_release(char **tlds, long n, int from_psl);
  */
 int fqdn_policy_generate(struct fqdn_policy *p, size_t n, uint64_t seed,
 			 char *const *tlds, long ntlds);
+
+/* Which generator makes a policy (--generator). */
+enum fqdn_generator {
+	FQDN_GEN_SEED, /* fqdn_policy_generate: the seed's shapes */
+	FQDN_GEN_K8S,  /* fqdn_policy_generate_k8s: Kubernetes-shaped */
+};
+
+/*
+ * Generate n Kubernetes-shaped selectors from seed, as a cluster's
+ * egress policies hold them: in-cluster service names
+ * (`<svc>.<ns>.svc.cluster.local`) and their wildcards
+ * (`*.<ns>.svc.cluster.local`, chains like `*.*.svc.cluster.local` and
+ * `*.*.*.cluster.local`, 1.19's `**.<ns>.svc.cluster.local`), cloud
+ * endpoints (`*.s3.amazonaws.com`, `<bucket>.s3.<region>.amazonaws.com`,
+ * `*.googleapis.com`, `*.blob.core.windows.net`, ...), exact external
+ * service names (`api.github.com`, ...), and one `*` allow-all per 250
+ * selectors (none below 250).  The same (n, seed) gives the same policy
+ * everywhere.  0, or -1 out of memory.
+ */
+int fqdn_policy_generate_k8s(struct fqdn_policy *p, size_t n, uint64_t seed);
 
 /*
  * Read a policy file: CiliumNetworkPolicy YAML (every matchName and

@@ -94,7 +94,9 @@ struct fqdn_size {
 	struct fqdn_queries q[FQDN_NSETS];
 	struct fqdn_set sets[FQDN_NSETS]; /* q, named: what an answer covers */
 	size_t off[FQDN_NSETS];   /* where set k starts in an answer */
-	struct fqdn_built *built; /* one per strategy */
+	uint32_t strategies;      /* the ones that run (fqdn_config) */
+	struct fqdn_built *built; /* one per strategy (zero when it does not
+				     run) */
 	signed char *valid;       /* per strategy: 1 valid syntax, 0 not,
 				     -1 not known yet (compile_failure) */
 	struct fqdn_case *cases;  /* strategy by strategy, engine none first */
@@ -131,11 +133,22 @@ struct fqdn_config {
 	uint64_t seed;
 	const char *policy_path;
 	const char *queries_path;
+	enum fqdn_cilium cilium; /* --cilium */
+	size_t l7_selectors;     /* --l7-selectors */
+	enum fqdn_generator generator; /* --generator */
+	uint32_t strategies; /* --strategies: bit i for fqdn_strategies[i] */
 };
 
 static void fqdn_config_init(void *cfg)
 {
-	((struct fqdn_config *)cfg)->seed = 1;
+	struct fqdn_config *c = cfg;
+
+	c->seed = 1;
+	c->cilium = FQDN_CILIUM_1_19;
+	c->l7_selectors = 1;
+	for (size_t i = 0; i < fqdn_nstrategies; i++)
+		if (!(fqdn_strategies[i].flags & FQDN_S_EXTRA))
+			c->strategies |= 1u << i;
 }
 
 /* One run: everything prepare builds; the benchmarks point into it. */
@@ -178,6 +191,77 @@ static int opt_domains(void *cfg, const char *v, char *err, size_t size)
 	return -1;
 }
 
+/* --cilium=1.11|1.19: the semantics the reference and strategies follow. */
+static int opt_cilium(void *cfg, const char *v, char *err, size_t size)
+{
+	struct fqdn_config *c = cfg;
+
+	if (strcmp(v, "1.11") == 0)
+		c->cilium = FQDN_CILIUM_1_11;
+	else if (strcmp(v, "1.19") == 0)
+		c->cilium = FQDN_CILIUM_1_19;
+	else {
+		snprintf(err, size, "unknown Cilium version (use 1.11 or 1.19)");
+		return -1;
+	}
+	return 0;
+}
+
+/* --generator=seed|k8s: which generated policy. */
+static int opt_generator(void *cfg, const char *v, char *err, size_t size)
+{
+	struct fqdn_config *c = cfg;
+
+	if (strcmp(v, "seed") == 0)
+		c->generator = FQDN_GEN_SEED;
+	else if (strcmp(v, "k8s") == 0)
+		c->generator = FQDN_GEN_K8S;
+	else {
+		snprintf(err, size, "unknown generator (use seed or k8s)");
+		return -1;
+	}
+	return 0;
+}
+
+/* --strategies=all|NAME[,NAME...]: which strategies run. */
+static int opt_strategies(void *cfg, const char *v, char *err, size_t size)
+{
+	struct fqdn_config *c = cfg;
+	const char *p = v;
+
+	c->strategies = 0;
+	if (strcmp(v, "all") == 0) {
+		c->strategies = (uint32_t)((1ull << fqdn_nstrategies) - 1);
+		return 0;
+	}
+	while (*p != '\0') {
+		size_t n = strcspn(p, ",");
+		size_t i = 0;
+		while (i < fqdn_nstrategies &&
+		       (strlen(fqdn_strategies[i].name) != n ||
+			strncmp(fqdn_strategies[i].name, p, n) != 0))
+			i++;
+		if (i == fqdn_nstrategies) {
+			int at = snprintf(err, size, "unknown strategy '%.*s' "
+					  "(use all, or of", (int)n, p);
+			for (size_t k = 0; k < fqdn_nstrategies && at > 0 &&
+					   (size_t)at < size; k++)
+				at += snprintf(err + at, size - (size_t)at, " %s%s",
+					       fqdn_strategies[k].name,
+					       k + 1 < fqdn_nstrategies ? ","
+									: ")");
+			return -1;
+		}
+		c->strategies |= 1u << i;
+		p += n + (p[n] == ',');
+	}
+	if (c->strategies == 0) {
+		snprintf(err, size, "no strategy named");
+		return -1;
+	}
+	return 0;
+}
+
 #define FQDN_OPT(f) offsetof(struct fqdn_config, f)
 static const struct opt_spec fqdn_options[] = {
 	{"domains", "N[,N...]", "policy sizes (default 500); several sizes\n"
@@ -188,6 +272,19 @@ static const struct opt_spec fqdn_options[] = {
 	 "selector per line", OPT_TEXT, FQDN_OPT(policy_path), 0, 0, NULL},
 	{"queries", "FILE", "query names, one per line (phase queries)",
 	 OPT_TEXT, FQDN_OPT(queries_path), 0, 0, NULL},
+	{"cilium", "1.11|1.19", "the semantics Cilium version (default 1.19;\n"
+	 "1.19 adds a leading '**.' of one label or more)", OPT_CALL, 0, 0, 0,
+	 opt_cilium},
+	{"l7-selectors", "N", "L7 selectors the policy's rules are split\n"
+	 "across for cilium-l7 (default 1)", OPT_SIZE, FQDN_OPT(l7_selectors),
+	 1, 100000, NULL},
+	{"strategies", "all|S[,S...]", "strategies to run (default: the seed's\n"
+	 "seven, map+multi and trie; all adds cilium-l7,\n"
+	 "map+cilium-l7, cilium-l3, map+cilium-l3)", OPT_CALL, 0, 0, 0,
+	 opt_strategies},
+	{"generator", "seed|k8s", "generated policy: the seed's shapes\n"
+	 "(default) or Kubernetes-shaped ones", OPT_CALL, 0, 0, 0,
+	 opt_generator},
 	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
 };
 
@@ -198,6 +295,10 @@ static int size_policy(const struct fqdn_run *r, struct fqdn_size *z,
 	const struct fqdn_policy *fp = &r->file_policy;
 
 	fqdn_policy_init(&z->policy);
+	z->policy.cilium = r->cfg->cilium;
+	z->policy.l7_selectors = r->cfg->l7_selectors;
+	if (r->cfg->policy_path == NULL && r->cfg->generator == FQDN_GEN_K8S)
+		return fqdn_policy_generate_k8s(&z->policy, n, r->cfg->seed);
 	if (r->cfg->policy_path == NULL)
 		return fqdn_policy_generate(&z->policy, n, r->cfg->seed, r->tlds,
 					    r->ntlds);
@@ -254,8 +355,10 @@ static int size_init(const struct fqdn_run *r, struct fqdn_size *z, size_t n,
 	if (z->built == NULL || z->valid == NULL)
 		return -1;
 	memset(z->valid, -1, fqdn_nstrategies);
+	z->strategies = r->cfg->strategies;
 	for (size_t i = 0; i < fqdn_nstrategies; i++)
-		if (fqdn_generate(&fqdn_strategies[i], &z->policy,
+		if ((z->strategies & (1u << i)) &&
+		    fqdn_generate(&fqdn_strategies[i], &z->policy,
 				  &z->built[i]) != 0)
 			return -1;
 	return 0;
@@ -302,27 +405,16 @@ static int case_allows(struct fqdn_case *c, const char *q, size_t len)
 	return fqdn_decide(c->s, c->built, c->e, c->h, q, len, c->buf);
 }
 
-/* Compile b's regexes on e.  0, or a negative engine status with err. */
-static int built_compile(const struct fqdn_built *b, const struct engine *e,
-			 void **h, struct engine_error *err)
+/* Compile c's regexes on its engine.  0, or a negative engine status. */
+static int case_compile(const struct fqdn_case *c, const struct fqdn_built *b,
+			void **h, struct engine_error *err)
 {
-	struct engine_pattern one, *pats = &one;
-	int rc;
+	return fqdn_regex_compile(c->s, b, c->e, h, err);
+}
 
-	*h = NULL;
-	if (b->nre == 0)
-		return 0;
-	if (b->nre > 1) {
-		pats = malloc(b->nre * sizeof(*pats));
-		if (pats == NULL)
-			return ENGINE_ERR_NOMEM;
-	}
-	for (size_t i = 0; i < b->nre; i++)
-		pats[i] = (struct engine_pattern){b->re[i], b->relen[i]};
-	rc = e->compile(pats, b->nre, 0, h, err);
-	if (pats != &one)
-		free(pats);
-	return rc;
+static void case_free(const struct fqdn_case *c, void *h)
+{
+	fqdn_regex_free(c->s, c->e, h);
 }
 
 /* --- the timed ops (run by the harness; no clock here) --- */
@@ -347,10 +439,10 @@ static int run_compile(void *arg, uint64_t n)
 	void *h;
 
 	for (uint64_t i = 0; i < n; i++) {
-		int rc = built_compile(c->built, c->e, &h, &err);
+		int rc = case_compile(c, c->built, &h, &err);
 		if (rc != 0)
 			return rc;
-		c->e->free(h);
+		case_free(c, h);
 	}
 	return 0;
 }
@@ -366,7 +458,7 @@ static int combined_once(struct fqdn_case *c, struct fqdn_built *b, void **h)
 		return ENGINE_ERR_NOMEM;
 	if (!case_has_engine(c))
 		return 0;
-	rc = built_compile(b, c->e, h, &err);
+	rc = case_compile(c, b, h, &err);
 	if (rc != 0)
 		fqdn_built_release(b);
 	return rc;
@@ -382,8 +474,7 @@ static int run_combined(void *arg, uint64_t n)
 		int rc = combined_once(c, &b, &h);
 		if (rc != 0)
 			return rc;
-		if (h != NULL)
-			c->e->free(h);
+		case_free(c, h);
 		fqdn_built_release(&b);
 	}
 	return 0;
@@ -426,7 +517,7 @@ static int retain_op(void *arg)
 			       ? ENGINE_ERR_NOMEM
 			       : 0;
 	if (op->phase == PH_COMPILE)
-		return built_compile(c->built, c->e, &c->kept_h, &err);
+		return case_compile(c, c->built, &c->kept_h, &err);
 	return combined_once(c, &c->kept, &c->kept_h);
 }
 
@@ -435,7 +526,7 @@ static void release_op(void *arg)
 	struct fqdn_case *c = ((struct fqdn_op *)arg)->c;
 
 	if (c->kept_h != NULL)
-		c->e->free(c->kept_h);
+		case_free(c, c->kept_h);
 	c->kept_h = NULL;
 	fqdn_built_release(&c->kept);
 }
@@ -515,7 +606,11 @@ static int compile_failure(struct fqdn_case *c, int rc,
 		    built_valid(c->sz, (size_t)(c->s - fqdn_strategies));
 	char what[64];
 
-	if (b->nre == 1)
+	if ((c->s->op == FQDN_OP_FIRST || c->s->op == FQDN_OP_ALL) &&
+	    err->pattern >= 0 && (size_t)err->pattern < b->nre)
+		snprintf(what, sizeof(what), "regex %ld of %zu (%zu bytes)",
+			 err->pattern + 1, b->nre, b->relen[err->pattern]);
+	else if (b->nre == 1)
 		snprintf(what, sizeof(what), "regex of %zu bytes", b->relen[0]);
 	else
 		snprintf(what, sizeof(what), "set of %zu regexes", b->nre);
@@ -542,7 +637,7 @@ static int fqdn_compile(void *arg, const struct case_item *c, void **h,
 	*h = NULL;
 	if (!case_has_engine(fc))
 		return 0;
-	rc = built_compile(fc->built, fc->e, h, &err);
+	rc = case_compile(fc, fc->built, h, &err);
 	return rc == 0 ? 0 : compile_failure(fc, rc, &err, why, size);
 }
 
@@ -564,7 +659,8 @@ static int fqdn_case_expect(void *arg, const struct case_item *c, void *out,
 	int rc;
 
 	(void)c;
-	snprintf(by, size, "reference, Cilium v1.11's rules");
+	snprintf(by, size, "reference, Cilium v%s's rules",
+		 fqdn_cilium_name(z->policy.cilium));
 	if (fqdn_ref_init(&r, &z->policy) != 0)
 		return CASE_REF_ERROR;
 	rc = fqdn_expect(&r, z->sets, FQDN_NSETS, out);
@@ -671,7 +767,7 @@ static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 static void fqdn_release(void *arg, struct case_item *c)
 {
 	(void)arg;
-	c->e->free(c->h);
+	case_free(c->arg, c->h);
 }
 
 static const struct case_ops fqdn_ops = {
@@ -718,10 +814,13 @@ static int plan_generate(struct suite_ctx *ctx, struct fqdn_case *c)
 static int add_case(struct fqdn_size *z, struct fqdn_case *c)
 {
 	const char *engine = case_has_engine(c) ? c->e->name : "none";
-	int gated = (c->s->flags & FQDN_S_MULTI) && !engine_set_native(c->e);
+	const char *gate = c->built->unsupported;
 	char name[256], label[128];
 	size_t n = 0;
 
+	if (gate == NULL && (c->s->flags & FQDN_S_MULTI) &&
+	    !engine_set_native(c->e))
+		gate = "needs a native multi-pattern set";
 	for (int ph = 0; ph < PH_COUNT; ph++)
 		n += case_has_phase(c, (enum fqdn_phase)ph);
 	if (n == 0)
@@ -730,7 +829,7 @@ static int add_case(struct fqdn_size *z, struct fqdn_case *c)
 	snprintf(label, sizeof(label), "%s: strategy %s, %zu domains", engine,
 		 c->s->name, z->domains);
 	if (case_add(&z->table, name, label, c->e, 0,
-		     gated ? "needs a native multi-pattern set" : NULL, 0, 0,
+		     gate, 0, 0,
 		     c) != 0)
 		return -1;
 	for (int ph = 0; ph < PH_COUNT; ph++) {
@@ -761,6 +860,8 @@ static int strategy_cases(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
 	const struct fqdn_strategy *s = &fqdn_strategies[i];
 	size_t ne = (s->flags & FQDN_S_TRIE) ? 0 : ctx->nengines;
 
+	if (!(z->strategies & (1u << i)))
+		return 0;
 	for (size_t j = 0; j <= ne; j++) {
 		struct fqdn_case *c = &z->cases[z->ncases];
 		*c = (struct fqdn_case){.sz = z, .s = s,
@@ -771,7 +872,8 @@ static int strategy_cases(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
 		if (c->buf == NULL)
 			return -1;
 		if (j == 0 && !(s->flags & FQDN_S_TRIE)) {
-			if (plan_generate(ctx, c) != 0)
+			if (c->built->unsupported == NULL &&
+			    plan_generate(ctx, c) != 0)
 				return -1;
 		} else if (add_case(z, c) != 0) {
 			return -1;
@@ -888,12 +990,17 @@ static void note_inputs(struct suite_ctx *ctx, const struct fqdn_run *r)
 	if (r->cfg->policy_path != NULL)
 		snprintf(buf, sizeof(buf), "%s (%zu selectors)",
 			 r->cfg->policy_path, r->file_policy.n);
+	else if (r->cfg->generator == FQDN_GEN_K8S)
+		snprintf(buf, sizeof(buf), "generated Kubernetes-shaped, seed "
+			 "%llu", (unsigned long long)r->cfg->seed);
 	else
 		snprintf(buf, sizeof(buf), "generated, seed %llu, TLDs from %s "
 			 "(%ld)", (unsigned long long)r->cfg->seed,
 			 r->tlds_psl ? FQDN_PSL_PATH : "the built-in list",
 			 r->ntlds);
 	results_meta_set(ctx->results, "fqdn-policy", buf);
+	results_meta_set(ctx->results, "fqdn-cilium",
+			 fqdn_cilium_name(r->cfg->cilium));
 	if (r->cfg->queries_path != NULL)
 		results_meta_set(ctx->results, "fqdn-queries",
 				 r->cfg->queries_path);

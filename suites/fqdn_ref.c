@@ -162,16 +162,37 @@ static int label_match(const char *p, size_t m, const char *s, size_t n,
 	return row[n];
 }
 
-/* As many labels, each matching (top-level domain first: fails soonest). */
+/* Every label of q below `upto` is a non-empty run of class characters. */
+static int labels_valid(const struct qlabels *q, size_t upto)
+{
+	for (size_t i = 0; i < upto; i++) {
+		if (q->len[i] == 0)
+			return 0;
+		for (size_t j = 0; j < q->len[i]; j++)
+			if (!dns_class((unsigned char)q->low[q->off[i] + j]))
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * As many labels, each matching (top-level domain first: fails soonest).
+ * With 1.19's leading "**.", the selector's labels match the query's last
+ * ones and the query has at least one more, each valid.
+ */
 static int sel_match(const struct fqdn_ref_sel *s, const struct qlabels *q)
 {
-	if (s->nlabels != q->n)
+	size_t skip;
+
+	if (s->subdomains ? q->n <= s->nlabels : q->n != s->nlabels)
 		return 0;
-	for (size_t i = q->n; i-- > 0;)
+	skip = q->n - s->nlabels; /* query labels left of the selector's */
+	for (size_t i = s->nlabels; i-- > 0;)
 		if (!label_match(s->low + s->off[i], s->len[i],
-				 q->low + q->off[i], q->len[i], q->row))
+				 q->low + q->off[skip + i], q->len[skip + i],
+				 q->row))
 			return 0;
-	return 1;
+	return !s->subdomains || labels_valid(q, skip);
 }
 
 /* The match-all's verdict on body[0..n): "." or non-empty class labels. */
@@ -210,23 +231,52 @@ static int sel_cut(struct fqdn_ref_sel *s, size_t n)
 	return 0;
 }
 
-/* Selectors are ASCII (fqdn_selector_check): ASCII lower case suffices. */
-static int ref_sel_init(struct fqdn_ref_sel *rs, const struct fqdn_selector *s)
+/* 1 when s[0..len) is stars only ("*", "**", ...). */
+static int stars_only(const char *s, size_t len)
 {
+	size_t i = 0;
+
+	while (i < len && s[i] == '*')
+		i++;
+	return len > 0 && i == len;
+}
+
+/* What kind of match-all pattern s is under version v (0: none). */
+static int match_all_kind(const struct fqdn_selector *s, enum fqdn_cilium v)
+{
+	if (s->kind != FQDN_MATCH_PATTERN)
+		return 0;
+	if (v == FQDN_CILIUM_1_19)
+		return stars_only(s->text, s->len) ? REF_ALL_NAMES : 0;
+	return s->len == 1 && s->text[0] == '*' ? REF_ALL_VALID : 0;
+}
+
+/* Selectors are ASCII (fqdn_selector_check): ASCII lower case suffices. */
+static int ref_sel_init(struct fqdn_ref_sel *rs, const struct fqdn_selector *s,
+			enum fqdn_cilium v)
+{
+	const char *text = s->text;
 	size_t n = s->len;
 
 	memset(rs, 0, sizeof(*rs));
-	if (s->kind == FQDN_MATCH_PATTERN && s->len == 1 && s->text[0] == '*') {
-		rs->match_all = 1;
+	rs->match_all = match_all_kind(s, v);
+	if (rs->match_all)
 		return 0;
+	if (v == FQDN_CILIUM_1_19 && s->kind == FQDN_MATCH_PATTERN && n >= 3 &&
+	    memcmp(text, "**.", 3) == 0) {
+		rs->subdomains = 1;
+		text += 3;
+		n -= 3;
 	}
-	if (s->len == 0)
+	if (n == 0 && !rs->subdomains)
 		return 0; /* Cilium skips an empty selector: no labels, no match */
-	rs->low = malloc(n + 2);
+	rs->low = calloc(1, n + 2);
 	if (rs->low == NULL)
 		return -1;
+	if (n == 0)
+		return 0; /* "**." alone: one label or more, nothing else */
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s->text[i];
+		unsigned char c = (unsigned char)text[i];
 		rs->low[i] = (char)(c >= 0x80 ? REF_NEVER : lower_rune(c));
 	}
 	if (rs->low[n - 1] != '.')
@@ -242,7 +292,7 @@ int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p)
 	if (r->sel == NULL)
 		return -1;
 	for (size_t i = 0; i < p->n; i++) {
-		int rc = ref_sel_init(&r->sel[i], &p->sel[i]);
+		int rc = ref_sel_init(&r->sel[i], &p->sel[i], p->cilium);
 		r->n++;
 		if (rc != 0) {
 			fqdn_ref_release(r);
@@ -271,9 +321,15 @@ int fqdn_ref_allows(const struct fqdn_ref *r, const char *q, size_t len)
 
 	if (qlabels_init(&ql, q, len) != 0)
 		return -1;
-	for (size_t i = 0; i < r->n && !allowed; i++)
-		allowed = r->sel[i].match_all ? match_all(ql.low, ql.body)
-					      : sel_match(&r->sel[i], &ql);
+	for (size_t i = 0; i < r->n && !allowed; i++) {
+		const struct fqdn_ref_sel *s = &r->sel[i];
+		if (s->match_all == REF_ALL_NAMES)
+			allowed = 1;
+		else if (s->match_all == REF_ALL_VALID)
+			allowed = match_all(ql.low, ql.body);
+		else
+			allowed = s->low != NULL && sel_match(s, &ql);
+	}
 	free(ql.off);
 	return allowed;
 }

@@ -2,7 +2,7 @@
  * fqdn_ref.h - the reference verdict of the FQDN suite: does a policy
  * allow a query name, by Cilium v1.11's rules?
  *
- * What Cilium does (pkg/fqdn/dnsproxy/proxy.go, pkg/fqdn/matchpattern):
+ * What Cilium v1.11 does (pkg/fqdn/dnsproxy/proxy.go, pkg/fqdn/matchpattern):
  *   - the query: name = strings.ToLower(dns.Fqdn(name)) in CheckAllowed,
  *     then regexp.MatchString against the rules' regex;
  *   - a matchName N: ToRegexp(strings.ToLower(dns.Fqdn(N))), so exactly
@@ -38,6 +38,16 @@
  * last byte only; later miekg/dns versions also count backslashes before
  * it, which changes no verdict, since no selector matches a backslash.
  *
+ * Cilium v1.19 (policy->cilium, --cilium=1.19) reads matchPatterns
+ * otherwise (matchpattern.ToUnAnchoredRegexp, GeneratePattern):
+ *   - a pattern of stars only ("*", "**", ...) is the proxy's match-all,
+ *     GeneratePattern's "(?:)": it allows every name, whatever its bytes;
+ *   - a leading "**." (exactly those three characters) stands for one or
+ *     more labels, each a non-empty run of [-a-zA-Z0-9_]; so
+ *     "**.a.com" allows "x.a.com." and "x.y.a.com." but not "a.com.";
+ *   - any other run of stars is one '*' (which the label matcher below
+ *     cannot tell from a single star anyway): "***.a.com" is "*.a.com".
+ *
  * No regex engine, and no code shared with the strategies it checks.
  */
 #ifndef RXB_FQDN_REF_H
@@ -49,7 +59,10 @@
 
 /* One selector, lower-cased and cut into labels once (owned). */
 struct fqdn_ref_sel {
-	int match_all; /* the matchPattern "*" */
+	int match_all;  /* REF_ALL_VALID: "*" in 1.11; REF_ALL_NAMES: stars
+			   only in 1.19; else 0 */
+	int subdomains; /* 1.19's leading "**.": cut off, and low holds the
+			   rest, which needs one label or more before it */
 	char *low;     /* the selector lower-cased with its final dot */
 	size_t nlabels;
 	size_t *off, *len; /* label i is low[off[i]..off[i] + len[i]) */
@@ -60,7 +73,10 @@ struct fqdn_ref {
 	size_t n;
 };
 
-/* Lower-case and cut every selector of p.  0, or -1 out of memory. */
+enum { REF_ALL_VALID = 1, REF_ALL_NAMES = 2 };
+
+/* Lower-case and cut every selector of p, read with p->cilium's rules.
+ * 0, or -1 out of memory. */
 int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p);
 void fqdn_ref_release(struct fqdn_ref *r);
 

@@ -41,6 +41,7 @@ static const struct piece_rule name_plain = {DOT_ADD, 0, 0, 0, 0, NULL};
 static const struct piece_rule name_reversed = {DOT_STRIP, 1, 0, 0, 0, NULL};
 static const struct piece_rule name_set = {DOT_ADD, 0, 1, 0, 0, NULL};
 static const struct piece_rule name_set_reversed = {DOT_ADD, 1, 1, 0, 0, NULL};
+static const struct piece_rule name_anchored = {DOT_ADD, 0, 0, 1, 0, NULL};
 
 /* matchPattern rules */
 static const struct piece_rule pat_grouped = {DOT_ADD, 0, 0, 1, 1,
@@ -285,18 +286,246 @@ static int generate_trie(const struct fqdn_strategy *st,
 	return b->trie == NULL ? -1 : 0;
 }
 
+/* --- Cilium's per-selector shapes --- */
+
+/* 1 when s is a matchPattern of stars only. */
+static int stars_only(const struct fqdn_selector *s)
+{
+	return s->kind == FQDN_MATCH_PATTERN && s->len > 0 &&
+	       strspn(s->text, "*") == s->len;
+}
+
+/* 1 when s starts with 1.19's subdomain wildcard "**.". */
+static int subdomain_wild(const struct fqdn_selector *s)
+{
+	return s->kind == FQDN_MATCH_PATTERN && s->len >= 3 &&
+	       memcmp(s->text, "**.", 3) == 0;
+}
+
+/*
+ * Why a strategy built with 1.11's ToRegexp cannot express p as 1.19
+ * reads it (NULL: it can).  l3: the name manager's anchored shape, whose
+ * match-all keeps to valid names.
+ */
+static const char *v119_gap(const struct fqdn_policy *p, int l3)
+{
+	if (p->cilium != FQDN_CILIUM_1_19)
+		return NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		if (stars_only(&p->sel[i]))
+			return l3 ? "Cilium 1.19: a stars-only matchPattern allows "
+				    "every name in the proxy; ToAnchoredRegexp's "
+				    "match-all allows valid names only"
+				  : "Cilium 1.19: a stars-only matchPattern allows "
+				    "every name; this strategy's regex is 1.11's "
+				    "ToRegexp";
+		if (!l3 && subdomain_wild(&p->sel[i]))
+			return "Cilium 1.19: a leading '**.' matches one label or "
+			       "more; this strategy's regex is 1.11's ToRegexp";
+	}
+	return NULL;
+}
+
+/*
+ * 1.19's ToUnAnchoredRegexp of a selector, lower case and fully qualified
+ * (Sanitize): a leading "**." is FQDN_SUBDOMAINS_RE, a run of stars one
+ * class star, '.' is [.].  Stars-only patterns are the caller's.
+ */
+static void sb_regex_119(struct sbuf *b, const struct fqdn_selector *s)
+{
+	struct sbuf low = {0};
+	size_t i = 0;
+
+	sb_name(&low, s->text, s->len, &name_plain); /* lower case, final dot */
+	if (low.oom) {
+		b->oom = 1;
+		return;
+	}
+	if (subdomain_wild(s)) {
+		sb_str(b, FQDN_SUBDOMAINS_RE);
+		i = 3;
+	}
+	for (; i < low.n; i++) {
+		if (low.p[i] == '*' && i > 0 && low.p[i - 1] == '*')
+			continue;
+		sb_regex(b, &low.p[i], 1);
+	}
+	free(low.p);
+}
+
+/* A matchName into the name set (a map strategy): lower case, final dot. */
+static int name_to_set(const struct fqdn_selector *s, struct fqdn_built *b)
+{
+	struct pieces none = {0};
+
+	return apply_rule(&name_set, s, b, &none);
+}
+
+/* One more regex of b's list (ps, handed over at the end). */
+static int push_regex(struct pieces *ps, struct sbuf *re)
+{
+	if (re->oom) {
+		free(re->p);
+		return -1;
+	}
+	return pieces_add(ps, re);
+}
+
+/*
+ * The regex of L7 selector p->sel[from..to) into *re (re->n stays 0 when
+ * it has none: a map strategy's selector of matchNames only).  1.19:
+ * GeneratePattern; 1.11: setPortRulesForID's join of grouped ToRegexp.
+ */
+static int l7_regex(const struct fqdn_policy *p, size_t from, size_t to,
+		    int map, struct fqdn_built *b, struct sbuf *re)
+{
+	int v119 = p->cilium == FQDN_CILIUM_1_19, every = 0;
+	size_t npieces = 0;
+
+	for (size_t i = from; i < to; i++) {
+		const struct fqdn_selector *s = &p->sel[i];
+		struct pieces one = {0};
+		struct piece slot;
+		if (map && s->kind == FQDN_MATCH_NAME) {
+			if (name_to_set(s, b) != 0)
+				return -1;
+			continue;
+		}
+		if (v119 && stars_only(s)) {
+			every = 1; /* the whole selector allows every name */
+			continue;
+		}
+		sb_str(re, npieces++ == 0 ? (v119 ? "^(?:" : "") : "|");
+		if (v119) {
+			sb_regex_119(re, s);
+			continue;
+		}
+		one.p = &slot;
+		if (apply_rule(s->kind == FQDN_MATCH_NAME ? &name_grouped
+							  : &pat_grouped,
+			       s, b, &one) != 0)
+			return -1;
+		sb_put(re, slot.s, slot.len);
+		free(slot.s);
+	}
+	if (npieces > 0 && v119)
+		sb_str(re, ")$");
+	if (every && !re->oom) {
+		re->n = 0;
+		sb_str(re, FQDN_MATCH_EVERY_RE);
+	}
+	return re->oom ? -1 : 0;
+}
+
+/* How many L7 selectors p's rules are split across (at least 1, at most n). */
+static size_t l7_count(const struct fqdn_policy *p)
+{
+	size_t k = p->l7_selectors ? p->l7_selectors : 1;
+
+	return k > p->n ? (p->n ? p->n : 1) : k;
+}
+
+/* cilium-l7 and map+cilium-l7: one regex per L7 selector, in order. */
+static int generate_l7(const struct fqdn_strategy *st,
+		       const struct fqdn_policy *p, struct fqdn_built *b)
+{
+	int map = (st->flags & FQDN_S_MAP) != 0;
+	size_t k = l7_count(p);
+	struct pieces ps = {0};
+	int rc = 0;
+
+	if (map && strset_init(&b->names, p->nnames) != 0)
+		return -1;
+	ps.p = malloc(k * sizeof(*ps.p));
+	if (ps.p == NULL)
+		return -1;
+	for (size_t g = 0; g < k && rc == 0; g++) {
+		struct sbuf re = {0};
+		rc = l7_regex(p, g * p->n / k, (g + 1) * p->n / k, map, b, &re);
+		if (rc == 0 && re.n > 0)
+			rc = push_regex(&ps, &re);
+		else
+			free(re.p);
+	}
+	if (rc == 0)
+		rc = pieces_give(&ps, b);
+	pieces_free(&ps);
+	return rc;
+}
+
+/* The name manager's anchored regex of one selector into ps. */
+static int l3_regex(const struct fqdn_policy *p, const struct fqdn_selector *s,
+		    struct fqdn_built *b, struct pieces *ps)
+{
+	struct sbuf re = {0};
+
+	if (p->cilium != FQDN_CILIUM_1_19 || (s->len == 1 && s->text[0] == '*'))
+		return apply_rule(s->kind == FQDN_MATCH_NAME ? &name_anchored
+							     : &pat_anchored,
+				  s, b, ps);
+	sb_str(&re, "^");
+	sb_regex_119(&re, s);
+	sb_str(&re, "$");
+	return push_regex(ps, &re);
+}
+
+/* cilium-l3 and map+cilium-l3: one anchored regex per selector. */
+static int generate_l3(const struct fqdn_strategy *st,
+		       const struct fqdn_policy *p, struct fqdn_built *b)
+{
+	int map = (st->flags & FQDN_S_MAP) != 0;
+	struct pieces ps = {0};
+	int rc = 0;
+
+	if (map && strset_init(&b->names, p->nnames) != 0)
+		return -1;
+	ps.p = malloc((p->n + 1) * sizeof(*ps.p));
+	if (ps.p == NULL)
+		return -1;
+	for (size_t i = 0; i < p->n && rc == 0; i++) {
+		const struct fqdn_selector *s = &p->sel[i];
+		rc = map && s->kind == FQDN_MATCH_NAME ? name_to_set(s, b)
+						       : l3_regex(p, s, b, &ps);
+	}
+	if (rc == 0)
+		rc = pieces_give(&ps, b);
+	pieces_free(&ps);
+	return rc;
+}
+
+/* Any strategy: unsupported when it cannot express p's semantics. */
+static int generate_checked(const struct fqdn_strategy *st,
+			    const struct fqdn_policy *p, struct fqdn_built *b)
+{
+	int l3 = st->generate == generate_l3;
+
+	if (!(st->flags & FQDN_S_TRIE) && st->generate != generate_l7)
+		b->unsupported = v119_gap(p, l3);
+	return b->unsupported ? 0 : st->generate(st, p, b);
+}
+
 const struct fqdn_strategy fqdn_strategies[] = {
-	{"baseline", 0, generate_regex, &spec_baseline},
-	{"baseline-optimized", 0, generate_regex, &spec_baseline_opt},
-	{"reverse", FQDN_S_REVERSE, generate_regex, &spec_reverse},
-	{"reverse+sort", FQDN_S_REVERSE, generate_regex, &spec_reverse_sort},
-	{"map+baseline", FQDN_S_MAP, generate_regex, &spec_map_baseline},
-	{"map+optimized", FQDN_S_MAP, generate_regex, &spec_map_opt},
+	{"baseline", 0, generate_regex, &spec_baseline, FQDN_OP_ONE},
+	{"baseline-optimized", 0, generate_regex, &spec_baseline_opt,
+	 FQDN_OP_ONE},
+	{"reverse", FQDN_S_REVERSE, generate_regex, &spec_reverse, FQDN_OP_ONE},
+	{"reverse+sort", FQDN_S_REVERSE, generate_regex, &spec_reverse_sort,
+	 FQDN_OP_ONE},
+	{"map+baseline", FQDN_S_MAP, generate_regex, &spec_map_baseline,
+	 FQDN_OP_ONE},
+	{"map+optimized", FQDN_S_MAP, generate_regex, &spec_map_opt,
+	 FQDN_OP_ONE},
 	{"map+reverse+sort", FQDN_S_MAP | FQDN_S_REVERSE, generate_regex,
-	 &spec_map_reverse_sort},
+	 &spec_map_reverse_sort, FQDN_OP_ONE},
 	{"map+multi", FQDN_S_MAP | FQDN_S_MULTI, generate_regex,
-	 &spec_map_multi},
-	{"trie", FQDN_S_TRIE, generate_trie, NULL},
+	 &spec_map_multi, FQDN_OP_SET},
+	{"trie", FQDN_S_TRIE, generate_trie, NULL, FQDN_OP_ONE},
+	{"cilium-l7", FQDN_S_EXTRA, generate_l7, NULL, FQDN_OP_FIRST},
+	{"map+cilium-l7", FQDN_S_EXTRA | FQDN_S_MAP, generate_l7, NULL,
+	 FQDN_OP_FIRST},
+	{"cilium-l3", FQDN_S_EXTRA, generate_l3, NULL, FQDN_OP_ALL},
+	{"map+cilium-l3", FQDN_S_EXTRA | FQDN_S_MAP, generate_l3, NULL,
+	 FQDN_OP_ALL},
 };
 
 const size_t fqdn_nstrategies =
@@ -316,7 +545,7 @@ int fqdn_generate(const struct fqdn_strategy *s, const struct fqdn_policy *p,
 	int rc;
 
 	memset(b, 0, sizeof(*b));
-	rc = s->generate(s, p, b);
+	rc = generate_checked(s, p, b);
 	if (rc != 0)
 		fqdn_built_release(b);
 	return rc;
@@ -393,6 +622,103 @@ size_t fqdn_rewrite(const struct fqdn_strategy *s, const char *q, size_t len,
 	return n;
 }
 
+/* The handles of FQDN_OP_FIRST and _ALL: one regex each. */
+struct fqdn_each {
+	size_t n;
+	void **h;
+	unsigned char *hit; /* _ALL: which matched the last query */
+};
+
+static void each_free(const struct engine *e, struct fqdn_each *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		e->free(x->h[i]);
+	free(x->h);
+	free(x->hit);
+	free(x);
+}
+
+/* Every regex of b alone on e into one fqdn_each. */
+static int each_compile(const struct fqdn_built *b, const struct engine *e,
+			void **out, struct engine_error *err)
+{
+	struct fqdn_each *x = calloc(1, sizeof(*x));
+	int rc = 0;
+
+	if (x == NULL || (x->h = calloc(b->nre, sizeof(*x->h))) == NULL ||
+	    (x->hit = calloc(b->nre, 1)) == NULL) {
+		if (x != NULL)
+			each_free(e, x);
+		return ENGINE_ERR_NOMEM;
+	}
+	for (; x->n < b->nre && rc == 0; x->n++) {
+		struct engine_pattern pat = {b->re[x->n], b->relen[x->n]};
+		rc = e->compile(&pat, 1, 0, &x->h[x->n], err);
+		if (rc != 0)
+			err->pattern = (long)x->n;
+	}
+	if (rc != 0) {
+		x->n--; /* the one that failed has no handle */
+		each_free(e, x);
+		return rc;
+	}
+	*out = x;
+	return 0;
+}
+
+int fqdn_regex_compile(const struct fqdn_strategy *s, const struct fqdn_built *b,
+		 const struct engine *e, void **h, struct engine_error *err)
+{
+	struct engine_pattern one, *pats = &one;
+	int rc;
+
+	*h = NULL;
+	if (b->nre == 0)
+		return 0;
+	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+		return each_compile(b, e, h, err);
+	if (b->nre > 1) {
+		pats = malloc(b->nre * sizeof(*pats));
+		if (pats == NULL)
+			return ENGINE_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < b->nre; i++)
+		pats[i] = (struct engine_pattern){b->re[i], b->relen[i]};
+	rc = e->compile(pats, b->nre, 0, h, err);
+	if (pats != &one)
+		free(pats);
+	return rc;
+}
+
+void fqdn_regex_free(const struct fqdn_strategy *s, const struct engine *e,
+			void *h)
+{
+	if (h == NULL)
+		return;
+	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+		each_free(e, h);
+	else
+		e->free(h);
+}
+
+/* _FIRST: 1 at the first regex that matches; _ALL: every one asked. */
+static int each_match(enum fqdn_regex_op op, const struct engine *e,
+		      struct fqdn_each *x, const char *q, size_t n)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < x->n; i++) {
+		int v = e->is_match(x->h[i], q, n);
+		if (v < 0)
+			return v;
+		if (v && op == FQDN_OP_FIRST)
+			return 1;
+		x->hit[i] = (unsigned char)v;
+		any |= v;
+	}
+	return any;
+}
+
 int fqdn_decide(const struct fqdn_strategy *s, const struct fqdn_built *b,
 		const struct engine *e, void *h, const char *q, size_t len,
 		char *buf)
@@ -405,6 +731,8 @@ int fqdn_decide(const struct fqdn_strategy *s, const struct fqdn_built *b,
 		return 1;
 	if (h == NULL)
 		return 0;
+	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+		return each_match(s->op, e, h, buf, n);
 	return e->is_match(h, buf, n);
 }
 
@@ -450,3 +778,6 @@ out:
 	free(out.p);
 	return need;
 }
+
+_Static_assert(sizeof(fqdn_strategies) / sizeof(fqdn_strategies[0]) <= 32,
+	       "--strategies keeps a bit per strategy (suites/fqdn.c)");

@@ -9,6 +9,33 @@
  *              for an engine's native multi-pattern set (RE2::Set,
  *              Hyperscan database);
  *   trie       no regex at all: reversed labels in a trie (fqdn_trie.h).
+ * And Cilium's own shapes, one regex per selector, each compiled alone:
+ *   cilium-l7  the DNS proxy: per L7 selector (policy->l7_selectors of
+ *              them, the policy's rules split evenly in order) one regex
+ *              as GeneratePattern builds it in 1.19 (`^(?:p1|p2|...)$` of
+ *              ToUnAnchoredRegexp pieces; a stars-only pattern makes the
+ *              whole selector "(?:)"), or as 1.11's setPortRulesForID
+ *              did (`(^p1$)|(^p2$)|...` of ToRegexp); a query tries the
+ *              selectors in order until one matches (CheckAllowed ranges
+ *              over a Go map, so Cilium's order is unspecified: the
+ *              verdict does not depend on it, the time of a hit does);
+ *   cilium-l3  the name manager: one anchored regex per matchName and
+ *              matchPattern (ToAnchoredRegexp in 1.19, ToRegexp in
+ *              1.11), every one tried on every name, collecting each
+ *              that matches (deriveLabelsForName); allowed when any did.
+ *   map+cilium-l7, map+cilium-l3  the same with the matchNames in the
+ *              name set and only the matchPatterns as regexes.
+ * What a strategy hands an engine is data (patterns, name set and the
+ * fqdn_op that says how they are asked), so that any engine, in process
+ * or not, can run it the same way.
+ *
+ * Cilium 1.19 (policy->cilium): the seven seed strategies and map+multi
+ * build their regexes with 1.11's ToRegexp, so a policy using what 1.19
+ * reads otherwise (a leading "**.", a stars-only matchPattern, whose
+ * match-all allows every name in 1.19) is `unsupported` for them
+ * (fqdn_built.unsupported says why); so is cilium-l3 with a stars-only
+ * pattern (ToAnchoredRegexp's match-all allows valid names only, the
+ * proxy's every name).
  *
  * A query is rewritten the way each strategy expects (lower case, a
  * trailing dot, reversed for the reverse strategies: Cilium lowercases the
@@ -63,15 +90,34 @@ enum fqdn_strategy_flag {
 	FQDN_S_REVERSE = 1u << 1, /* queries are reversed before matching */
 	FQDN_S_MULTI = 1u << 2,   /* one expression per pattern: a native set */
 	FQDN_S_TRIE = 1u << 3,    /* no regex engine */
+	FQDN_S_EXTRA = 1u << 4,   /* not in the default run (--strategies) */
+};
+
+/* Cilium 1.19's leading "**.": one label or more (ToUnAnchoredRegexp). */
+#define FQDN_SUBDOMAINS_RE \
+	"(" FQDN_DNS_CLASS "+([.]" FQDN_DNS_CLASS "+){0,})[.]"
+
+/* GeneratePattern's match-all (MatchAllAnchoredPattern). */
+#define FQDN_MATCH_EVERY_RE "(?:)"
+
+/* How the regexes of a strategy are asked, after the name set missed. */
+enum fqdn_regex_op {
+	FQDN_OP_ONE,   /* nre 0 or 1: the one regex */
+	FQDN_OP_SET,   /* the nre regexes as one set (a native set) */
+	FQDN_OP_FIRST, /* each compiled alone, in order, until one matches */
+	FQDN_OP_ALL,   /* each compiled alone, all of them, every match kept */
 };
 
 /* What a strategy generates from a policy. */
 struct fqdn_built {
 	struct strset names; /* keys as the rewritten query spells them */
-	char **re;           /* 1 regex, or one per pattern (map+multi) */
+	char **re;           /* 1 regex, or several (see enum fqdn_regex_op) */
 	size_t *relen;
 	size_t nre;          /* 0: no regex to compile */
 	struct fqdn_trie *trie;
+	/* non-NULL: the strategy cannot express the policy's semantics
+	   (static text saying why); nothing else is built */
+	const char *unsupported;
 };
 
 struct fqdn_strategy {
@@ -81,6 +127,7 @@ struct fqdn_strategy {
 	int (*generate)(const struct fqdn_strategy *s,
 			const struct fqdn_policy *p, struct fqdn_built *b);
 	const void *spec; /* how the seven seed strategies build their regex */
+	enum fqdn_regex_op op;
 };
 
 extern const struct fqdn_strategy fqdn_strategies[];
@@ -111,9 +158,21 @@ static inline int fqdn_built_has_name(const struct fqdn_built *b,
 }
 
 /*
+ * Compile b's regexes on e as s->op says into *h (NULL when b has none):
+ * one handle for FQDN_OP_ONE and _SET (the engine's), a handle per regex
+ * for _FIRST and _ALL (held in one of this module's).  0, or a negative
+ * engine status with err filled (err->pattern the regex that failed).
+ * Free with fqdn_regex_free().
+ */
+int fqdn_regex_compile(const struct fqdn_strategy *s, const struct fqdn_built *b,
+		 const struct engine *e, void **h, struct engine_error *err);
+void fqdn_regex_free(const struct fqdn_strategy *s, const struct engine *e,
+			void *h);
+
+/*
  * The DNS proxy's verdict on query q under strategy s: rewrite q into buf
- * (len + 2 bytes), look it up in the name set, then match it with h, the
- * regex of b compiled on e (NULL when b has none), or walk the trie.
+ * (len + 2 bytes), look it up in the name set, then match it with h
+ * (fqdn_regex_compile() of b on e; NULL when b has no regex), or walk the trie.
  * 1 allowed, 0 denied, or a negative engine status.  Never allocates.
  */
 int fqdn_decide(const struct fqdn_strategy *s, const struct fqdn_built *b,

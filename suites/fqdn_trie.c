@@ -19,9 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What ends at a node. */
+enum { END_HERE = 1u << 0, END_SUBDOMAINS = 1u << 1 };
+
 struct trie_node {
 	uint32_t wild;     /* first wildcard edge + 1, 0: none */
-	uint16_t terminal; /* a pattern ends here */
+	uint16_t terminal; /* END_HERE: a pattern ends here; END_SUBDOMAINS:
+			      1.19's "**." pattern, one label or more left */
 	uint16_t exact;    /* it has plain-label children */
 };
 
@@ -48,7 +52,7 @@ struct fqdn_trie {
 	size_t nwild, capwild;
 	char *arena;
 	size_t used, size;
-	int match_all;
+	int match_all; /* 1: every valid name (1.11's "*"); 2: every name */
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -201,12 +205,17 @@ static size_t lower_fqdn(const struct fqdn_selector *s, char *low)
 	return n;
 }
 
-/* A pattern's labels into the trie, right to left. */
-static int insert_pattern(struct fqdn_trie *t, const char *low, size_t len)
+/* A pattern's labels into the trie, right to left; `end` flags its node. */
+static int insert_pattern(struct fqdn_trie *t, const char *low, size_t len,
+			  unsigned endflag)
 {
 	size_t end = len - 1; /* before the trailing dot */
 	long node = 0;
 
+	if (len == 0) { /* 1.19's "**." alone: from the root */
+		t->node[0].terminal |= (uint16_t)endflag;
+		return 0;
+	}
 	for (;;) {
 		const char *dot = memrchr(low, '.', end);
 		size_t start = dot ? (size_t)(dot - low) + 1 : 0;
@@ -222,17 +231,29 @@ static int insert_pattern(struct fqdn_trie *t, const char *low, size_t len)
 			break;
 		end = start - 1;
 	}
-	t->node[node].terminal = 1;
+	t->node[node].terminal |= (uint16_t)endflag;
 	return 0;
 }
 
-static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s)
+/* 1 when s is a pattern of stars only. */
+static int all_stars(const struct fqdn_selector *s)
+{
+	return s->kind == FQDN_MATCH_PATTERN && s->len > 0 &&
+	       strspn(s->text, "*") == s->len;
+}
+
+static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s,
+		       enum fqdn_cilium v)
 {
 	char low[FQDN_NAME_MAX + 2];
-	size_t len;
+	size_t len, skip = 0;
 
+	if (v == FQDN_CILIUM_1_19 && all_stars(s)) {
+		t->match_all = 2;
+		return 0;
+	}
 	if (s->kind == FQDN_MATCH_PATTERN && s->len == 1 && s->text[0] == '*') {
-		t->match_all = 1;
+		t->match_all = t->match_all ? t->match_all : 1;
 		return 0;
 	}
 	if (s->len > FQDN_NAME_MAX)
@@ -240,7 +261,10 @@ static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s)
 	len = lower_fqdn(s, low);
 	if (s->kind == FQDN_MATCH_NAME)
 		return strset_add(&t->names, low, len, 0) < 0 ? -1 : 0;
-	return insert_pattern(t, low, len);
+	if (v == FQDN_CILIUM_1_19 && len >= 3 && memcmp(low, "**.", 3) == 0)
+		skip = 3;
+	return insert_pattern(t, low + skip, len - skip,
+			      skip ? END_SUBDOMAINS : END_HERE);
 }
 
 struct fqdn_trie *fqdn_trie_build(const struct fqdn_policy *p)
@@ -253,7 +277,7 @@ struct fqdn_trie *fqdn_trie_build(const struct fqdn_policy *p)
 	    edge_rehash(t) != 0)
 		goto fail;
 	for (size_t i = 0; i < p->n; i++)
-		if (trie_insert(t, &p->sel[i]) != 0)
+		if (trie_insert(t, &p->sel[i], p->cilium) != 0)
 			goto fail;
 	return t;
 fail:
@@ -340,12 +364,19 @@ static int label_plain(const char *l, size_t len)
 static int trie_walk(const struct fqdn_trie *t, uint32_t node, const char *q,
 		     size_t end);
 
-/* Having matched the label at start into child: done, or go on. */
+/*
+ * Having matched the label at start into child: done, or go on.  A "**."
+ * pattern ending at child takes what is left, q[0..start - 1), when it is
+ * one valid label or more.
+ */
 static int trie_next(const struct fqdn_trie *t, uint32_t child, const char *q,
 		     size_t start)
 {
 	if (start == 0)
-		return t->node[child].terminal != 0;
+		return (t->node[child].terminal & END_HERE) != 0;
+	if ((t->node[child].terminal & END_SUBDOMAINS) && start > 1 &&
+	    valid_name(q, start))
+		return 1;
 	return trie_walk(t, child, q, start - 1);
 }
 
@@ -380,8 +411,11 @@ int fqdn_trie_match(const struct fqdn_trie *t, const char *q, size_t len)
 		return 0;
 	if (t->names.n > 0 && strset_find(&t->names, q, len, NULL))
 		return 1;
-	if (t->match_all && valid_name(q, len))
+	if (t->match_all == 2 || (t->match_all && valid_name(q, len)))
 		return 1;
+	if ((t->node[0].terminal & END_SUBDOMAINS) && len > 1 &&
+	    valid_name(q, len))
+		return 1; /* 1.19's "**." alone */
 	if (t->nedges + t->nwild == 0)
 		return 0;
 	/* "." is one empty label: the pattern "*." allows it, as Cilium's
