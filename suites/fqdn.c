@@ -243,7 +243,7 @@ static int opt_strategies(void *cfg, const char *v, char *err, size_t size)
 			i++;
 		if (i == fqdn_nstrategies) {
 			int at = snprintf(err, size, "unknown strategy '%.*s' "
-					  "(use all, or of", (int)n, p);
+					  "(use all, or any of", (int)n, p);
 			for (size_t k = 0; k < fqdn_nstrategies && at > 0 &&
 					   (size_t)at < size; k++)
 				at += snprintf(err + at, size - (size_t)at, " %s%s",
