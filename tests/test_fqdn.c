@@ -748,3 +748,207 @@ Test(fqdn_tables, fit_exponent_of_seed_001)
 	cr_expect_float_eq(k, 2.24, 0.01);
 	cr_expect_eq(complexity_exponent(x, y, 1, &k), -1);
 }
+
+/* --- Cilium's per-selector shapes and 1.19 --- */
+
+/* The regexes strategy `name` builds from p, one string, '\n' between. */
+static void regexes_of(const char *name, const struct fqdn_policy *p,
+		       char *out, size_t size, char *map, size_t msize)
+{
+	struct fqdn_built b;
+	size_t at = 0;
+
+	cr_assert_eq(fqdn_generate(fqdn_strategy_find(name), p, &b), 0);
+	out[0] = '\0';
+	for (size_t i = 0; i < b.nre; i++)
+		at += (size_t)snprintf(out + at, size - at, "%s%s", i ? "\n" : "",
+				       b.re[i]);
+	cr_assert_geq(fqdn_built_format_map(&b, map, msize), 0);
+	fqdn_built_release(&b);
+}
+
+#define RE_CLASS "[-a-zA-Z0-9_]"
+
+Test(fqdn_cilium, per_selector_regexes_as_cilium_builds_them)
+{
+	static const struct {
+		const char *strategy;
+		enum fqdn_cilium v;
+		size_t l7;
+		const char *re, *map;
+	} rows[] = {
+		{"cilium-l7", FQDN_CILIUM_1_19, 1,
+		 "^(?:uged[.]al[.]|cilium[.]io[.]|wil" RE_CLASS "*dc[.]ard[.]|"
+		 RE_CLASS "*[.]s3[.]io[.])$", "map[]"},
+		{"cilium-l7", FQDN_CILIUM_1_19, 2,
+		 "^(?:uged[.]al[.]|cilium[.]io[.])$\n"
+		 "^(?:wil" RE_CLASS "*dc[.]ard[.]|" RE_CLASS "*[.]s3[.]io[.])$",
+		 "map[]"},
+		{"cilium-l7", FQDN_CILIUM_1_11, 1,
+		 "(^uged[.]al[.]$)|(^cilium[.]io[.]$)|(^wil" RE_CLASS
+		 "*dc[.]ard[.]$)|(^" RE_CLASS "*[.]s3[.]io[.]$)", "map[]"},
+		{"map+cilium-l7", FQDN_CILIUM_1_19, 2,
+		 "^(?:wil" RE_CLASS "*dc[.]ard[.]|" RE_CLASS "*[.]s3[.]io[.])$",
+		 "map[cilium.io.: uged.al.:]"},
+		{"cilium-l3", FQDN_CILIUM_1_19, 1,
+		 "^uged[.]al[.]$\n^cilium[.]io[.]$\n^wil" RE_CLASS
+		 "*dc[.]ard[.]$\n^" RE_CLASS "*[.]s3[.]io[.]$", "map[]"},
+		{"map+cilium-l3", FQDN_CILIUM_1_11, 1,
+		 "^wil" RE_CLASS "*dc[.]ard[.]$\n^" RE_CLASS "*[.]s3[.]io[.]$",
+		 "map[cilium.io.: uged.al.:]"},
+	};
+	char re[1024], map[256];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct fqdn_policy p;
+		policy_of(&p, seed_sel, 4);
+		p.cilium = rows[i].v;
+		p.l7_selectors = rows[i].l7;
+		regexes_of(rows[i].strategy, &p, re, sizeof(re), map,
+			   sizeof(map));
+		cr_expect_str_eq(re, rows[i].re, "row %zu (%s)", i,
+				 rows[i].strategy);
+		cr_expect_str_eq(map, rows[i].map, "row %zu", i);
+		fqdn_policy_release(&p);
+	}
+}
+
+Test(fqdn_cilium, v119_pieces_subdomains_collapse_and_match_all)
+{
+	static const char *const sel[] = {"p:**.Svc.cluster.local", "p:a***b.io",
+					  "p:x.**.com", "n.io"};
+	static const char *const with_all[] = {"n.io", "p:**", "p:*.a.io"};
+	struct fqdn_policy p;
+	char re[1024], map[64];
+
+	policy_of(&p, sel, 4);
+	p.cilium = FQDN_CILIUM_1_19;
+	regexes_of("cilium-l7", &p, re, sizeof(re), map, sizeof(map));
+	cr_expect_str_eq(re, "^(?:" FQDN_SUBDOMAINS_RE "svc[.]cluster[.]local[.]|"
+			     "a" RE_CLASS "*b[.]io[.]|x[.]" RE_CLASS "*[.]com[.]|"
+			     "n[.]io[.])$");
+	regexes_of("cilium-l3", &p, re, sizeof(re), map, sizeof(map));
+	cr_expect_str_eq(re, "^" FQDN_SUBDOMAINS_RE "svc[.]cluster[.]local[.]$\n"
+			     "^a" RE_CLASS "*b[.]io[.]$\n^x[.]" RE_CLASS
+			     "*[.]com[.]$\n^n[.]io[.]$");
+	fqdn_policy_release(&p);
+	/* a stars-only pattern makes the whole selector GeneratePattern's
+	   match-all; the map keeps the names */
+	policy_of(&p, with_all, 3);
+	p.cilium = FQDN_CILIUM_1_19;
+	regexes_of("cilium-l7", &p, re, sizeof(re), map, sizeof(map));
+	cr_expect_str_eq(re, "(?:)");
+	regexes_of("map+cilium-l7", &p, re, sizeof(re), map, sizeof(map));
+	cr_expect_str_eq(re, "(?:)");
+	cr_expect_str_eq(map, "map[n.io.:]");
+	fqdn_policy_release(&p);
+}
+
+/* Selector, query, verdict under Cilium 1.19 and under 1.11. */
+static const struct {
+	const char *sel, *q;
+	int v119, v111;
+} edges119[] = {
+	{"p:**.a.com", "x.a.com", 1, 1},
+	{"p:**.a.com", "x.y.a.com", 1, 0}, /* one label or more */
+	{"p:**.a.com", "X.Y.A.COM.", 1, 0},
+	{"p:**.a.com", "a.com", 0, 0},
+	{"p:**.a.com", ".a.com", 0, 1},    /* 1.11: '**' may be empty */
+	{"p:**.a.com", "x..a.com", 0, 0},
+	{"p:**.a.com", "x$.a.com", 0, 0},
+	{"p:**.a.com", "x.y.b.com", 0, 0},
+	{"p:**.", "a.b.", 1, 0},           /* "**." alone: any valid name */
+	{"p:**.", "a", 1, 1},
+	{"p:**.", ".", 0, 1},
+	{"p:**", "a.b.c", 1, 0},           /* stars only: 1.19's match-all */
+	{"p:**", "a..b", 1, 0},
+	{"p:***", "a b.", 1, 0},
+	{"p:*", "a..b", 1, 0},             /* "(?:)" allows every name */
+	{"p:*", "", 1, 1},
+	{"p:*", "a.b", 1, 1},
+	{"p:***.a.com", "x.a.com", 1, 1},  /* not "**.": stars collapse */
+	{"p:***.a.com", "x.y.a.com", 0, 0},
+	{"p:a**b.com", "ab.com", 1, 1},
+	{"p:a**b.com", "a-x-b.com", 1, 1},
+	{"p:x.**.com", "x.y.com", 1, 1},   /* "**" elsewhere is '*' */
+	{"p:x.**.com", "x.y.z.com", 0, 0},
+	{"p:**.*.com", "a.b.c.com", 1, 0},
+	{"p:**.*.com", "b.com", 0, 0},
+	{"a.com", "a.com", 1, 1},
+};
+
+#define NEDGES119 (sizeof(edges119) / sizeof(edges119[0]))
+
+Test(fqdn_cilium, reference_reads_each_version)
+{
+	for (size_t i = 0; i < NEDGES119; i++)
+		for (int v = 0; v < 2; v++) {
+			struct fqdn_policy p;
+			struct fqdn_ref r;
+			policy_of(&p, &edges119[i].sel, 1);
+			p.cilium = v ? FQDN_CILIUM_1_19 : FQDN_CILIUM_1_11;
+			cr_assert_eq(fqdn_ref_init(&r, &p), 0);
+			cr_expect_eq(fqdn_ref_allows(&r, edges119[i].q,
+						     strlen(edges119[i].q)),
+				     v ? edges119[i].v119 : edges119[i].v111,
+				     "%s: %s on '%s'", fqdn_cilium_name(p.cilium),
+				     edges119[i].sel, edges119[i].q);
+			fqdn_ref_release(&r);
+			fqdn_policy_release(&p);
+		}
+}
+
+/* Which strategies cannot express selector sel under 1.19. */
+static int expect_unsupported(const struct fqdn_strategy *s, const char *sel)
+{
+	int stars = strspn(sel + 2, "*") == strlen(sel + 2);
+	int sub = strncmp(sel, "p:**.", 5) == 0;
+
+	if ((s->flags & FQDN_S_TRIE) || strstr(s->name, "cilium-l7"))
+		return 0;
+	if (strstr(s->name, "cilium-l3"))
+		return stars;
+	return stars || sub;
+}
+
+/* Row i under 1.19 with strategy s on e: the verdict, or unsupported. */
+static void edge119_on(size_t i, const struct fqdn_strategy *s,
+		       const struct engine *e)
+{
+	struct fqdn_policy p;
+	struct fqdn_built b;
+	struct engine_error err;
+	char buf[64];
+	void *h = NULL;
+
+	policy_of(&p, &edges119[i].sel, 1);
+	p.cilium = FQDN_CILIUM_1_19;
+	cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+	cr_expect_eq(b.unsupported != NULL, expect_unsupported(s, edges119[i].sel),
+		     "%s on %s", s->name, edges119[i].sel);
+	if (b.unsupported == NULL &&
+	    !((s->flags & FQDN_S_MULTI) && !engine_set_native(e))) {
+		if (!(s->flags & FQDN_S_TRIE))
+			cr_assert_eq(fqdn_regex_compile(s, &b, e, &h, &err), 0,
+				     "%s on %s: %s", s->name, e->name, err.msg);
+		cr_expect_eq(fqdn_decide(s, &b, e, h, edges119[i].q,
+					 strlen(edges119[i].q), buf),
+			     edges119[i].v119, "%s on %s: %s on '%s'", s->name,
+			     e->name, edges119[i].sel, edges119[i].q);
+		if (!(s->flags & FQDN_S_TRIE))
+			fqdn_regex_free(s, e, h);
+	}
+	fqdn_built_release(&b);
+	fqdn_policy_release(&p);
+}
+
+/* Every strategy on every engine gives 1.19's verdict, or is unsupported. */
+Test(fqdn_cilium, v119_on_every_strategy_and_engine)
+{
+	for (size_t i = 0; i < NEDGES119; i++)
+		for (size_t k = 0; k < fqdn_nstrategies; k++)
+			for (size_t j = 0; j < engine_count; j++)
+				if (!(engine_table[j]->caps & CAP_TEST_ONLY))
+					edge119_on(i, &fqdn_strategies[k],
+						   engine_table[j]);
+}
