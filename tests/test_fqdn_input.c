@@ -394,3 +394,56 @@ Test(fqdn_read, yaml_alias_errors)
 	snprintf(bomb + n, sizeof(bomb) - (size_t)n, "toFQDNs: *l9\n");
 	parse_fails(bomb, "YAML aliases expand to more than 1000000 nodes");
 }
+
+/* --- the Kubernetes-shaped generator --- */
+
+static size_t count_text(const struct fqdn_policy *p, const char *needle,
+			 int exact)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		n += exact ? strcmp(p->sel[i].text, needle) == 0
+			   : strstr(p->sel[i].text, needle) != NULL;
+	return n;
+}
+
+Test(fqdn_generate_k8s, deterministic_valid_and_kubernetes_shaped)
+{
+	struct fqdn_policy a, b;
+	char msg[256];
+
+	fqdn_policy_init(&a);
+	fqdn_policy_init(&b);
+	cr_assert_eq(fqdn_policy_generate_k8s(&a, 1000, 3), 0);
+	cr_assert_eq(fqdn_policy_generate_k8s(&b, 1000, 3), 0);
+	cr_assert_eq(a.n, 1000);
+	for (size_t i = 0; i < a.n; i++) {
+		const struct fqdn_selector *s = &a.sel[i];
+		cr_assert_str_eq(s->text, b.sel[i].text);
+		cr_assert_eq(s->kind, strchr(s->text, '*') ? FQDN_MATCH_PATTERN
+							   : FQDN_MATCH_NAME,
+			     "%s", s->text);
+		cr_assert_eq(fqdn_selector_check(s->kind, s->text, s->len, msg,
+						 sizeof(msg)),
+			     0, "%s: %s", s->text, msg);
+	}
+	/* one allow-all per 250, the chains, the cloud and the cluster */
+	cr_expect_eq(count_text(&a, "*", 1), 4);
+	cr_expect_gt(count_text(&a, "*.*.*.cluster.local", 1), 5);
+	cr_expect_gt(count_text(&a, "*.*.svc.cluster.local", 1), 5);
+	cr_expect_gt(count_text(&a, "**.", 0), 10);
+	cr_expect_gt(count_text(&a, ".svc.cluster.local", 0), 400);
+	cr_expect_gt(count_text(&a, "*.s3.", 0), 20);
+	cr_expect_gt(count_text(&a, "amazonaws.com", 0), 150);
+	cr_expect_gt(count_text(&a, "*.googleapis.com", 1), 0);
+	cr_expect_gt(count_text(&a, "api.github.com", 1), 0);
+	cr_expect_gt(a.nnames, 500);
+	cr_expect_gt(a.npatterns, 200);
+	fqdn_policy_release(&a);
+	fqdn_policy_release(&b);
+	/* none below 250 */
+	cr_assert_eq(fqdn_policy_generate_k8s(&a, 100, 3), 0);
+	cr_expect_eq(count_text(&a, "*", 1), 0);
+	fqdn_policy_release(&a);
+}
