@@ -17,8 +17,6 @@
 #define _GNU_SOURCE
 #include "suites/fqdn_trie.h"
 
-#include "suites/strset.h"
-
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +43,57 @@ struct trie_wild {
 	uint32_t child, off, len;
 };
 
+/*
+ * Heads.  A pattern whose stars all sit in its first j labels (every 1.11
+ * pattern; in 1.19 every one without a leading "**.") is its head, those
+ * j labels, and an exact suffix, the rest.  A query can match it only
+ * with the suffix after its own j-th dot, so the pattern is kept in
+ * group j, a hash set of suffixes, each naming its heads; a query hashes
+ * its suffix once per group (one or two groups in practice) and globs
+ * the heads it finds, label by label.  No walk, no recursion: this is
+ * the trie's fast path.  Patterns with a leading "**." (a head of no
+ * fixed length) and a group beyond TRIE_GROUPS go to the label trie.
+ */
+#define TRIE_GROUPS 8
+
+/*
+ * Keys (in the trie's arena) -> a value: the matchNames, and each group's
+ * suffixes.  Probed by a hash of the key's first and last eight bytes and
+ * its length (two loads, two multiplies, whatever the length: DNS names
+ * differ in their first label and their top-level domain), the slot
+ * holding 32 bits of it so that a miss rarely reads a key.
+ */
+struct trie_set {
+	struct trie_key {
+		uint32_t off, len, value;
+	} *e;
+	size_t n, cap;
+	uint64_t *slot; /* hash << 32 | entry + 1; 0: empty */
+	size_t mask;
+};
+
+struct trie_group {
+	size_t j;            /* head labels */
+	struct trie_set suf; /* suffix -> first head + 1 (value) */
+};
+
+/* What a head is, decided once when it is inserted. */
+enum head_kind {
+	HEAD_STAR,     /* "*": any label of class characters */
+	HEAD_ONE_STAR, /* one label with one star: a prefix and a suffix */
+	HEAD_GENERAL,  /* anything else: label by label */
+};
+
+struct trie_head {
+	uint32_t next; /* next head of the same suffix + 1, 0: last */
+	uint32_t off, len; /* "l1.l2...lj" in the arena, no final dot */
+	uint16_t kind;     /* enum head_kind */
+	uint16_t pre;      /* HEAD_ONE_STAR: bytes before the star */
+};
+
 struct fqdn_trie {
-	struct strset names; /* the matchNames, as rewritten queries */
+	struct trie_set names; /* the matchNames (and star-less patterns), as
+				  rewritten queries */
 	struct trie_node *node;
 	size_t nnodes, capnodes;
 	struct trie_edge *edge;
@@ -58,6 +105,11 @@ struct fqdn_trie {
 	char *arena;
 	size_t used, size;
 	int match_all; /* 1: every valid name (1.11's "*"); 2: every name */
+	/* patterns by head: see "heads" below */
+	struct trie_group group[TRIE_GROUPS];
+	size_t ngroups;
+	struct trie_head *head;
+	size_t nheads, capheads;
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -87,6 +139,102 @@ static long arena_put(struct fqdn_trie *t, const char *s, size_t len)
 	memcpy(t->arena + t->used, s, len);
 	t->used += len;
 	return off;
+}
+
+static uint64_t key_hash(const char *k, size_t len)
+{
+	uint64_t a = 0, b = 0;
+
+	if (len >= 8) {
+		memcpy(&a, k, 8);
+		memcpy(&b, k + len - 8, 8);
+	} else {
+		for (size_t i = 0; i < len; i++)
+			a = a << 8 | (unsigned char)k[i];
+	}
+	return ((a * 0x9e3779b97f4a7c15ull) ^ b ^ len) * 0xff51afd7ed558ccdull;
+}
+
+/* The slot of key k in s, or the empty slot where it goes. */
+static size_t set_probe(const struct fqdn_trie *t, const struct trie_set *s,
+			const char *k, size_t len, uint64_t h)
+{
+	uint64_t tag = h >> 32 << 32;
+
+	for (size_t i = (size_t)(h >> 32) & s->mask;; i = (i + 1) & s->mask) {
+		const struct trie_key *e;
+		if (s->slot[i] == 0)
+			return i;
+		e = &s->e[(uint32_t)s->slot[i] - 1];
+		if ((s->slot[i] & ~0xffffffffull) == tag && e->len == len &&
+		    memcmp(t->arena + e->off, k, len) == 0)
+			return i;
+	}
+}
+
+/* Double s's slots (kept at most half full); 0, or -1 out of memory. */
+static int set_rehash(const struct fqdn_trie *t, struct trie_set *s)
+{
+	size_t n = s->slot ? 2 * (s->mask + 1) : 64;
+	uint64_t *slot = calloc(n, sizeof(*slot));
+
+	if (slot == NULL)
+		return -1;
+	free(s->slot);
+	s->slot = slot;
+	s->mask = n - 1;
+	for (size_t k = 0; k < s->n; k++) {
+		uint64_t h = key_hash(t->arena + s->e[k].off, s->e[k].len);
+		size_t i = (size_t)(h >> 32) & s->mask;
+		while (s->slot[i] != 0)
+			i = (i + 1) & s->mask;
+		s->slot[i] = (h >> 32 << 32) | (k + 1);
+	}
+	return 0;
+}
+
+/* Key k -> value into s; the entry (a known key keeps its value), or -1. */
+static long set_add(struct fqdn_trie *t, struct trie_set *s, const char *k,
+		    size_t len, uint32_t value)
+{
+	uint64_t h = key_hash(k, len);
+	size_t i;
+	long off;
+
+	if (s->slot == NULL && set_rehash(t, s) != 0)
+		return -1;
+	i = set_probe(t, s, k, len, h);
+	if (s->slot[i] != 0)
+		return (long)(uint32_t)s->slot[i] - 1;
+	off = arena_put(t, k, len);
+	if (off < 0 || grow((void **)&s->e, &s->cap, s->n + 1, sizeof(*s->e)))
+		return -1;
+	s->e[s->n] = (struct trie_key){(uint32_t)off, (uint32_t)len, value};
+	s->slot[i] = (h >> 32 << 32) | ++s->n;
+	if (2 * s->n > s->mask + 1 && set_rehash(t, s) != 0)
+		return -1;
+	return (long)s->n - 1;
+}
+
+/* 1 and *value when k is in s, else 0. */
+static int set_find(const struct fqdn_trie *t, const struct trie_set *s,
+		    const char *k, size_t len, uint32_t *value)
+{
+	size_t i;
+
+	if (s->n == 0)
+		return 0;
+	i = set_probe(t, s, k, len, key_hash(k, len));
+	if (s->slot[i] == 0)
+		return 0;
+	*value = s->e[(uint32_t)s->slot[i] - 1].value;
+	return 1;
+}
+
+static void set_release(struct trie_set *s)
+{
+	free(s->e);
+	free(s->slot);
 }
 
 /* A new node; its id, or -1 out of memory. */
@@ -267,6 +415,76 @@ static int all_stars(const struct fqdn_selector *s)
 	       strspn(s->text, "*") == s->len;
 }
 
+/* The group of heads of j labels, made when absent; NULL when full. */
+static struct trie_group *group_of(struct fqdn_trie *t, size_t j)
+{
+	size_t i = 0;
+
+	while (i < t->ngroups && t->group[i].j < j)
+		i++;
+	if (i < t->ngroups && t->group[i].j == j)
+		return &t->group[i];
+	if (t->ngroups == TRIE_GROUPS)
+		return NULL;
+	memmove(&t->group[i + 1], &t->group[i],
+		(t->ngroups - i) * sizeof(t->group[0]));
+	t->ngroups++;
+	t->group[i] = (struct trie_group){.j = j};
+	return &t->group[i];
+}
+
+/* The head of text h[0..n) (at arena offset off), its kind decided. */
+static struct trie_head head_new(const char *h, size_t n, uint32_t off)
+{
+	struct trie_head hd = {0, off, (uint32_t)n, HEAD_GENERAL, 0};
+	const char *star = memchr(h, '*', n);
+	size_t stars = 0;
+
+	for (size_t i = 0; i < n; i++)
+		stars += h[i] == '*';
+	if (memchr(h, '.', n) != NULL || stars != 1)
+		return hd;
+	hd.kind = n == 1 ? HEAD_STAR : HEAD_ONE_STAR;
+	hd.pre = (uint16_t)(star - h);
+	return hd;
+}
+
+/*
+ * Pattern low[0..len) (lower case, final dot) as head + suffix: 1 when
+ * kept so, 0 when it needs the label trie (a group too many), -1 out of
+ * memory.  A pattern without a star is an exact name.
+ */
+static int insert_head(struct fqdn_trie *t, const char *low, size_t len)
+{
+	const char *star = memrchr(low, '*', len);
+	const char *cut;
+	size_t j = 1, p;
+	struct trie_group *g;
+	long at, off;
+
+	if (star == NULL)
+		return set_add(t, &t->names, low, len, 0) < 0 ? -1 : 1;
+	cut = memchr(star, '.', len - (size_t)(star - low)); /* ends the head */
+	for (const char *c = low; c < cut; c++)
+		j += *c == '.';
+	p = (size_t)(cut - low) + 1;
+	g = group_of(t, j);
+	if (g == NULL)
+		return t->ngroups == TRIE_GROUPS ? 0 : -1;
+	off = arena_put(t, low, p - 1);
+	at = set_add(t, &g->suf, low + p, len - p, (uint32_t)t->nheads + 1);
+	if (off < 0 || at < 0 || grow((void **)&t->head, &t->capheads,
+				      t->nheads + 1, sizeof(*t->head)) != 0)
+		return -1;
+	t->head[t->nheads] = head_new(low, p - 1, (uint32_t)off);
+	if (g->suf.e[at].value != (uint32_t)t->nheads + 1) { /* a known suffix */
+		t->head[t->nheads].next = g->suf.e[at].value;
+		g->suf.e[at].value = (uint32_t)t->nheads + 1;
+	}
+	t->nheads++;
+	return 1;
+}
+
 static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s,
 		       enum fqdn_cilium v)
 {
@@ -285,9 +503,14 @@ static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s,
 		return -1;
 	len = lower_fqdn(s, low);
 	if (s->kind == FQDN_MATCH_NAME)
-		return strset_add(&t->names, low, len, 0) < 0 ? -1 : 0;
+		return set_add(t, &t->names, low, len, 0) < 0 ? -1 : 0;
 	if (v == FQDN_CILIUM_1_19 && len >= 3 && memcmp(low, "**.", 3) == 0)
 		skip = 3;
+	if (!skip) {
+		int rc = insert_head(t, low, len);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
 	return insert_pattern(t, low + skip, len - skip,
 			      skip ? END_SUBDOMAINS : END_HERE);
 }
@@ -298,7 +521,7 @@ struct fqdn_trie *fqdn_trie_build(const struct fqdn_policy *p)
 
 	if (t == NULL)
 		return NULL;
-	if (strset_init(&t->names, p->nnames) != 0 || node_new(t) != 0 ||
+	if (node_new(t) != 0 ||
 	    edge_rehash(t) != 0)
 		goto fail;
 	for (size_t i = 0; i < p->n; i++)
@@ -314,7 +537,10 @@ void fqdn_trie_free(struct fqdn_trie *t)
 {
 	if (t == NULL)
 		return;
-	strset_release(&t->names);
+	set_release(&t->names);
+	for (size_t i = 0; i < t->ngroups; i++)
+		set_release(&t->group[i].suf);
+	free(t->head);
 	free(t->node);
 	free(t->edge);
 	free(t->slot);
@@ -337,6 +563,16 @@ static int in_class(unsigned char c)
 static int label_glob(const char *pat, size_t plen, const char *s, size_t slen)
 {
 	size_t p = 0, i = 0, star = SIZE_MAX, mark = 0;
+	const char *one = memchr(pat, '*', plen);
+
+	/* one star (the usual "*", "*x", "x*", "x*y"): the text before it
+	   is a prefix, the text after it a suffix, no backtracking */
+	if (one != NULL && memchr(one + 1, '*', plen - (size_t)(one - pat) - 1)
+				   == NULL) {
+		size_t pre = (size_t)(one - pat), suf = plen - pre - 1;
+		return slen >= pre + suf && memcmp(pat, s, pre) == 0 &&
+		       memcmp(one + 1, s + slen - suf, suf) == 0;
+	}
 
 	while (i < slen) {
 		if (p < plen && pat[p] == '*') {
@@ -432,17 +668,100 @@ static int trie_walk(const struct fqdn_trie *t, uint32_t node, const char *q,
 	return 0;
 }
 
+static int bytes_eq(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Head h against the query's head q[0..n), which has as many labels (the
+ * group says so), label by label: a pattern label with '*' globs a label
+ * of class characters, any other is compared.  plain: q[0..n) is class
+ * characters and dots only (the caller checked once for all heads).
+ */
+static int head_match(const struct fqdn_trie *t, const struct trie_head *h,
+		      const char *q, size_t n, int plain)
+{
+	const char *p = t->arena + h->off;
+	size_t m = h->len, k = 0, i = 0;
+
+	if (h->kind == HEAD_STAR)
+		return plain;
+	if (h->kind == HEAD_ONE_STAR)
+		return plain && n + 1 >= m && bytes_eq(p, q, h->pre) &&
+		       bytes_eq(p + h->pre + 1, q + n - (m - h->pre - 1),
+				m - h->pre - 1);
+	for (;;) {
+		size_t pe = k, qe = i;
+		int star = 0;
+		while (pe < m && p[pe] != '.')
+			star |= p[pe++] == '*';
+		while (qe < n && q[qe] != '.')
+			qe++;
+		if (star ? !label_plain(q + i, qe - i) ||
+				   !label_glob(p + k, pe - k, q + i, qe - i)
+			 : pe - k != qe - i || memcmp(p + k, q + i, qe - i) != 0)
+			return 0;
+		if (pe == m || qe == n)
+			return pe == m && qe == n;
+		k = pe + 1;
+		i = qe + 1;
+	}
+}
+
+/* q[0..n) is class characters and dots only. */
+static int head_plain(const char *q, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (q[i] != '.' && !in_class((unsigned char)q[i]))
+			return 0;
+	return 1;
+}
+
+/* Whether a head of some group matches q (lower case, final dot). */
+static int heads_match(const struct fqdn_trie *t, const char *q, size_t len)
+{
+	size_t dots = 0, i = 0;
+	int plain;
+
+	for (size_t g = 0; g < t->ngroups; g++) {
+		const struct trie_group *gr = &t->group[g];
+		uint32_t v;
+		for (; dots < gr->j; dots++) {
+			const char *d = memchr(q + i, '.', len - i);
+			if (d == NULL)
+				return 0; /* too few labels for this group and
+					     the next */
+			i = (size_t)(d - q) + 1;
+		}
+		if (!set_find(t, &gr->suf, q + i, len - i, &v))
+			continue;
+		plain = head_plain(q, i - 1);
+		for (; v != 0; v = t->head[v - 1].next)
+			if (head_match(t, &t->head[v - 1], q, i - 1, plain))
+				return 1;
+	}
+	return 0;
+}
+
 int fqdn_trie_match(const struct fqdn_trie *t, const char *q, size_t len)
 {
+	uint32_t v;
+
 	if (len == 0 || q[len - 1] != '.')
 		return 0;
-	if (t->names.n > 0 && strset_find(&t->names, q, len, NULL))
+	if (set_find(t, &t->names, q, len, &v))
 		return 1;
 	if (t->match_all == 2 || (t->match_all && valid_name(q, len)))
 		return 1;
 	if ((t->node[0].terminal & END_SUBDOMAINS) && len > 1 &&
 	    valid_name(q, len))
 		return 1; /* 1.19's "**." alone */
+	if (t->ngroups > 0 && heads_match(t, q, len))
+		return 1;
 	if (t->nedges + t->nwild == 0)
 		return 0;
 	/* "." is one empty label: the pattern "*." allows it, as Cilium's

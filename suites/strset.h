@@ -44,16 +44,21 @@ struct strset {
  */
 static inline uint64_t strset_hash(const void *key, size_t len)
 {
-	const unsigned char *p = key;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+	const unsigned char *p = key, *end = p + len;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w = 0;
 
-	for (; len >= 8; p += 8, len -= 8) {
+	for (; end - p >= 8; p += 8) {
 		memcpy(&w, p, 8);
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
 		h ^= h >> 32;
 	}
-	w = 0;
-	memcpy(&w, p, len);
+	/* the last 0-7 bytes: the key's last eight read again when it has
+	   eight (one load, not a call to memcpy of a variable size) */
+	if (p < end && len >= 8)
+		memcpy(&w, end - 8, 8);
+	else
+		for (w = 0; p < end; p++)
+			w = w << 8 | *p;
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
