@@ -191,36 +191,41 @@ static int opt_domains(void *cfg, const char *v, char *err, size_t size)
 	return -1;
 }
 
+/*
+ * v as one of names[0..n) (an enum's values in order): its index, or -1
+ * with "unknown WHAT (use A or B)" in err.
+ */
+static int parse_choice(const char *v, const char *const names[2],
+			const char *what, char *err, size_t size)
+{
+	for (int i = 0; i < 2; i++)
+		if (strcmp(v, names[i]) == 0)
+			return i;
+	snprintf(err, size, "unknown %s (use %s or %s)", what, names[0],
+		 names[1]);
+	return -1;
+}
+
 /* --cilium=1.11|1.19: the semantics the reference and strategies follow. */
 static int opt_cilium(void *cfg, const char *v, char *err, size_t size)
 {
-	struct fqdn_config *c = cfg;
+	static const char *const names[2] = {"1.11", "1.19"}; /* enum order */
+	int k = parse_choice(v, names, "Cilium version", err, size);
 
-	if (strcmp(v, "1.11") == 0)
-		c->cilium = FQDN_CILIUM_1_11;
-	else if (strcmp(v, "1.19") == 0)
-		c->cilium = FQDN_CILIUM_1_19;
-	else {
-		snprintf(err, size, "unknown Cilium version (use 1.11 or 1.19)");
-		return -1;
-	}
-	return 0;
+	if (k >= 0)
+		((struct fqdn_config *)cfg)->cilium = (enum fqdn_cilium)k;
+	return k < 0 ? -1 : 0;
 }
 
 /* --generator=seed|k8s: which generated policy. */
 static int opt_generator(void *cfg, const char *v, char *err, size_t size)
 {
-	struct fqdn_config *c = cfg;
+	static const char *const names[2] = {"seed", "k8s"}; /* enum order */
+	int k = parse_choice(v, names, "generator", err, size);
 
-	if (strcmp(v, "seed") == 0)
-		c->generator = FQDN_GEN_SEED;
-	else if (strcmp(v, "k8s") == 0)
-		c->generator = FQDN_GEN_K8S;
-	else {
-		snprintf(err, size, "unknown generator (use seed or k8s)");
-		return -1;
-	}
-	return 0;
+	if (k >= 0)
+		((struct fqdn_config *)cfg)->generator = (enum fqdn_generator)k;
+	return k < 0 ? -1 : 0;
 }
 
 /* --strategies=all|NAME[,NAME...]: which strategies run. */

@@ -2,17 +2,19 @@
  * fqdn_trie.h - a purpose-built FQDN matcher with no regex engine: the
  * `trie` strategy, the reference point for what a regex engine costs.
  *
- * matchNames go to a hash set of whole names.  matchPatterns are split
- * into labels and inserted from the top-level domain down: a plain label
- * is an edge in one hash table keyed by (parent node, label); a label with
- * '*' is a wildcard edge in the parent's list, tried with a glob where '*'
- * matches [-a-zA-Z0-9_]* inside the label.  A query is looked up whole,
- * then walks its labels right to left, empty ones too (the name "." is
- * one empty label, "a..b." has three); it matches when its last label
- * ends on a node where a pattern ended.  A matchPattern "*" sets a flag
- * that allows every valid name (Cilium's match-all); "*." is an ordinary
- * one-label pattern, which allows ".".
- */
+ * matchNames (and matchPatterns without a star) go to a set of whole
+ * names.  A matchPattern whose stars all sit in its first j labels (every
+ * 1.11 pattern, every 1.19 one without a leading "**.") is a head (those
+ * j labels) and an exact suffix (the rest), kept in group j of a set of
+ * suffixes: a query hashes its own suffix after its j-th dot once per
+ * group and checks the heads found there, label by label, '*' matching
+ * [-a-zA-Z0-9_]* inside the label.  A matchPattern "*" sets a flag that
+ * allows every valid name (1.11's match-all; under 1.19 a stars-only
+ * pattern allows every name); "*." is an ordinary one-label pattern,
+ * which allows ".".  1.19's leading "**." (one label or more) goes to a
+ * label trie walked right to left, top-level domain first.  Empty labels
+ * count ("." is one empty label, "a..b." has three).
+  */
 #ifndef RXB_FQDN_TRIE_H
 #define RXB_FQDN_TRIE_H
 

@@ -188,6 +188,10 @@ expect 2 "data/fqdn/empty.yaml:9: empty policy" -- run fqdn --policy data/fqdn/e
 expect 2 "$tmp/nope.yaml: No such file or directory" -- run fqdn --policy "$tmp/nope.yaml"
 expect 2 "data/fqdn/empty-queries.txt:1: no query names" -- run fqdn --policy data/fqdn/list.txt --queries data/fqdn/empty-queries.txt
 expect 2 "--domains=100: data/fqdn/list.txt has only 4 selectors" -- run fqdn --policy data/fqdn/list.txt --domains=100
+expect 2 "--cilium=1.12: unknown Cilium version (use 1.11 or 1.19)" -- run fqdn --cilium=1.12
+expect 2 "--generator=eks: unknown generator (use seed or k8s)" -- run fqdn --generator=eks
+expect 2 "--strategies=trie,nope: unknown strategy 'nope' (use all, or any of baseline," -- run fqdn --strategies=trie,nope
+expect 2 "--l7-selectors=0" -- run fqdn --l7-selectors=0
 
 # fqdn: a real policy and queries file verifies and times on pcre2
 expect 0 "phase=match-name" -- run fqdn --engines=pcre2 --policy data/fqdn/policy.yaml --queries data/fqdn/queries.txt "${fast[@]}"
@@ -195,8 +199,13 @@ grep -q 'BenchmarkFQDN/phase=queries/strategy=map+reverse+sort/engine=pcre2 .* 4
 # of the 5 exact queries only uged.al. is allowed ("  WWW.S3.IO" is not trimmed)
 grep -q 'BenchmarkFQDN/phase=queries/strategy=trie/engine=none .* 1.000 allowed' "$tmp/out" || { echo "FAIL: fqdn queries phase: allowed is not 1"; fail=$((fail + 1)); }
 grep -q 'BenchmarkFQDN/phase=match-name/strategy=trie/engine=none' "$tmp/out" || { echo "FAIL: fqdn trie not timed"; fail=$((fail + 1)); }
+# fqdn: the Cilium strategies on the example policies, 1.19 recorded
+expect 0 "FQDN match-name (medians" -- run fqdn --engines=pcre2 --strategies=cilium-l7,cilium-l3,trie --policy data/fqdn/examples/fqdn-cluster.yaml --queries data/fqdn/examples/queries.txt --out="$tmp/cilium.json" "${fast[@]}"
+grep -q 'BenchmarkFQDN/phase=queries/strategy=cilium-l7/engine=pcre2 .* 7.000 allowed' "$tmp/out" || { echo "FAIL: cilium-l7 on fqdn-cluster.yaml: allowed is not 7"; fail=$((fail + 1)); }
+grep -q 'BenchmarkFQDN/phase=queries/strategy=cilium-l3/engine=pcre2 .* 7.000 allowed' "$tmp/out" || { echo "FAIL: cilium-l3 on fqdn-cluster.yaml: allowed is not 7"; fail=$((fail + 1)); }
+grep -q '"fqdn-cilium": "1.19"' "$tmp/cilium.json" || { echo "FAIL: the results do not say Cilium 1.19"; fail=$((fail + 1)); }
 # an engine that never matches is caught before timing: MISMATCH, exit 1
-expect 1 "noop: strategy baseline, 4 domains: 0 of 16 queries allowed; expected 8 of 16 queries allowed (reference, Cilium v1.11's rules); query 'uged.al.' (match-name): denied, the reference says allowed; 8 of 16 queries differ" -- run fqdn --engines=noop --policy data/fqdn/list.txt "${fast[@]}"
+expect 1 "noop: strategy baseline, 4 domains: 0 of 16 queries allowed; expected 8 of 16 queries allowed (reference, Cilium v1.19's rules); query 'uged.al.' (match-name): denied, the reference says allowed; 8 of 16 queries differ" -- run fqdn --engines=noop --policy data/fqdn/list.txt "${fast[@]}"
 grep -q 'BenchmarkFQDN/phase=match-name/strategy=baseline/engine=noop' "$tmp/out" && { echo "FAIL: a mismatching engine was timed"; fail=$((fail + 1)); }
 # a regex of valid syntax (the reference parses it) that Hyperscan rejects
 # (16,000-byte limit) is Hyperscan's limit: unsupported, exit 0, whichever
