@@ -217,11 +217,17 @@ static int opt_cilium(void *cfg, const char *v, char *err, size_t size)
 	return k < 0 ? -1 : 0;
 }
 
+static const char *const generator_names[2] = {"seed", "k8s"}; /* enum order */
+
+static const char *generator_name(const struct fqdn_config *c)
+{
+	return generator_names[c->generator];
+}
+
 /* --generator=seed|k8s: which generated policy. */
 static int opt_generator(void *cfg, const char *v, char *err, size_t size)
 {
-	static const char *const names[2] = {"seed", "k8s"}; /* enum order */
-	int k = parse_choice(v, names, "generator", err, size);
+	int k = parse_choice(v, generator_names, "generator", err, size);
 
 	if (k >= 0)
 		((struct fqdn_config *)cfg)->generator = (enum fqdn_generator)k;
@@ -902,7 +908,15 @@ static int size_inputs(const struct fqdn_run *r, struct fqdn_size *z)
 		return -1;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)r->cfg->seed);
 	if (r->cfg->policy_path == NULL &&
-	    case_table_input(t, "seed", v, strlen(v)) != 0)
+	    (case_table_input(t, "seed", v, strlen(v)) != 0 ||
+	     case_table_input(t, "generator", generator_name(r->cfg),
+			      strlen(generator_name(r->cfg))) != 0))
+		return -1;
+	/* the semantics every verdict follows, and cilium-l7's selectors */
+	snprintf(v, sizeof(v), "%zu", r->cfg->l7_selectors);
+	if (case_table_input(t, "cilium", fqdn_cilium_name(r->cfg->cilium),
+			     strlen(fqdn_cilium_name(r->cfg->cilium))) != 0 ||
+	    case_table_input(t, "l7-selectors", v, strlen(v)) != 0)
 		return -1;
 	if ((r->cfg->policy_path != NULL &&
 	     case_table_input_file(t, "policy", r->cfg->policy_path, err,
