@@ -205,7 +205,7 @@ static int bench_scale(const struct bench *b, const struct bench_opts *o,
 }
 
 /*
- * The allocation run: k ops with counting on (at most ~50 ms of work,
+ * The allocation run: k ops with counting on (at most ~BENCH_ALLOC_MS of work,
  * at most n), then one retained op for B(heap)/op.
  */
 static int bench_allocs(const struct bench *b, uint64_t n, double ns_per_op,
@@ -215,8 +215,8 @@ static int bench_allocs(const struct bench *b, uint64_t n, double ns_per_op,
 	struct alloc_stats st;
 	int rc;
 
-	if (ns_per_op > 0 && (double)k * ns_per_op > 50e6)
-		k = (uint64_t)(50e6 / ns_per_op);
+	if (ns_per_op > 0 && (double)k * ns_per_op > BENCH_ALLOC_MS * 1e6)
+		k = (uint64_t)(BENCH_ALLOC_MS * 1e6 / ns_per_op);
 	if (k == 0)
 		k = 1;
 	alloc_count_begin();

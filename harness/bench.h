@@ -122,8 +122,14 @@ struct bench_opts {
 				 least one pass (bench.pass_n); 0: one pass */
 };
 
+/*
+ * The allocation run after a sample's timed run counts B/op and
+ * allocs/op over at most this much work (and at most the sample's n).
+ */
+#define BENCH_ALLOC_MS 10
+
 /* The warm-up before each sample when --warmup is not given. */
-#define BENCH_WARMUP_DEFAULT_MS 50
+#define BENCH_WARMUP_DEFAULT_MS 20
 #define BENCH_WARMUP_DEFAULT_NS (BENCH_WARMUP_DEFAULT_MS * 1e6)
 
 /* o's isolation and time limit, as harness/isolate.h takes them. */

@@ -42,7 +42,7 @@
 
 #define MAX_SIZES PAYLOAD_MAX_SIZES
 #define MAX_RULE_FILES 16
-#define DEFAULT_BENCHTIME_NS 0.3e9
+#define DEFAULT_BENCHTIME_NS 0.1e9
 
 /* Each scenario's own functions, below the table. */
 static int run_base(void *arg, uint64_t n);

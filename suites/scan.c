@@ -720,6 +720,8 @@ const struct suite suite_scan = {
 	.name = "scan",
 	.desc = "count matches (or matching lines) of patterns in a corpus",
 	.in_default = 1,
+	/* an op is a whole corpus (milliseconds): 200 ms is tens of ops */
+	.default_benchtime_ns = 200e6,
 	.options = scan_options,
 	.config_size = sizeof(struct scan_config),
 	.config_release = scan_config_release,
