@@ -13,6 +13,9 @@ pkg_check_modules(TRE IMPORTED_TARGET tre)
 pkg_check_modules(ONIG IMPORTED_TARGET oniguruma)
 # Boost.Regex (Debian: libboost-regex-dev) installs BoostConfig.cmake.
 find_package(Boost QUIET COMPONENTS regex)
+# Runners (engines/runner.h): programs in the engine's language, built
+# into <build>/runners/ when their toolchain is found.
+find_program(RXB_GO go)
 
 # rust-regex: Rust's regex crate, built offline by cargo against the crates
 # Debian packages (librust-regex-dev and the two it uses for literals,
@@ -66,6 +69,7 @@ function(rxb_add_engines target)
   rxb_engine_status(onig "${ONIG_FOUND}")
   rxb_engine_status(boost "${Boost_REGEX_FOUND}")
   rxb_engine_status(rust-regex "${RUST_REGEX_FOUND}")
+  rxb_engine_status(go "${RXB_GO}")
   if(RE2_FOUND)
     target_sources(${target} PRIVATE engines/re2.c engines/cre2.cc)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_RE2
@@ -101,6 +105,11 @@ function(rxb_add_engines target)
   if(RUST_REGEX_FOUND)
     rxb_add_rust_regex(${target})
   endif()
+  target_compile_definitions(${target} PUBLIC
+    RXB_RUNNER_DIR="${CMAKE_BINARY_DIR}/runners")
+  if(RXB_GO)
+    rxb_add_go_runner(${target})
+  endif()
 endfunction()
 
 # The Rust static library (engines/rust/) and its adapter.  cargo runs
@@ -129,4 +138,25 @@ function(rxb_add_rust_regex target)
     RXB_RUST_REGEX_VERSION="${RXB_RUST_REGEX_VERSION}")
   # what rustc's staticlib needs from the C side (--print native-static-libs)
   target_link_libraries(${target} PUBLIC "${lib}" pthread dl m)
+endfunction()
+
+# The Go runner: standard library only, built offline (GOPROXY=off, no
+# module downloads) with its cache under the build directory, so that it
+# builds as root on a fresh machine and in CI.
+function(rxb_add_go_runner target)
+  set(dir ${CMAKE_BINARY_DIR}/runners)
+  set(src ${CMAKE_SOURCE_DIR}/engines/runners/go)
+  add_custom_command(OUTPUT ${dir}/rxbench-go
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${CMAKE_COMMAND} -E env GOCACHE=${CMAKE_BINARY_DIR}/go/cache
+      GOPATH=${CMAKE_BINARY_DIR}/go/path GO111MODULE=on GOPROXY=off
+      GOFLAGS=-trimpath GOTOOLCHAIN=local
+      ${RXB_GO} build -o ${dir}/rxbench-go .
+    WORKING_DIRECTORY ${src}
+    DEPENDS ${src}/main.go ${src}/go.mod
+    COMMENT "Building the Go runner (engines/runners/go)")
+  add_custom_target(rxb_runner_go ALL DEPENDS ${dir}/rxbench-go)
+  add_dependencies(${target} rxb_runner_go)
+  target_sources(${target} PRIVATE engines/go.c)
+  target_compile_definitions(${target} PUBLIC RXB_HAVE_GO)
 endfunction()

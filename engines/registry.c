@@ -20,6 +20,7 @@ extern const struct engine engine_posix;
 extern const struct engine engine_onig;
 extern const struct engine engine_boost;
 extern const struct engine engine_rust_regex;
+extern const struct engine engine_go;
 extern const struct engine engine_noop;
 extern const struct engine engine_crash;
 extern const struct engine engine_hang;
@@ -48,6 +49,9 @@ const struct engine *const engine_table[] = {
 #endif
 #ifdef RXB_HAVE_RUST_REGEX
 	&engine_rust_regex,
+#endif
+#ifdef RXB_HAVE_GO
+	&engine_go,
 #endif
 	&engine_noop,
 	&engine_crash,
@@ -83,6 +87,9 @@ const struct engine_missing engine_missing[] = {
 #ifndef RXB_HAVE_RUST_REGEX
 	MISSING("rust-regex", "rust regex crate", "cargo librust-regex-dev "
 		"librust-aho-corasick-dev librust-memchr-dev"),
+#endif
+#ifndef RXB_HAVE_GO
+	{"go", "go not found when configured (install golang-go)"},
 #endif
 	{NULL, NULL},
 };
