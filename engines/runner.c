@@ -48,8 +48,14 @@ struct runner_set {
 	struct runner_bytes *pat; /* copies */
 	pid_t pid;                /* compiled in the runner of (pid, serial) */
 	unsigned long serial;
-	struct runner_work work;  /* runner_set_work(); arrays owned */
-	int has_work;
+	struct runner_job *jobs;  /* runner_add_work()'s, owned */
+};
+
+/* A copy of a work, owned by the set it was added to. */
+struct runner_job {
+	struct runner_job *next;
+	struct runner_set *owner;
+	struct runner_work w; /* arrays owned */
 };
 
 static struct runner_conn conns[RUNNER_MAX_DEFS];
@@ -385,9 +391,14 @@ static void set_free(struct runner_set *s)
 	for (size_t i = 0; i < s->n; i++)
 		free((char *)s->pat[i].p);
 	free(s->pat);
-	free((void *)s->work.sets);
-	free((void *)s->work.names);
-	free((void *)s->work.inputs);
+	while (s->jobs != NULL) {
+		struct runner_job *j = s->jobs;
+		s->jobs = j->next;
+		free((void *)j->w.sets);
+		free((void *)j->w.names);
+		free((void *)j->w.inputs);
+		free(j);
+	}
 	free(s);
 }
 
@@ -567,26 +578,23 @@ static void *dup_array(const void *p, size_t n, size_t size)
 	return d;
 }
 
-int runner_set_work(void *h, const struct runner_work *w)
+void *runner_add_work(void *h, const struct runner_work *w)
 {
 	struct runner_set *s = h;
-	struct runner_work c = *w;
+	struct runner_job *j = calloc(1, sizeof(*j));
 
-	c.sets = dup_array(w->sets, w->nsets, sizeof(*w->sets));
-	c.names = dup_array(w->names, w->nnames, sizeof(*w->names));
-	c.inputs = dup_array(w->inputs, w->ninputs, sizeof(*w->inputs));
-	if (c.sets == NULL || c.names == NULL || c.inputs == NULL) {
-		free((void *)c.sets);
-		free((void *)c.names);
-		free((void *)c.inputs);
-		return -1;
-	}
-	free((void *)s->work.sets);
-	free((void *)s->work.names);
-	free((void *)s->work.inputs);
-	s->work = c;
-	s->has_work = 1;
-	return 0;
+	if (j == NULL)
+		return NULL;
+	j->w = *w;
+	j->w.sets = dup_array(w->sets, w->nsets, sizeof(*w->sets));
+	j->w.names = dup_array(w->names, w->nnames, sizeof(*w->names));
+	j->w.inputs = dup_array(w->inputs, w->ninputs, sizeof(*w->inputs));
+	j->owner = s;
+	j->next = s->jobs;
+	s->jobs = j; /* freed with s from here on */
+	if (j->w.sets == NULL || j->w.names == NULL || j->w.inputs == NULL)
+		return NULL;
+	return j;
 }
 
 /* The 'W' request of work w; its sets are loaded in c already. */
@@ -615,19 +623,16 @@ static int call_expect(struct runner_conn *c, struct msg *m, int want,
 	return rc != 0 ? rc : reply_check(m, want, NULL, why, size);
 }
 
-int runner_sample(void *h, const struct runner_timing *t,
+int runner_sample(void *job, const struct runner_timing *t,
 		  struct runner_sample *out, char *why, size_t size)
 {
-	struct runner_set *s = h;
-	const struct runner_work *w = &s->work;
+	const struct runner_job *j = job;
+	struct runner_set *s = j->owner;
+	const struct runner_work *w = &j->w;
 	struct runner_conn *c = NULL;
 	struct msg m = {0};
 	int rc = 0;
 
-	if (!s->has_work) {
-		snprintf(why, size, "no work to time");
-		return ENGINE_ERR_MATCH;
-	}
 	for (size_t i = 0; rc == 0 && i < w->nsets; i++)
 		rc = set_load(w->sets[i], &c, NULL, why, size);
 	if (rc == 0)

@@ -148,18 +148,19 @@ void runner_free(void *h);
 const char *runner_version(const struct runner_def *def);
 
 /*
- * Keep a copy of w (its arrays, not the bytes they point to, which must
- * outlive h) in handle h, which must be one of w->sets or, when w has no
- * set, any handle of the same runner.  0, or -1 out of memory.
+ * A copy of w (its arrays, not the bytes they point to, which must
+ * outlive h) kept in handle h, which must be one of w->sets or, when w
+ * has no set, any handle of the same runner; freed with h.  Returns the
+ * job runner_sample() takes, or NULL out of memory.
  */
-int runner_set_work(void *h, const struct runner_work *w);
+void *runner_add_work(void *h, const struct runner_work *w);
 
 /*
- * One sample of the work kept in h, timed by the runner of this process
- * (compiling the sets there first).  0, or a negative enum engine_status
- * (STATUS_CRASHED: the runner died) with why filled.
+ * One sample of a job of runner_add_work(), timed by the runner of this
+ * process (compiling its sets there first).  0, or a negative enum
+ * engine_status (STATUS_CRASHED: the runner died) with why filled.
  */
-int runner_sample(void *h, const struct runner_timing *t,
+int runner_sample(void *job, const struct runner_timing *t,
 		  struct runner_sample *s, char *why, size_t size);
 
 #endif

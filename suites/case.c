@@ -806,13 +806,13 @@ void case_table_release(struct case_table *t)
 }
 
 /* bench.self_time for a runner: o's rules to the runner, its sample back. */
-static int runner_self_time(void *h, const struct bench_opts *o,
+static int runner_self_time(void *job, const struct bench_opts *o,
 			    struct bench_self *s)
 {
 	struct runner_timing t = {o->benchtime_ns, o->fixed_n, o->warmup_ns};
 	struct runner_sample rs;
 	char why[256];
-	int rc = runner_sample(h, &t, &rs, why, sizeof(why));
+	int rc = runner_sample(job, &t, &rs, why, sizeof(why));
 
 	if (rc != 0) {
 		fprintf(stderr, "rxbench: %s\n", why);
@@ -825,9 +825,11 @@ static int runner_self_time(void *h, const struct bench_opts *o,
 
 int case_runner_bench(struct bench *b, void *h, const struct runner_work *w)
 {
-	if (runner_set_work(h, w) != 0)
+	void *job = runner_add_work(h, w);
+
+	if (job == NULL)
 		return -1;
 	b->self_time = runner_self_time;
-	b->self_arg = h;
+	b->self_arg = job;
 	return 0;
 }

@@ -248,8 +248,8 @@ void case_table_release(struct case_table *t);
 
 /*
  * For a case on a runner engine (engines/runner.h), in case_ops.bench():
- * make b self-timed by the runner on work w, kept in handle h (one of
- * w->sets) until h is freed; b->run is never called.  0, or -1 out of
+ * make b self-timed by the runner on work w, a copy kept in handle h (one
+ * of w->sets) until h is freed; b->run is never called.  0, or -1 out of
  * memory.
  */
 struct runner_work;
