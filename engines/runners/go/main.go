@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Requests and replies (engines/runner.h).
@@ -81,6 +82,7 @@ type work struct {
 	sets   []*set
 	names  map[string]struct{}
 	inputs [][]byte
+	lat    [][]byte // inputs as latin1 makes them, for byte-mode sets
 	next   int
 	sink   int
 }
@@ -177,16 +179,22 @@ func errorReply(status uint32, pattern int32, msg string) *reply {
 func okReply() *reply { return &reply{b: []byte{repOK}} }
 
 // goExpr is pattern p under rxbench's flags as one Go expression, or an
-// error naming what Go cannot do.  Go's regexp reads UTF-8 always: in
-// rxbench's byte mode a pattern with a byte above 0x7f (or an escape
-// naming one) would match a different thing, so it is refused.
+// error naming what Go cannot do.  Go's regexp reads UTF-8 always, so
+// rxbench's byte mode is Latin-1 here: a pattern's bytes above 0x7f and
+// an input's become the runes U+0080..U+00FF (latin1), one rune a byte,
+// and \xHH names the byte HH, as in a byte engine.  Go's (?i) folds
+// those runes too (é and É): rxbench's caseless is ASCII, so a caseless
+// byte-mode pattern that names one is refused.
 func goExpr(p []byte, flags uint32) (string, error) {
 	if flags&^flagKnown != 0 {
 		return "", fmt.Errorf("unknown flags %#x", flags&^flagKnown)
 	}
-	if flags&flagUTF8 == 0 && !asciiOnly(p) {
-		return "", errors.New("Go's regexp reads patterns as UTF-8: " +
-			"a byte above 0x7f needs UTF-8 mode")
+	if flags&flagUTF8 == 0 {
+		if flags&flagCaseless != 0 && !asciiOnly(p) {
+			return "", errors.New("Go's (?i) folds Latin-1 " +
+				"letters; rxbench's caseless is ASCII only")
+		}
+		p = latin1(p)
 	}
 	inline := ""
 	if flags&flagCaseless != 0 {
@@ -206,6 +214,29 @@ func goExpr(p []byte, flags uint32) (string, error) {
 		e = `\A(?:` + e + ")"
 	}
 	return e, nil
+}
+
+// latin1 is b with each byte above 0x7f as the UTF-8 of that code point;
+// b itself when it has none.
+func latin1(b []byte) []byte {
+	high := 0
+	for _, c := range b {
+		if c > 0x7f {
+			high++
+		}
+	}
+	if high == 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+high)
+	for _, c := range b {
+		if c > 0x7f {
+			out = utf8.AppendRune(out, rune(c))
+		} else {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // asciiOnly: the pattern names no character above 0x7f (a literal, or a
@@ -276,7 +307,11 @@ func (rn *runner) compile(d *body) *reply {
 }
 
 // One op on one input for set s: is_match, count or match_ids (into ids).
-func (s *set) do(op byte, in []byte, ids []byte) int {
+// in is as rxbench sent it, lat the same as latin1() makes it.
+func (s *set) do(op byte, in, lat []byte, ids []byte) int {
+	if s.flags&flagUTF8 == 0 {
+		in = lat
+	}
 	switch op {
 	case opIsMatch:
 		for _, re := range s.re {
@@ -325,7 +360,7 @@ func (rn *runner) match(d *body) *reply {
 	}
 	r := &reply{}
 	r.u8(repAnswer)
-	r.u64(uint64(s.do(op, in, ids)))
+	r.u64(uint64(s.do(op, in, latin1(in), ids)))
 	r.bytes(ids)
 	return r
 }
@@ -349,7 +384,9 @@ func (rn *runner) setWork(d *body) *reply {
 	}
 	ninputs := d.u32()
 	for i := uint32(0); i < ninputs && d.err == nil; i++ {
-		w.inputs = append(w.inputs, d.bytes())
+		in := d.bytes()
+		w.inputs = append(w.inputs, in)
+		w.lat = append(w.lat, latin1(in))
 	}
 	if d.err != nil || w.op > opCompile || len(w.inputs) == 0 {
 		return errorReply(errMatch, -1, "bad work request")
@@ -360,15 +397,15 @@ func (rn *runner) setWork(d *body) *reply {
 
 // decide is one input through the work's op: a name in the map is a
 // match without the regex (Cilium's DNS proxy), then every set.
-func (w *work) decide(op byte, in []byte) int {
+func (w *work) decide(op byte, i int) int {
 	if w.names != nil {
-		if _, ok := w.names[string(in)]; ok {
+		if _, ok := w.names[string(w.inputs[i])]; ok {
 			return 1
 		}
 	}
 	n := 0
 	for _, s := range w.sets {
-		n += s.do(op, in, nil)
+		n += s.do(op, w.inputs[i], w.lat[i], nil)
 	}
 	return n
 }
@@ -395,7 +432,7 @@ func (w *work) run(op byte, n int) {
 			sink += w.recompile()
 		case w.each:
 			if op != opNone {
-				sink += w.decide(op, w.inputs[w.next])
+				sink += w.decide(op, w.next)
 			} else {
 				sink += len(w.inputs[w.next])
 			}
@@ -404,9 +441,9 @@ func (w *work) run(op byte, n int) {
 				w.next = 0
 			}
 		default:
-			for _, in := range w.inputs {
+			for j, in := range w.inputs {
 				if op != opNone {
-					sink += w.decide(op, in)
+					sink += w.decide(op, j)
 				} else {
 					sink += len(in)
 				}
