@@ -21,6 +21,8 @@ extern const struct engine engine_onig;
 extern const struct engine engine_boost;
 extern const struct engine engine_rust_regex;
 extern const struct engine engine_go;
+extern const struct engine engine_python_re;
+extern const struct engine engine_v8;
 extern const struct engine engine_noop;
 extern const struct engine engine_crash;
 extern const struct engine engine_hang;
@@ -52,6 +54,12 @@ const struct engine *const engine_table[] = {
 #endif
 #ifdef RXB_HAVE_GO
 	&engine_go,
+#endif
+#ifdef RXB_HAVE_PYTHON_RE
+	&engine_python_re,
+#endif
+#ifdef RXB_HAVE_V8
+	&engine_v8,
 #endif
 	&engine_noop,
 	&engine_crash,
@@ -90,6 +98,13 @@ const struct engine_missing engine_missing[] = {
 #endif
 #ifndef RXB_HAVE_GO
 	{"go", "go not found when configured (install golang-go)"},
+#endif
+#ifndef RXB_HAVE_PYTHON_RE
+	{"python-re", "/usr/bin/python3 not found when configured (install "
+		      "python3)"},
+#endif
+#ifndef RXB_HAVE_V8
+	{"v8", "node not found when configured (install nodejs)"},
 #endif
 	{NULL, NULL},
 };
