@@ -206,6 +206,11 @@ func goExpr(p []byte, flags uint32) (string, error) {
 	if flags&flagMultiline != 0 {
 		inline += "m"
 	}
+	p, err := pcreSpaces(p)
+	if err != nil {
+		return "", err
+	}
+	// [:space:] in Go is [\t\n\v\f\r ] already
 	e := string(p)
 	if inline != "" {
 		e = "(?" + inline + ")" + "(?:" + e + ")"
@@ -214,6 +219,50 @@ func goExpr(p []byte, flags uint32) (string, error) {
 		e = `\A(?:` + e + ")"
 	}
 	return e, nil
+}
+
+// pcreSpaces spells \s and \S as PCRE2 means them: Go's \s has no \v.
+// A \S inside a class cannot be spelt there: refused.
+func pcreSpaces(p []byte) ([]byte, error) {
+	const space = `\t\n\v\f\r `
+	var out []byte
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			i++
+			switch e := p[i]; {
+			case e == 's' && inClass:
+				out = append(out, space...)
+			case e == 's':
+				out = append(out, "["+space+"]"...)
+			case e == 'S' && inClass:
+				return nil, errors.New(`a \S inside a class: Go's \s is not PCRE's`)
+			case e == 'S':
+				out = append(out, "[^"+space+"]"...)
+			default:
+				out = append(out, c, e)
+			}
+			continue
+		case inClass && c == ']':
+			inClass = false
+		case !inClass && c == '[':
+			inClass = true
+			out = append(out, c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				i++
+				out = append(out, '^')
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				i++
+				out = append(out, ']')
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // latin1 is b with each byte above 0x7f as the UTF-8 of that code point;

@@ -24,22 +24,72 @@ ERR_COMPILE, ERR_UNSUPPORTED, ERR_MATCH = 1, 2, 5
 
 # POSIX classes (Python has none: '[[:digit:]]' would be a set of ':',
 # 'd', 'i', ...), spelt as the ASCII ranges PCRE2 gives them in byte mode.
-POSIX = {b"alpha": b"a-zA-Z", b"digit": b"0-9", b"alnum": b"a-zA-Z0-9",
-         b"upper": b"A-Z", b"lower": b"a-z", b"space": b"\\t\\n\\v\\f\\r ",
-         b"blank": b" \\t", b"xdigit": b"0-9A-Fa-f", b"word": b"\\w",
-         b"cntrl": b"\\x00-\\x1f\\x7f", b"print": b" -~", b"graph": b"!-~",
-         b"punct": b"!-/:-@\\[-`{-~"}
+POSIX = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9",
+         "upper": "A-Z", "lower": "a-z", "space": "\\t\\n\\v\\f\\r ",
+         "blank": " \\t", "xdigit": "0-9A-Fa-f", "word": "\\w",
+         "cntrl": "\\x00-\\x1f\\x7f", "print": " -~", "graph": "!-~",
+         "punct": "!-/:-@\\[-`{-~"}
 
 
-def pcre_spelling(p):
-    """p with what Python reads otherwise than PCRE2 spelt its way: POSIX
-    classes, and '{,n}', which PCRE2 (10.42) takes literally."""
-    def posix(m):
-        if m.group(1) not in POSIX:
-            raise Refused("unknown POSIX class " + m.group(0).decode("latin-1"))
-        return POSIX[m.group(1)]
-    p = re.sub(rb"\[:([a-z]+):\]", posix, p)
-    return re.sub(rb"(?<!\\)\{,([0-9]*)\}", rb"\\{,\1\\}", p)
+def pcre_spelling(p, multiline, utf8):
+    """p (str) with what Python reads otherwise than PCRE2 spelt its way:
+    POSIX classes, \\x{...}, '{,n}' (literal in PCRE2 10.42), multiline
+    '^' (not after a final newline in PCRE2); Refused where it cannot."""
+    out, i, in_class = [], 0, False
+    while i < len(p):
+        c = p[i]
+        if c == "\\" and i + 1 < len(p):
+            e = p[i + 1]
+            m = re.match(r"x\{([0-9a-fA-F]+)\}", p[i + 1:])
+            if m:
+                v = int(m.group(1), 16)
+                if v > (0x10FFFF if utf8 else 0xFF):
+                    raise Refused("\\x{%s} is beyond the mode's range" % m.group(1))
+                out.append("\\x%02x" % v if v <= 0xFF else "\\U%08x" % v)
+                i += 1 + m.end()
+                continue
+            if e == "B" and not in_class:  # Python's fails on ""
+                out.append(r"(?:(?<=\w)(?=\w)|(?<!\w)(?!\w))")
+                i += 2
+                continue
+            if e == "Z":
+                raise Refused("Python's \\Z is the end of the text only "
+                              "(PCRE's also before a final newline)")
+            out.append(c + e)
+            i += 2
+            continue
+        if in_class:
+            m = re.match(r"\[:(\^?)([a-z]+):\]", p[i:])
+            if m:
+                if m.group(1) or m.group(2) not in POSIX:
+                    raise Refused("POSIX class " + m.group(0))
+                out.append(POSIX[m.group(2)])
+                i += m.end()
+                continue
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            out.append(c)
+            i += 1
+            if p[i:i + 1] == "^":
+                out.append("^")
+                i += 1
+            if p[i:i + 1] == "]":
+                out.append("\\]")
+                i += 1
+            continue
+        elif c == "^" and multiline:
+            c = r"(?:\A|(?<=\n)(?=[\s\S]))"
+        elif c == "{":
+            m = re.match(r"\{,[0-9]*\}", p[i:])
+            if m:
+                out.append("\\" + m.group(0)[:-1] + "\\}")
+                i += m.end()
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 class Refused(Exception):
@@ -97,25 +147,30 @@ class Set:
         if flags & MULTILINE:
             f |= re.MULTILINE
         self.src, self.re = [], []
+        if self.utf8:
+            f |= re.ASCII
+            if flags & CASELESS:
+                raise Refused("Python folds case either ASCII only or with "
+                              "Unicode classes; PCRE2's UTF-8 caseless is "
+                              "neither")
         for i, p in enumerate(pats):
             at[0] = i
-            p = pcre_spelling(p)
-            if b"\\Z" in p:
-                raise Refused("Python's \\Z is the end of the text only "
-                              "(PCRE's also before a final newline)")
-            if self.utf8:
-                p = p.decode("utf-8")
-                f |= re.ASCII
-                if flags & CASELESS and not p.isascii():
-                    raise Refused("Python's ASCII caseless does not fold "
-                                  "the non-ASCII letters PCRE2 folds")
+            t = pcre_spelling(p.decode("utf-8" if self.utf8 else "latin-1"),
+                              bool(flags & MULTILINE), self.utf8)
+            if not self.utf8:
+                t = t.encode("latin-1")
             with warnings.catch_warnings():
-                warnings.simplefilter("error")  # '[[:alpha:]]' is no class here
+                warnings.simplefilter("error")  # '[[' a nested set
                 try:
-                    r = re.compile(p, f)
+                    r = re.compile(t, f)
                 except FutureWarning as w:
                     raise Refused(str(w))
-            self.src.append((p, f))
+                except re.error as e:
+                    if "global flags not at the start" in str(e):
+                        raise Refused("Python takes inline flags at the "
+                                      "start only")
+                    raise
+            self.src.append((t, f))
             self.re.append(r)
         self.anchored = bool(flags & ANCHORED)
 
@@ -127,10 +182,8 @@ class Set:
         n = 0
         for i, r in enumerate(self.re):
             if op == OP_COUNT:
-                if self.anchored:
-                    n += r.match(data) is not None
-                else:
-                    n += sum(1 for _ in r.finditer(data))
+                n += (r.match(data) is not None) if self.anchored \
+                    else count(r, data)
                 continue
             m = (r.match(data) if self.anchored else r.search(data)) is not None
             if ids is not None:
@@ -139,6 +192,21 @@ class Set:
                 return 1
             n += m
         return n
+
+
+def count(r, data):
+    """rxbench's count: resume after each match, one past an empty one
+    (finditer would not retry where an empty match ended a match)."""
+    n, pos, end = 0, 0, len(data)
+    search = r.search
+    while pos <= end:
+        m = search(data, pos)
+        if m is None:
+            break
+        n += 1
+        s, e = m.span()
+        pos = e if e > s else e + 1
+    return n
 
 
 class Work:
