@@ -84,7 +84,8 @@ const POSIX = {
 
 function posixClasses(s) {
   return s.replace(/\[:(\^?)([a-z]+):\]/g, (m, neg, name) => {
-    if (neg || !(name in POSIX)) throw new Refused('POSIX class ' + m);
+    if (!(name in POSIX)) throw new SyntaxError('unknown POSIX class ' + m);
+    if (neg) throw new Refused('a negated POSIX class ' + m);
     return POSIX[name];
   });
 }

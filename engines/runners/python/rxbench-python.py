@@ -61,8 +61,10 @@ def pcre_spelling(p, multiline, utf8):
         if in_class:
             m = re.match(r"\[:(\^?)([a-z]+):\]", p[i:])
             if m:
-                if m.group(1) or m.group(2) not in POSIX:
-                    raise Refused("POSIX class " + m.group(0))
+                if m.group(2) not in POSIX:
+                    raise re.error("unknown POSIX class " + m.group(0))
+                if m.group(1):
+                    raise Refused("a negated POSIX class " + m.group(0))
                 out.append(POSIX[m.group(2)])
                 i += m.end()
                 continue
