@@ -13,6 +13,11 @@ pkg_check_modules(TRE IMPORTED_TARGET tre)
 pkg_check_modules(ONIG IMPORTED_TARGET oniguruma)
 # Boost.Regex (Debian: libboost-regex-dev) installs BoostConfig.cmake.
 find_package(Boost QUIET COMPONENTS regex)
+# Runners (engines/runner.h): programs in the engine's language, built
+# into <build>/runners/ when their toolchain is found.
+find_program(RXB_GO go)
+find_program(RXB_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+find_program(RXB_NODE NAMES node nodejs)
 
 # rust-regex: Rust's regex crate, built offline by cargo against the crates
 # Debian packages (librust-regex-dev and the two it uses for literals,
@@ -66,6 +71,9 @@ function(rxb_add_engines target)
   rxb_engine_status(onig "${ONIG_FOUND}")
   rxb_engine_status(boost "${Boost_REGEX_FOUND}")
   rxb_engine_status(rust-regex "${RUST_REGEX_FOUND}")
+  rxb_engine_status(go "${RXB_GO}")
+  rxb_engine_status(python-re "${RXB_PYTHON3}")
+  rxb_engine_status(v8 "${RXB_NODE}")
   if(RE2_FOUND)
     target_sources(${target} PRIVATE engines/re2.c engines/cre2.cc)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_RE2
@@ -101,6 +109,34 @@ function(rxb_add_engines target)
   if(RUST_REGEX_FOUND)
     rxb_add_rust_regex(${target})
   endif()
+  target_compile_definitions(${target} PUBLIC
+    RXB_RUNNER_DIR="${CMAKE_BINARY_DIR}/runners")
+  if(RXB_GO)
+    rxb_add_go_runner(${target})
+  endif()
+  if(RXB_PYTHON3)
+    rxb_add_script_runner(${target} python rxbench-python.py)
+    target_sources(${target} PRIVATE engines/python_re.c)
+    target_compile_definitions(${target} PUBLIC RXB_HAVE_PYTHON_RE
+      RXB_PYTHON3="${RXB_PYTHON3}")
+  endif()
+  if(RXB_NODE)
+    rxb_add_script_runner(${target} node rxbench-v8.js)
+    target_sources(${target} PRIVATE engines/v8.c)
+    target_compile_definitions(${target} PUBLIC RXB_HAVE_V8
+      RXB_NODE="${RXB_NODE}")
+  endif()
+endfunction()
+
+# A runner that is a script: copied into <build>/runners/ beside the rest.
+function(rxb_add_script_runner target dir file)
+  set(out ${CMAKE_BINARY_DIR}/runners/${file})
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E copy
+      ${CMAKE_SOURCE_DIR}/engines/runners/${dir}/${file} ${out}
+    DEPENDS ${CMAKE_SOURCE_DIR}/engines/runners/${dir}/${file})
+  add_custom_target(rxb_runner_${dir} ALL DEPENDS ${out})
+  add_dependencies(${target} rxb_runner_${dir})
 endfunction()
 
 # The Rust static library (engines/rust/) and its adapter.  cargo runs
@@ -129,4 +165,25 @@ function(rxb_add_rust_regex target)
     RXB_RUST_REGEX_VERSION="${RXB_RUST_REGEX_VERSION}")
   # what rustc's staticlib needs from the C side (--print native-static-libs)
   target_link_libraries(${target} PUBLIC "${lib}" pthread dl m)
+endfunction()
+
+# The Go runner: standard library only, built offline (GOPROXY=off, no
+# module downloads) with its cache under the build directory, so that it
+# builds as root on a fresh machine and in CI.
+function(rxb_add_go_runner target)
+  set(dir ${CMAKE_BINARY_DIR}/runners)
+  set(src ${CMAKE_SOURCE_DIR}/engines/runners/go)
+  add_custom_command(OUTPUT ${dir}/rxbench-go
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${CMAKE_COMMAND} -E env GOCACHE=${CMAKE_BINARY_DIR}/go/cache
+      GOPATH=${CMAKE_BINARY_DIR}/go/path GO111MODULE=on GOPROXY=off
+      GOFLAGS=-trimpath GOTOOLCHAIN=local
+      ${RXB_GO} build -o ${dir}/rxbench-go .
+    WORKING_DIRECTORY ${src}
+    DEPENDS ${src}/main.go ${src}/go.mod
+    COMMENT "Building the Go runner (engines/runners/go)")
+  add_custom_target(rxb_runner_go ALL DEPENDS ${dir}/rxbench-go)
+  add_dependencies(${target} rxb_runner_go)
+  target_sources(${target} PRIVATE engines/go.c)
+  target_compile_definitions(${target} PUBLIC RXB_HAVE_GO)
 endfunction()

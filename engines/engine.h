@@ -59,6 +59,19 @@ struct engine_option {
 	uint64_t *value; /* the adapter's storage; holds the default at start */
 };
 
+/*
+ * Where an engine runs: in this process (a library linked in), or as a
+ * runner, a program in the engine's own language that rxbench starts as
+ * its child and talks to over a pipe (engines/runner.h).  A runner's
+ * matcher lives in the child, so its ops answer through the pipe (fine
+ * for verification) and its benchmarks are timed by the runner itself
+ * (struct bench's self_time, harness/bench.h), never by run(arg, n).
+ */
+enum engine_kind {
+	ENGINE_IN_PROCESS = 0,
+	ENGINE_RUNNER,
+};
+
 struct engine {
 	const char *name;
 	/*
@@ -70,6 +83,7 @@ struct engine {
 	const char *desc;
 	unsigned caps;                   /* enum engine_cap */
 	enum engine_semantics semantics; /* what count() counts */
+	enum engine_kind kind;           /* 0: in-process */
 
 	/* Library version string, e.g. "10.42". Never NULL. */
 	const char *(*version)(void);
@@ -167,6 +181,12 @@ const char *engine_missing_reason(const char *name);
 static inline int engine_set_native(const struct engine *e)
 {
 	return (e->caps & CAP_MULTI_NATIVE) != 0;
+}
+
+/* "in-process" or "runner". */
+static inline const char *engine_kind_name(const struct engine *e)
+{
+	return e->kind == ENGINE_RUNNER ? "runner" : "in-process";
 }
 
 /* e->library, or e->name when it has none. */

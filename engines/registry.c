@@ -20,6 +20,9 @@ extern const struct engine engine_posix;
 extern const struct engine engine_onig;
 extern const struct engine engine_boost;
 extern const struct engine engine_rust_regex;
+extern const struct engine engine_go;
+extern const struct engine engine_python_re;
+extern const struct engine engine_v8;
 extern const struct engine engine_noop;
 extern const struct engine engine_crash;
 extern const struct engine engine_hang;
@@ -48,6 +51,15 @@ const struct engine *const engine_table[] = {
 #endif
 #ifdef RXB_HAVE_RUST_REGEX
 	&engine_rust_regex,
+#endif
+#ifdef RXB_HAVE_GO
+	&engine_go,
+#endif
+#ifdef RXB_HAVE_PYTHON_RE
+	&engine_python_re,
+#endif
+#ifdef RXB_HAVE_V8
+	&engine_v8,
 #endif
 	&engine_noop,
 	&engine_crash,
@@ -83,6 +95,16 @@ const struct engine_missing engine_missing[] = {
 #ifndef RXB_HAVE_RUST_REGEX
 	MISSING("rust-regex", "rust regex crate", "cargo librust-regex-dev "
 		"librust-aho-corasick-dev librust-memchr-dev"),
+#endif
+#ifndef RXB_HAVE_GO
+	{"go", "go not found when configured (install golang-go)"},
+#endif
+#ifndef RXB_HAVE_PYTHON_RE
+	{"python-re", "/usr/bin/python3 not found when configured (install "
+		      "python3)"},
+#endif
+#ifndef RXB_HAVE_V8
+	{"v8", "node not found when configured (install nodejs)"},
 #endif
 	{NULL, NULL},
 };

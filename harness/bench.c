@@ -268,6 +268,49 @@ static int bench_measure_instr(const struct bench *b,
 	return 0;
 }
 
+/* The metrics every timed sample has: ns/op, MB/s, derived, fixed. */
+static int bench_time_metrics(const struct bench *b, uint64_t n, double per,
+			      struct result *r)
+{
+	if (result_sample_begin(r, n) < 0)
+		return ENGINE_ERR_NOMEM;
+	result_metric_add(r, "ns/op", BETTER_LOWER, per);
+	if (b->bytes_per_op > 0 && per > 0)
+		result_metric_add(r, "MB/s", BETTER_HIGHER,
+				  b->bytes_per_op * 1e3 / per);
+	if (b->derive != NULL)
+		b->derive(b->arg, per, r);
+	bench_fixed_metrics(b, r);
+	return 0;
+}
+
+/* A self-timed op's sample (bench.self_time): the op's own figures. */
+static int bench_measure_self(const struct bench *b,
+			      const struct bench_opts *o, struct result *r)
+{
+	struct bench_self s = {0, 0, -1, -1, -1};
+	int rc;
+
+	if (o->measure != BENCH_TIME)
+		return ENGINE_ERR_UNSUPPORTED; /* callgrind cannot see it */
+	rc = b->self_time(b->self_arg, o, &s);
+	if (rc == 0 && s.n == 0)
+		rc = ENGINE_ERR_MATCH;
+	if (rc == 0)
+		rc = bench_time_metrics(b, s.n, s.ns_per_op, r);
+	if (rc < 0)
+		return rc;
+	if (s.floor_ns_per_op >= 0)
+		result_metric_add(r, "floor-ns/op", BETTER_LOWER,
+				  s.floor_ns_per_op);
+	if (!o->no_alloc && s.bytes_per_op >= 0 && s.allocs_per_op >= 0) {
+		result_metric_add(r, "B/op", BETTER_LOWER, s.bytes_per_op);
+		result_metric_add(r, "allocs/op", BETTER_LOWER,
+				  s.allocs_per_op);
+	}
+	return 0;
+}
+
 int bench_measure(const struct bench *b, const struct bench_opts *o,
 		  struct result *r)
 {
@@ -275,6 +318,8 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 	double per;
 	int rc;
 
+	if (b->self_time != NULL)
+		return bench_measure_self(b, o, r);
 	if (o->measure == BENCH_INSTRUCTIONS)
 		return bench_measure_instr(b, o, r);
 	rc = bench_warm(b, o);
@@ -285,15 +330,9 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 	if (rc < 0)
 		return rc;
 	per = (double)(ns > floor_ns ? ns - floor_ns : 0) / (double)n;
-	if (result_sample_begin(r, n) < 0)
-		return ENGINE_ERR_NOMEM;
-	result_metric_add(r, "ns/op", BETTER_LOWER, per);
-	if (b->bytes_per_op > 0 && per > 0)
-		result_metric_add(r, "MB/s", BETTER_HIGHER,
-				  b->bytes_per_op * 1e3 / per);
-	if (b->derive != NULL)
-		b->derive(b->arg, per, r);
-	bench_fixed_metrics(b, r);
+	rc = bench_time_metrics(b, n, per, r);
+	if (rc < 0)
+		return rc;
 	if (!o->no_alloc && alloc_hooks_available())
 		return bench_allocs(b, n, per, r);
 	return 0;
@@ -365,7 +404,8 @@ static int sample_answer(void *arg, size_t i, void *out)
 	 * run1) so that it does not pay this fresh child's copy-on-write
 	 * faults.  A scaled n already starts with n = 1.
 	 */
-	rc = j->o->measure == BENCH_TIME && j->o->fixed_n > 0
+	rc = j->o->measure == BENCH_TIME && j->o->fixed_n > 0 &&
+			     j->b->self_time == NULL
 		     ? j->b->run(j->b->arg, 1)
 		     : 0;
 	if (rc == 0)

@@ -44,6 +44,17 @@ struct bench_metric {
 	double value;
 };
 
+/* A sample a self-timed op measured itself (bench.self_time). */
+struct bench_self {
+	uint64_t n;           /* iterations of the timed run */
+	double ns_per_op;
+	double bytes_per_op;  /* B/op, < 0 when the op's runtime cannot tell */
+	double allocs_per_op; /* allocs/op, likewise */
+	double floor_ns_per_op; /* the same loop doing nothing; < 0: none */
+};
+
+struct bench_opts;
+
 struct bench {
 	char *name;        /* "Suite/key=v/..." without "Benchmark"; owned */
 	const char *suite; /* static string */
@@ -65,6 +76,19 @@ struct bench {
 	void (*derive)(void *arg, double ns_per_op, struct result *r);
 
 	void *arg;
+
+	/*
+	 * Optional: an op that times itself (an out-of-process runner,
+	 * engines/runner.h): one sample with o's benchtime, fixed n and
+	 * warm-up rules, measured by self_time(self_arg, ...) instead of
+	 * the harness's clock around run(), which is then never called.
+	 * The harness adds MB/s, derive() and the fixed metrics as for any
+	 * op, the floor as "floor-ns/op".  0, or a negative enum
+	 * engine_status.
+	 */
+	int (*self_time)(void *self_arg, const struct bench_opts *o,
+			 struct bench_self *s);
+	void *self_arg;
 	/*
 	 * What the op's answer was verified against (suites/case.h), copied
 	 * into the result; owned, may be NULL.  unverified: timed although

@@ -8,7 +8,7 @@
 set -euo pipefail
 
 arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
-pkgs=(cmake make gcc g++ pkg-config libre2-dev libpcre2-dev libtre-dev
+pkgs=(cmake make gcc g++ pkg-config golang-go libre2-dev libpcre2-dev libtre-dev
       libonig-dev libboost-regex-dev libyaml-dev libpcap-dev libjansson-dev nettle-dev valgrind
       publicsuffix cargo librust-regex-dev librust-aho-corasick-dev
       librust-memchr-dev)

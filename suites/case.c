@@ -7,6 +7,7 @@
 #include "corpora/digest.h"
 #include "corpora/file.h"
 #include "harness/interrupt.h"
+#include "engines/runner.h"
 #include "harness/isolate.h"
 
 #include <stddef.h>
@@ -802,4 +803,33 @@ void case_table_release(struct case_table *t)
 	free(t->answers);
 	result_inputs_release(&t->in);
 	case_table_init(t, t->suite, t->ops, t->st);
+}
+
+/* bench.self_time for a runner: o's rules to the runner, its sample back. */
+static int runner_self_time(void *job, const struct bench_opts *o,
+			    struct bench_self *s)
+{
+	struct runner_timing t = {o->benchtime_ns, o->fixed_n, o->warmup_ns};
+	struct runner_sample rs;
+	char why[256];
+	int rc = runner_sample(job, &t, &rs, why, sizeof(why));
+
+	if (rc != 0) {
+		fprintf(stderr, "rxbench: %s\n", why);
+		return rc;
+	}
+	*s = (struct bench_self){rs.n, rs.ns_per_op, rs.bytes_per_op,
+				 rs.allocs_per_op, rs.floor_ns_per_op};
+	return 0;
+}
+
+int case_runner_bench(struct bench *b, void *h, const struct runner_work *w)
+{
+	void *job = runner_add_work(h, w);
+
+	if (job == NULL)
+		return -1;
+	b->self_time = runner_self_time;
+	b->self_arg = job;
+	return 0;
 }

@@ -247,6 +247,15 @@ int case_run(struct case_table *t, struct suite_ctx *ctx);
 void case_table_release(struct case_table *t);
 
 /*
+ * For a case on a runner engine (engines/runner.h), in case_ops.bench():
+ * make b self-timed by the runner on work w, a copy kept in handle h (one
+ * of w->sets) until h is freed; b->run is never called.  0, or -1 out of
+ * memory.
+ */
+struct runner_work;
+int case_runner_bench(struct bench *b, void *h, const struct runner_work *w);
+
+/*
  * Step 3 for any items (suites not yet on the pipeline call it too): the
  * answers verification needs, computed by isolate_run() in forked
  * children with engine_phase ENGINE_PHASE_VERIFY and o->timeout_ns per

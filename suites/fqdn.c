@@ -49,6 +49,7 @@
 #include "corpora/fqdn_policy.h"
 #include "harness/interrupt.h"
 #include "harness/parse.h"
+#include "engines/runner.h"
 #include "suites/case.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
@@ -124,6 +125,10 @@ struct fqdn_case {
 	struct fqdn_built kept;   /* held between retain and release */
 	void *kept_h;
 	struct fqdn_op op[PH_COUNT];
+	/* on a runner engine: every query rewritten, in set order, and the
+	   name set (engines/runner.h); NULL until a match phase is planned */
+	char *rq;
+	struct runner_bytes *rin, *rnames;
 };
 
 /* What the command line chose (suites/options.h fills it). */
@@ -378,8 +383,12 @@ static int size_init(const struct fqdn_run *r, struct fqdn_size *z, size_t n,
 static void size_release(struct fqdn_size *z)
 {
 	case_table_release(&z->table); /* the compiled regexes */
-	for (size_t i = 0; i < z->ncases; i++)
+	for (size_t i = 0; i < z->ncases; i++) {
 		free(z->cases[i].buf);
+		free(z->cases[i].rq);
+		free(z->cases[i].rin);
+		free(z->cases[i].rnames);
+	}
 	free(z->cases);
 	if (z->at != NULL)
 		munmap(z->at, z->maxcases * sizeof(*z->at));
@@ -551,8 +560,10 @@ static int case_has_phase(const struct fqdn_case *c, enum fqdn_phase ph)
 		return !case_has_engine(c);
 	if (ph == PH_COMPILE)
 		return case_has_engine(c) && c->built->nre > 0;
-	if (ph == PH_COMBINED)
-		return trie || (case_has_engine(c) && c->built->nre > 0);
+	if (ph == PH_COMBINED) /* a runner compiles in its own process: the
+				  strategy's generate is not its to time */
+		return trie || (case_has_engine(c) && c->built->nre > 0 &&
+				c->e->kind != ENGINE_RUNNER);
 	if (!trie && !case_has_engine(c))
 		return 0;
 	return c->sz->q[ph - PH_MATCH_FIRST].n > 0;
@@ -648,7 +659,10 @@ static int fqdn_compile(void *arg, const struct case_item *c, void **h,
 	*h = NULL;
 	if (!case_has_engine(fc))
 		return 0;
-	rc = case_compile(fc, fc->built, h, &err);
+	if (fc->e->kind == ENGINE_RUNNER && fc->built->nre == 0)
+		rc = fc->e->compile(NULL, 0, 0, h, &err); /* the map alone */
+	else
+		rc = case_compile(fc, fc->built, h, &err);
 	return rc == 0 ? 0 : compile_failure(fc, rc, &err, why, size);
 }
 
@@ -751,6 +765,61 @@ static void case_warm(struct fqdn_case *c)
 	}
 }
 
+/*
+ * What a runner needs to time case c's match phases: every query as the
+ * strategy rewrites it (the runner's op is then the name set's lookup
+ * and the regex, as Cilium's map then regexp.MatchString), and the name
+ * set.  Built once per case.  0, or -1 out of memory.
+ */
+static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
+{
+	size_t total = fqdn_total(z->sets, FQDN_NSETS), bytes = 0, at = 0;
+	const struct strset *names = &c->built->names;
+
+	if (c->rin != NULL)
+		return 0;
+	for (size_t k = 0; k < FQDN_NSETS; k++)
+		for (size_t i = 0; i < z->q[k].n; i++)
+			bytes += z->q[k].len[i] + 2;
+	c->rq = malloc(bytes ? bytes : 1);
+	c->rin = calloc(total ? total : 1, sizeof(*c->rin));
+	c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
+	if (c->rq == NULL || c->rin == NULL || c->rnames == NULL)
+		return -1;
+	for (size_t k = 0, j = 0; k < FQDN_NSETS; k++)
+		for (size_t i = 0; i < z->q[k].n; i++, j++) {
+			size_t n = fqdn_rewrite(c->s, z->q[k].name[i],
+						z->q[k].len[i], c->rq + at);
+			c->rin[j] = (struct runner_bytes){c->rq + at, n};
+			at += n + 2;
+		}
+	for (size_t i = 0; i < names->n; i++)
+		c->rnames[i].p = strset_key(names, i, &c->rnames[i].len);
+	return 0;
+}
+
+/* b timed by op->c's runner: the compile op, or a query set's. */
+static int runner_fill(const struct fqdn_size *z, struct fqdn_op *op,
+		       struct bench *b)
+{
+	struct fqdn_case *c = op->c;
+	static const struct runner_bytes none = {"", 0};
+	struct runner_work w = {RUNNER_OP_COMPILE, 0, &c->h, 1, NULL, 0,
+				&none, 1};
+	size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
+
+	if (op->phase >= PH_MATCH_FIRST) {
+		if (runner_inputs(z, c) != 0)
+			return -1;
+		w = (struct runner_work){RUNNER_OP_IS_MATCH, 1, &c->h, 1,
+					 c->rnames, c->built->names.n,
+					 c->rin + z->off[k], z->q[k].n};
+	}
+	b->retain = NULL; /* the runner's heap is not this process's */
+	b->release = NULL;
+	return case_runner_bench(b, c->h, &w);
+}
+
 /* Phase op->phase of a verified case (b->arg is op); warm it first. */
 static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 		      struct bench *b)
@@ -761,7 +830,7 @@ static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 
 	fc->h = c->h;
 	fc->want = answer;
-	if (!fc->warm && fc->h != NULL)
+	if (!fc->warm && fc->h != NULL && fc->e->kind != ENGINE_RUNNER)
 		case_warm(fc);
 	fc->warm = 1;
 	op_fill(op, b);
@@ -772,6 +841,8 @@ static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 		b->extra[b->nextra++] = (struct bench_metric){
 			"allowed", BETTER_EXACT,
 			(double)answer_allowed(z, answer, FQDN_Q_COUNT)};
+	if (fc->e != NULL && fc->e->kind == ENGINE_RUNNER)
+		return runner_fill(z, op, b);
 	return 0;
 }
 
@@ -832,6 +903,11 @@ static int add_case(struct fqdn_size *z, struct fqdn_case *c)
 	if (gate == NULL && (c->s->flags & FQDN_S_MULTI) &&
 	    !engine_set_native(c->e))
 		gate = "needs a native multi-pattern set";
+	/* a runner times one compiled set per op (engines/runner.h) */
+	if (gate == NULL && case_has_engine(c) && c->e->kind == ENGINE_RUNNER &&
+	    c->s->op != FQDN_OP_ONE)
+		gate = "a runner times one regex per query, not a regex per "
+		       "selector";
 	for (int ph = 0; ph < PH_COUNT; ph++)
 		n += case_has_phase(c, (enum fqdn_phase)ph);
 	if (n == 0)

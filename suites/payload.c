@@ -587,6 +587,23 @@ void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b)
 			"matches", BETTER_EXACT, (double)matches};
 }
 
+int payload_runner_fill(struct pcase *pc, enum runner_op op,
+			void *const *sets, size_t nsets, struct bench *b)
+{
+	const struct packets *pk = pc->ss->pk;
+	struct runner_bytes *in = calloc(pk->n ? pk->n : 1, sizeof(*in));
+	struct runner_work w = {op, 1, sets, nsets, NULL, 0, in, pk->n};
+	int rc;
+
+	if (in == NULL)
+		return -1;
+	for (size_t i = 0; i < pk->n; i++)
+		in[i] = (struct runner_bytes){pk->pkt[i].p, pk->pkt[i].len};
+	rc = case_runner_bench(b, sets[0], &w);
+	free(in);
+	return rc;
+}
+
 /* ---- the single-pattern scenarios (literal, full-scan) ---- */
 
 static int ref_literal(const struct packet *p)
@@ -739,6 +756,8 @@ static int single_bench(void *arg, struct case_item *c, const void *answer,
 
 	pc->h = c->h;
 	payload_bench_fill(pc, single_hits(arg, answer), b);
+	if (c->e->kind == ENGINE_RUNNER)
+		return payload_runner_fill(pc, RUNNER_OP_IS_MATCH, &c->h, 1, b);
 	return 0;
 }
 

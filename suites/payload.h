@@ -12,6 +12,7 @@
 
 #include "corpora/packets.h"
 #include "corpora/rules.h"
+#include "engines/runner.h"
 #include "suites/case.h"
 #include "suites/reference.h"
 #include "suites/suite.h"
@@ -142,6 +143,14 @@ void payload_size_release(struct scen_size *ss);
  */
 #define PAYLOAD_NO_MATCHES ((size_t)-1)
 void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b);
+
+/*
+ * For a case on a runner engine: b timed by the runner instead (after
+ * payload_bench_fill), one op being `op` on the next packet over the
+ * sets (handles of c->e; at least one).  0, or -1 out of memory.
+ */
+int payload_runner_fill(struct pcase *pc, enum runner_op op,
+			void *const *sets, size_t nsets, struct bench *b);
 
 /*
  * case_ops.failed for the suite's cases: the packet the verifying child

@@ -786,6 +786,26 @@ static void rules_explain(void *arg, const struct case_item *c,
 		 conds, text);
 }
 
+/* The real-life op on a runner: match_ids of every compiled group. */
+static int rules_runner_fill(const struct payload_rules *pr,
+			     const struct peng *pe, struct pcase *pc,
+			     struct bench *b)
+{
+	void **sets = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(*sets));
+	size_t n = 0;
+	int rc = 0;
+
+	if (sets == NULL)
+		return -1;
+	for (size_t g = 0; g < pr->ngroups; g++)
+		if (pe->sets[g].h != NULL)
+			sets[n++] = pe->sets[g].h;
+	if (n > 0)
+		rc = payload_runner_fill(pc, RUNNER_OP_MATCH_IDS, sets, n, b);
+	free(sets);
+	return rc;
+}
+
 static int rules_bench(void *arg, struct case_item *c, const void *answer,
 		       struct bench *b)
 {
@@ -798,6 +818,10 @@ static int rules_bench(void *arg, struct case_item *c, const void *answer,
 	payload_bench_fill(pc, matched, b);
 	b->extra[b->nextra++] = (struct bench_metric){
 		"rules", BETTER_EXACT, (double)case_engine(pc)->nok};
+	if (c->e->kind == ENGINE_RUNNER)
+		return rules_runner_fill(
+			&((struct reallife *)pc->ss->sr->data)->pr,
+			case_engine(pc), pc, b);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 
 #include "corpora/file.h"
 #include "corpora/text.h"
+#include "engines/runner.h"
 #include "harness/interrupt.h"
 #include "suites/case.h"
 #include "suites/reference.h"
@@ -93,6 +94,8 @@ struct scan_run {
 	long nlines;
 	struct case_table table; /* pattern x engine */
 	struct strset names;     /* of user patterns */
+	struct runner_bytes *rin; /* a runner's inputs: the corpus, or lines */
+	size_t nrin;
 };
 
 static int add_pattern(struct scan_run *r, const char *name, const char *re,
@@ -575,10 +578,36 @@ static int scan_run_grep(void *arg, uint64_t n)
 	return 0;
 }
 
+/* A runner's op: the model's over the corpus, or over every line. */
+static int scan_runner_bench(struct scan_run *r, struct case_item *c,
+			     struct bench *b)
+{
+	int grep = r->model == MODEL_GREP;
+	struct runner_work w = {grep ? RUNNER_OP_IS_MATCH : RUNNER_OP_COUNT,
+				0, &c->h, 1, NULL, 0, NULL, 0};
+
+	if (r->rin == NULL) {
+		size_t n = grep ? (size_t)r->nlines : 1;
+		r->rin = calloc(n ? n : 1, sizeof(*r->rin));
+		if (r->rin == NULL)
+			return -1;
+		for (size_t i = 0; grep && i < n; i++)
+			r->rin[i] = (struct runner_bytes){r->lines[i].p,
+							  r->lines[i].len};
+		if (!grep)
+			r->rin[0] = (struct runner_bytes){r->corpus.data,
+							  r->corpus.len};
+		r->nrin = n;
+	}
+	w.inputs = r->rin;
+	w.ninputs = r->nrin;
+	return case_runner_bench(b, c->h, &w);
+}
+
 static int scan_bench(void *st, struct case_item *c, const void *answer,
 		      struct bench *b)
 {
-	const struct scan_run *r = st;
+	struct scan_run *r = st;
 	const struct scan_answer *a = answer;
 
 	b->run = r->model == MODEL_GREP ? scan_run_grep : scan_run_count;
@@ -587,6 +616,8 @@ static int scan_bench(void *st, struct case_item *c, const void *answer,
 	b->extra[0] = (struct bench_metric){"matches", BETTER_EXACT,
 					    (double)a->answer};
 	b->nextra = 1;
+	if (c->e->kind == ENGINE_RUNNER)
+		return scan_runner_bench(r, c, b);
 	return 0;
 }
 
@@ -676,6 +707,7 @@ static void scan_cleanup(void *run)
 	free(r->pats);
 	strset_release(&r->names);
 	free(r->lines);
+	free(r->rin);
 	corpus_release(&r->corpus);
 	free(r);
 }

@@ -18,12 +18,13 @@
 /*
  * How the engine runs: "in-process" for every adapter of engines/
  * ("test-only" for noop, crash and hang, which default runs leave out).
- * Hook: engines that run as a child program (the runner protocol, issue
- * 14's runner branch) answer "runner" here from their struct engine.
+ * Engines that run as a child program (engines/runner.h) are "runner".
  */
 static const char *list_kind(const struct engine *e)
 {
-	return (e->caps & CAP_TEST_ONLY) ? "test-only" : "in-process";
+	if (e->caps & CAP_TEST_ONLY)
+		return "test-only";
+	return engine_kind_name(e); /* in-process, or runner */
 }
 
 /*

@@ -1,0 +1,166 @@
+/*
+ * runner.h - engines that run out of process: the runner protocol, and
+ * the client every runner adapter (engines/go.c, ...) shares.
+ *
+ * A runner is a small program in the engine's language (Go's regexp
+ * cannot live inside rxbench: its runtime does not survive the fork per
+ * sample, and a call from C into Go costs microseconds, more than the ops
+ * measured).  rxbench starts it as a child with a socket as its stdin and
+ * stdout and sends it requests; the runner answers each with one reply.
+ * A runner that exits, or says something malformed, is a crash
+ * (STATUS_CRASHED) of the op that asked.  Its stderr is rxbench's.
+ *
+ * Where it is: <dir of the rxbench binary>/runners/<program>, else the
+ * build directory's runners/ (RXB_RUNNER_DIR, for the test binaries),
+ * never $PATH.  A runner is started per process that uses it: the parent
+ * compiles in one (compile errors), the verifying child and every
+ * measuring child start their own and compile the sets they use again.
+ * A child's runner dies with it (PR_SET_PDEATHSIG), so a sample killed at
+ * --timeout kills its runner too.
+ *
+ * == The protocol ==
+ *
+ * Every message, both ways: a u32 length L, then L bytes: a type byte and
+ * its fields.  Integers are little-endian (u8, u32, u64); f64 is an IEEE
+ * double's bits as a u64; `bytes` is a u32 length and that many bytes,
+ * exact (NUL, CR, bytes above 0x7f: patterns and inputs are not text).
+ *
+ *   request                           reply
+ *   'H' hello                         'H' bytes version ("1.19.8")
+ *   'C' compile u32 id, u32 flags,    'K' ok, or 'E' error
+ *       u32 n, n x bytes pattern
+ *   'F' free u32 id                   'K'
+ *   'M' match u32 id, u8 op,          'R' u64 value, bytes ids (match_ids:
+ *       bytes input                       one byte per pattern, else empty)
+ *   'W' work u8 op, u8 each,          'K', or 'E'
+ *       u32 nsets, nsets x u32 id,
+ *       u32 nnames, nnames x bytes,
+ *       u32 ninputs, ninputs x bytes
+ *   'B' bench u64 benchtime_ns,       'S' u64 n, f64 ns/op, f64 B/op,
+ *       u64 fixed_n, u64 warmup_ns        f64 allocs/op, f64 floor ns/op
+ *                                         (B/op and allocs/op < 0: unknown)
+ *   'E' (reply only): u32 status, u32 pattern (index, or 0xffffffff),
+ *       bytes message.  status: 1 compile error, 2 unsupported (what the
+ *       language cannot do: the message says what), 5 any other failure.
+ *
+ * compile: flags are enum engine_flag (engines/pattern.h), applied to
+ * every pattern of the set; a runner maps those its language has and
+ * refuses the others as unsupported (2).  The set is kept under `id`.
+ *
+ * match: op 1 is_match, 2 count, 3 match_ids, on one input, with the
+ * meaning of engines/engine.h (count: non-overlapping matches summed over
+ * the set; match_ids: which patterns match).  These are the answers
+ * rxbench verifies.
+ *
+ * work: what the next bench times.  op 0 is nothing (the floor), 1-3 as
+ * above, 4 compile (one op compiles every pattern of the sets again).
+ * each = 1: one op is the op on the next input, cycling over them (a
+ * packet, a query); each = 0: one op is the op on every input in turn (a
+ * corpus, the lines of a file).  names, when there are any: an input
+ * found in this set of names counts 1 without asking the regex (the map
+ * of the fqdn suite's map+ strategies, looked up first as Cilium does).
+ * The value of one input is the sum over the sets.
+ *
+ * bench: one sample with --benchtime's rules: a warm-up of whole passes
+ * over the inputs until warmup_ns has gone by (at least one pass), then n
+ * grows like testing.B's (1, then predicted from the last run, +20%, at
+ * most 100x) until a run lasts benchtime_ns, or n is fixed_n when that is
+ * not 0.  ns/op is the last run's; B/op and allocs/op come from the
+ * runtime's own counters over that run where it has them (Go: MemStats
+ * TotalAlloc and Mallocs, as testing.B.ReportAllocs).  The floor is the
+ * same loop at the same n with op 0, timed the same way.
+ */
+#ifndef RXB_RUNNER_H
+#define RXB_RUNNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/engine.h"
+
+/* One runner program. */
+struct runner_def {
+	const char *name;    /* the engine's, for messages */
+	const char *program; /* file name under runners/: "rxbench-go" */
+	const char *interp;  /* NULL: run the program; else this interpreter,
+				the program its script ("/usr/bin/python3") */
+};
+
+/* The ops of the protocol ('M' and 'W'). */
+enum runner_op {
+	RUNNER_OP_NONE = 0,
+	RUNNER_OP_IS_MATCH = 1,
+	RUNNER_OP_COUNT = 2,
+	RUNNER_OP_MATCH_IDS = 3,
+	RUNNER_OP_COMPILE = 4,
+};
+
+struct runner_bytes {
+	const char *p;
+	size_t len;
+};
+
+/* What a benchmark times ('W'); the arrays are the caller's. */
+struct runner_work {
+	enum runner_op op;
+	int each;                    /* one op is one input, cycling */
+	void *const *sets;           /* handles of runner_compile(), one runner */
+	size_t nsets;
+	const struct runner_bytes *names; /* looked up first; may be 0 */
+	size_t nnames;
+	const struct runner_bytes *inputs; /* at least one */
+	size_t ninputs;
+};
+
+struct runner_timing {
+	double benchtime_ns;
+	uint64_t fixed_n; /* > 0: exactly this n */
+	double warmup_ns;
+};
+
+struct runner_sample {
+	uint64_t n;
+	double ns_per_op;
+	double bytes_per_op;  /* < 0: the runtime cannot tell */
+	double allocs_per_op; /* < 0: likewise */
+	double floor_ns_per_op;
+};
+
+/*
+ * The engine ops of a runner adapter.  runner_compile copies the
+ * patterns (every process compiles them again in its own runner) and
+ * compiles them in this process's runner: 0, or a negative enum
+ * engine_status with err filled (the runner's message, or why the runner
+ * could not start).  The others are engine.h's; a runner that died is
+ * STATUS_CRASHED.
+ */
+int runner_compile(const struct runner_def *def,
+		   const struct engine_pattern *pats, size_t n, unsigned flags,
+		   void **out, struct engine_error *err);
+int runner_is_match(void *h, const char *data, size_t len);
+long runner_count(void *h, const char *data, size_t len);
+long runner_match_ids(void *h, const char *data, size_t len,
+		      unsigned char *ids);
+void runner_free(void *h);
+
+/* The version the runner reports ("1.19.8"), asked once; "unknown" when
+ * it cannot start.  Never NULL. */
+const char *runner_version(const struct runner_def *def);
+
+/*
+ * A copy of w (its arrays, not the bytes they point to, which must
+ * outlive h) kept in handle h, which must be one of w->sets or, when w
+ * has no set, any handle of the same runner; freed with h.  Returns the
+ * job runner_sample() takes, or NULL out of memory.
+ */
+void *runner_add_work(void *h, const struct runner_work *w);
+
+/*
+ * One sample of a job of runner_add_work(), timed by the runner of this
+ * process (compiling its sets there first).  0, or a negative enum
+ * engine_status (STATUS_CRASHED: the runner died) with why filled.
+ */
+int runner_sample(void *job, const struct runner_timing *t,
+		  struct runner_sample *s, char *why, size_t size);
+
+#endif

@@ -1,0 +1,3 @@
+module rxbench/runners/go
+
+go 1.19

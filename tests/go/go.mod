@@ -1,0 +1,3 @@
+module rxbench/tests/go
+
+go 1.19

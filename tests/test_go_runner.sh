@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# test_go_runner.sh - the go engine (a runner, engines/runner.h) end to end:
+# its answers pass every suite's verification (rxbench exits 0 only when
+# every row is verified and measured), and the Go benchmark in tests/go
+# (`go test -bench`, testing.B with ReportAllocs) counts the same matches
+# on the same regex and corpus as the rxbench scan case it mirrors.
+# Skipped (77) when the binary was built without the go runner.
+#
+#   test_go_runner.sh RXBENCH GO GOCACHE_DIR
+set -u
+rx=$1 go=$2 cache=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+if "$rx" list | sed -n '/^not built:/,$p' | grep -q '^  go '; then
+	echo "test_go_runner: SKIP: rxbench was built without go"
+	exit 77
+fi
+
+# run NAME ARGS...: rxbench must exit 0 and time at least one go row.
+run() {
+	local name=$1
+	shift
+	if ! "$rx" run "$@" --engines=go --count=1 --warmup=0 \
+		-o "$tmp/$name.json" >"$tmp/$name.txt" 2>&1; then
+		echo "FAIL: $name: rxbench run $* exited non-zero:"
+		grep -E 'FAIL|SKIP|MISMATCH|error|    ' "$tmp/$name.txt" | head -20
+		fail=1
+		return
+	fi
+	if ! grep -q '^Benchmark.*engine=go.* ns/op.*floor-ns/op' "$tmp/$name.txt"; then
+		echo "FAIL: $name: no timed go row with its floor"
+		fail=1
+	fi
+	echo "ok: $name: $(grep -c '^Benchmark.*engine=go' "$tmp/$name.txt") go rows"
+}
+
+run scan scan --benchtime=1x
+run scan-grep scan --model=grep --benchtime=1x
+run payload payload --sizes=64,1500 --benchtime=1x
+run fqdn fqdn --domains=50 --benchtime=1x
+
+# The Go benchmark's case, in rxbench and in go test: the same matches.
+corpus=/usr/share/common-licenses/GPL-3
+pattern='[Ll]icen[cs]e[a-z]*'
+if [ ! -r "$corpus" ]; then
+	echo "test_go_runner: SKIP part: no $corpus"
+	exit $fail
+fi
+printf '%s\n' "$pattern" >"$tmp/pat.txt"
+for model in count grep; do
+	"$rx" run scan --engines=go --model=$model --corpus=$corpus \
+		--patterns-file="$tmp/pat.txt" --benchtime=1x --count=1 \
+		--warmup=0 -o "$tmp/p.json" >"$tmp/p.txt" 2>&1 || {
+		echo "FAIL: rxbench on the go test's case ($model)"; fail=1; }
+	want=$(grep '^Benchmark' "$tmp/p.txt" | grep -o '[0-9.]* matches' | head -1)
+	bench=Count
+	[ $model = grep ] && bench=Grep
+	got=$(cd "$here/go" && GOCACHE=$cache GOPATH=$cache/path GOPROXY=off \
+		GO111MODULE=on GOFLAGS=-trimpath RXB_GO_CORPUS=$corpus \
+		RXB_GO_PATTERN=$pattern "$go" test -run '^$' -bench "^Benchmark$bench\$" \
+		-benchtime=1x 2>&1 | grep "^Benchmark$bench" | grep -o '[0-9.]* matches')
+	if [ -z "$want" ] || [ "$want" != "$got" ]; then
+		echo "FAIL: $model: rxbench's go row says '$want', go test says '$got'"
+		fail=1
+	else
+		echo "ok: $model: rxbench and go test agree: $got"
+	fi
+done
+exit $fail
