@@ -84,6 +84,13 @@ struct engine {
 	unsigned caps;                   /* enum engine_cap */
 	enum engine_semantics semantics; /* what count() counts */
 	enum engine_kind kind;           /* 0: in-process */
+	/*
+	 * 1: left out of a run that names no engines (make bench's), run
+	 * with --engines=NAME or --engines=all: an engine for comparison
+	 * whose rows would cost make bench's time budget more than they
+	 * tell a data-path engineer (python-re, v8).
+	 */
+	int opt_in;
 
 	/* Library version string, e.g. "10.42". Never NULL. */
 	const char *(*version)(void);

@@ -40,6 +40,7 @@ const struct engine engine_python_re = {
 		CAP_PERL_DOLLAR,
 	.semantics = SEM_LEFTMOST_FIRST,
 	.kind = ENGINE_RUNNER,
+	.opt_in = 1,
 	.version = python_version,
 	.compile = python_compile,
 	.is_match = runner_is_match,

@@ -36,6 +36,7 @@ const struct engine engine_v8 = {
 		CAP_EMPTY_MATCH,
 	.semantics = SEM_LEFTMOST_FIRST,
 	.kind = ENGINE_RUNNER,
+	.opt_in = 1,
 	.version = v8_version,
 	.compile = v8_compile,
 	.is_match = runner_is_match,

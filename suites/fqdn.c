@@ -791,7 +791,7 @@ static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
 			size_t n = fqdn_rewrite(c->s, z->q[k].name[i],
 						z->q[k].len[i], c->rq + at);
 			c->rin[j] = (struct runner_bytes){c->rq + at, n};
-			at += n + 2;
+			at += z->q[k].len[i] + 2; /* its room, as counted */
 		}
 	for (size_t i = 0; i < names->n; i++)
 		c->rnames[i].p = strset_key(names, i, &c->rnames[i].len);

@@ -24,6 +24,8 @@ static const char *list_kind(const struct engine *e)
 {
 	if (e->caps & CAP_TEST_ONLY)
 		return "test-only";
+	if (e->opt_in) /* left out unless named: run_args.c */
+		return e->kind == ENGINE_RUNNER ? "runner*" : "in-process*";
 	return engine_kind_name(e); /* in-process, or runner */
 }
 
@@ -64,6 +66,8 @@ static void list_engines(void)
 		       engine_set_native(e) ? "native" : "in-turn",
 		       e->version());
 	}
+	printf("\n* opt-in: a run includes it when --engines names it, "
+	       "or with --engines=all\n");
 	printf("\ncapabilities:\n");
 	for (size_t i = 0; i < engine_count; i++) {
 		const struct engine *e = engine_table[i];

@@ -125,7 +125,8 @@ static int opt_engine_opt(void *cfg, const char *v, char *err, size_t size)
 
 #define RUN_OPT(f) offsetof(struct run_args, f)
 static const struct opt_spec run_options[] = {
-	{"engines", "a,b", "engines to run (default: all built)", OPT_TEXT,
+	{"engines", "a,b", "engines to run (default: all built but the\n"
+	 "opt-in ones, * in rxbench list; all: every one)", OPT_TEXT,
 	 RUN_OPT(engines_arg), 0, 0, NULL},
 	{"engine-opt", "E.KEY=V", "an engine's option, repeatable (rxbench list\n"
 	 "shows each engine's and its default): names\nand results carry "
@@ -224,9 +225,12 @@ static int select_engines(struct run_args *a)
 	int rc = 0;
 
 	a->nengines = 0;
-	if (a->engines_arg == NULL) {
+	if (a->engines_arg == NULL || strcmp(a->engines_arg, "all") == 0) {
+		int all = a->engines_arg != NULL;
+
 		for (size_t i = 0; i < engine_count && a->nengines < 32; i++)
-			if (!(engine_table[i]->caps & CAP_TEST_ONLY))
+			if (!(engine_table[i]->caps & CAP_TEST_ONLY) &&
+			    (all || !engine_table[i]->opt_in))
 				a->engines[a->nengines++] = engine_table[i];
 		return 0;
 	}
