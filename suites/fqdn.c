@@ -757,7 +757,10 @@ static void case_warm(struct fqdn_case *c)
 			(void)case_allows(c, q->name[i], q->len[i]);
 	}
 	engine_phase = ENGINE_PHASE_PARENT;
+	/* c->h is the engine's own handle only for one regex or a set
+	   (FIRST and ALL keep a struct fqdn_each of handles) */
 	if (c->e != NULL && c->e->note != NULL &&
+	    (c->s->op == FQDN_OP_ONE || c->s->op == FQDN_OP_SET) &&
 	    c->e->note(c->h, c->note, sizeof(c->note)) > 0) {
 		char name[256];
 		case_name(c, NULL, name, sizeof(name));
