@@ -9,6 +9,7 @@
 #include "report/gofmt.h"
 
 #include "corpora/file.h"
+#include "engines/pattern.h" /* engine_utf8_invalid */
 
 #include <ctype.h>
 #include <errno.h>
@@ -295,6 +296,8 @@ static int config_line(struct gt *g, char *line)
 	if (colon[1] != '\0' && colon[1] != ' ' && colon[1] != '\t')
 		return 0;
 	*colon = '\0';
+	if (engine_utf8_invalid(line, (size_t)(colon - line)) >= 0)
+		return gt_fail(g, "configuration key is not UTF-8");
 	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
 		;
 	for (char *e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t');)

@@ -101,7 +101,11 @@ static int push(json_t *a, json_t *v)
 	return v == NULL ? -1 : json_array_append_new(a, v);
 }
 
-/* The name's key=value levels as an object (derived: never read). */
+/*
+ * The name's key=value levels as an object (derived: never read).  A
+ * level whose key is not UTF-8 cannot be a JSON key and is left out;
+ * the name keeps it.
+ */
 static json_t *jkeys(const char *name)
 {
 	json_t *o = json_object();
@@ -112,7 +116,8 @@ static json_t *jkeys(const char *name)
 		const char *lvl = p + 1, *eq = strchr(lvl, '='),
 			   *end = strchr(lvl, '/');
 		size_t n = end ? (size_t)(end - lvl) : strlen(lvl);
-		if (eq != NULL && (size_t)(eq - lvl) < n) {
+		if (eq != NULL && (size_t)(eq - lvl) < n &&
+		    engine_utf8_invalid(lvl, (size_t)(eq - lvl)) < 0) {
 			char *k = strndup(lvl, (size_t)(eq - lvl));
 			rc = k == NULL || put(o, k, jtext(eq + 1, n - (size_t)(eq - lvl) - 1));
 			free(k);

@@ -427,6 +427,26 @@ Test(gotext_read, errors_name_the_line)
 	gotext_error("BenchmarkX 99999999999999999999999 1 ns/op\n",
 		     "not a number in range");
 	gotext_error("Unit\n", "Unit line without a unit");
+	gotext_error("goos: linux\nk\xc0y: v\n",
+		     "g.txt:2: configuration key is not UTF-8");
+}
+
+/* A name level whose key is not UTF-8 stays in the name, not in "keys". */
+Test(gotext_read, non_utf8_name_keys_still_write_json)
+{
+	static const char in[] =
+		"BenchmarkPayload/s\xc0\xc0" "cenario=base/size=64-8 1 5 ns/op\n";
+	struct results res;
+	char err[256], *json;
+
+	results_init(&res);
+	cr_assert_eq(gotext_read_results(in, strlen(in), "g.txt", &res, err,
+					 sizeof(err)), 0, "%s", err);
+	json = render(write_json, &res);
+	cr_assert(strstr(json, "\"hex\"") != NULL, "%s", json);
+	cr_assert(strstr(json, "\"size\": \"64\"") != NULL, "%s", json);
+	free(json);
+	results_release(&res);
 }
 
 Test(gotext_read, procs_suffix)
