@@ -9,9 +9,10 @@
  *
  * Per sample: n grows like Go's (1, then predicted from the last run, at
  * most 100x, +20%) until one run lasts --benchtime, or n is fixed
- * (--benchtime=1000x).  CLOCK_MONOTONIC brackets the whole loop, and the
- * bracket's own cost (a timed run of 0 ops, BENCH_FLOOR_RUNS) is taken
- * off, so few ops measure what many do.  Before that, in the same
+ * (--benchtime=1000x).  CLOCK_MONOTONIC brackets the whole loop (with
+ * the process's CPU time around it, to see a preempted run: see
+ * BENCH_PREEMPT_NS), and the bracket's own cost (a timed run of 0 ops,
+ * BENCH_FLOOR_RUNS) is taken off, so few ops measure what many do.  Before that, in the same
  * process, a warm-up (bench_opts.warmup_ns, bench.pass_n).  Then a
  * separate short run with allocation counting gives B/op and allocs/op,
  * and retain/release give B(heap)/op.
@@ -115,8 +116,9 @@ struct bench {
 
 /* What one sample measures (--measure=). */
 enum bench_mode {
-	BENCH_TIME,         /* the clock: ns/op (the default) */
+	BENCH_TIME,         /* the clock, less preemption: ns/op (default) */
 	BENCH_INSTRUCTIONS, /* callgrind: instr/op, est-cycles/op, ... */
+	BENCH_WALL,         /* the wall clock, as go test: ns/op */
 };
 
 /*
@@ -124,6 +126,16 @@ enum bench_mode {
  * cost of a timed run (clock reads, the call), which it subtracts.
  */
 #define BENCH_FLOOR_RUNS 16
+
+/*
+ * A timed run whose wall time exceeds the process's CPU time by more
+ * than BENCH_PREEMPT_NS was preempted: from BENCH_CPU_MIN_NS of CPU
+ * time on its CPU time counts, a shorter one is timed again, at most
+ * BENCH_PREEMPT_TRIES times in all (harness/bench.c, bench_time).
+ */
+#define BENCH_PREEMPT_NS 50000
+#define BENCH_CPU_MIN_NS 1000000
+#define BENCH_PREEMPT_TRIES 4
 
 /* Iterations of one instruction-count sample when --benchtime=Nx is not given. */
 #define BENCH_INSTR_DEFAULT_N 10

@@ -121,7 +121,7 @@ expect 2 "--cpu=-1" -- run scan --cpu=-1
 expect 2 "--cpu=abc" -- run scan --cpu=abc
 expect 2 "--cpu=99999" -- run scan --cpu=99999
 expect 2 "--cpu=1023: CPU 1023 is not available" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" --cpu=1023
-expect 2 "--measure=cycles: use time or instructions" -- run scan --measure=cycles
+expect 2 "--measure=cycles: use time, wall or instructions" -- run scan --measure=cycles
 
 # isolation: an engine that crashes while measured is an error row naming
 # the signal; every other benchmark keeps all its samples

@@ -74,6 +74,62 @@ static void add(struct plan *p, const char *name, int (*run)(void *, uint64_t))
 	cr_assert_eq(plan_add(p, &b), 0);
 }
 
+/*
+ * An op over 100 items where items 10k..10k+9 cost 30^k units of work
+ * (a unit: 30 volatile adds; from item 30 on, 900); its cursor advances in the measuring
+ * child and is lost with it.
+ */
+struct items {
+	size_t next;
+};
+
+static int items_run(void *arg, uint64_t n)
+{
+	static const size_t units[10] = {1, 30, 900, 900, 900, 900, 900,
+					 900, 900, 900};
+	struct items *it = arg;
+	volatile uint64_t x = 0;
+
+	for (uint64_t k = 0; k < n; k++) {
+		for (size_t s = 0; s < units[it->next / 10] * 30; s++)
+			x += s;
+		it->next = (it->next + 1) % 100;
+	}
+	return 0;
+}
+
+/*
+ * Samples of fixed n shorter than a pass start where the one before
+ * stopped: sample k times items 10k..10k+9, so three 10x samples of
+ * items that get dearer cost more and more, where each would otherwise
+ * time items 0..9 again.
+ */
+Test(isolate, samples_of_few_ops_rotate_through_the_input_set)
+{
+	struct plan p = {0};
+	struct results res;
+	struct bench_opts o = {.count = 3, .no_alloc = 1, .isolate = 1,
+			       .timeout_ns = 10e9, .fixed_n = 10};
+	struct items it = {0};
+	struct bench b = {.name = strdup("R/items"), .suite = "t",
+			  .run = items_run, .arg = &it, .pass_n = 100};
+	const struct metric *ns;
+
+	cr_assert_eq(plan_add(&p, &b), 0);
+	results_init(&res);
+	cr_assert_eq(harness_run(&p, &o, &res, NULL, NULL), 0);
+	ns = result_metric(results_find(&res, "R/items"), "ns/op");
+	cr_assert_eq(ns->n, 3);
+	/* items 0..9 cost 1 unit each, 10..19 30, 20..29 900: the noise of
+	   a loaded machine (an add took 1 to 3.9 ns from one 30 us to the
+	   next here) cannot reorder them */
+	cr_assert_gt(ns->v[1], 4 * ns->v[0], "%g then %g", ns->v[0], ns->v[1]);
+	cr_assert_gt(ns->v[2], 4 * ns->v[1], "%g then %g", ns->v[1], ns->v[2]);
+	cr_assert_eq(it.next, 0, "the parent's cursor never moved");
+	results_release(&res);
+	plan_release(&p);
+}
+
 Test(isolate, failures_become_rows_and_the_run_goes_on)
 {
 	struct plan p = {0};

@@ -416,6 +416,10 @@ static int run_main(struct run_args *a, int argc, char **argv)
 		filter_release(&filter);
 		return list_main(a);
 	}
+	/* Ctrl-C: stop, but keep and write what ran; from here on, so a
+	   signal while the context is read (slow on a loaded machine) is
+	   one too */
+	interrupt_install();
 	if (out_check(a) != 0) {
 		filter_release(&filter);
 		return EXIT_USAGE;
@@ -439,7 +443,6 @@ static int run_main(struct run_args *a, int argc, char **argv)
 		journal_open(a, &res);
 	gofmt_init(&g, stdout, 0);
 	gofmt_write_config(&g, &res);
-	interrupt_install(); /* Ctrl-C: stop, but keep and write what ran */
 	for (size_t i = 0; i < a->nsuites && !interrupt_signal(); i++)
 		if (run_suite(a->suites[i], a->cfg[i], a, &filter, &res, &g,
 			      &planned) != 0)

@@ -214,8 +214,11 @@ void context_fill_measure(struct results *res, const struct bench_opts *o,
 	callgrind_describe(opts, sizeof(opts));
 	if (o->measure == BENCH_INSTRUCTIONS)
 		snprintf(buf, sizeof(buf), "instructions (valgrind %s)", opts);
+	else if (o->measure == BENCH_WALL)
+		snprintf(buf, sizeof(buf), "wall time (CLOCK_MONOTONIC)");
 	else
-		snprintf(buf, sizeof(buf), "time");
+		snprintf(buf, sizeof(buf), "time (CLOCK_MONOTONIC; a run "
+			 "preempted for over 50 us by its CPU time)");
 	results_meta_set(res, "measure", buf);
 	if (o->isolate && o->timeout_ns > 0)
 		snprintf(buf, sizeof(buf), "fork per sample, timeout %gs",

@@ -94,8 +94,10 @@ static int opt_measure(void *cfg, const char *v, char *err, size_t size)
 
 	if (strcmp(v, "time") == 0) {
 		a->opts.measure = BENCH_TIME;
+	} else if (strcmp(v, "wall") == 0) {
+		a->opts.measure = BENCH_WALL;
 	} else if (strcmp(v, "instructions") != 0) {
-		snprintf(err, size, "use time or instructions");
+		snprintf(err, size, "use time, wall or instructions");
 		return -1;
 	} else if (!callgrind_built()) {
 		snprintf(err, size, "not available in this build (no "
@@ -145,9 +147,11 @@ static const struct opt_spec run_options[] = {
 	 "0: the one pass)", OPT_CALL, 0, 0, 0, opt_warmup},
 	{"count", "N", "samples per benchmark, interleaved; N > 1\n"
 	 "adds a statistics table per suite", OPT_CALL, 0, 0, 0, opt_count},
-	{"measure", "time|instructions", "the clock (default), or instruction "
-	 "and cache\ncounts under valgrind's callgrind (--benchtime=Nx\n"
-	 "sets the ops counted, default " RXB_STR(BENCH_INSTR_DEFAULT_N) ")",
+	{"measure", "time|wall|instructions", "time (default): the wall clock, "
+	 "but a run\npreempted by another process counts its CPU\ntime; wall: "
+	 "the wall clock alone, as go test;\nor instruction and cache counts "
+	 "under valgrind's\ncallgrind (--benchtime=Nx sets the ops counted,\n"
+	 "default " RXB_STR(BENCH_INSTR_DEFAULT_N) ")",
 	 OPT_CALL, 0, 0, 0, opt_measure},
 	{"timeout", "D", "kill a sample after D (default 60s; 10m with\n"
 	 "--measure=instructions): a timeout row", OPT_CALL, 0, 0, 0,
