@@ -37,7 +37,7 @@
 #include "harness/isolate.h"
 #include "harness/results.h"
 
-#define BENCH_MAX_EXTRA 6
+#define BENCH_MAX_EXTRA 8
 
 struct bench_metric {
 	const char *unit;

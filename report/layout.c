@@ -419,6 +419,16 @@ static void table_caption(const struct ldecl *d, char *buf, size_t size)
 			 d->best ? "; the best of each column in bold" : "");
 }
 
+/* Does a cell of t at column `from` or past it hold a number? */
+static int rtable_has_number(const struct rtable *t, size_t from)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = from; c < t->ncols; c++)
+			if (!isnan(rtable_cell(t, r, c)->v))
+				return 1;
+	return 0;
+}
+
 /* The table of split tuple sig. */
 static int decl_table_for(struct tbuild *b, const char *sig,
 			  struct rtables *out)
@@ -456,6 +466,12 @@ static int decl_table_for(struct tbuild *b, const char *sig,
 	for (size_t c = nk; d->best && c < t->ncols; c++)
 		rtable_best_in_column(t, c, d->col[0] ? t->better :
 			ldecl_better(b->res, b->suite, &d->metric[c - nk]));
+	if (!rtable_has_number(t, nk + t->nlead)) {
+		/* a metric only some results have (B/stream): no table
+		   where none has it; their statuses are in other tables */
+		rtable_release(t);
+		out->n--;
+	}
 	rc = 0;
 out:
 	strlist_release(&rows);

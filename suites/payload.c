@@ -48,6 +48,7 @@
 static int run_base(void *arg, uint64_t n);
 static int run_touch(void *arg, uint64_t n);
 static int run_single(void *arg, uint64_t n);
+static int run_flow_single(void *arg, uint64_t n);
 static int ref_literal(const struct packet *p);
 static int ref_pri_ate(const struct packet *p);
 static int single_table(struct scen_size *ss, struct suite_ctx *ctx);
@@ -116,6 +117,8 @@ struct payload_config {
 	size_t nrule_files;
 	enum rules_format rules_format;
 	const char *pcap;
+	enum payload_mode modes[PMODE_COUNT]; /* --mode; none: block */
+	size_t nmode;
 };
 
 static void payload_config_init(void *cfg)
@@ -160,6 +163,50 @@ void payload_name(char *buf, size_t size, const struct scenario *sc,
 	if (e != NULL && n > 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, "/engine=%s",
 			 engine_bench_name(e));
+}
+
+static const char *const mode_names[PMODE_COUNT] = {
+	[PMODE_BLOCK] = "block", [PMODE_STREAM] = "stream",
+	[PMODE_VECTORED] = "vectored",
+};
+
+int payload_flow_native(const struct scen_size *ss, const struct engine *e)
+{
+	return ss->mode != PMODE_BLOCK && e != NULL &&
+	       e->compile_flow != NULL && e->match_flow != NULL;
+}
+
+const char *payload_mode_key(const struct scen_size *ss,
+			     const struct engine *e)
+{
+	if (ss->mode == PMODE_BLOCK)
+		return NULL;
+	if (ss->mode == PMODE_STREAM && e != NULL && !payload_flow_native(ss, e))
+		return "reassembled";
+	return mode_names[ss->mode];
+}
+
+void payload_case_name(char *buf, size_t size, const struct scen_size *ss,
+		       const struct engine *e)
+{
+	const char *mode = payload_mode_key(ss, e);
+	size_t n;
+
+	payload_name(buf, size, ss->sr->sc, ss->in->label, NULL);
+	n = strlen(buf);
+	if (mode != NULL && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "/mode=%s", mode);
+	if (e != NULL && n < size)
+		snprintf(buf + n, size - n, "/engine=%s", engine_bench_name(e));
+}
+
+const struct engine_span *payload_flow_spans(const struct scen_size *ss,
+					     size_t f, size_t *n)
+{
+	const size_t *flow = ss->parts->flow;
+
+	*n = flow[f + 1] - flow[f];
+	return ss->spans + flow[f];
 }
 
 void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
@@ -254,6 +301,37 @@ static int opt_scenarios(void *cfg, const char *v, char *err, size_t size)
 	}
 }
 
+/* "block", "stream,vectored", ...: each once. */
+static int opt_mode(void *cfg, const char *v, char *err, size_t size)
+{
+	struct payload_config *c = cfg;
+	const char *p = v;
+
+	c->nmode = 0;
+	for (;;) {
+		size_t len = strcspn(p, ","), m = 0;
+		while (m < PMODE_COUNT && (strlen(mode_names[m]) != len ||
+					   strncmp(mode_names[m], p, len) != 0))
+			m++;
+		if (m == PMODE_COUNT) {
+			snprintf(err, size, "unknown mode '%.*s' (block, stream, "
+				 "vectored, separated by commas)",
+				 (int)(len > 40 ? 40 : len), p);
+			return -1;
+		}
+		for (size_t k = 0; k < c->nmode; k++)
+			if (c->modes[k] == (enum payload_mode)m) {
+				snprintf(err, size, "mode '%s' given twice",
+					 mode_names[m]);
+				return -1;
+			}
+		c->modes[c->nmode++] = (enum payload_mode)m;
+		p += len;
+		if (*p++ == '\0')
+			return 0;
+	}
+}
+
 static int opt_rules(void *cfg, const char *v, char *err, size_t size)
 {
 	struct payload_config *c = cfg;
@@ -303,6 +381,10 @@ static const struct opt_spec payload_options[] = {
 	{"pcap", "FILE", "TCP/UDP payloads of a capture instead", OPT_TEXT,
 	 PAYLOAD_OPT(pcap), 0, 0, NULL},
 	{"scenarios", "a,b", scenarios_help, OPT_CALL, 0, 0, 0, opt_scenarios},
+	{"mode", "M,...", "block (default: per packet), stream (per flow,\n"
+	 "state kept across packets; reassembled where the\n"
+	 "engine has no stream API), vectored (a flow's\n"
+	 "packets in one call)", OPT_CALL, 0, 0, 0, opt_mode},
 	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
 };
 
@@ -332,6 +414,52 @@ static int wanted(const struct payload_run *r, size_t i)
 
 /* ---- inputs ---- */
 
+/* Is a flow mode (stream, vectored) among --mode's? */
+static int flow_modes(const struct payload_run *r)
+{
+	for (size_t m = 0; m < r->nmode; m++)
+		if (r->modes[m] != PMODE_BLOCK)
+			return 1;
+	return 0;
+}
+
+/* pk's packets as spans (what match_flow takes).  NULL out of memory. */
+static struct engine_span *spans_of(const struct packets *pk)
+{
+	struct engine_span *s = malloc((pk->n ? pk->n : 1) * sizeof(*s));
+
+	for (size_t i = 0; s != NULL && i < pk->n; i++)
+		s[i] = (struct engine_span){pk->pkt[i].p, pk->pkt[i].len};
+	return s;
+}
+
+/* The flows view and spans of pk.  0, or -1 out of memory. */
+static int flows_of(const struct packets *pk, struct packets *view,
+		    struct engine_span **spans)
+{
+	if (packets_flow_view(pk, view) != 0)
+		return -1;
+	*spans = spans_of(pk);
+	return *spans != NULL ? 0 : -1;
+}
+
+/* --pcap in a flow mode: the capture grouped into flows.  0, or -1. */
+static int inputs_pcap_flows(struct payload_run *r)
+{
+	char err[512];
+
+	if (pcap_load_flows(&r->pcap_flows, r->cfg->pcap, err,
+			    sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		return -1;
+	}
+	if (flows_of(&r->pcap_flows, &r->pcap_view, &r->pcap_spans) == 0)
+		return 0;
+	fprintf(stderr, "rxbench: payload: out of memory grouping %s into "
+		"flows\n", r->cfg->pcap);
+	return -1;
+}
+
 /* --pcap: one row, every scenario on the capture's payloads. */
 static int inputs_pcap(struct payload_run *r)
 {
@@ -346,7 +474,7 @@ static int inputs_pcap(struct payload_run *r)
 	in->linerate = packets_linerate_mpps(r->cfg->link_gbps, r->pcap.wire_bytes);
 	r->from_pcap = 1;
 	r->nin = 1;
-	return 0;
+	return flow_modes(r) ? inputs_pcap_flows(r) : 0;
 }
 
 /* The sizes (labels, line rates), or the capture.  0, or -1 after a
@@ -400,29 +528,57 @@ static int inputs_generate(struct payload_run *r)
 				"generating %zu-byte packets\n", in->size);
 			return -1;
 		}
+		for (int k = 0; k < PACKETS_KIND_COUNT && flow_modes(r); k++) {
+			if (in->gen[k].flow == NULL ||
+			    flows_of(&in->gen[k], &in->flows[k],
+				     &in->spans[k]) == 0)
+				continue;
+			fprintf(stderr, "rxbench: payload: out of memory "
+				"making %zu-byte flows\n", in->size);
+			return -1;
+		}
 	}
 	return 0;
+}
+
+/* What ss reads in its mode: packets, or flows and their packets. */
+static void scen_size_inputs(struct payload_run *r, struct scen_size *ss,
+			     size_t j)
+{
+	enum packets_kind k = ss->sr->sc->plant;
+
+	ss->per_op = 1;
+	if (ss->mode == PMODE_BLOCK) {
+		ss->pk = r->from_pcap ? &r->pcap : &r->in[j].gen[k];
+		return;
+	}
+	ss->pk = r->from_pcap ? &r->pcap_view : &r->in[j].flows[k];
+	ss->parts = r->from_pcap ? &r->pcap_flows : &r->in[j].gen[k];
+	ss->spans = r->from_pcap ? r->pcap_spans : r->in[j].spans[k];
+	if (ss->pk->n > 0)
+		ss->per_op = (double)ss->parts->n / (double)ss->pk->n;
 }
 
 /* The selected scenarios, and each at each size.  0, or -1 (memory). */
 static int inputs_scenarios(struct payload_run *r)
 {
 	r->sr = calloc(NSCEN, sizeof(*r->sr));
-	r->ss = calloc(NSCEN * r->nin + 1, sizeof(*r->ss));
+	r->ss = calloc(NSCEN * r->nin * r->nmode + 1, sizeof(*r->ss));
 	if (r->sr == NULL || r->ss == NULL)
 		return -1;
 	for (size_t i = 0; i < NSCEN; i++)
 		if (wanted(r, i))
 			r->sr[r->nsr++].sc = &scenarios[i];
 	for (size_t i = 0; i < r->nsr; i++)
-		for (size_t j = 0; j < r->nin; j++) {
-			struct scen_size *ss = &r->ss[i * r->nin + j];
-			ss->run = r;
-			ss->sr = &r->sr[i];
-			ss->in = &r->in[j];
-			ss->pk = r->from_pcap ? &r->pcap
-					      : &r->in[j].gen[r->sr[i].sc->plant];
-		}
+		for (size_t j = 0; j < r->nin; j++)
+			for (size_t m = 0; m < r->nmode; m++) {
+				struct scen_size *ss =
+					&r->ss[(i * r->nin + j) * r->nmode + m];
+				ss->run = r;
+				ss->sr = &r->sr[i];
+				ss->in = &r->in[j];
+				ss->mode = r->modes[m];
+			}
 	return 0;
 }
 
@@ -558,6 +714,33 @@ static int run_single(void *arg, uint64_t n)
 	return 0;
 }
 
+/* run_single in a flow mode on an engine with match_flow: an op a flow. */
+static int run_flow_single(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+	const struct scen_size *ss = c->ss;
+	const struct engine *e = c->e;
+	size_t i = c->next, nf = ss->pk->n;
+	uint64_t hits = 0;
+
+	while (n > 0) {
+		size_t end = i + (n < nf - i ? (size_t)n : nf - i);
+		n -= end - i;
+		for (; i < end; i++) {
+			size_t np;
+			const struct engine_span *sp = payload_flow_spans(ss, i, &np);
+			long rc = e->match_flow(c->h, sp, np, NULL);
+			if (rc < 0)
+				return (int)rc;
+			hits += (uint64_t)rc;
+		}
+		i = i == nf ? 0 : i;
+	}
+	c->next = i;
+	c->sink += hits;
+	return 0;
+}
+
 /*
  * Mpps, Gbps, % of line rate and cores for line rate from ns/packet, and
  * the line rate itself (line-Mpps: what the link carries at this size),
@@ -566,7 +749,8 @@ static int run_single(void *arg, uint64_t n)
 static void payload_derive(void *arg, double ns, struct result *r)
 {
 	const struct pcase *c = arg;
-	double mpps = 1e3 / ns, lr = c->ss->in->linerate;
+	double per_op = c->ss->per_op > 0 ? c->ss->per_op : 1;
+	double mpps = per_op * 1e3 / ns, lr = c->ss->in->linerate;
 
 	result_metric_add(r, "Mpps", BETTER_HIGHER, mpps);
 	result_metric_add(r, "Gbps", BETTER_HIGHER,
@@ -604,6 +788,40 @@ int payload_runner_fill(struct pcase *pc, enum runner_op op,
 	return rc;
 }
 
+/* ---- memory ---- */
+
+#define FLOWS_CONCURRENT 10000 /* B/10k-flows: what an IDS keeps open */
+
+void payload_mem_fill(const struct engine *e, void *const *h, size_t n,
+		      struct bench *b)
+{
+	struct engine_mem sum = {0, 0, 0};
+
+	for (size_t k = 0; k < n; k++) {
+		struct engine_mem m = {0, 0, 0};
+		if (e->mem != NULL)
+			e->mem(h[k], &m);
+		else if (e->size != NULL)
+			m.db = e->size(h[k]);
+		sum.db += m.db;
+		sum.scratch += m.scratch;
+		sum.stream += m.stream;
+	}
+	if (sum.db > 0 && b->nextra < BENCH_MAX_EXTRA)
+		b->extra[b->nextra++] = (struct bench_metric){
+			"B/db", BETTER_LOWER, (double)sum.db};
+	if (sum.scratch > 0 && b->nextra < BENCH_MAX_EXTRA)
+		b->extra[b->nextra++] = (struct bench_metric){
+			"B/scratch", BETTER_LOWER, (double)sum.scratch};
+	if (sum.stream == 0 || b->nextra + 2 > BENCH_MAX_EXTRA)
+		return;
+	b->extra[b->nextra++] = (struct bench_metric){
+		"B/stream", BETTER_LOWER, (double)sum.stream};
+	b->extra[b->nextra++] = (struct bench_metric){
+		"B/10k-flows", BETTER_LOWER,
+		(double)sum.stream * FLOWS_CONCURRENT + (double)sum.db};
+}
+
 /* ---- the single-pattern scenarios (literal, full-scan) ---- */
 
 static int ref_literal(const struct packet *p)
@@ -631,10 +849,11 @@ static int check_generator(struct scen_size *ss, struct suite_ctx *ctx)
 		int ref = sc->reference(&pk->pkt[i]);
 		if ((pk->mark[i] != 0) == ref)
 			continue;
-		payload_name(name, sizeof(name), sc, ss->in->label, NULL);
+		payload_case_name(name, sizeof(name), ss, NULL);
 		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_ERROR,
-			   "generator: packet %zu planted %u but the reference "
-			   "says %d", i, pk->mark[i], ref);
+			   "generator: %s %zu planted %u but the reference "
+			   "says %d", ss->mode == PMODE_BLOCK ? "packet" : "flow",
+			   i, pk->mark[i], ref);
 		return 1;
 	}
 	return 0;
@@ -665,11 +884,22 @@ static size_t excerpt_from(const struct packet *p)
 static int single_compile(void *arg, const struct case_item *c, void **h,
 			  char *why, size_t size)
 {
-	const struct scenario *sc = ((struct scen_size *)arg)->sr->sc;
+	const struct scen_size *ss = arg;
+	const struct scenario *sc = ss->sr->sc;
 	struct engine_pattern p = {sc->re, strlen(sc->re)};
 	struct engine_error err = {0, -1, -1, ""};
 	char at[32] = "";
-	int rc = c->e->compile(&p, 1, sc->flags, h, &err);
+	int rc;
+
+	if (ss->mode == PMODE_VECTORED && !payload_flow_native(ss, c->e)) {
+		snprintf(why, size, "%s has no vectored scan (its flows are "
+			 "scanned reassembled under --mode=stream)", c->e->name);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	rc = payload_flow_native(ss, c->e)
+		? c->e->compile_flow((enum engine_flow)ss->mode, &p, 1,
+				     sc->flags, h, &err)
+		: c->e->compile(&p, 1, sc->flags, h, &err);
 
 	if (rc == 0)
 		return 0;
@@ -685,12 +915,21 @@ static int single_answer(void *arg, const struct case_item *c, void *out)
 	const struct pcase *pc = c->arg;
 	unsigned char *hit = out;
 
+	int native = payload_flow_native(ss, c->e);
+
 	for (size_t i = 0; i < ss->pk->n; i++) {
-		int rc;
+		long rc;
 		ss->at[pc->ei] = i;
-		rc = c->e->is_match(c->h, ss->pk->pkt[i].p, ss->pk->pkt[i].len);
+		if (native) {
+			size_t n;
+			const struct engine_span *sp = payload_flow_spans(ss, i, &n);
+			rc = c->e->match_flow(c->h, sp, n, NULL);
+		} else {
+			rc = c->e->is_match(c->h, ss->pk->pkt[i].p,
+					    ss->pk->pkt[i].len);
+		}
 		if (rc < 0)
-			return rc;
+			return (int)rc;
 		hit[i] = (unsigned char)rc;
 	}
 	return 0;
@@ -715,7 +954,8 @@ static int single_expect(void *arg, const struct case_item *c, void *out,
 	(void)c;
 	for (size_t i = 0; i < ss->pk->n; i++)
 		hit[i] = (unsigned char)sc->reference(&ss->pk->pkt[i]);
-	snprintf(by, size, "reference (%s) per packet%s", sc->ref_name,
+	snprintf(by, size, "reference (%s) per %s%s", sc->ref_name,
+		 ss->mode == PMODE_BLOCK ? "packet" : "reassembled flow",
 		 ss->pk->mark ? ", = planted" : "");
 	return CASE_REF_OK;
 }
@@ -724,7 +964,10 @@ static void single_describe(void *arg, const struct case_item *c,
 			    const void *answer, char *buf, size_t size)
 {
 	(void)c;
-	snprintf(buf, size, "%zu matching packets", single_hits(arg, answer));
+	const struct scen_size *ss = arg;
+
+	snprintf(buf, size, "%zu matching %s", single_hits(ss, answer),
+		 ss->mode == PMODE_BLOCK ? "packets" : "flows");
 }
 
 static void single_explain(void *arg, const struct case_item *c,
@@ -756,6 +999,9 @@ static int single_bench(void *arg, struct case_item *c, const void *answer,
 
 	pc->h = c->h;
 	payload_bench_fill(pc, single_hits(arg, answer), b);
+	if (payload_flow_native(arg, c->e))
+		b->run = run_flow_single;
+	payload_mem_fill(c->e, &c->h, 1, b);
 	if (c->e->kind == ENGINE_RUNNER)
 		return payload_runner_fill(pc, RUNNER_OP_IS_MATCH, &c->h, 1, b);
 	return 0;
@@ -841,8 +1087,7 @@ static int any_wanted(const struct scen_size *ss, struct suite_ctx *ctx)
 	char name[256];
 
 	for (size_t i = 0; i < ss->run->neng; i++) {
-		payload_name(name, sizeof(name), ss->sr->sc, ss->in->label,
-			     ss->run->engines[i]);
+		payload_case_name(name, sizeof(name), ss, ss->run->engines[i]);
 		if (suite_wants(ctx, name))
 			return 1;
 	}
@@ -877,6 +1122,8 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 
 	if (sc->re != NULL)
 		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re));
+	if (ss->mode != PMODE_BLOCK && ss->pk != NULL)
+		rc |= input_f(in, "flows", "%zu", ss->pk->n);
 	if (cfg == NULL) /* a run made by hand (tests): no options */
 		return rc ? -1 : 0;
 	if (cfg->pcap != NULL)
@@ -900,8 +1147,8 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	char name[256];
 
 	payload_name(name, sizeof(name), ss->sr->sc, ss->in->label, NULL);
-	if (!suite_wants(ctx, name))
-		return 0;
+	if (ss->mode != ss->run->modes[0] || !suite_wants(ctx, name))
+		return 0; /* a floor is the same in every mode: timed once */
 	ss->pc = calloc(1, sizeof(*ss->pc));
 	if (ss->pc == NULL)
 		return -1;
@@ -942,11 +1189,13 @@ static int cases_add(struct scen_size *ss)
 	for (size_t i = 0; i < n; i++) {
 		const struct engine *e = ss->run->engines[i];
 		char name[256], label[160];
+		const char *mode = payload_mode_key(ss, e);
 		ss->pc[i] = (struct pcase){.ss = ss, .e = e, .ei = i};
-		payload_name(name, sizeof(name), sc, ss->in->label, e);
-		snprintf(label, sizeof(label), sc->re ? "%s: /%s/, size %s"
-						      : "%s: %s, size %s",
-			 e->name, sc->re ? sc->re : sc->name, ss->in->label);
+		payload_case_name(name, sizeof(name), ss, e);
+		snprintf(label, sizeof(label), sc->re ? "%s: /%s/, size %s%s%s"
+						      : "%s: %s, size %s%s%s",
+			 e->name, sc->re ? sc->re : sc->name, ss->in->label,
+			 mode ? ", " : "", mode ? mode : "");
 		if (case_add(&ss->t, name, label, e, 0, NULL, 0, 0,
 			     &ss->pc[i]) != 0)
 			return -1;
@@ -994,6 +1243,10 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 	r->engines = ctx->engines;
 	r->neng = ctx->nengines;
 	r->link_gbps = r->cfg->link_gbps;
+	r->nmode = r->cfg->nmode;
+	memcpy(r->modes, r->cfg->modes, sizeof(r->modes));
+	if (r->nmode == 0)
+		r->modes[r->nmode++] = PMODE_BLOCK;
 	snprintf(link, sizeof(link), "%g Gbps (--link)", r->link_gbps);
 	results_meta_set(ctx->results, "payload-link", link);
 	if (inputs_sizes(r) != 0 || inputs_scenarios(r) != 0)
@@ -1002,7 +1255,11 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 		if (r->sr[i].sc->setup != NULL &&
 		    r->sr[i].sc->setup(r, &r->sr[i], ctx) != 0)
 			return -1;
-	return inputs_generate(r);
+	if (inputs_generate(r) != 0)
+		return -1;
+	for (size_t i = 0; i < r->nsr * r->nin * r->nmode; i++)
+		scen_size_inputs(r, &r->ss[i], (size_t)(r->ss[i].in - r->in));
+	return 0;
 }
 
 static void payload_cleanup(void *run);
@@ -1017,7 +1274,8 @@ static void *payload_prepare(struct suite_ctx *ctx, const void *cfg)
 	r->cfg = cfg;
 	if (run_build(r, ctx) != 0)
 		goto fail;
-	for (size_t i = 0; i < r->nsr * r->nin && !interrupt_signal(); i++)
+	for (size_t i = 0; i < r->nsr * r->nin * r->nmode && !interrupt_signal();
+	     i++)
 		if (payload_plan(&r->ss[i], ctx) != 0)
 			goto fail;
 	return r;
@@ -1032,14 +1290,20 @@ static void payload_cleanup(void *run)
 {
 	struct payload_run *r = run;
 
-	for (size_t i = 0; r->ss != NULL && i < r->nsr * r->nin; i++)
+	for (size_t i = 0; r->ss != NULL && i < r->nsr * r->nin * r->nmode; i++)
 		payload_size_release(&r->ss[i]);
 	for (size_t i = 0; i < r->nsr; i++)
 		if (r->sr[i].sc->teardown != NULL)
 			r->sr[i].sc->teardown(&r->sr[i]);
 	for (size_t i = 0; i < r->nin; i++)
-		for (size_t k = 0; k < PACKETS_KIND_COUNT; k++)
+		for (size_t k = 0; k < PACKETS_KIND_COUNT; k++) {
+			packets_release(&r->in[i].flows[k]);
+			free(r->in[i].spans[k]);
 			packets_release(&r->in[i].gen[k]);
+		}
+	packets_release(&r->pcap_view);
+	free(r->pcap_spans);
+	packets_release(&r->pcap_flows);
 	packets_release(&r->pcap);
 	free(r->sr);
 	free(r->ss);
@@ -1053,16 +1317,20 @@ static void payload_cleanup(void *run)
  * engine's table.
  */
 static const char *const payload_layout[] = {
-	"verdict by=scenario,size who=engine metric=Mpps line=line-Mpps "
+	"verdict by=scenario,size,mode? who=engine metric=Mpps line=line-Mpps "
 	"complete=rules about=payload-link question='Which engine keeps up "
 	"with the link, per packet size and scenario, and how many cores "
 	"does line rate take?'",
-	"table title='Mpps per core' split=engine shared=engine "
+	"table title='Mpps per core' split=engine,mode? shared=engine "
 	"rows=size:desc cols=scenario metrics=Mpps lead=linerate:line-Mpps "
 	"keyunit=bytes",
-	"table title='cores to reach line rate' split=engine shared=engine "
-	"rows=size:desc cols=scenario metrics=cores:line-Mpps/Mpps "
-	"keyunit=bytes",
+	"table title='cores to reach line rate' split=engine,mode? "
+	"shared=engine rows=size:desc cols=scenario "
+	"metrics=cores:line-Mpps/Mpps keyunit=bytes",
+	"table title='compiled size, bytes (B/db)' split=mode? rows=scenario "
+	"cols=engine metrics=B/db",
+	"table title='10,000 concurrent flows, bytes (B/stream x 10,000 + "
+	"B/db)' split=mode? rows=scenario cols=engine metrics=B/10k-flows",
 	"growth size=size keyunit=bytes",
 	NULL,
 };

@@ -29,6 +29,23 @@ struct scen_run;
 struct scen_size;
 
 /*
+ * How a scenario hands packets to an engine (--mode).  BLOCK: packet by
+ * packet, the answer per packet (names carry no mode).  STREAM and
+ * VECTORED: flow by flow, the answer per flow (a match may straddle
+ * packets); an op is one flow, its Mpps counted in packets.  STREAM on
+ * an engine with a stream API feeds the flow's packets through one
+ * stream (mode=stream); on one without, the reassembled flow is one
+ * buffer (mode=reassembled).  VECTORED on an engine with a vectored
+ * scan is one call over the packets; the others are unsupported there.
+ */
+enum payload_mode {
+	PMODE_BLOCK = 0,
+	PMODE_STREAM,
+	PMODE_VECTORED,
+	PMODE_COUNT,
+};
+
+/*
  * A scenario: one row of the table in payload.c, all the suite knows of
  * it; everything else loops over the table.  A scenario with ops is
  * verified through the pipeline (suites/case.h), a case per engine and
@@ -68,6 +85,9 @@ struct size_in {
 	size_t size;             /* 0 for pcap */
 	double linerate;         /* Mpps at --link for this size */
 	struct packets gen[PACKETS_KIND_COUNT]; /* those some scenario reads */
+	/* flow modes: gen's flows reassembled, and gen's packets as spans */
+	struct packets flows[PACKETS_KIND_COUNT];
+	struct engine_span *spans[PACKETS_KIND_COUNT];
 };
 
 /* A scenario of the run: its row and what its setup built. */
@@ -94,7 +114,13 @@ struct scen_size {
 	struct payload_run *run;
 	struct scen_run *sr;
 	const struct size_in *in;
-	const struct packets *pk;  /* what it reads */
+	const struct packets *pk;  /* what it reads: packets, or in a flow
+				      mode the flows reassembled (a unit
+				      of the answer and one op each) */
+	enum payload_mode mode;
+	const struct packets *parts; /* flow modes: the flows' packets */
+	const struct engine_span *spans; /* parts' packets as spans */
+	double per_op;             /* packets per op: 1, or per flow */
 	struct case_ops ops;       /* sr->sc->ops with this size's sizes */
 	struct case_table t;
 	int tabled;                /* t holds cases */
@@ -120,10 +146,42 @@ struct payload_run {
 	size_t nin;
 	struct packets pcap;  /* --pcap: what every scenario reads */
 	int from_pcap;
+	/* --pcap in a flow mode: its flows, reassembled, as spans */
+	struct packets pcap_flows, pcap_view;
+	struct engine_span *pcap_spans;
+	enum payload_mode modes[PMODE_COUNT]; /* --mode, in its order */
+	size_t nmode;
 	struct scen_run *sr;  /* per wanted scenario, in table order */
 	size_t nsr;
-	struct scen_size *ss; /* scenario sr[i] at size in[j]: ss[i * nin + j] */
+	struct scen_size *ss; /* scenario sr[i] at size in[j] in modes[m]:
+				 ss[(i * nin + j) * nmode + m] */
 };
+
+/*
+ * The mode key of c's benchmark names at ss: NULL in block mode, else
+ * "stream", "reassembled" or "vectored" (engines.h: compile_flow).
+ */
+const char *payload_mode_key(const struct scen_size *ss,
+			     const struct engine *e);
+
+/* Does e scan ss's units in parts (match_flow) rather than whole? */
+int payload_flow_native(const struct scen_size *ss, const struct engine *e);
+
+/* Benchmark name of ss on e, with its mode key (payload_name's form). */
+void payload_case_name(char *buf, size_t size, const struct scen_size *ss,
+		       const struct engine *e);
+
+/* Flow f's packets at ss (a flow mode): spans, *n of them. */
+const struct engine_span *payload_flow_spans(const struct scen_size *ss,
+					     size_t f, size_t *n);
+
+/*
+ * Memory metrics of the compiled sets h[0..n) of engine e into b (their
+ * sum): B/db, B/scratch, and with a stream state B/stream and
+ * B/10k-flows (B/stream x 10,000 + B/db); each only where e can say.
+ */
+void payload_mem_fill(const struct engine *e, void *const *h, size_t n,
+		      struct bench *b);
 
 /* The row called name, or NULL. */
 const struct scenario *payload_scenario(const char *name);
@@ -190,6 +248,11 @@ struct peng {
 	int status;                    /* RESULT_OK, or why it runs none */
 	char why[320];                 /* ... in words */
 	struct eset *sets;             /* one per rule group */
+	/* per flow mode (payload_mode; [0] unused): sets[g] compiled with
+	 * compile_flow as fh[m][g] (sets[g].map applies), fh[m] NULL where
+	 * the engine has no flow scan, or refused (fwhy[m] says why) */
+	void **fh[PMODE_COUNT];
+	char fwhy[PMODE_COUNT][320];
 	unsigned char *ok;             /* per rule: all its patterns compiled */
 	size_t nok;                    /* rules it runs */
 	unsigned char *ids;            /* match_ids scratch (largest group) */

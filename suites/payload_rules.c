@@ -307,8 +307,61 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 	return 0;
 }
 
+/* Free pe's flow sets of mode m. */
+static void flow_sets_free(const struct payload_rules *pr, struct peng *pe,
+			   int m)
+{
+	for (size_t g = 0; pe->fh[m] != NULL && g < pr->ngroups; g++)
+		if (pe->fh[m][g] != NULL)
+			pe->e->free(pe->fh[m][g]);
+	free(pe->fh[m]);
+	pe->fh[m] = NULL;
+}
+
+/*
+ * pe's sets again for flow mode m, with compile_flow (the rules the block
+ * sets run, in the same order).  A set that does not compile leaves the
+ * mode out for the engine, fwhy[m] saying why.  0, or -1 out of memory.
+ */
+static int flow_sets_compile(const struct payload_rules *pr, struct peng *pe,
+			     enum payload_mode m)
+{
+	size_t most = 1;
+	struct engine_pattern *pats;
+
+	for (size_t g = 0; g < pr->ngroups; g++)
+		most = pe->sets[g].n > most ? pe->sets[g].n : most;
+	pats = calloc(most, sizeof(*pats));
+	pe->fh[m] = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(void *));
+	if (pats == NULL || pe->fh[m] == NULL) {
+		free(pats);
+		return -1;
+	}
+	for (size_t g = 0; g < pr->ngroups; g++) {
+		const struct eset *es = &pe->sets[g];
+		struct engine_error err = {0, -1, -1, ""};
+		for (size_t k = 0; k < es->n; k++)
+			pats[k] = (struct engine_pattern){pr->rs.p[es->map[k]].re,
+							  pr->rs.p[es->map[k]].len};
+		if (es->h == NULL ||
+		    pe->e->compile_flow((enum engine_flow)m, pats, es->n,
+					pr->groups[g].flags, &pe->fh[m][g],
+					&err) == 0)
+			continue;
+		snprintf(pe->fwhy[m], sizeof(pe->fwhy[m]), "the set of %zu "
+			 "patterns (flags %#x) does not compile for flows: %s",
+			 es->n, pr->groups[g].flags, err.msg);
+		flow_sets_free(pr, pe, m);
+		break;
+	}
+	free(pats);
+	return 0;
+}
+
 void payload_rules_free(const struct payload_rules *pr, struct peng *pe)
 {
+	for (int m = 0; m < PMODE_COUNT; m++)
+		flow_sets_free(pr, pe, m);
 	sets_free(pr, pe);
 	free(pe->sets);
 	free(pe->ok);
@@ -361,9 +414,15 @@ int payload_rules_setup(struct reallife *rl, const struct payload_run *r,
 		return -1;
 	rl->neng = r->neng;
 	for (size_t e = 0; e < r->neng; e++) {
-		rl->eng[e].e = r->engines[e];
-		if (payload_rules_compile(ctx, &rl->pr, &rl->eng[e]) != 0)
+		struct peng *pe = &rl->eng[e];
+		pe->e = r->engines[e];
+		if (payload_rules_compile(ctx, &rl->pr, pe) != 0)
 			return -1;
+		for (size_t m = 0; m < r->nmode; m++)
+			if (r->modes[m] != PMODE_BLOCK && pe->status == RESULT_OK &&
+			    pe->e->compile_flow != NULL && pe->e->match_flow &&
+			    flow_sets_compile(&rl->pr, pe, r->modes[m]) != 0)
+				return -1;
 	}
 	check_rules_run(rl, r, ctx);
 	return 0;
@@ -386,17 +445,33 @@ static struct peng *case_engine(const struct pcase *pc)
 	return &rl->eng[pc->ei];
 }
 
-/* All rule sets of the engine on one packet: matches, or <0. */
-static long rules_once(const struct payload_rules *pr, const struct peng *pe,
-		       const struct packet *p)
+/* Group g's set on unit i of ss (a packet, or a flow): as match_ids. */
+static long group_ids(const struct scen_size *ss, const struct peng *pe,
+		      size_t g, size_t i)
 {
+	void *const *fh = pe->fh[ss->mode];
+	const struct packet *p = &ss->pk->pkt[i];
+	const struct engine_span *sp;
+	size_t n;
+
+	if (fh == NULL || !payload_flow_native(ss, pe->e))
+		return pe->e->match_ids(pe->sets[g].h, p->p, p->len, pe->ids);
+	sp = payload_flow_spans(ss, i, &n);
+	return pe->e->match_flow(fh[g], sp, n, pe->ids);
+}
+
+/* All rule sets of the engine on unit i: matches, or <0. */
+static long rules_once(const struct scen_size *ss, const struct peng *pe,
+		       size_t i)
+{
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
 	long hits = 0;
 
 	for (size_t g = 0; g < pr->ngroups; g++) {
 		long rc;
 		if (pe->sets[g].h == NULL)
 			continue;
-		rc = pe->e->match_ids(pe->sets[g].h, p->p, p->len, pe->ids);
+		rc = group_ids(ss, pe, g, i);
 		if (rc < 0)
 			return rc;
 		hits += rc;
@@ -407,7 +482,6 @@ static long rules_once(const struct payload_rules *pr, const struct peng *pe,
 int payload_rules_run(void *arg, uint64_t n)
 {
 	struct pcase *c = arg;
-	const struct payload_rules *pr = &((struct reallife *)c->ss->sr->data)->pr;
 	const struct peng *pe = case_engine(c);
 	const struct packets *pk = c->ss->pk;
 	size_t i = c->next;
@@ -417,7 +491,7 @@ int payload_rules_run(void *arg, uint64_t n)
 		size_t end = i + (n < pk->n - i ? (size_t)n : pk->n - i);
 		n -= end - i;
 		for (; i < end; i++) {
-			long rc = rules_once(pr, pe, &pk->pkt[i]);
+			long rc = rules_once(c->ss, pe, i);
 			if (rc < 0)
 				return (int)rc;
 			hits += (uint64_t)rc;
@@ -480,24 +554,38 @@ static size_t part_bytes(const struct scen_size *ss)
 	return part_size(ss) - PART_BITS;
 }
 
-/* The table hook: a part per rule, a bit per packet in each. */
+static int check_flow_marks(struct scen_size *ss, struct suite_ctx *ctx);
+
+/* The table hook: a part per rule, a bit per packet (flow) in each. */
 int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx)
 {
 	const struct reallife *rl = ss->sr->data;
 
-	(void)ctx;
 	ss->ops.parts = rl->pr.rs.n;
 	ss->ops.answer_size = rl->pr.rs.n *
 			      (PART_BITS + (ss->pk->n + 63) / 64 * 8);
+	if (ss->mode != PMODE_BLOCK && rl->pr.builtin && ss->pk->mark != NULL)
+		return check_flow_marks(ss, ctx);
 	return 0;
 }
 
 static int rules_compile(void *arg, const struct case_item *c, void **h,
 			 char *why, size_t size)
 {
+	const struct scen_size *ss = arg;
 	struct peng *pe = case_engine(c->arg);
 
-	(void)arg;
+	if (pe->status == RESULT_OK && ss->mode == PMODE_VECTORED &&
+	    !payload_flow_native(ss, pe->e)) {
+		snprintf(why, size, "%s has no vectored scan (its flows are "
+			 "scanned reassembled under --mode=stream)", pe->e->name);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	if (pe->status == RESULT_OK && payload_flow_native(ss, pe->e) &&
+	    pe->fh[ss->mode] == NULL) {
+		snprintf(why, size, "%s", pe->fwhy[ss->mode]);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
 	if (pe->status == RESULT_OK) {
 		*h = pe;
 		return 0;
@@ -507,9 +595,9 @@ static int rules_compile(void *arg, const struct case_item *c, void **h,
 						: ENGINE_ERR_COMPILE;
 }
 
-/* pe's answer per pattern on packet p into pe->hit.  0 or <0. */
-static int packet_hits(const struct payload_rules *pr, struct peng *pe,
-		       const struct packet *p)
+/* pe's answer per pattern on unit i of ss into pe->hit.  0 or <0. */
+static int packet_hits(const struct scen_size *ss,
+		       const struct payload_rules *pr, struct peng *pe, size_t i)
 {
 	memset(pe->hit, 0, pr->rs.np);
 	for (size_t g = 0; g < pr->ngroups; g++) {
@@ -518,7 +606,7 @@ static int packet_hits(const struct payload_rules *pr, struct peng *pe,
 
 		if (es->h == NULL)
 			continue;
-		rc = pe->e->match_ids(es->h, p->p, p->len, pe->ids);
+		rc = group_ids(ss, pe, g, i);
 		if (rc < 0)
 			return (int)rc;
 		for (size_t k = 0; k < es->n; k++)
@@ -545,7 +633,7 @@ static int rules_answer(void *arg, const struct case_item *c, void *out)
 	for (size_t i = 0; i < ss->pk->n; i++) {
 		int rc;
 		ss->at[pc->ei] = i;
-		rc = packet_hits(pr, pe, &ss->pk->pkt[i]);
+		rc = packet_hits(ss, pr, pe, i);
 		if (rc < 0)
 			return rc;
 		for (size_t r = 0; r < pr->rs.n; r++)
@@ -567,6 +655,34 @@ static int ref_answer(const struct payload_rules *pr, size_t r,
 	return rules_holds(&pr->rs, r, pr->ref_hit);
 }
 
+/*
+ * In a flow mode the planted truth per flow (corpora/packets.h) is held
+ * against the reference on each reassembled flow, rule by rule, before
+ * any engine is: the expected answer is both.  0, or 1 after an error
+ * row (an rxbench bug, not an engine's).
+ */
+static int check_flow_marks(struct scen_size *ss, struct suite_ctx *ctx)
+{
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	const struct packets *pk = ss->pk;
+	char name[256];
+
+	for (size_t r = 0; r < pr->rs.n; r++)
+		for (size_t i = 0; pr->by_ref[r] && i < pk->n; i++) {
+			int want = (int)((pk->mark[i] >> r) & 1);
+			int ref = ref_answer(pr, r, &pk->pkt[i]);
+			if (want == ref)
+				continue;
+			payload_case_name(name, sizeof(name), ss, NULL);
+			suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_ERROR,
+				   "generator: flow %zu planted rule %s %d but "
+				   "the reference says %d", i, pr->rs.r[r].name,
+				   want, ref);
+			return 1;
+		}
+	return 0;
+}
+
 /* What decides rule r's expected answers. */
 enum expect_by { BY_PLANTED, BY_REFERENCE, BY_VOTE };
 
@@ -584,13 +700,14 @@ static const char *const by_name[] = {
 };
 
 /* "per rule and packet: reference 9 rules, out of its reach 1 rule". */
-static void sources_text(const size_t *n, char *buf, size_t size)
+static void sources_text(const size_t *n, const char *unit, char *buf,
+			 size_t size)
 {
 	static const char *const what[] = {
 		[BY_PLANTED] = "planted", [BY_REFERENCE] = "reference",
 		[BY_VOTE] = "out of the reference's reach",
 	};
-	int o = snprintf(buf, size, "per rule and packet:");
+	int o = snprintf(buf, size, "per rule and %s:", unit);
 	const char *sep = " ";
 
 	for (int k = 0; k < 3 && o > 0 && (size_t)o < size; k++) {
@@ -625,7 +742,8 @@ static int rules_expect(void *arg, const struct case_item *c, void *out,
 					      : ref_answer(pr, r, &pk->pkt[i]))
 				part_mark(p, i);
 	}
-	sources_text(n, by, size);
+	sources_text(n, ss->mode == PMODE_BLOCK ? "packet" : "reassembled flow",
+		     by, size);
 	return n[BY_VOTE] == pr->rs.n ? CASE_REF_NONE : CASE_REF_OK;
 }
 
@@ -806,6 +924,26 @@ static int rules_runner_fill(const struct payload_rules *pr,
 	return rc;
 }
 
+/* The memory metrics of the sets the case's op runs. */
+static int rules_mem_fill(const struct scen_size *ss, const struct peng *pe,
+			  struct bench *b)
+{
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	void **h = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(*h));
+	void *const *fh = payload_flow_native(ss, pe->e) ? pe->fh[ss->mode]
+							 : NULL;
+	size_t n = 0;
+
+	if (h == NULL)
+		return -1;
+	for (size_t g = 0; g < pr->ngroups; g++)
+		if (pe->sets[g].h != NULL)
+			h[n++] = fh != NULL ? fh[g] : pe->sets[g].h;
+	payload_mem_fill(pe->e, h, n, b);
+	free(h);
+	return 0;
+}
+
 static int rules_bench(void *arg, struct case_item *c, const void *answer,
 		       struct bench *b)
 {
@@ -818,6 +956,8 @@ static int rules_bench(void *arg, struct case_item *c, const void *answer,
 	payload_bench_fill(pc, matched, b);
 	b->extra[b->nextra++] = (struct bench_metric){
 		"rules", BETTER_EXACT, (double)case_engine(pc)->nok};
+	if (rules_mem_fill(arg, case_engine(pc), b) != 0)
+		return -1;
 	if (c->e->kind == ENGINE_RUNNER)
 		return rules_runner_fill(
 			&((struct reallife *)pc->ss->sr->data)->pr,

@@ -86,7 +86,10 @@ static void check_reference(enum packets_kind kind, size_t size)
 		const struct packet *p = &pk.pkt[i];
 		int lit = memmem(p->p, p->len, "private", 7) != NULL;
 		int full = packets_has_pri_ate(p->p, p->len);
-		int pri = memmem(p->p, p->len, "pri", 3) != NULL;
+		/* a "pri" in its last six bytes is the first half of a plant
+		   split across packets (corpora/packets.h) */
+		int pri = memmem(p->p, pk.mark[i] ? p->len : p->len - 6, "pri",
+				 3) != NULL;
 
 		cr_assert_eq(p->len, size);
 		cr_assert_eq(full, (int)pk.mark[i], "size %zu packet %zu", size, i);
