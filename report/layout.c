@@ -491,7 +491,7 @@ static int decl_tables(const struct results *res, const char *suite,
 		goto out;
 	/* only results without the shared key (payload's base alone): one
 	   table of them, its split values empty */
-	if (sigs.n == 0 && d->shared[0] && d->split.n == 1 &&
+	if (sigs.n == 0 && d->shared[0] &&
 	    strlist_add(&sigs, "", 0) != 0)
 		goto out;
 	if (d->col[0]) {

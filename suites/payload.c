@@ -200,6 +200,11 @@ void payload_case_name(char *buf, size_t size, const struct scen_size *ss,
 		snprintf(buf + n, size - n, "/engine=%s", engine_bench_name(e));
 }
 
+const char *payload_unit(const struct scen_size *ss)
+{
+	return ss->mode == PMODE_BLOCK ? "packet" : "flow";
+}
+
 const struct engine_span *payload_flow_spans(const struct scen_size *ss,
 					     size_t f, size_t *n)
 {
@@ -966,8 +971,8 @@ static void single_describe(void *arg, const struct case_item *c,
 	(void)c;
 	const struct scen_size *ss = arg;
 
-	snprintf(buf, size, "%zu matching %s", single_hits(ss, answer),
-		 ss->mode == PMODE_BLOCK ? "packets" : "flows");
+	snprintf(buf, size, "%zu matching %ss", single_hits(ss, answer),
+		 payload_unit(ss));
 }
 
 static void single_explain(void *arg, const struct case_item *c,
@@ -987,9 +992,9 @@ static void single_explain(void *arg, const struct case_item *c,
 		}
 	payload_excerpt(pk->pkt[first].p, pk->pkt[first].len,
 			excerpt_from(&pk->pkt[first]), 64, text, sizeof(text));
-	snprintf(buf, size, "%zu packets differ, first: packet %zu (is_match "
-		 "%d, reference %d) \"%s\"", differ, first, g[first], w[first],
-		 text);
+	snprintf(buf, size, "%zu %ss differ, first: %s %zu (is_match "
+		 "%d, reference %d) \"%s\"", differ, payload_unit(arg),
+		 payload_unit(arg), first, g[first], w[first], text);
 }
 
 static int single_bench(void *arg, struct case_item *c, const void *answer,
@@ -1022,7 +1027,7 @@ void payload_case_failed(void *arg, const struct case_item *c, char *buf,
 	char text[200];
 
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
-	snprintf(buf, size, "on packet %zu \"%s\"", i, text);
+	snprintf(buf, size, "on %s %zu \"%s\"", payload_unit(ss), i, text);
 }
 
 static const struct case_ops single_ops = {

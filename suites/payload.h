@@ -171,6 +171,9 @@ int payload_flow_native(const struct scen_size *ss, const struct engine *e);
 void payload_case_name(char *buf, size_t size, const struct scen_size *ss,
 		       const struct engine *e);
 
+/* What a unit of ss's answers is: "packet", or "flow" in a flow mode. */
+const char *payload_unit(const struct scen_size *ss);
+
 /* Flow f's packets at ss (a flow mode): spans, *n of them. */
 const struct engine_span *payload_flow_spans(const struct scen_size *ss,
 					     size_t f, size_t *n);

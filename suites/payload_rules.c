@@ -786,8 +786,9 @@ static void rules_describe(void *arg, const struct case_item *c,
 	if (packets_matched(ss, c, answer, &matched, &rules) != 0)
 		snprintf(buf, size, "(out of memory)");
 	else
-		snprintf(buf, size, "%zu of %zu packets match its %zu rule%s",
-			 matched, ss->pk->n, rules, rules == 1 ? "" : "s");
+		snprintf(buf, size, "%zu of %zu %ss match its %zu rule%s",
+			 matched, ss->pk->n, payload_unit(ss), rules,
+			 rules == 1 ? "" : "s");
 }
 
 /* Rule r's conditions for a message: "/a/ and not /b/", long ones cut. */
@@ -895,13 +896,14 @@ static void rules_explain(void *arg, const struct case_item *c,
 	src = by_name[expect_source(pr, pk, d.named)];
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	rule_text(&pr->rs, d.named, conds, sizeof(conds));
-	snprintf(buf, size, "rule %s (%s) matches %zu of %zu packets, %s %zu; "
-		 "%zu of %zu rules differ, on %zu packets; first: packet %zu, "
-		 "match %d, %s %d; rule %s; packet \"%s\"",
+	snprintf(buf, size, "rule %s (%s) matches %zu of %zu %ss, %s %zu; "
+		 "%zu of %zu rules differ, on %zu %ss; first: %s %zu, "
+		 "match %d, %s %d; rule %s; %s \"%s\"",
 		 pr->rs.r[d.named].name, pr->rs.r[d.named].where, part_count(g),
-		 pk->n, src, part_count(w), d.rules, pr->rs.n, d.packets,
-		 d.first, part_bit(g, d.first), src, part_bit(w, d.first),
-		 conds, text);
+		 pk->n, payload_unit(ss), src, part_count(w), d.rules, pr->rs.n,
+		 d.packets, payload_unit(ss), payload_unit(ss), d.first,
+		 part_bit(g, d.first), src, part_bit(w, d.first), conds,
+		 payload_unit(ss), text);
 }
 
 /* The real-life op on a runner: match_ids of every compiled group. */

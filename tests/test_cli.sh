@@ -254,5 +254,21 @@ expect 1 "real-life: none of the 1 selected engines runs any of the 1 rules of -
 grep -q 'BenchmarkPayload/scenario=literal/size=64/engine=posix[[:space:]]' "$tmp/out" || { echo "FAIL: literal not timed next to unusable rules"; fail=$((fail + 1)); }
 expect 1 "rxbench: nothing was measured: every case was refused before timing (1 unsupported, 0 failed" -- run payload --engines=noop --scenarios=real-life "${small[@]}"
 
+# flows: --mode; an engine without a stream API scans reassembled flows,
+# and vectored is unsupported there; a wrong engine's flow answer is a
+# mismatch per flow; a bad mode is a one-line error
+expect 2 "--mode=blok: unknown mode 'blok' (block, stream, vectored" -- run payload --mode=blok
+expect 2 "--mode=stream,stream: mode 'stream' given twice" -- run payload --mode=stream,stream
+expect 1 "mismatch: noop: /private/, size 64, reassembled: 0 matching flows; expected 7 matching flows (reference (memmem) per reassembled flow, = planted); 7 flows differ" -- run payload --engines=pcre2,noop --mode=stream "${small[@]}"
+grep -q 'BenchmarkPayload/scenario=literal/size=64/mode=reassembled/engine=pcre2[[:space:]].* 7.000 matches' "$tmp/out" || { echo "FAIL: pcre2 reassembled flows not timed with 7 matches"; fail=$((fail + 1)); }
+expect 0 "BenchmarkPayload/scenario=real-life/size=pcap/mode=reassembled/engine=pcre2" -- run payload --engines=pcre2 --mode=stream --pcap data/payload/http.pcap "${fast[@]}"
+if "$rx" list | grep -q '^  hyperscan '; then
+	expect 0 "BenchmarkPayload/scenario=literal/size=64/mode=stream/engine=hyperscan" -- run payload --engines=pcre2,hyperscan --mode=block,stream,vectored "${small[@]}"
+	grep -q 'scenario=literal/size=64/mode=vectored/engine=hyperscan[[:space:]].* 7.000 matches.* B/stream' "$tmp/out" && { echo "FAIL: a vectored database has no stream state"; fail=$((fail + 1)); }
+	grep -q 'scenario=literal/size=64/mode=stream/engine=hyperscan[[:space:]].* 7.000 matches.* B/stream.* B/10k-flows' "$tmp/out" || { echo "FAIL: hyperscan stream: 7 flows, B/stream and B/10k-flows"; fail=$((fail + 1)); }
+	grep -q 'unsupported: pcre2: /private/, size 64, vectored: pcre2 has no vectored scan' "$tmp/out" || { echo "FAIL: pcre2 vectored not unsupported"; fail=$((fail + 1)); }
+	grep -q '^10,000 concurrent flows' "$tmp/out" || { echo "FAIL: no 10,000 flows table"; fail=$((fail + 1)); }
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -193,6 +193,197 @@ Test(payload, http_marks_are_exact)
 	rules_release(&rs);
 }
 
+/* ---- flows: the planted truth per flow, stream against block ---- */
+
+/* Does flow f match only as a stream: no packet of it alone does? */
+static int split_only(const struct packets *pk, size_t f)
+{
+	for (size_t i = pk->flow[f]; i < pk->flow[f + 1]; i++)
+		if (pk->mark[i] != 0)
+			return 0;
+	return pk->flow_mark[f] != 0;
+}
+
+/* The literal / pri.*ate reference on each reassembled flow = flow_mark. */
+static void check_flows(enum packets_kind kind, size_t size)
+{
+	struct packets_spec spec = {size, 3000, 0.1, 42};
+	struct packets pk, view;
+	size_t split = 0;
+
+	cr_assert_eq(packets_generate(&pk, kind, &spec), 0);
+	cr_assert_eq(packets_flow_view(&pk, &view), 0);
+	cr_assert_eq(view.n, pk.nflows);
+	cr_expect_gt(pk.nflows, pk.n / PACKETS_FLOW_MAX);
+	for (size_t f = 0; f < view.n; f++) {
+		const struct packet *p = &view.pkt[f];
+		int ref = kind == PACKETS_LITERAL
+				  ? memmem(p->p, p->len, "private", 7) != NULL
+				  : packets_has_pri_ate(p->p, p->len);
+		size_t np = pk.flow[f + 1] - pk.flow[f];
+		cr_assert(np >= 1 && np <= PACKETS_FLOW_MAX);
+		cr_assert_eq(ref, (int)view.mark[f], "size %zu flow %zu", size, f);
+		split += (size_t)split_only(&pk, f);
+	}
+	/* a flow with a split plant may hold a planted packet too */
+	cr_expect_gt(split, 0, "size %zu: no flow matches only as a stream",
+		     size);
+	cr_expect_leq(split, pk.nsplit);
+	packets_release(&view);
+	packets_release(&pk);
+}
+
+Test(payload, flow_marks_are_exact)
+{
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		check_flows(PACKETS_LITERAL, sizes[s]);
+		check_flows(PACKETS_FULLSCAN, sizes[s]);
+	}
+	check_flows(PACKETS_FULLSCAN, PACKETS_MIN_SIZE);
+}
+
+/* PCRE2 per rule on every reassembled HTTP flow = the flow's mark. */
+Test(payload, http_flow_marks_are_exact)
+{
+	const struct engine *e = engine_find("pcre2");
+	struct ruleset rs;
+	void *h[RULE_BUILTIN_COUNT];
+	size_t split = 0;
+
+	cr_assert_not_null(e, "built without PCRE2");
+	ruleset_init(&rs);
+	compile_rules(e, &rs, h);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		struct packets_spec spec = {sizes[s], 2000, 0.25, 3};
+		struct packets pk, view;
+
+		cr_assert_eq(packets_generate(&pk, PACKETS_HTTP, &spec), 0);
+		cr_assert_eq(packets_flow_view(&pk, &view), 0);
+		for (size_t f = 0; f < view.n; f++) {
+			uint32_t got = 0;
+			for (size_t r = 0; r < rs.n; r++)
+				got |= (uint32_t)(e->is_match(h[r], view.pkt[f].p,
+							      view.pkt[f].len) == 1) << r;
+			cr_assert_eq(got, view.mark[f], "size %zu flow %zu: "
+				     "matched %#x, planted %#x", sizes[s], f, got,
+				     view.mark[f]);
+			split += (size_t)split_only(&pk, f);
+		}
+		packets_release(&view);
+		packets_release(&pk);
+	}
+	cr_expect_gt(split, 0, "a log4shell split across packets somewhere");
+	for (size_t r = 0; r < rs.n; r++)
+		e->free(h[r]);
+	rules_release(&rs);
+}
+
+/* e's flow handle of mode for re (dotall), or NULL when e has none. */
+static void *flow_compile(const struct engine *e, enum engine_flow mode,
+			  const char *re)
+{
+	struct engine_pattern p = {re, strlen(re)};
+	struct engine_error err = {0, -1, -1, ""};
+	void *h = NULL;
+
+	cr_assert_eq(e->compile_flow(mode, &p, 1, ENGINE_DOTALL, &h, &err), 0,
+		     "%s", err.msg);
+	return h;
+}
+
+/* A flow of literal spans: is_match (ids NULL) and match_ids forms agree. */
+static long flow_match(const struct engine *e, void *h, const char *const *s,
+		       size_t n)
+{
+	struct engine_span sp[8];
+	unsigned char id = 9;
+	long a, b;
+
+	for (size_t k = 0; k < n; k++)
+		sp[k] = (struct engine_span){s[k], strlen(s[k])};
+	a = e->match_flow(h, sp, n, NULL);
+	b = e->match_flow(h, sp, n, &id);
+	cr_assert_eq(a, b, "is_match %ld, match_ids %ld", a, b);
+	cr_assert_eq(id, (unsigned char)b);
+	return a;
+}
+
+/*
+ * Hyperscan's stream and vector modes find a match split across packets,
+ * and one at the stream's end ($, reported when the stream is reset);
+ * block mode, packet by packet, does not; state does not leak from one
+ * flow into the next.
+ */
+Test(payload, stream_finds_what_block_cannot)
+{
+	const struct engine *e = engine_find("hyperscan");
+	static const char *const split[] = {"xxpri", "vatexx"};
+	static const char *const halves[] = {"vatexx", "xxpri"};
+	static const char *const end[] = {"abc", "pri", "vate"};
+
+	if (e == NULL)
+		cr_skip_test("built without Hyperscan");
+	for (int m = ENGINE_FLOW_STREAM; m <= ENGINE_FLOW_VECTORED; m++) {
+		void *h = flow_compile(e, (enum engine_flow)m, "private");
+		void *d = flow_compile(e, (enum engine_flow)m, "ate$");
+		struct engine_mem mem;
+
+		cr_expect_eq(flow_match(e, h, split, 2), 1, "mode %d", m);
+		cr_expect_eq(flow_match(e, h, halves, 2), 0, "mode %d", m);
+		cr_expect_eq(flow_match(e, h, split, 1), 0, "mode %d", m);
+		cr_expect_eq(flow_match(e, d, end, 3), 1, "mode %d: $", m);
+		cr_expect_eq(flow_match(e, d, split, 1), 0, "mode %d", m);
+		e->mem(h, &mem);
+		cr_expect_gt(mem.db, 0);
+		cr_expect_gt(mem.scratch, 0);
+		if (m == ENGINE_FLOW_STREAM)
+			cr_expect_gt(mem.stream, 0);
+		else
+			cr_expect_eq(mem.stream, 0);
+		e->free(h);
+		e->free(d);
+	}
+}
+
+/* On the generated flows: Hyperscan's stream answer is the planted one,
+ * and a flow planted only across packets is one block mode misses. */
+Test(payload, stream_answers_are_the_flow_marks)
+{
+	const struct engine *e = engine_find("hyperscan");
+	struct packets_spec spec = {64, 4096, 0.05, 7};
+	struct packets pk;
+	struct engine_span *sp;
+	struct engine_pattern p = {"private", 7};
+	struct engine_error err = {0, -1, -1, ""};
+	void *blk = NULL, *h;
+	size_t missed = 0;
+
+	if (e == NULL)
+		cr_skip_test("built without Hyperscan");
+	cr_assert_eq(packets_generate(&pk, PACKETS_LITERAL, &spec), 0);
+	sp = calloc(pk.n, sizeof(*sp));
+	cr_assert_not_null(sp);
+	for (size_t i = 0; i < pk.n; i++)
+		sp[i] = (struct engine_span){pk.pkt[i].p, pk.pkt[i].len};
+	h = flow_compile(e, ENGINE_FLOW_STREAM, "private");
+	cr_assert_eq(e->compile(&p, 1, ENGINE_DOTALL, &blk, &err), 0);
+	for (size_t f = 0; f < pk.nflows; f++) {
+		size_t first = pk.flow[f], n = pk.flow[f + 1] - first;
+		int block = 0;
+		cr_assert_eq(e->match_flow(h, sp + first, n, NULL),
+			     (long)(pk.flow_mark[f] != 0), "flow %zu", f);
+		for (size_t i = first; i < first + n; i++)
+			block |= e->is_match(blk, pk.pkt[i].p, pk.pkt[i].len);
+		missed += pk.flow_mark[f] && !block;
+	}
+	cr_expect_leq(missed, pk.nsplit);
+	cr_expect_gt(missed, 0);
+	e->free(h);
+	e->free(blk);
+	free(sp);
+	packets_release(&pk);
+}
+
 Test(payload, http_packets_look_like_http)
 {
 	struct packets_spec spec = {1500, 200, 0, 5};
