@@ -233,30 +233,24 @@ struct gather {
 	size_t n, ncap;
 };
 
+/* g->field grown to n entries, or return -1 (g->field unchanged). */
+#define GATHER_GROW(g, field, n)                                            \
+	do {                                                                \
+		void *grown_ = realloc((g)->field, (n) * sizeof(*(g)->field)); \
+		if (grown_ == NULL)                                         \
+			return -1;                                          \
+		(g)->field = grown_;                                        \
+	} while (0)
+
 /* Room for one more payload's entries.  0, or -1 out of memory. */
 static int gather_grow(struct gather *g)
 {
 	size_t ncap = g->ncap ? g->ncap * 2 : 1024;
-	size_t *o = realloc(g->off, ncap * sizeof(*o));
-	size_t *l;
-	struct pcap_flowkey *k;
-	double *w;
 
-	if (o == NULL)
-		return -1;
-	g->off = o;
-	l = realloc(g->len, ncap * sizeof(*l));
-	if (l == NULL)
-		return -1;
-	g->len = l;
-	k = realloc(g->key, ncap * sizeof(*k));
-	if (k == NULL)
-		return -1;
-	g->key = k;
-	w = realloc(g->wire, ncap * sizeof(*w));
-	if (w == NULL)
-		return -1;
-	g->wire = w;
+	GATHER_GROW(g, off, ncap);
+	GATHER_GROW(g, len, ncap);
+	GATHER_GROW(g, key, ncap);
+	GATHER_GROW(g, wire, ncap);
 	g->ncap = ncap;
 	return 0;
 }

@@ -322,15 +322,17 @@ static int hyperscan_compile_flow(enum engine_flow mode,
 				      pats, n, flags, out, err);
 }
 
-static int hyperscan_on_first(unsigned id, unsigned long long from,
-			      unsigned long long to, unsigned fl, void *ctx)
+/* is_match: the first match is the answer (over a flow it may come at
+ * the stream's end, from hs_reset_stream). */
+static int hyperscan_on_stop(unsigned id, unsigned long long from,
+			     unsigned long long to, unsigned fl, void *ctx)
 {
 	(void)id;
 	(void)from;
 	(void)to;
 	(void)fl;
-	(void)ctx;
-	return 1; /* stop: one match answers is_match */
+	((struct hyperscan_ctx *)ctx)->count = 1;
+	return 1;
 }
 
 static int hyperscan_on_count(unsigned id, unsigned long long from,
@@ -382,7 +384,8 @@ static int hyperscan_run(struct hyperscan_set *s, const char *data,
 
 static int hyperscan_is_match(void *h, const char *data, size_t len)
 {
-	int rc = hyperscan_run(h, data, len, hyperscan_on_first, NULL);
+	struct hyperscan_ctx ctx = {0, NULL};
+	int rc = hyperscan_run(h, data, len, hyperscan_on_stop, &ctx);
 
 	if (rc == HS_SCAN_TERMINATED)
 		return 1;
@@ -412,19 +415,6 @@ static long hyperscan_match_ids(void *h, const char *data, size_t len,
 	for (size_t i = 0; i < s->n; i++)
 		matched += ids[i];
 	return matched;
-}
-
-/* is_match over a flow: the first match is the answer (it may come at
- * the stream's end, from hs_reset_stream). */
-static int hyperscan_on_stop(unsigned id, unsigned long long from,
-			     unsigned long long to, unsigned fl, void *ctx)
-{
-	(void)id;
-	(void)from;
-	(void)to;
-	(void)fl;
-	((struct hyperscan_ctx *)ctx)->count = 1;
-	return 1;
 }
 
 /* An hs_error_t of a flow scan as 0 (went on), 1 (stopped) or <0. */

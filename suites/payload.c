@@ -281,60 +281,94 @@ static int opt_link(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
-static int opt_scenarios(void *cfg, const char *v, char *err, size_t size)
+/*
+ * Each word of the comma-separated list v, in order, handed to one(cfg,
+ * word, len, err, size).  0, or the first -1 one returns.
+ */
+static int each_word(const char *v, void *cfg,
+		     int (*one)(void *cfg, const char *w, size_t len, char *err,
+				size_t size),
+		     char *err, size_t size)
 {
-	struct payload_config *c = cfg;
-	const char *p = v;
-
-	c->scen_mask = 0;
-	for (;;) {
-		size_t len = strcspn(p, ","), sc = 0;
-		while (sc < NSCEN && (strlen(scenarios[sc].name) != len ||
-				      strncmp(scenarios[sc].name, p, len) != 0))
-			sc++;
-		if (sc == NSCEN) {
-			char names[256];
-			scenario_names(names, sizeof(names));
-			snprintf(err, size, "unknown scenario '%.*s' (%s)",
-				 (int)(len > 40 ? 40 : len), p, names);
+	for (const char *p = v;;) {
+		size_t len = strcspn(p, ",");
+		if (one(cfg, p, len, err, size) != 0)
 			return -1;
-		}
-		c->scen_mask |= 1u << sc;
 		p += len;
 		if (*p++ == '\0')
 			return 0;
 	}
 }
 
+/* Index of w[0..len) among the n names of name(i), or n. */
+static size_t word_index(const char *w, size_t len, size_t n,
+			 const char *(*name)(size_t i))
+{
+	size_t i = 0;
+
+	while (i < n && (strlen(name(i)) != len || strncmp(name(i), w, len) != 0))
+		i++;
+	return i;
+}
+
+static const char *scenario_name(size_t i)
+{
+	return scenarios[i].name;
+}
+
+static const char *mode_name(size_t i)
+{
+	return mode_names[i];
+}
+
+static int one_scenario(void *cfg, const char *w, size_t len, char *err,
+			size_t size)
+{
+	size_t sc = word_index(w, len, NSCEN, scenario_name);
+	char names[256];
+
+	if (sc < NSCEN) {
+		((struct payload_config *)cfg)->scen_mask |= 1u << sc;
+		return 0;
+	}
+	scenario_names(names, sizeof(names));
+	snprintf(err, size, "unknown scenario '%.*s' (%s)",
+		 (int)(len > 40 ? 40 : len), w, names);
+	return -1;
+}
+
+static int opt_scenarios(void *cfg, const char *v, char *err, size_t size)
+{
+	((struct payload_config *)cfg)->scen_mask = 0;
+	return each_word(v, cfg, one_scenario, err, size);
+}
+
+static int one_mode(void *cfg, const char *w, size_t len, char *err,
+		    size_t size)
+{
+	struct payload_config *c = cfg;
+	size_t m = word_index(w, len, PMODE_COUNT, mode_name);
+
+	if (m == PMODE_COUNT) {
+		snprintf(err, size, "unknown mode '%.*s' (block, stream, "
+			 "vectored, separated by commas)",
+			 (int)(len > 40 ? 40 : len), w);
+		return -1;
+	}
+	for (size_t k = 0; k < c->nmode; k++)
+		if (c->modes[k] == (enum payload_mode)m) {
+			snprintf(err, size, "mode '%s' given twice", mode_names[m]);
+			return -1;
+		}
+	c->modes[c->nmode++] = (enum payload_mode)m;
+	return 0;
+}
+
 /* "block", "stream,vectored", ...: each once. */
 static int opt_mode(void *cfg, const char *v, char *err, size_t size)
 {
-	struct payload_config *c = cfg;
-	const char *p = v;
-
-	c->nmode = 0;
-	for (;;) {
-		size_t len = strcspn(p, ","), m = 0;
-		while (m < PMODE_COUNT && (strlen(mode_names[m]) != len ||
-					   strncmp(mode_names[m], p, len) != 0))
-			m++;
-		if (m == PMODE_COUNT) {
-			snprintf(err, size, "unknown mode '%.*s' (block, stream, "
-				 "vectored, separated by commas)",
-				 (int)(len > 40 ? 40 : len), p);
-			return -1;
-		}
-		for (size_t k = 0; k < c->nmode; k++)
-			if (c->modes[k] == (enum payload_mode)m) {
-				snprintf(err, size, "mode '%s' given twice",
-					 mode_names[m]);
-				return -1;
-			}
-		c->modes[c->nmode++] = (enum payload_mode)m;
-		p += len;
-		if (*p++ == '\0')
-			return 0;
-	}
+	((struct payload_config *)cfg)->nmode = 0;
+	return each_word(v, cfg, one_mode, err, size);
 }
 
 static int opt_rules(void *cfg, const char *v, char *err, size_t size)

@@ -102,13 +102,19 @@ static void check_reference(enum packets_kind kind, size_t size)
 	packets_release(&pk);
 }
 
-Test(payload, filler_never_matches)
+/* check on both printable kinds at every size, and the smallest. */
+static void each_printable(void (*check)(enum packets_kind, size_t))
 {
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		check_reference(PACKETS_LITERAL, sizes[s]);
-		check_reference(PACKETS_FULLSCAN, sizes[s]);
+		check(PACKETS_LITERAL, sizes[s]);
+		check(PACKETS_FULLSCAN, sizes[s]);
 	}
-	check_reference(PACKETS_FULLSCAN, PACKETS_MIN_SIZE);
+	check(PACKETS_FULLSCAN, PACKETS_MIN_SIZE);
+}
+
+Test(payload, filler_never_matches)
+{
+	each_printable(check_reference);
 }
 
 Test(payload, deterministic)
@@ -235,11 +241,7 @@ static void check_flows(enum packets_kind kind, size_t size)
 
 Test(payload, flow_marks_are_exact)
 {
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		check_flows(PACKETS_LITERAL, sizes[s]);
-		check_flows(PACKETS_FULLSCAN, sizes[s]);
-	}
-	check_flows(PACKETS_FULLSCAN, PACKETS_MIN_SIZE);
+	each_printable(check_flows);
 }
 
 /* PCRE2 per rule on every reassembled HTTP flow = the flow's mark. */
