@@ -158,14 +158,54 @@ static void compile_rules(const struct engine *e, struct ruleset *rs,
 	}
 }
 
-/* PCRE2's answer per rule equals the planted mask on every packet. */
+/* Does flow f match only as a stream: no packet of it alone does? */
+static int split_only(const struct packets *pk, size_t f)
+{
+	for (size_t i = pk->flow[f]; i < pk->flow[f + 1]; i++)
+		if (pk->mark[i] != 0)
+			return 0;
+	return pk->flow_mark[f] != 0;
+}
+
+/* The mask of the rules h[0..n) that match p (bit r: rule r). */
+static uint32_t rules_mask(const struct engine *e, void *const *h, size_t n,
+			   const struct packet *p)
+{
+	uint32_t got = 0;
+
+	for (size_t r = 0; r < n; r++)
+		got |= (uint32_t)(e->is_match(h[r], p->p, p->len) == 1) << r;
+	return got;
+}
+
+/* PCRE2 per rule on every reassembled flow = the flow's mark; *split
+ * counts the flows no packet of which matches alone. */
+static void check_http_flows(const struct engine *e, void *const *h,
+			     size_t n, const struct packets *pk, size_t *split)
+{
+	struct packets view;
+
+	cr_assert_eq(packets_flow_view(pk, &view), 0);
+	for (size_t f = 0; f < view.n; f++) {
+		uint32_t got = rules_mask(e, h, n, &view.pkt[f]);
+		cr_assert_eq(got, view.mark[f], "size %zu flow %zu: matched %#x, "
+			     "planted %#x", pk->size, f, got, view.mark[f]);
+		*split += (size_t)split_only(pk, f);
+	}
+	packets_release(&view);
+}
+
+/*
+ * PCRE2's answer per rule equals the planted mask on every packet, and
+ * on every flow reassembled.
+ */
 Test(payload, http_marks_are_exact)
 {
 	const struct engine *e = engine_find("pcre2");
 	struct ruleset rs;
 	void *h[RULE_BUILTIN_COUNT];
 	uint32_t seen = 0;
-	size_t planted = 0;
+	size_t planted = 0, split = 0;
 
 	cr_assert_not_null(e, "built without PCRE2");
 	ruleset_init(&rs);
@@ -178,37 +218,27 @@ Test(payload, http_marks_are_exact)
 		cr_expect_eq(pk.nplanted, 500, "size %zu: every rate slot planted",
 			     sizes[s]);
 		for (size_t i = 0; i < pk.n; i++) {
-			uint32_t got = 0;
-			for (size_t r = 0; r < rs.n; r++)
-				got |= (uint32_t)(e->is_match(h[r], pk.pkt[i].p,
-							      pk.pkt[i].len) == 1) << r;
+			uint32_t got = rules_mask(e, h, rs.n, &pk.pkt[i]);
 			cr_assert_eq(got, pk.mark[i], "size %zu packet %zu: "
 				     "matched %#x, planted %#x: %.*s", sizes[s], i,
 				     got, pk.mark[i], (int)pk.pkt[i].len,
 				     pk.pkt[i].p);
 			seen |= got;
 		}
+		check_http_flows(e, h, rs.n, &pk, &split);
 		planted += pk.nplanted;
 		packets_release(&pk);
 	}
 	cr_expect_eq(seen, (1u << RULE_BUILTIN_COUNT) - 1,
 		     "every rule fires somewhere: %#x", seen);
 	cr_expect_gt(planted, 0);
+	cr_expect_gt(split, 0, "a log4shell split across packets somewhere");
 	for (size_t r = 0; r < rs.n; r++)
 		e->free(h[r]);
 	rules_release(&rs);
 }
 
 /* ---- flows: the planted truth per flow, stream against block ---- */
-
-/* Does flow f match only as a stream: no packet of it alone does? */
-static int split_only(const struct packets *pk, size_t f)
-{
-	for (size_t i = pk->flow[f]; i < pk->flow[f + 1]; i++)
-		if (pk->mark[i] != 0)
-			return 0;
-	return pk->flow_mark[f] != 0;
-}
 
 /* The literal / pri.*ate reference on each reassembled flow = flow_mark. */
 static void check_flows(enum packets_kind kind, size_t size)
@@ -242,42 +272,6 @@ static void check_flows(enum packets_kind kind, size_t size)
 Test(payload, flow_marks_are_exact)
 {
 	each_printable(check_flows);
-}
-
-/* PCRE2 per rule on every reassembled HTTP flow = the flow's mark. */
-Test(payload, http_flow_marks_are_exact)
-{
-	const struct engine *e = engine_find("pcre2");
-	struct ruleset rs;
-	void *h[RULE_BUILTIN_COUNT];
-	size_t split = 0;
-
-	cr_assert_not_null(e, "built without PCRE2");
-	ruleset_init(&rs);
-	compile_rules(e, &rs, h);
-	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		struct packets_spec spec = {sizes[s], 2000, 0.25, 3};
-		struct packets pk, view;
-
-		cr_assert_eq(packets_generate(&pk, PACKETS_HTTP, &spec), 0);
-		cr_assert_eq(packets_flow_view(&pk, &view), 0);
-		for (size_t f = 0; f < view.n; f++) {
-			uint32_t got = 0;
-			for (size_t r = 0; r < rs.n; r++)
-				got |= (uint32_t)(e->is_match(h[r], view.pkt[f].p,
-							      view.pkt[f].len) == 1) << r;
-			cr_assert_eq(got, view.mark[f], "size %zu flow %zu: "
-				     "matched %#x, planted %#x", sizes[s], f, got,
-				     view.mark[f]);
-			split += (size_t)split_only(&pk, f);
-		}
-		packets_release(&view);
-		packets_release(&pk);
-	}
-	cr_expect_gt(split, 0, "a log4shell split across packets somewhere");
-	for (size_t r = 0; r < rs.n; r++)
-		e->free(h[r]);
-	rules_release(&rs);
 }
 
 /* e's flow handle of mode for re (dotall), or NULL when e has none. */
