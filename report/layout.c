@@ -3,6 +3,7 @@
  */
 #include "report/layout.h"
 
+#include "harness/bench.h"
 #include "harness/complexity.h"
 #include "report/gofmt.h"
 #include "report/layout_decl.h"
@@ -705,13 +706,44 @@ static int one_decl(const struct results *res, const char *suite,
 	return 0;
 }
 
+/*
+ * The budgets the reader set, else those the results record (the run's
+ * --compile-budget, --heap-budget) into eff.  0, or -1 when a recorded
+ * one does not parse (err names it).
+ */
+static int budgets_of(const struct results *res, const struct report_opts *opts,
+		      struct report_opts *eff, char *err, size_t errsize)
+{
+	const char *cb = results_config_get(res, REPORT_CONFIG_COMPILE_BUDGET);
+	const char *hb = results_config_get(res, REPORT_CONFIG_HEAP_BUDGET);
+
+	*eff = opts != NULL ? *opts : (struct report_opts){0};
+	if (eff->budget_ns <= 0 && cb != NULL &&
+	    bench_parse_duration(cb, &eff->budget_ns) != 0) {
+		snprintf(err, errsize, "configuration %s: '%.64s' is not a "
+			 "duration such as 50ms", REPORT_CONFIG_COMPILE_BUDGET, cb);
+		return -1;
+	}
+	if (eff->heap_bytes <= 0 && hb != NULL &&
+	    ldecl_bytes(hb, &eff->heap_bytes) != 0) {
+		snprintf(err, errsize, "configuration %s: '%.64s' is not a "
+			 "size such as 16MiB", REPORT_CONFIG_HEAP_BUDGET, hb);
+		return -1;
+	}
+	return 0;
+}
+
 int report_suite_tables(const struct results *res, const char *suite,
 			const struct report_opts *opts, struct rtables *out,
 			char *err, size_t errsize)
 {
+	struct report_opts eff;
 	struct ldecl d;
 
 	err[0] = '\0';
+	if (budgets_of(res, opts, &eff, err, errsize) != 0)
+		return -1;
+	opts = &eff;
 	if (!results_layout_has(res, suite))
 		return default_decl(res, suite, &d) ||
 		       decl_tables(res, suite, &d, out) ? -1 : 0;
