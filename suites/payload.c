@@ -26,6 +26,7 @@
 #define _GNU_SOURCE
 #include "suites/payload.h"
 
+#include "corpora/digest.h"
 #include "corpora/pcap.h"
 #include "harness/interrupt.h"
 #include "harness/parse.h"
@@ -506,6 +507,11 @@ static int inputs_pcap(struct payload_run *r)
 	struct size_in *in = &r->in[0];
 
 	if (pcap_load_payloads(&r->pcap, r->cfg->pcap, err, sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		return -1;
+	}
+	if (case_inputs_file(&r->pcap_in, "pcap", r->cfg->pcap, err,
+			     sizeof(err)) != 0) {
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
@@ -1148,7 +1154,46 @@ static int input_f(struct result_inputs *in, const char *key,
 	return n < 0 ? -1 : result_inputs_add(in, key, buf, strlen(buf));
 }
 
-/* What every benchmark of ss reads: link, packets, pattern, rule files. */
+/*
+ * What real-life's rules are, whatever their source (the built-in set, a
+ * file, a directory): how many rules and conditions were loaded and
+ * skipped, and the sha256 of the conditions as compiled (each one's bytes,
+ * flags and negation), so two runs on other rules never pair.
+ */
+static int rules_inputs(const struct ruleset *rs, struct result_inputs *in)
+{
+	size_t len = 0, at = 0;
+	unsigned char *buf;
+	char hex[DIGEST_HEX_SIZE];
+	int rc;
+
+	for (size_t i = 0; i < rs->np; i++)
+		len += rs->p[i].len + 2 + sizeof(unsigned);
+	buf = malloc(len + 1);
+	if (buf == NULL)
+		return -1;
+	for (size_t i = 0; i < rs->np; i++) {
+		const struct rule_pattern *p = &rs->p[i];
+		memcpy(buf + at, p->re, p->len);
+		at += p->len;
+		buf[at++] = '\0';
+		buf[at++] = (unsigned char)p->negated;
+		memcpy(buf + at, &p->flags, sizeof(p->flags));
+		at += sizeof(p->flags);
+	}
+	rc = input_f(in, "rules-loaded", "%zu", rs->n) |
+	     input_f(in, "rule-conditions", "%zu", rs->np) |
+	     input_f(in, "rules-skipped", "%zu", rs->skipped);
+	if (digest_sha256_hex(buf, at, hex) == 0)
+		rc |= result_inputs_add(in, "rules-sha256", hex, strlen(hex));
+	free(buf);
+	return rc ? -1 : 0;
+}
+
+/*
+ * What every benchmark of ss reads: link, packets, pattern and its
+ * compile flags (the enum engine_flag bits), the capture, the rules.
+ */
 static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 {
 	const struct payload_config *cfg = ss->run->cfg;
@@ -1160,13 +1205,17 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 			 ss->pk ? ss->pk->payload_bytes : 0);
 
 	if (sc->re != NULL)
-		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re));
+		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re)) |
+		      input_f(in, "engine-flags", "0x%x", sc->flags);
 	if (ss->mode != PMODE_BLOCK && ss->pk != NULL)
 		rc |= input_f(in, "flows", "%zu", ss->pk->n);
+	if (sc->ops == &payload_rules_ops && ss->sr->data != NULL)
+		rc |= rules_inputs(&((const struct reallife *)ss->sr->data)->pr.rs,
+				   in);
 	if (cfg == NULL) /* a run made by hand (tests): no options */
 		return rc ? -1 : 0;
 	if (cfg->pcap != NULL)
-		rc |= input_f(in, "pcap", "%s", cfg->pcap);
+		rc |= result_inputs_merge(in, &ss->run->pcap_in);
 	else
 		rc |= input_f(in, "seed", "%llu",
 			      (unsigned long long)cfg->seed) |
@@ -1344,6 +1393,7 @@ static void payload_cleanup(void *run)
 	free(r->pcap_spans);
 	packets_release(&r->pcap_flows);
 	packets_release(&r->pcap);
+	result_inputs_release(&r->pcap_in);
 	free(r->sr);
 	free(r->ss);
 	free(r);

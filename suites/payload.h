@@ -145,6 +145,7 @@ struct payload_run {
 	struct size_in in[PAYLOAD_MAX_SIZES];
 	size_t nin;
 	struct packets pcap;  /* --pcap: what every scenario reads */
+	struct result_inputs pcap_in; /* --pcap: its path, size and sha256 */
 	int from_pcap;
 	/* --pcap in a flow mode: its flows, reassembled, as spans */
 	struct packets pcap_flows, pcap_view;

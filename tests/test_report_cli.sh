@@ -60,6 +60,28 @@ expect 0 "other-host: $tmp/b2.json, host=other-host" -- compare "$tmp/a.json" "$
 expect 2 "two benchmarks in column pcre2" -- compare "$tmp/a.json" "$tmp/b.json" --col engine
 expect 2 "--threshold is compare's" -- report "$tmp/a.json" "$tmp/b.json" --threshold=5%
 
+# payload's inputs: the capture's size and sha256 (a copy elsewhere
+# pairs, the same path with other bytes is refused or shown), the rules'
+# counts and the sha256 of their conditions
+pl=(run payload --engines=pcre2 --scenarios=literal,real-life --benchtime=3x --no-alloc --quiet)
+pcap=$(cd "$(dirname "$0")" && pwd)/data/payload/http.pcap
+cp "$pcap" "$tmp/a.pcap" && cp "$pcap" "$tmp/b.pcap"
+printf 'private\nHost: [a-z]+\n' >"$tmp/p.rules"
+"$rx" "${pl[@]}" --pcap "$tmp/a.pcap" --rules "$tmp/p.rules" -o "$tmp/pa.json" >/dev/null 2>&1
+"$rx" "${pl[@]}" --pcap "$tmp/b.pcap" --rules "$tmp/p.rules" -o "$tmp/pb.json" >/dev/null 2>&1
+sha=$(sha256sum "$pcap" | cut -d' ' -f1)
+grep -q "\"pcap-sha256\": \"$sha\"" "$tmp/pa.json" && grep -q '"pcap-size": "825"' "$tmp/pa.json" &&
+	grep -q '"rules-loaded": "2"' "$tmp/pa.json" && grep -q '"rules-sha256": "[0-9a-f]\{64\}"' "$tmp/pa.json" &&
+	pass=$((pass + 1)) || { echo "FAIL: payload records no pcap sha256 or rules statistics"; fail=$((fail + 1)); }
+expect 0 "Payload/scenario=literal/size=pcap/engine=pcre2" -- compare "$tmp/pa.json" "$tmp/pb.json"
+sed 's/index/indey/' "$pcap" >"$tmp/a.pcap"
+"$rx" "${pl[@]}" --pcap "$tmp/a.pcap" --rules "$tmp/p.rules" -o "$tmp/pc.json" >/dev/null 2>&1
+expect 2 "Payload/scenario=literal/size=pcap/engine=pcre2: input pcap-sha256 differs: \"$sha\" in $tmp/pa.json" -- compare "$tmp/pa.json" "$tmp/pb.json" "$tmp/pc.json"
+expect 0 "Payload/scenario=literal/size=pcap/engine=pcre2 in $tmp/pc.json: pcap-sha256 \"$sha\" ->" -- compare "$tmp/pa.json" "$tmp/pb.json" "$tmp/pc.json" --show-changed-inputs
+printf 'private\nHost: [a-y]+\n' >"$tmp/p.rules"
+"$rx" "${pl[@]}" --pcap "$tmp/b.pcap" --rules "$tmp/p.rules" -o "$tmp/pd.json" >/dev/null 2>&1
+expect 2 "Payload/scenario=real-life/size=pcap/engine=pcre2: input rules-sha256 differs" -- compare "$tmp/pb.json" "$tmp/pd.json"
+
 # budgets on run: the run's own verdict uses them, the results record
 # them (a config pair), and report of that file shows the same verdict
 # unless its own --compile-budget overrides it
