@@ -136,7 +136,8 @@ static void report_usage(FILE *f)
 		"  --compile-budget=DURATION  (\"50ms\") compile at most this\n"
 		"  --heap-budget=BYTES        (\"16MiB\") what compile keeps\n"
 		"Several results files (or a directory of them) are reported\n"
-		"side by side as `rxbench compare` shows them (text or md),\n"
+		"side by side as `rxbench compare` shows them (text, md or\n"
+		"html: a page with a colour per run and what changed first),\n"
 		"one column per run or per --col KEY; see rxbench compare --help.\n");
 }
 
