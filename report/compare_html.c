@@ -338,18 +338,10 @@ static void configs(FILE *out, const struct comparison *cmp)
 	fputs("<details id=\"config\"><summary>Run configurations</summary>\n",
 	      out);
 	for (size_t f = 0; f < cmp->nin; f++) {
-		const struct results *res = cmp->in[f].res;
 		fputs("<h3>", out);
 		xml_text(out, cmp->in[f].label);
-		fputs("</h3>\n<table class=\"kv\">\n", out);
-		for (size_t i = 0; i < res->ncfg; i++) {
-			fputs("<tr><td>", out);
-			xml_text(out, res->cfg[i].key);
-			fputs("</td><td>", out);
-			xml_text(out, res->cfg[i].value);
-			fputs("</td></tr>\n", out);
-		}
-		fputs("</table>\n", out);
+		fputs("</h3>\n", out);
+		html_config_table(out, cmp->in[f].res);
 	}
 	fputs("</details>\n", out);
 }

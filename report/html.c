@@ -393,10 +393,9 @@ void html_page_close(FILE *out)
 	fprintf(out, "<script>\n%s</script>\n</body></html>\n", script);
 }
 
-static void html_config(FILE *out, const struct results *res)
+void html_config_table(FILE *out, const struct results *res)
 {
-	fputs("<details id=\"config\"><summary>Run configuration</summary>\n"
-	      "<table class=\"kv\">\n", out);
+	fputs("<table class=\"kv\">\n", out);
 	for (size_t i = 0; i < res->ncfg; i++) {
 		fputs("<tr><td>", out);
 		xml_text(out, res->cfg[i].key);
@@ -404,7 +403,15 @@ static void html_config(FILE *out, const struct results *res)
 		xml_text(out, res->cfg[i].value);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</table></details>\n", out);
+	fputs("</table>\n", out);
+}
+
+static void html_config(FILE *out, const struct results *res)
+{
+	fputs("<details id=\"config\"><summary>Run configuration</summary>\n",
+	      out);
+	html_config_table(out, res);
+	fputs("</details>\n", out);
 }
 
 struct page {
