@@ -74,31 +74,41 @@ struct col_counts {
 	size_t pairs, better, worse, untested, inputs, lacks, extra;
 };
 
-static void col_count(const struct comparison *cmp, size_t c,
-		      struct col_counts *k)
+/*
+ * Pairs (benchmark x metric) on the same inputs, and the benchmarks
+ * measured on other inputs (never a change).  0, or -1 out of memory.
+ */
+static int col_count(const struct comparison *cmp, size_t c,
+		     struct col_counts *k)
 {
 	size_t nc = cmp->ncols;
+	unsigned char *other = calloc(cmp->nlines + 1, 1);
 
 	memset(k, 0, sizeof(*k));
+	if (other == NULL)
+		return -1;
 	for (size_t i = 0; i < cmp->nrows; i++) {
 		const struct compare_row *row = &cmp->rows[i];
 		if (row->col != c || row->so.n == 0 || row->sn.n == 0)
 			continue;
-		k->pairs++;
-		k->untested += row->mode == COMPARE_STAT && isnan(row->p);
-		if (row->input_key != NULL) { /* not a change: other inputs */
-			k->inputs++;
+		if (row->input_key != NULL) {
+			k->inputs += !other[row->line];
+			other[row->line] = 1;
 			continue;
 		}
+		k->pairs++;
+		k->untested += row->mode == COMPARE_STAT && isnan(row->p);
 		k->better += row->improvement;
 		k->worse += row->significant && !row->improvement;
 	}
+	free(other);
 	for (size_t l = 0; l < cmp->nlines; l++) {
 		int first = cmp->cell[l * nc] != NULL;
 		int here = cmp->cell[l * nc + c] != NULL;
 		k->lacks += first && !here;
 		k->extra += !first && here;
 	}
+	return 0;
 }
 
 /* "ns/op geomean -2.10%, MB/s geomean +2.14%" for column c. */
@@ -128,13 +138,14 @@ static const char *s_if(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* The answer for column c against the first, one paragraph. */
-static void col_answer(FILE *out, const struct comparison *cmp,
-		       const struct rtables *ts, size_t c)
+/* The answer for column c against the first, one paragraph.  0 or -1. */
+static int col_answer(FILE *out, const struct comparison *cmp,
+		      const struct rtables *ts, size_t c)
 {
 	struct col_counts k;
 
-	col_count(cmp, c, &k);
+	if (col_count(cmp, c, &k) != 0)
+		return -1;
 	fputs("<p class=\"answer\"><b>", out);
 	xml_text(out, cmp->cols[c].label);
 	fputs("</b> against <b>", out);
@@ -142,17 +153,18 @@ static void col_answer(FILE *out, const struct comparison *cmp,
 	fputs("</b>:", out);
 	geomeans_text(out, ts, c);
 	fprintf(out, " %zu significantly better and %zu significantly worse "
-		"of %zu benchmark &times; metric pairs (Mann-Whitney U, p &lt; "
-		"%.2f; exact and counted metrics: any change)", k.better, k.worse,
-		k.pairs, cmp->opts.alpha);
+		"of %zu benchmark &times; metric pairs on the same inputs "
+		"(Mann-Whitney U, p &lt; %.2f; exact and counted metrics: any "
+		"change)", k.better, k.worse, k.pairs, cmp->opts.alpha);
 	if (k.untested)
 		fprintf(out, "; %zu pair%s not tested: fewer than 4 samples a "
 			"side (run with --count=4 or more)", k.untested,
 			s_if(k.untested));
 	if (k.inputs)
-		fprintf(out, "; %zu pair%s measured on other inputs, shown "
-			"and never counted as a change for the worse", k.inputs,
-			s_if(k.inputs));
+		fprintf(out, "; %zu benchmark%s measured on other inputs "
+			"(listed below): never counted as a change, but in the "
+			"geomeans above",
+			k.inputs, s_if(k.inputs));
 	if (k.lacks)
 		fprintf(out, "; %zu benchmark%s of the first column missing",
 			k.lacks, s_if(k.lacks));
@@ -160,6 +172,7 @@ static void col_answer(FILE *out, const struct comparison *cmp,
 		fprintf(out, "; %zu benchmark%s only here", k.extra,
 			s_if(k.extra));
 	fputs(".</p>\n", out);
+	return 0;
 }
 
 /* What a text writer prints, as escaped preformatted text (or nothing). */
@@ -182,19 +195,21 @@ static void pre_of(FILE *out, const struct comparison *cmp, const char *cls,
 	free(s);
 }
 
-static void summary(FILE *out, const struct comparison *cmp,
-		    const struct rtables *ts)
+static int summary(FILE *out, const struct comparison *cmp,
+		   const struct rtables *ts)
 {
 	fputs("<section class=\"verdict\" id=\"verdict\"><h2>What changed "
 	      "against the first column</h2>\n", out);
 	for (size_t c = 1; c < cmp->ncols; c++)
-		col_answer(out, cmp, ts, c);
+		if (col_answer(out, cmp, ts, c) != 0)
+			return -1;
 	if (cmp->ncols < 2)
 		fputs("<p class=\"answer\">One column only: nothing to compare "
 		      "it with (give several runs, or --col KEY).</p>\n", out);
 	if (!cmp->opts.report)
 		pre_of(out, cmp, "verdict", compare_write_verdict);
 	fputs("</section>\n", out);
+	return 0;
 }
 
 /* --- charts -------------------------------------------------------- */
@@ -384,7 +399,10 @@ int compare_write_html(FILE *out, const struct comparison *cmp)
 		svg_color(pal, cmp->cols[c].label);
 	html_page_open(out, cmp->opts.report ? "rxbench report of several runs"
 					     : "rxbench compare");
-	summary(out, cmp, &ts);
+	if (summary(out, cmp, &ts) != 0) {
+		rc = -1;
+		goto out;
+	}
 	toc(out, &ts);
 	fputs("<section id=\"columns\">\n", out);
 	wide_table(out, &ctx.t[0], 9000);
