@@ -145,6 +145,20 @@ struct engine {
 	 * change in msg[0..size), 0 when nothing to say.  May be NULL.
 	 */
 	int (*note)(void *h, char *msg, size_t size);
+
+	/*
+	 * Optional, both or neither: matching state for one more thread
+	 * over the compiled set h, which stays shared and read-only
+	 * (Hyperscan's hs_clone_scratch, PCRE2's match data and JIT stack
+	 * per thread).  thread_new returns a handle that is_match, count
+	 * and match_ids take in place of h, from that one thread, while h
+	 * lives; NULL out of memory.  thread_free frees it (never h).
+	 * thread_new may be called from the thread that will use the state.
+	 * NULL: h's state cannot be shared between threads, and a suite
+	 * runs the engine on one thread only (--threads: unsupported).
+	 */
+	void *(*thread_new)(void *h);
+	void (*thread_free)(void *t);
 };
 
 /* The registry (engines/registry.c). */

@@ -4,7 +4,10 @@
  *
  * A set is one database compiled with hs_compile_multi(), pattern i
  * reporting id i: native multi-pattern matching.  Scratch is allocated
- * once at compile time, so a handle must not scan from two threads.
+ * once at compile time, so a handle must not scan from two threads; a
+ * thread of its own (engine.thread_new) gets the same database with a
+ * scratch from hs_clone_scratch (Hyperscan's rule: a database is
+ * read-only and shared, a scratch belongs to one thread at a time).
  *
  * Semantics (SEM_ALL_ENDS): Hyperscan reports every offset at which some
  * match of a pattern ends, once per offset, and no start offsets (we do
@@ -364,6 +367,32 @@ static long hyperscan_match_ids(void *h, const char *data, size_t len,
 	return matched;
 }
 
+/* Another thread's state: h's database, borrowed, and its own scratch. */
+static void *hyperscan_thread_new(void *h)
+{
+	const struct hyperscan_set *s = h;
+	struct hyperscan_set *t = malloc(sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	*t = (struct hyperscan_set){s->n, s->db, NULL};
+	if (hs_clone_scratch(s->scratch, &t->scratch) != HS_SUCCESS) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void hyperscan_thread_free(void *t)
+{
+	struct hyperscan_set *s = t;
+
+	if (s == NULL)
+		return;
+	hs_free_scratch(s->scratch); /* the database is the set's */
+	free(s);
+}
+
 static size_t hyperscan_size(void *h)
 {
 	struct hyperscan_set *s = h;
@@ -390,4 +419,6 @@ const struct engine engine_hyperscan = {
 	.size = hyperscan_size,
 	.free = hyperscan_set_free,
 	.options = hyperscan_options,
+	.thread_new = hyperscan_thread_new,
+	.thread_free = hyperscan_thread_free,
 };
