@@ -141,12 +141,8 @@ static int team_status(const struct team *tm)
 	return 0;
 }
 
-/*
- * Post cmd (k ops) to every worker, time it from the broadcast to the
- * last one's end into *ns.  0 or the first worker's failure.
- */
-static int team_round(struct team *tm, enum team_cmd cmd, uint64_t k,
-		      uint64_t *ns)
+/* Post cmd (k ops) to every worker, waking them all; the clock then. */
+static uint64_t team_post(struct team *tm, enum team_cmd cmd, uint64_t k)
 {
 	uint64_t t0;
 
@@ -158,6 +154,18 @@ static int team_round(struct team *tm, enum team_cmd cmd, uint64_t k,
 	t0 = clock_ns();
 	pthread_cond_broadcast(&tm->go);
 	pthread_mutex_unlock(&tm->mu);
+	return t0;
+}
+
+/*
+ * Post cmd (k ops) to every worker, time it from the broadcast to the
+ * last one's end into *ns.  0 or the first worker's failure.
+ */
+static int team_round(struct team *tm, enum team_cmd cmd, uint64_t k,
+		      uint64_t *ns)
+{
+	uint64_t t0 = team_post(tm, cmd, k);
+
 	team_wait(tm);
 	if (ns != NULL)
 		*ns = clock_ns() - t0;
@@ -208,7 +216,7 @@ static int team_start(struct team *tm)
 
 static void team_stop(struct team *tm)
 {
-	team_round(tm, CMD_QUIT, 0, NULL);
+	team_post(tm, CMD_QUIT, 0); /* each ends and returns: joined */
 	for (size_t t = 0; t < tm->started; t++)
 		pthread_join(tm->w[t].id, NULL);
 	pthread_cond_destroy(&tm->go);

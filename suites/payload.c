@@ -22,6 +22,10 @@
  * The options are a declared table (payload_options) that fills a struct
  * payload_config; what a run builds from them is a struct payload_run
  * (payload.h), which prepare() returns and cleanup() takes.
+ *
+ * --threads adds to each case a benchmark per thread count, its op on
+ * that many pinned threads (payload_threads.c); the scenarios with ops
+ * say how in their payload_thread_ops.
  */
 #define _GNU_SOURCE
 #include "suites/payload.h"
@@ -42,6 +46,7 @@
 
 #define MAX_SIZES PAYLOAD_MAX_SIZES
 #define MAX_RULE_FILES 16
+#define MAX_THREAD_COUNTS 16
 #define DEFAULT_BENCHTIME_NS 0.1e9
 
 /* Each scenario's own functions, below the table. */
@@ -52,6 +57,7 @@ static int ref_literal(const struct packet *p);
 static int ref_pri_ate(const struct packet *p);
 static int single_table(struct scen_size *ss, struct suite_ctx *ctx);
 static const struct case_ops single_ops;
+static const struct payload_thread_ops single_threads;
 static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 			  struct suite_ctx *ctx);
 static void reallife_teardown(struct scen_run *sr);
@@ -74,6 +80,7 @@ static const struct scenario scenarios[] = {
 		.re = PACKETS_LITERAL_NEEDLE, .flags = ENGINE_DOTALL,
 		.ref_name = "memmem", .reference = ref_literal,
 		.ops = &single_ops, .run = run_single, .table = single_table,
+		.threads = &single_threads,
 	},
 	{
 		.name = "full-scan", .title = "full payload scan", .in_default = 1,
@@ -82,12 +89,14 @@ static const struct scenario scenarios[] = {
 		.re = "pri.*ate", .flags = ENGINE_DOTALL | ENGINE_SINGLEMATCH,
 		.ref_name = "pri then ate", .reference = ref_pri_ate,
 		.ops = &single_ops, .run = run_single, .table = single_table,
+		.threads = &single_threads,
 	},
 	{
 		.name = "real-life", .title = "real-life", .in_default = 1,
 		.help = "10 rules per packet (or --rules), match_ids (HTTP)",
 		.plant = PACKETS_HTTP,
 		.ops = &payload_rules_ops, .run = payload_rules_run,
+		.threads = &payload_rules_threads,
 		.setup = reallife_setup, .table = payload_rules_table,
 		.teardown = reallife_teardown,
 	},
@@ -116,6 +125,10 @@ struct payload_config {
 	size_t nrule_files;
 	enum rules_format rules_format;
 	const char *pcap;
+	size_t threads[MAX_THREAD_COUNTS]; /* --threads: counts > 1, ascending */
+	size_t nthreads;
+	int cpu[BENCH_MAX_THREADS]; /* the CPUs of the affinity mask */
+	size_t ncpu;
 };
 
 static void payload_config_init(void *cfg)
@@ -278,6 +291,75 @@ static int opt_rules_format(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
+/* "0,1" or "0-3": the CPUs of the mask, for messages. */
+static void cpu_names(const struct payload_config *c, char *buf, size_t size)
+{
+	if (c->ncpu > 0 && (size_t)(c->cpu[c->ncpu - 1] - c->cpu[0]) + 1 ==
+				   c->ncpu)
+		snprintf(buf, size, "%d-%d", c->cpu[0], c->cpu[c->ncpu - 1]);
+	else
+		snprintf(buf, size, "%d, ...", c->ncpu ? c->cpu[0] : -1);
+}
+
+/* Keep count n (> 1) once, the list ascending. */
+static void thread_count_add(struct payload_config *c, size_t n)
+{
+	size_t i = 0;
+
+	while (i < c->nthreads && c->threads[i] < n)
+		i++;
+	if (n < 2 || (i < c->nthreads && c->threads[i] == n))
+		return;
+	memmove(&c->threads[i + 1], &c->threads[i],
+		(c->nthreads - i) * sizeof(c->threads[0]));
+	c->threads[i] = n;
+	c->nthreads++;
+}
+
+/*
+ * "2", "1,2,4" or "all" (a thread per CPU of the affinity mask).  A
+ * count beyond the mask is refused: a thread is pinned to a CPU of its
+ * own, so more cannot be measured; the row's threads-line-computed
+ * says how many line rate would take beyond.
+ */
+static int opt_threads(void *cfg, const char *v, char *err, size_t size)
+{
+	struct payload_config *c = cfg;
+	size_t n[MAX_THREAD_COUNTS], k = 0;
+	int ncpu = bench_cpus(c->cpu, BENCH_MAX_THREADS);
+	char why[128], cpus[64];
+
+	if (ncpu < 1) {
+		snprintf(err, size, "cannot read this process's CPU affinity");
+		return -1;
+	}
+	c->ncpu = (size_t)ncpu;
+	c->nthreads = 0;
+	if (strcmp(v, "all") == 0) {
+		n[k++] = c->ncpu;
+	} else if (parse_size_list(v, 1, BENCH_MAX_THREADS, n,
+				   MAX_THREAD_COUNTS, &k, why,
+				   sizeof(why)) != 0) {
+		snprintf(err, size, "%s (thread counts: 2, or 1,2,4, or all)",
+			 why);
+		return -1;
+	}
+	cpu_names(c, cpus, sizeof(cpus));
+	for (size_t i = 0; i < k; i++) {
+		if (n[i] > c->ncpu) {
+			snprintf(err, size, "%zu threads, but this process may "
+				 "run on %zu CPUs (%s): each thread is pinned "
+				 "to a CPU of its own, so at most %zu are "
+				 "measured (threads-line-computed gives the "
+				 "count line rate needs beyond)", n[i], c->ncpu,
+				 cpus, c->ncpu);
+			return -1;
+		}
+		thread_count_add(c, n[i]);
+	}
+	return 0;
+}
+
 /*
  * The options.  --scenarios's help lists the table's rows: it is put
  * together before main() runs (usage_scenarios).
@@ -303,6 +385,9 @@ static const struct opt_spec payload_options[] = {
 	{"pcap", "FILE", "TCP/UDP payloads of a capture instead", OPT_TEXT,
 	 PAYLOAD_OPT(pcap), 0, 0, NULL},
 	{"scenarios", "a,b", scenarios_help, OPT_CALL, 0, 0, 0, opt_scenarios},
+	{"threads", "N,...|all", "also on N pinned threads, each over its\n"
+	 "share of the packets (all: one per CPU)", OPT_CALL, 0, 0, 0,
+	 opt_threads},
 	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
 };
 
@@ -532,18 +617,20 @@ static int run_touch(void *arg, uint64_t n)
 	return 0;
 }
 
-static int run_single(void *arg, uint64_t n)
+/*
+ * n ops of is_match on handle h over packets [lo, hi), cycling, from
+ * *next (left at the packet after the last); matches added to *sink.
+ * The one-thread op (the whole set) and each thread's (its share).
+ */
+static inline int single_loop(const struct engine *e, void *h,
+			      const struct packet *pkt, size_t lo, size_t hi,
+			      size_t *next, uint64_t n, uint64_t *sink)
 {
-	struct pcase *c = arg;
-	const struct packets *pk = c->ss->pk;
-	const struct packet *pkt = pk->pkt;
-	const struct engine *e = c->e;
-	void *h = c->h;
-	size_t i = c->next;
+	size_t i = *next;
 	uint64_t hits = 0;
 
 	while (n > 0) {
-		size_t end = i + run_length(pk, i, n);
+		size_t end = i + (n < hi - i ? (size_t)n : hi - i);
 		n -= end - i;
 		for (; i < end; i++) {
 			int rc = e->is_match(h, pkt[i].p, pkt[i].len);
@@ -551,11 +638,19 @@ static int run_single(void *arg, uint64_t n)
 				return rc;
 			hits += (uint64_t)rc;
 		}
-		i = i == pk->n ? 0 : i;
+		i = i == hi ? lo : i;
 	}
-	c->next = i;
-	c->sink += hits;
+	*next = i;
+	*sink += hits;
 	return 0;
+}
+
+static int run_single(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+
+	return single_loop(c->e, c->h, c->ss->pk->pkt, 0, c->ss->pk->n,
+			   &c->next, n, &c->sink);
 }
 
 /*
@@ -753,9 +848,12 @@ static int single_bench(void *arg, struct case_item *c, const void *answer,
 			struct bench *b)
 {
 	struct pcase *pc = c->arg;
+	struct pthreads *pt = b->arg; /* NULL: the one-thread benchmark */
 
 	pc->h = c->h;
 	payload_bench_fill(pc, single_hits(arg, answer), b);
+	if (pt != NULL)
+		return payload_threads_fill(pt, c, answer, b);
 	if (c->e->kind == ENGINE_RUNNER)
 		return payload_runner_fill(pc, RUNNER_OP_IS_MATCH, &c->h, 1, b);
 	return 0;
@@ -778,6 +876,60 @@ void payload_case_failed(void *arg, const struct case_item *c, char *buf,
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	snprintf(buf, size, "on packet %zu \"%s\"", i, text);
 }
+
+/* ---- the single-pattern scenarios on threads ---- */
+
+static int single_thread_begin(struct pslot *s)
+{
+	s->st = s->pc->e->thread_new(s->pc->h);
+	return s->st != NULL ? 0 : ENGINE_ERR_NOMEM;
+}
+
+static void single_thread_end(struct pslot *s)
+{
+	if (s->st != NULL)
+		s->pc->e->thread_free(s->st);
+	s->st = NULL;
+}
+
+static int single_thread_run(struct pslot *s, uint64_t n)
+{
+	return single_loop(s->pc->e, s->st, s->pc->ss->pk->pkt, s->lo, s->hi,
+			   &s->next, n, &s->sink);
+}
+
+/* Matching packets of the slot's share, on its own state. */
+static int single_thread_check(struct pslot *s, uint64_t *got)
+{
+	size_t at = s->lo;
+
+	*got = 0;
+	return single_loop(s->pc->e, s->st, s->pc->ss->pk->pkt, s->lo, s->hi,
+			   &at, s->hi - s->lo, got);
+}
+
+static uint64_t single_thread_want(const struct scen_size *ss,
+				   const struct case_item *c,
+				   const void *answer, size_t lo, size_t hi)
+{
+	const unsigned char *hit = answer;
+	uint64_t n = 0;
+
+	(void)ss;
+	(void)c;
+	for (size_t i = lo; i < hi; i++)
+		n += hit[i];
+	return n;
+}
+
+static const struct payload_thread_ops single_threads = {
+	.begin = single_thread_begin,
+	.end = single_thread_end,
+	.run = single_thread_run,
+	.check = single_thread_check,
+	.want = single_thread_want,
+	.answer = "matching packets",
+};
 
 static const struct case_ops single_ops = {
 	.compile = single_compile,
@@ -921,18 +1073,23 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	return 0;
 }
 
-/* The cases of ss: one per engine, one group.  0, or -1 (memory). */
-static int cases_add(struct scen_size *ss)
+/*
+ * The cases of ss: one per engine, one group, and with --threads a
+ * benchmark per thread count on each.  0, or -1 (memory).
+ */
+static int cases_add(struct scen_size *ss, struct suite_ctx *ctx)
 {
 	const struct scenario *sc = ss->sr->sc;
-	size_t n = ss->run->neng;
+	size_t n = ss->run->neng, nt = sc->threads ? ss->run->nthreads : 0;
 
+	ss->pt = calloc(n * nt + 1, sizeof(*ss->pt));
+	ss->npt = n * nt;
 	ss->pc = calloc(n ? n : 1, sizeof(*ss->pc));
 	ss->at = mmap(NULL, (n ? n : 1) * sizeof(size_t),
 		      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ss->at == MAP_FAILED)
 		ss->at = NULL;
-	if (ss->pc == NULL || ss->at == NULL)
+	if (ss->pc == NULL || ss->at == NULL || ss->pt == NULL)
 		return -1;
 	ss->npc = n;
 	case_table_init(&ss->t, PAYLOAD_SUITE, &ss->ops, ss);
@@ -949,6 +1106,9 @@ static int cases_add(struct scen_size *ss)
 			 e->name, sc->re ? sc->re : sc->name, ss->in->label);
 		if (case_add(&ss->t, name, label, e, 0, NULL, 0, 0,
 			     &ss->pc[i]) != 0)
+			return -1;
+		if (nt > 0 && payload_threads_add(ss, ctx, &ss->pc[i],
+						  &ss->pt[i * nt]) != 0)
 			return -1;
 	}
 	return 0;
@@ -967,7 +1127,7 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx)
 	rc = sc->table != NULL ? sc->table(ss, ctx) : 0;
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
-	if (cases_add(ss) != 0)
+	if (cases_add(ss, ctx) != 0)
 		return -1;
 	rc = case_run(&ss->t, ctx);
 	return rc == STATUS_INTERRUPTED ? 0 : rc;
@@ -979,6 +1139,11 @@ void payload_size_release(struct scen_size *ss)
 		case_table_release(&ss->t);
 	if (ss->at != NULL)
 		munmap(ss->at, (ss->npc ? ss->npc : 1) * sizeof(size_t));
+	for (size_t i = 0; i < ss->npt; i++)
+		payload_threads_release(&ss->pt[i]);
+	free(ss->pt);
+	ss->pt = NULL;
+	ss->npt = 0;
 	free(ss->pc);
 	ss->tabled = 0;
 	ss->at = NULL;
@@ -994,6 +1159,9 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 	r->engines = ctx->engines;
 	r->neng = ctx->nengines;
 	r->link_gbps = r->cfg->link_gbps;
+	r->threads = r->cfg->threads;
+	r->nthreads = r->cfg->nthreads;
+	r->cpu = r->cfg->cpu;
 	snprintf(link, sizeof(link), "%g Gbps (--link)", r->link_gbps);
 	results_meta_set(ctx->results, "payload-link", link);
 	if (inputs_sizes(r) != 0 || inputs_scenarios(r) != 0)
@@ -1050,7 +1218,8 @@ static void payload_cleanup(void *run)
  * The report's verdict and tables (report/layout_decl.h): per engine,
  * Mpps per core by packet size and scenario beside the line rate, and
  * the cores that line rate needs.  base uses no engine: it is in every
- * engine's table.
+ * engine's table.  Rows on threads (--threads) have their own table:
+ * their units (agg-Mpps, ...) are not the one-core tables' and verdict's.
  */
 static const char *const payload_layout[] = {
 	"verdict by=scenario,size who=engine metric=Mpps line=line-Mpps "
@@ -1064,6 +1233,12 @@ static const char *const payload_layout[] = {
 	"rows=size:desc cols=scenario metrics=cores:line-Mpps/Mpps "
 	"keyunit=bytes",
 	"growth size=size keyunit=bytes",
+	"table title='on N pinned threads (--threads): all threads, each "
+	"thread, and the scaling against thread 0 alone (efficiency = "
+	"agg-Mpps / (N x 1thread-Mpps))' split=engine,threads "
+	"rows=scenario,size:desc metrics=agg-Mpps,agg-Gbps,thread-Mpps,"
+	"thread-Mpps-min,thread-Mpps-max,1thread-Mpps,efficiency,threads-line,"
+	"threads-line-computed",
 	NULL,
 };
 
