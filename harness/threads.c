@@ -236,13 +236,16 @@ static int team_warm(struct team *tm, const struct bench_opts *o)
 	return rc;
 }
 
-/* The fixed cost of a round: the fastest of BENCH_FLOOR_RUNS of 0 ops. */
-static int team_floor(struct team *tm, uint64_t *floor_ns)
+/*
+ * The fixed cost of a round of cmd (waking the threads, the clock): the
+ * fastest of BENCH_FLOOR_RUNS of 0 ops.
+ */
+static int team_floor(struct team *tm, enum team_cmd cmd, uint64_t *floor_ns)
 {
 	uint64_t best = UINT64_MAX, ns;
 
 	for (int i = 0; i < BENCH_FLOOR_RUNS; i++) {
-		int rc = team_round(tm, CMD_RUN, 0, &ns);
+		int rc = team_round(tm, cmd, 0, &ns);
 		if (rc < 0)
 			return rc;
 		if (ns < best)
@@ -321,12 +324,14 @@ static int team_metrics(const struct bench *b, const struct team *tm,
 static int team_measure(const struct bench *b, const struct bench_opts *o,
 			struct team *tm, struct result *r)
 {
-	uint64_t floor_ns = 0, k = 0, ns = 0, solo = 0;
+	uint64_t floor_ns = 0, solo_floor = 0, k = 0, ns = 0, solo = 0;
 	double per_thread_ns[BENCH_MAX_THREADS];
 	int rc = team_warm(tm, o);
 
 	if (rc == 0)
-		rc = team_floor(tm, &floor_ns);
+		rc = team_floor(tm, CMD_RUN, &floor_ns);
+	if (rc == 0)
+		rc = team_floor(tm, CMD_SOLO, &solo_floor);
 	if (rc == 0)
 		rc = team_scale(tm, o, &k, &ns);
 	for (size_t t = 0; rc == 0 && t < tm->bt->n; t++)
@@ -340,7 +345,8 @@ static int team_measure(const struct bench *b, const struct bench_opts *o,
 	for (size_t t = 0; t < tm->bt->n; t++) /* the timed round's own */
 		tm->w[t].ns = (uint64_t)per_thread_ns[t];
 	return team_metrics(b, tm, k, ns > floor_ns ? (double)(ns - floor_ns) : 0,
-			    solo > floor_ns ? (double)(solo - floor_ns) : 0, r);
+			    solo > solo_floor ? (double)(solo - solo_floor) : 0,
+			    r);
 }
 
 int bench_threads_measure(const struct bench *b, const struct bench_opts *o,
