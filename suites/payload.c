@@ -335,7 +335,11 @@ static int opt_threads(void *cfg, const char *v, char *err, size_t size)
 	}
 	c->ncpu = (size_t)ncpu;
 	c->nthreads = 0;
-	if (strcmp(v, "all") == 0) {
+	if (strcmp(v, "all") == 0 && c->ncpu < 2) {
+		snprintf(err, size, "this process may run on one CPU only: "
+			 "nothing to run on threads (see taskset, --cpu)");
+		return -1;
+	} else if (strcmp(v, "all") == 0) {
 		n[k++] = c->ncpu;
 	} else if (parse_size_list(v, 1, BENCH_MAX_THREADS, n,
 				   MAX_THREAD_COUNTS, &k, why,
@@ -987,18 +991,27 @@ static void reallife_teardown(struct scen_run *sr)
 
 /* ---- planning ---- */
 
-/* Does the --bench filter select any case of ss? */
+/*
+ * Does the --bench filter select any case of ss, on one thread or (with
+ * --threads) on several?  Under --list, each name selected is listed.
+ */
 static int any_wanted(const struct scen_size *ss, struct suite_ctx *ctx)
 {
-	char name[256];
+	size_t nt = ss->sr->sc->threads ? ss->run->nthreads : 0;
+	char name[256], threaded[300];
+	int any = 0;
 
 	for (size_t i = 0; i < ss->run->neng; i++) {
 		payload_name(name, sizeof(name), ss->sr->sc, ss->in->label,
 			     ss->run->engines[i]);
-		if (suite_wants(ctx, name))
-			return 1;
+		any |= suite_wants(ctx, name);
+		for (size_t k = 0; k < nt; k++) {
+			snprintf(threaded, sizeof(threaded), "%s/threads=%zu",
+				 name, ss->run->threads[k]);
+			any |= suite_wants(ctx, threaded);
+		}
 	}
-	return 0;
+	return any;
 }
 
 /* A printf-style input into in.  0 or -1. */
@@ -1151,6 +1164,24 @@ void payload_size_release(struct scen_size *ss)
 	ss->npc = 0;
 }
 
+/*
+ * --threads against the CPUs the run may use now (--cpu pins it after
+ * the options were read).  0, or -1 after a message.
+ */
+static int threads_check(struct payload_run *r)
+{
+	int n = bench_cpus(r->cpus, BENCH_MAX_THREADS);
+
+	r->cpu = r->cpus;
+	if (r->nthreads == 0 || (n > 0 && r->threads[r->nthreads - 1] <=
+						  (size_t)n))
+		return 0;
+	fprintf(stderr, "rxbench: payload: --threads=%zu: the run may use %d "
+		"CPU%s (--cpu pins it to one): a thread needs a CPU of its "
+		"own\n", r->threads[r->nthreads - 1], n, n == 1 ? "" : "s");
+	return -1;
+}
+
 /* The run's state from the options and ctx's engines.  0, or -1. */
 static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 {
@@ -1161,7 +1192,8 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 	r->link_gbps = r->cfg->link_gbps;
 	r->threads = r->cfg->threads;
 	r->nthreads = r->cfg->nthreads;
-	r->cpu = r->cfg->cpu;
+	if (threads_check(r) != 0)
+		return -1;
 	snprintf(link, sizeof(link), "%g Gbps (--link)", r->link_gbps);
 	results_meta_set(ctx->results, "payload-link", link);
 	if (inputs_sizes(r) != 0 || inputs_scenarios(r) != 0)

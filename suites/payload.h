@@ -191,7 +191,8 @@ struct payload_run {
 	/* --threads: the counts beyond 1, and the CPUs thread t is pinned to */
 	const size_t *threads;
 	size_t nthreads;
-	const int *cpu;
+	const int *cpu;                /* cpus, or a test's */
+	int cpus[BENCH_MAX_THREADS];   /* the affinity mask when prepared */
 };
 
 /* The row called name, or NULL. */
