@@ -17,7 +17,10 @@
  *      wall clock from the release to the last thread's end (and each
  *      thread's own clock), k grown like bench.c's n until a run lasts
  *      the benchtime (or --benchtime=Nx ops per thread); the clock's
- *      fixed cost (runs of 0 ops) is taken off as bench.c does;
+ *      fixed cost (the median of runs of 0 ops) is taken off as bench.c
+ *      does.  The wall clock only: bench.c's correction of a preempted
+ *      run by the process's CPU time is not made here (a thread another
+ *      process preempts shows as a lower efficiency);
  *   4. times thread 0 alone on its share, the same k, the others parked
  *      on the barrier: the one-thread reference of the scaling, in the
  *      same process, on the same share and CPU;
@@ -29,6 +32,7 @@
  * No allocation counting (B/op is the one-thread row's) and no
  * instruction counts (callgrind runs one thread at a time): with
  * --measure=instructions the sample is ENGINE_ERR_UNSUPPORTED.
+ * --measure=time and --measure=wall both read the wall clock here.
  */
 #ifndef RXB_THREADS_H
 #define RXB_THREADS_H
