@@ -35,7 +35,9 @@ struct worker {
 	size_t t;
 	pthread_t id;
 	int rc;       /* begin's, then the first failing op's */
-	uint64_t ns;  /* its own clock over its last command */
+	uint64_t ns;  /* its own clock over its last command: the wall
+			 clock, or its CPU time when preempted (thread_ns) */
+	int preempted; /* ... and it was */
 	uint64_t got; /* check's answer */
 };
 
@@ -45,6 +47,7 @@ struct team {
 	pthread_cond_t go, done;
 	enum team_cmd cmd;
 	uint64_t k;
+	int wall;           /* --measure=wall: never the CPU time */
 	unsigned long gen;  /* bumped per command */
 	size_t running;     /* workers not yet done with gen */
 	size_t started;     /* workers created */
@@ -58,11 +61,33 @@ const char *bench_threads_error(void)
 	return threads_error;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A thread's time for a command, by bench.c's rule for a run: its wall
+ * clock, unless it was preempted (the wall clock more than
+ * BENCH_PREEMPT_NS beyond its CPU time) for at least BENCH_CPU_MIN_NS of
+ * CPU time: then its CPU time.  (No run again: a short preempted one
+ * keeps its wall clock.)
+ */
+static void worker_time(struct worker *w, uint64_t wall, uint64_t cpu)
+{
+	w->preempted = !w->tm->wall && wall > cpu + BENCH_PREEMPT_NS &&
+		       cpu >= BENCH_CPU_MIN_NS;
+	w->ns = w->preempted ? cpu : wall;
+}
+
 /* One command in worker w: 0 or the op's status. */
 static int worker_do(struct worker *w, enum team_cmd cmd, uint64_t k)
 {
 	const struct bench_threads *bt = w->tm->bt;
-	uint64_t t0 = clock_ns();
+	uint64_t c0 = thread_cpu_ns(), t0 = clock_ns(), t1;
 	int rc = 0;
 
 	switch (cmd) {
@@ -75,7 +100,8 @@ static int worker_do(struct worker *w, enum team_cmd cmd, uint64_t k)
 	case CMD_CHECK: rc = bt->check(bt->arg, w->t, &w->got); break;
 	case CMD_QUIT: break;
 	}
-	w->ns = clock_ns() - t0;
+	t1 = clock_ns();
+	worker_time(w, t1 - t0, thread_cpu_ns() - c0);
 	return rc;
 }
 
@@ -158,17 +184,38 @@ static uint64_t team_post(struct team *tm, enum team_cmd cmd, uint64_t k)
 }
 
 /*
+ * A round's time when a thread that ran in it was preempted: the slowest
+ * thread's own time (worker_time), else 0.
+ */
+static uint64_t team_preempted(const struct team *tm, enum team_cmd cmd)
+{
+	size_t n = cmd == CMD_SOLO ? 1 : tm->started;
+	uint64_t slowest = 0;
+	int any = 0;
+
+	for (size_t t = 0; t < n; t++) {
+		any |= tm->w[t].preempted;
+		slowest = tm->w[t].ns > slowest ? tm->w[t].ns : slowest;
+	}
+	return any ? slowest : 0;
+}
+
+/*
  * Post cmd (k ops) to every worker, time it from the broadcast to the
- * last one's end into *ns.  0 or the first worker's failure.
+ * last one's end into *ns (or, when another process preempted a thread,
+ * the slowest thread's own time: team_preempted).  0 or the first
+ * worker's failure.
  */
 static int team_round(struct team *tm, enum team_cmd cmd, uint64_t k,
 		      uint64_t *ns)
 {
-	uint64_t t0 = team_post(tm, cmd, k);
+	uint64_t t0 = team_post(tm, cmd, k), slowest;
 
 	team_wait(tm);
-	if (ns != NULL)
-		*ns = clock_ns() - t0;
+	if (ns != NULL) {
+		slowest = team_preempted(tm, cmd);
+		*ns = slowest ? slowest : clock_ns() - t0;
+	}
 	return team_status(tm);
 }
 
@@ -374,6 +421,7 @@ int bench_threads_measure(const struct bench *b, const struct bench_opts *o,
 	if (tm == NULL)
 		return ENGINE_ERR_NOMEM;
 	tm->bt = b->threads;
+	tm->wall = o->measure == BENCH_WALL;
 	rc = team_start(tm);
 	if (rc == 0)
 		rc = team_measure(b, o, tm, r);

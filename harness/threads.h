@@ -18,9 +18,10 @@
  *      thread's own clock), k grown like bench.c's n until a run lasts
  *      the benchtime (or --benchtime=Nx ops per thread); the clock's
  *      fixed cost (the median of runs of 0 ops) is taken off as bench.c
- *      does.  The wall clock only: bench.c's correction of a preempted
- *      run by the process's CPU time is not made here (a thread another
- *      process preempts shows as a lower efficiency);
+ *      does.  As bench.c corrects a preempted run by the CPU time, a
+ *      thread preempted by another process counts its own CPU time
+ *      (CLOCK_THREAD_CPUTIME_ID), and such a round the slowest thread's
+ *      time (--measure=wall: the wall clock only);
  *   4. times thread 0 alone on its share, the same k, the others parked
  *      on the barrier: the one-thread reference of the scaling, in the
  *      same process, on the same share and CPU;
