@@ -197,6 +197,12 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+uint64_t bench_median_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(v[0]), cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /*
  * The fixed cost of one timed run: the clock reads that bracket it and
  * the call into the op, timed as a run of 0 ops (the median of
@@ -217,8 +223,7 @@ static int bench_floor(const struct bench *b, const struct bench_opts *o,
 		if (rc < 0)
 			return rc;
 	}
-	qsort(ns, BENCH_FLOOR_RUNS, sizeof(ns[0]), cmp_u64);
-	*floor_ns = (ns[BENCH_FLOOR_RUNS / 2 - 1] + ns[BENCH_FLOOR_RUNS / 2]) / 2;
+	*floor_ns = bench_median_u64(ns, BENCH_FLOOR_RUNS);
 	return 0;
 }
 

@@ -242,6 +242,9 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
  */
 void bench_status_text(int rc, char *buf, size_t size);
 
+/* The median of v[0..n), n > 0 (v is sorted in place): a floor's. */
+uint64_t bench_median_u64(uint64_t *v, size_t n);
+
 /* The ops of one pass over b's input set (b->pass_n, at least 1). */
 uint64_t bench_pass_n(const struct bench *b);
 

@@ -283,13 +283,6 @@ static int team_warm(struct team *tm, const struct bench_opts *o)
 	return rc;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The fixed cost of a round of cmd (waking the threads, the clock): the
  * median of BENCH_FLOOR_RUNS rounds of 0 ops, as bench.c takes its own.
@@ -303,8 +296,7 @@ static int team_floor(struct team *tm, enum team_cmd cmd, uint64_t *floor_ns)
 		if (rc < 0)
 			return rc;
 	}
-	qsort(ns, BENCH_FLOOR_RUNS, sizeof(ns[0]), cmp_u64);
-	*floor_ns = (ns[BENCH_FLOOR_RUNS / 2 - 1] + ns[BENCH_FLOOR_RUNS / 2]) / 2;
+	*floor_ns = bench_median_u64(ns, BENCH_FLOOR_RUNS);
 	return 0;
 }
 
