@@ -4,9 +4,13 @@
  *
  * The threads are a team driven by this (unpinned) thread: it posts a
  * command and a generation number under a mutex, wakes them all with one
- * broadcast (the start barrier), reads the clock, and waits until the
- * last has finished.  Waiting is sleeping on a condition variable, never
- * spinning, so the driver takes no CPU from a worker while they run.
+ * broadcast (the start barrier) and waits until the last has finished.
+ * Waiting is sleeping on a condition variable, never spinning, so the
+ * driver takes no CPU from a worker while they run.  Each thread reads
+ * the clock (CLOCK_MONOTONIC, one for all threads) around its own work;
+ * a round lasts from the first start to the last end, so the wake-up,
+ * whose latency on a busy machine is milliseconds, is not timed and no
+ * floor is taken off.
  */
 #define _GNU_SOURCE
 #include "harness/threads.h"
@@ -38,6 +42,7 @@ struct worker {
 	uint64_t ns;  /* its own clock over its last command: the wall
 			 clock, or its CPU time when preempted (thread_ns) */
 	int preempted; /* ... and it was */
+	uint64_t t0, t1; /* when its last command began and ended (clock_ns) */
 	uint64_t got; /* check's answer */
 };
 
@@ -90,6 +95,7 @@ static int worker_do(struct worker *w, enum team_cmd cmd, uint64_t k)
 	uint64_t c0 = thread_cpu_ns(), t0 = clock_ns(), t1;
 	int rc = 0;
 
+	w->t0 = t0;
 	switch (cmd) {
 	case CMD_PASS: rc = bt->run(bt->arg, w->t, bt->pass[w->t]); break;
 	case CMD_SOLO:
@@ -101,6 +107,7 @@ static int worker_do(struct worker *w, enum team_cmd cmd, uint64_t k)
 	case CMD_QUIT: break;
 	}
 	t1 = clock_ns();
+	w->t1 = t1;
 	worker_time(w, t1 - t0, thread_cpu_ns() - c0);
 	return rc;
 }
@@ -167,55 +174,52 @@ static int team_status(const struct team *tm)
 	return 0;
 }
 
-/* Post cmd (k ops) to every worker, waking them all; the clock then. */
-static uint64_t team_post(struct team *tm, enum team_cmd cmd, uint64_t k)
+/* Post cmd (k ops) to every worker, waking them all. */
+static void team_post(struct team *tm, enum team_cmd cmd, uint64_t k)
 {
-	uint64_t t0;
-
 	pthread_mutex_lock(&tm->mu);
 	tm->cmd = cmd;
 	tm->k = k;
 	tm->running = tm->started;
 	tm->gen++;
-	t0 = clock_ns();
 	pthread_cond_broadcast(&tm->go);
 	pthread_mutex_unlock(&tm->mu);
-	return t0;
 }
 
 /*
- * A round's time when a thread that ran in it was preempted: the slowest
- * thread's own time (worker_time), else 0.
+ * A round's time, from the threads' own clocks (never the driver's, so
+ * waking them costs nothing): from the first thread's start to the last
+ * one's end, a thread late to start counting as lost parallelism; when
+ * another process preempted a thread, the slowest thread's own time
+ * (worker_time) instead.
  */
-static uint64_t team_preempted(const struct team *tm, enum team_cmd cmd)
+static uint64_t team_time(const struct team *tm, enum team_cmd cmd)
 {
 	size_t n = cmd == CMD_SOLO ? 1 : tm->started;
-	uint64_t slowest = 0;
+	uint64_t slowest = 0, first = UINT64_MAX, last = 0;
 	int any = 0;
 
 	for (size_t t = 0; t < n; t++) {
-		any |= tm->w[t].preempted;
-		slowest = tm->w[t].ns > slowest ? tm->w[t].ns : slowest;
+		const struct worker *w = &tm->w[t];
+		any |= w->preempted;
+		slowest = w->ns > slowest ? w->ns : slowest;
+		first = w->t0 < first ? w->t0 : first;
+		last = w->t1 > last ? w->t1 : last;
 	}
-	return any ? slowest : 0;
+	return any ? slowest : last - first;
 }
 
 /*
- * Post cmd (k ops) to every worker, time it from the broadcast to the
- * last one's end into *ns (or, when another process preempted a thread,
- * the slowest thread's own time: team_preempted).  0 or the first
- * worker's failure.
+ * Post cmd (k ops) to every worker and wait for the last; the round's
+ * time into *ns (team_time).  0 or the first worker's failure.
  */
 static int team_round(struct team *tm, enum team_cmd cmd, uint64_t k,
 		      uint64_t *ns)
 {
-	uint64_t t0 = team_post(tm, cmd, k), slowest;
-
+	team_post(tm, cmd, k);
 	team_wait(tm);
-	if (ns != NULL) {
-		slowest = team_preempted(tm, cmd);
-		*ns = slowest ? slowest : clock_ns() - t0;
-	}
+	if (ns != NULL)
+		*ns = team_time(tm, cmd);
 	return team_status(tm);
 }
 
@@ -283,23 +287,6 @@ static int team_warm(struct team *tm, const struct bench_opts *o)
 	return rc;
 }
 
-/*
- * The fixed cost of a round of cmd (waking the threads, the clock): the
- * median of BENCH_FLOOR_RUNS rounds of 0 ops, as bench.c takes its own.
- */
-static int team_floor(struct team *tm, enum team_cmd cmd, uint64_t *floor_ns)
-{
-	uint64_t ns[BENCH_FLOOR_RUNS];
-
-	for (int i = 0; i < BENCH_FLOOR_RUNS; i++) {
-		int rc = team_round(tm, cmd, 0, &ns[i]);
-		if (rc < 0)
-			return rc;
-	}
-	*floor_ns = bench_median_u64(ns, BENCH_FLOOR_RUNS);
-	return 0;
-}
-
 /* Grow k (ops per thread) until a round lasts the benchtime. */
 static int team_scale(struct team *tm, const struct bench_opts *o,
 		      uint64_t *k_out, uint64_t *ns_out)
@@ -365,18 +352,14 @@ static int team_metrics(const struct bench *b, const struct team *tm,
 	return 0;
 }
 
-/* Warm-up, floor, the timed rounds, thread 0 alone, the check. */
+/* Warm-up, the timed rounds, thread 0 alone, the check. */
 static int team_measure(const struct bench *b, const struct bench_opts *o,
 			struct team *tm, struct result *r)
 {
-	uint64_t floor_ns = 0, solo_floor = 0, k = 0, ns = 0, solo = 0;
+	uint64_t k = 0, ns = 0, solo = 0;
 	double per_thread_ns[BENCH_MAX_THREADS];
 	int rc = team_warm(tm, o);
 
-	if (rc == 0)
-		rc = team_floor(tm, CMD_RUN, &floor_ns);
-	if (rc == 0)
-		rc = team_floor(tm, CMD_SOLO, &solo_floor);
 	if (rc == 0)
 		rc = team_scale(tm, o, &k, &ns);
 	for (size_t t = 0; rc == 0 && t < tm->bt->n; t++)
@@ -389,9 +372,7 @@ static int team_measure(const struct bench *b, const struct bench_opts *o,
 		return rc;
 	for (size_t t = 0; t < tm->bt->n; t++) /* the timed round's own */
 		tm->w[t].ns = (uint64_t)per_thread_ns[t];
-	return team_metrics(b, tm, k, ns > floor_ns ? (double)(ns - floor_ns) : 0,
-			    solo > solo_floor ? (double)(solo - solo_floor) : 0,
-			    r);
+	return team_metrics(b, tm, k, (double)ns, (double)solo, r);
 }
 
 int bench_threads_measure(const struct bench *b, const struct bench_opts *o,

@@ -14,11 +14,11 @@
  *   2. warms them up together: passes over their shares for
  *      bench_opts.warmup_ns, at least one;
  *   3. times runs of k ops per thread, all released by one barrier, one
- *      wall clock from the release to the last thread's end (and each
- *      thread's own clock), k grown like bench.c's n until a run lasts
- *      the benchtime (or --benchtime=Nx ops per thread); the clock's
- *      fixed cost (the median of runs of 0 ops) is taken off as bench.c
- *      does.  As bench.c corrects a preempted run by the CPU time, a
+ *      wall clock from the first thread's start to the last one's end
+ *      (each thread reads the clock around its own work, so the wake-up
+ *      is not timed), and each thread's own, k grown like bench.c's n
+ *      until a run lasts the benchtime (or --benchtime=Nx ops per
+ *      thread).  As bench.c corrects a preempted run by the CPU time, a
  *      thread preempted by another process counts its own CPU time
  *      (CLOCK_THREAD_CPUTIME_ID), and such a round the slowest thread's
  *      time (--measure=wall: the wall clock only);
