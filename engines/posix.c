@@ -176,7 +176,7 @@ static int posix_try(void *h, size_t i, const char *data, size_t len,
  * be thread-safe, and glibc marks it MT-Safe; a set keeps no scratch
  * (regmatch_t is on the stack), so threads share the handle.  glibc takes
  * a lock of the regex_t's own inside regexec: threads on one compiled
- * pattern take turns, which --threads then measures.
+ * pattern contend for it, which --threads then measures.
  */
 const struct engine engine_posix = {
 	.name = "posix",

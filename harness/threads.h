@@ -21,7 +21,9 @@
  *      thread).  As bench.c corrects a preempted run by the CPU time, a
  *      thread preempted by another process counts its own CPU time
  *      (CLOCK_THREAD_CPUTIME_ID), and such a round the slowest thread's
- *      time (--measure=wall: the wall clock only);
+ *      time, unless the thread blocked (a voluntary context switch: a
+ *      lock in the engine is a cost of threads, kept); --measure=wall:
+ *      the wall clock only;
  *   4. times thread 0 alone on its share, the same k, the others parked
  *      on the barrier: the one-thread reference of the scaling, in the
  *      same process, on the same share and CPU;
