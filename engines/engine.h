@@ -192,6 +192,22 @@ struct engine {
 			   unsigned char *ids);
 	/* Optional: what h occupies (struct engine_mem).  NULL: size() only. */
 	void (*mem)(void *h, struct engine_mem *m);
+
+	/*
+	 * Optional, both or neither: matching state for one more thread
+	 * over the compiled set h, which stays shared and read-only
+	 * (Hyperscan's hs_clone_scratch, PCRE2's match data and JIT stack
+	 * per thread).  thread_new returns a handle that is_match, count
+	 * and match_ids take in place of h, from that one thread, while h
+	 * lives; NULL out of memory.  thread_free frees it (never h).  An
+	 * engine whose handle is safe on many threads as it is returns h
+	 * itself (engine_thread_same below).
+	 * thread_new may be called from the thread that will use the state.
+	 * NULL: h's state cannot be shared between threads, and a suite
+	 * runs the engine on one thread only (--threads: unsupported).
+	 */
+	void *(*thread_new)(void *h);
+	void (*thread_free)(void *t);
 };
 
 /* The registry (engines/registry.c). */
@@ -235,6 +251,20 @@ const char *engine_missing_reason(const char *name);
 static inline int engine_set_native(const struct engine *e)
 {
 	return (e->caps & CAP_MULTI_NATIVE) != 0;
+}
+
+/*
+ * thread_new and thread_free for a handle that many threads may match on
+ * as it is (its library says so and the adapter keeps no scratch in it).
+ */
+static inline void *engine_thread_same(void *h)
+{
+	return h;
+}
+
+static inline void engine_thread_same_free(void *t)
+{
+	(void)t; /* it is the handle itself */
 }
 
 /* "in-process" or "runner". */

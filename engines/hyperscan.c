@@ -4,7 +4,10 @@
  *
  * A set is one database compiled with hs_compile_multi(), pattern i
  * reporting id i: native multi-pattern matching.  Scratch is allocated
- * once at compile time, so a handle must not scan from two threads.
+ * once at compile time, so a handle must not scan from two threads; a
+ * thread of its own (engine.thread_new) gets the same database with a
+ * scratch from hs_clone_scratch (Hyperscan's rule: a database is
+ * read-only and shared, a scratch belongs to one thread at a time).
  *
  * Semantics (SEM_ALL_ENDS): Hyperscan reports every offset at which some
  * match of a pattern ends, once per offset, and no start offsets (we do
@@ -530,6 +533,32 @@ static void hyperscan_mem(void *h, struct engine_mem *m)
 		m->stream = 0;
 }
 
+/* Another thread's state: h's database, borrowed, and its own scratch. */
+static void *hyperscan_thread_new(void *h)
+{
+	const struct hyperscan_set *s = h;
+	struct hyperscan_set *t = malloc(sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	*t = (struct hyperscan_set){.n = s->n, .db = s->db, .mode = s->mode};
+	if (hs_clone_scratch(s->scratch, &t->scratch) != HS_SUCCESS) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void hyperscan_thread_free(void *t)
+{
+	struct hyperscan_set *s = t;
+
+	if (s == NULL)
+		return;
+	hs_free_scratch(s->scratch); /* the database is the set's */
+	free(s);
+}
+
 static size_t hyperscan_size(void *h)
 {
 	struct hyperscan_set *s = h;
@@ -559,4 +588,6 @@ const struct engine engine_hyperscan = {
 	.compile_flow = hyperscan_compile_flow,
 	.match_flow = hyperscan_match_flow,
 	.mem = hyperscan_mem,
+	.thread_new = hyperscan_thread_new,
+	.thread_free = hyperscan_thread_free,
 };

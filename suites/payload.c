@@ -22,6 +22,10 @@
  * The options are a declared table (payload_options) that fills a struct
  * payload_config; what a run builds from them is a struct payload_run
  * (payload.h), which prepare() returns and cleanup() takes.
+ *
+ * --threads adds to each case a benchmark per thread count, its op on
+ * that many pinned threads (payload_threads.c); the scenarios with ops
+ * say how in their payload_thread_ops.
  */
 #define _GNU_SOURCE
 #include "suites/payload.h"
@@ -43,6 +47,7 @@
 
 #define MAX_SIZES PAYLOAD_MAX_SIZES
 #define MAX_RULE_FILES 16
+#define MAX_THREAD_COUNTS 16
 #define DEFAULT_BENCHTIME_NS 0.1e9
 
 /* Each scenario's own functions, below the table. */
@@ -54,6 +59,7 @@ static int ref_literal(const struct packet *p);
 static int ref_pri_ate(const struct packet *p);
 static int single_table(struct scen_size *ss, struct suite_ctx *ctx);
 static const struct case_ops single_ops;
+static const struct payload_thread_ops single_threads;
 static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 			  struct suite_ctx *ctx);
 static void reallife_teardown(struct scen_run *sr);
@@ -76,6 +82,7 @@ static const struct scenario scenarios[] = {
 		.re = PACKETS_LITERAL_NEEDLE, .flags = ENGINE_DOTALL,
 		.ref_name = "memmem", .reference = ref_literal,
 		.ops = &single_ops, .run = run_single, .table = single_table,
+		.threads = &single_threads,
 	},
 	{
 		.name = "full-scan", .title = "full payload scan", .in_default = 1,
@@ -84,12 +91,14 @@ static const struct scenario scenarios[] = {
 		.re = "pri.*ate", .flags = ENGINE_DOTALL | ENGINE_SINGLEMATCH,
 		.ref_name = "pri then ate", .reference = ref_pri_ate,
 		.ops = &single_ops, .run = run_single, .table = single_table,
+		.threads = &single_threads,
 	},
 	{
 		.name = "real-life", .title = "real-life", .in_default = 1,
 		.help = "10 rules per packet (or --rules), match_ids (HTTP)",
 		.plant = PACKETS_HTTP,
 		.ops = &payload_rules_ops, .run = payload_rules_run,
+		.threads = &payload_rules_threads,
 		.setup = reallife_setup, .table = payload_rules_table,
 		.teardown = reallife_teardown,
 	},
@@ -120,6 +129,10 @@ struct payload_config {
 	const char *pcap;
 	enum payload_mode modes[PMODE_COUNT]; /* --mode; none: block */
 	size_t nmode;
+	size_t threads[MAX_THREAD_COUNTS]; /* --threads: counts > 1, ascending */
+	size_t nthreads;
+	int cpu[BENCH_MAX_THREADS]; /* the CPUs of the affinity mask */
+	size_t ncpu;
 };
 
 static void payload_config_init(void *cfg)
@@ -396,6 +409,79 @@ static int opt_rules_format(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
+/* "0,1" or "0-3": the CPUs of the mask, for messages. */
+static void cpu_names(const struct payload_config *c, char *buf, size_t size)
+{
+	if (c->ncpu > 0 && (size_t)(c->cpu[c->ncpu - 1] - c->cpu[0]) + 1 ==
+				   c->ncpu)
+		snprintf(buf, size, "%d-%d", c->cpu[0], c->cpu[c->ncpu - 1]);
+	else
+		snprintf(buf, size, "%d, ...", c->ncpu ? c->cpu[0] : -1);
+}
+
+/* Keep count n (> 1) once, the list ascending. */
+static void thread_count_add(struct payload_config *c, size_t n)
+{
+	size_t i = 0;
+
+	while (i < c->nthreads && c->threads[i] < n)
+		i++;
+	if (n < 2 || (i < c->nthreads && c->threads[i] == n))
+		return;
+	memmove(&c->threads[i + 1], &c->threads[i],
+		(c->nthreads - i) * sizeof(c->threads[0]));
+	c->threads[i] = n;
+	c->nthreads++;
+}
+
+/*
+ * "2", "1,2,4" or "all" (a thread per CPU of the affinity mask).  A
+ * count beyond the mask is refused: a thread is pinned to a CPU of its
+ * own, so more cannot be measured; the row's threads-line-computed
+ * says how many line rate would take beyond.
+ */
+static int opt_threads(void *cfg, const char *v, char *err, size_t size)
+{
+	struct payload_config *c = cfg;
+	size_t n[MAX_THREAD_COUNTS], k = 0;
+	int ncpu = bench_cpus(c->cpu, BENCH_MAX_THREADS);
+	char why[128], cpus[64];
+
+	if (ncpu < 1) {
+		snprintf(err, size, "cannot read this process's CPU affinity");
+		return -1;
+	}
+	c->ncpu = (size_t)ncpu;
+	c->nthreads = 0;
+	if (strcmp(v, "all") == 0 && c->ncpu < 2) {
+		snprintf(err, size, "this process may run on one CPU only: "
+			 "nothing to run on threads (see taskset, --cpu)");
+		return -1;
+	} else if (strcmp(v, "all") == 0) {
+		n[k++] = c->ncpu;
+	} else if (parse_size_list(v, 1, BENCH_MAX_THREADS, n,
+				   MAX_THREAD_COUNTS, &k, why,
+				   sizeof(why)) != 0) {
+		snprintf(err, size, "%s (thread counts: 2, or 1,2,4, or all)",
+			 why);
+		return -1;
+	}
+	cpu_names(c, cpus, sizeof(cpus));
+	for (size_t i = 0; i < k; i++) {
+		if (n[i] > c->ncpu) {
+			snprintf(err, size, "%zu threads, but this process may "
+				 "run on %zu CPUs (%s): each thread is pinned "
+				 "to a CPU of its own, so at most %zu are "
+				 "measured (threads-line-computed gives the "
+				 "count line rate needs beyond)", n[i], c->ncpu,
+				 cpus, c->ncpu);
+			return -1;
+		}
+		thread_count_add(c, n[i]);
+	}
+	return 0;
+}
+
 /*
  * The options.  --scenarios's help lists the table's rows: it is put
  * together before main() runs (usage_scenarios).
@@ -425,6 +511,9 @@ static const struct opt_spec payload_options[] = {
 	 "state kept across packets; reassembled where the\n"
 	 "engine has no stream API), vectored (a flow's\n"
 	 "packets in one call)", OPT_CALL, 0, 0, 0, opt_mode},
+	{"threads", "N,...|all", "also on N pinned threads, each over its\n"
+	 "share of the packets (all: one per CPU)", OPT_CALL, 0, 0, 0,
+	 opt_threads},
 	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
 };
 
@@ -733,18 +822,20 @@ static int run_touch(void *arg, uint64_t n)
 	return 0;
 }
 
-static int run_single(void *arg, uint64_t n)
+/*
+ * n ops of is_match on handle h over packets [lo, hi), cycling, from
+ * *next (left at the packet after the last); matches added to *sink.
+ * The one-thread op (the whole set) and each thread's (its share).
+ */
+static inline int single_loop(const struct engine *e, void *h,
+			      const struct packet *pkt, size_t lo, size_t hi,
+			      size_t *next, uint64_t n, uint64_t *sink)
 {
-	struct pcase *c = arg;
-	const struct packets *pk = c->ss->pk;
-	const struct packet *pkt = pk->pkt;
-	const struct engine *e = c->e;
-	void *h = c->h;
-	size_t i = c->next;
+	size_t i = *next;
 	uint64_t hits = 0;
 
 	while (n > 0) {
-		size_t end = i + run_length(pk, i, n);
+		size_t end = i + (n < hi - i ? (size_t)n : hi - i);
 		n -= end - i;
 		for (; i < end; i++) {
 			int rc = e->is_match(h, pkt[i].p, pkt[i].len);
@@ -752,10 +843,10 @@ static int run_single(void *arg, uint64_t n)
 				return rc;
 			hits += (uint64_t)rc;
 		}
-		i = i == pk->n ? 0 : i;
+		i = i == hi ? lo : i;
 	}
-	c->next = i;
-	c->sink += hits;
+	*next = i;
+	*sink += hits;
 	return 0;
 }
 
@@ -784,6 +875,14 @@ static int run_flow_single(void *arg, uint64_t n)
 	c->next = i;
 	c->sink += hits;
 	return 0;
+}
+
+static int run_single(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+
+	return single_loop(c->e, c->h, c->ss->pk->pkt, 0, c->ss->pk->n,
+			   &c->next, n, &c->sink);
 }
 
 /*
@@ -1041,12 +1140,15 @@ static int single_bench(void *arg, struct case_item *c, const void *answer,
 			struct bench *b)
 {
 	struct pcase *pc = c->arg;
+	struct pthreads *pt = b->arg; /* NULL: the one-thread benchmark */
 
 	pc->h = c->h;
 	payload_bench_fill(pc, single_hits(arg, answer), b);
 	if (payload_flow_native(arg, c->e))
 		b->run = run_flow_single;
 	payload_mem_fill(c->e, &c->h, 1, b);
+	if (pt != NULL)
+		return payload_threads_fill(pt, c, answer, b);
 	if (c->e->kind == ENGINE_RUNNER)
 		return payload_runner_fill(pc, RUNNER_OP_IS_MATCH, &c->h, 1, b);
 	return 0;
@@ -1069,6 +1171,60 @@ void payload_case_failed(void *arg, const struct case_item *c, char *buf,
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	snprintf(buf, size, "on %s %zu \"%s\"", payload_unit(ss), i, text);
 }
+
+/* ---- the single-pattern scenarios on threads ---- */
+
+static int single_thread_begin(struct pslot *s)
+{
+	s->st = s->pc->e->thread_new(s->pc->h);
+	return s->st != NULL ? 0 : ENGINE_ERR_NOMEM;
+}
+
+static void single_thread_end(struct pslot *s)
+{
+	if (s->st != NULL)
+		s->pc->e->thread_free(s->st);
+	s->st = NULL;
+}
+
+static int single_thread_run(struct pslot *s, uint64_t n)
+{
+	return single_loop(s->pc->e, s->st, s->pc->ss->pk->pkt, s->lo, s->hi,
+			   &s->next, n, &s->sink);
+}
+
+/* Matching packets of the slot's share, on its own state. */
+static int single_thread_check(struct pslot *s, uint64_t *got)
+{
+	size_t at = s->lo;
+
+	*got = 0;
+	return single_loop(s->pc->e, s->st, s->pc->ss->pk->pkt, s->lo, s->hi,
+			   &at, s->hi - s->lo, got);
+}
+
+static uint64_t single_thread_want(const struct scen_size *ss,
+				   const struct case_item *c,
+				   const void *answer, size_t lo, size_t hi)
+{
+	const unsigned char *hit = answer;
+	uint64_t n = 0;
+
+	(void)ss;
+	(void)c;
+	for (size_t i = lo; i < hi; i++)
+		n += hit[i];
+	return n;
+}
+
+static const struct payload_thread_ops single_threads = {
+	.begin = single_thread_begin,
+	.end = single_thread_end,
+	.run = single_thread_run,
+	.check = single_thread_check,
+	.want = single_thread_want,
+	.answer = "matching packets",
+};
 
 static const struct case_ops single_ops = {
 	.compile = single_compile,
@@ -1126,17 +1282,27 @@ static void reallife_teardown(struct scen_run *sr)
 
 /* ---- planning ---- */
 
-/* Does the --bench filter select any case of ss? */
+/*
+ * Does the --bench filter select any case of ss, on one thread or (with
+ * --threads) on several?  Under --list, each name selected is listed.
+ */
 static int any_wanted(const struct scen_size *ss, struct suite_ctx *ctx)
 {
-	char name[256];
+	size_t nt = ss->sr->sc->threads && ss->mode == PMODE_BLOCK
+			? ss->run->nthreads : 0; /* flows: one thread */
+	char name[256], threaded[300];
+	int any = 0;
 
 	for (size_t i = 0; i < ss->run->neng; i++) {
 		payload_case_name(name, sizeof(name), ss, ss->run->engines[i]);
-		if (suite_wants(ctx, name))
-			return 1;
+		any |= suite_wants(ctx, name);
+		for (size_t k = 0; k < nt; k++) {
+			snprintf(threaded, sizeof(threaded), "%s/threads=%zu",
+				 name, ss->run->threads[k]);
+			any |= suite_wants(ctx, threaded);
+		}
 	}
-	return 0;
+	return any;
 }
 
 /* A printf-style input into in.  0 or -1. */
@@ -1256,18 +1422,26 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	return 0;
 }
 
-/* The cases of ss: one per engine, one group.  0, or -1 (memory). */
-static int cases_add(struct scen_size *ss)
+/*
+ * The cases of ss: one per engine, one group, and with --threads a
+ * benchmark per thread count on each (block mode only: a flow mode runs
+ * on one thread).  0, or -1 (memory).
+ */
+static int cases_add(struct scen_size *ss, struct suite_ctx *ctx)
 {
 	const struct scenario *sc = ss->sr->sc;
 	size_t n = ss->run->neng;
+	size_t nt = sc->threads && ss->mode == PMODE_BLOCK ? ss->run->nthreads
+							 : 0; /* flows: one thread */
 
+	ss->pt = calloc(n * nt + 1, sizeof(*ss->pt));
+	ss->npt = n * nt;
 	ss->pc = calloc(n ? n : 1, sizeof(*ss->pc));
 	ss->at = mmap(NULL, (n ? n : 1) * sizeof(size_t),
 		      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ss->at == MAP_FAILED)
 		ss->at = NULL;
-	if (ss->pc == NULL || ss->at == NULL)
+	if (ss->pc == NULL || ss->at == NULL || ss->pt == NULL)
 		return -1;
 	ss->npc = n;
 	case_table_init(&ss->t, PAYLOAD_SUITE, &ss->ops, ss);
@@ -1287,6 +1461,9 @@ static int cases_add(struct scen_size *ss)
 		if (case_add(&ss->t, name, label, e, 0, NULL, 0, 0,
 			     &ss->pc[i]) != 0)
 			return -1;
+		if (nt > 0 && payload_threads_add(ss, ctx, &ss->pc[i],
+						  &ss->pt[i * nt]) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -1304,7 +1481,7 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx)
 	rc = sc->table != NULL ? sc->table(ss, ctx) : 0;
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
-	if (cases_add(ss) != 0)
+	if (cases_add(ss, ctx) != 0)
 		return -1;
 	rc = case_run(&ss->t, ctx);
 	return rc == STATUS_INTERRUPTED ? 0 : rc;
@@ -1316,11 +1493,34 @@ void payload_size_release(struct scen_size *ss)
 		case_table_release(&ss->t);
 	if (ss->at != NULL)
 		munmap(ss->at, (ss->npc ? ss->npc : 1) * sizeof(size_t));
+	for (size_t i = 0; i < ss->npt; i++)
+		payload_threads_release(&ss->pt[i]);
+	free(ss->pt);
+	ss->pt = NULL;
+	ss->npt = 0;
 	free(ss->pc);
 	ss->tabled = 0;
 	ss->at = NULL;
 	ss->pc = NULL;
 	ss->npc = 0;
+}
+
+/*
+ * --threads against the CPUs the run may use now (--cpu pins it after
+ * the options were read).  0, or -1 after a message.
+ */
+static int threads_check(struct payload_run *r)
+{
+	int n = bench_cpus(r->cpus, BENCH_MAX_THREADS);
+
+	r->cpu = r->cpus;
+	if (r->nthreads == 0 || (n > 0 && r->threads[r->nthreads - 1] <=
+						  (size_t)n))
+		return 0;
+	fprintf(stderr, "rxbench: payload: --threads=%zu: the run may use %d "
+		"CPU%s (--cpu pins it to one): a thread needs a CPU of its "
+		"own\n", r->threads[r->nthreads - 1], n, n == 1 ? "" : "s");
+	return -1;
 }
 
 /* The run's state from the options and ctx's engines.  0, or -1. */
@@ -1335,6 +1535,10 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 	memcpy(r->modes, r->cfg->modes, sizeof(r->modes));
 	if (r->nmode == 0)
 		r->modes[r->nmode++] = PMODE_BLOCK;
+	r->threads = r->cfg->threads;
+	r->nthreads = r->cfg->nthreads;
+	if (threads_check(r) != 0)
+		return -1;
 	snprintf(link, sizeof(link), "%g Gbps (--link)", r->link_gbps);
 	results_meta_set(ctx->results, "payload-link", link);
 	if (inputs_sizes(r) != 0 || inputs_scenarios(r) != 0)
@@ -1403,7 +1607,8 @@ static void payload_cleanup(void *run)
  * The report's verdict and tables (report/layout_decl.h): per engine,
  * Mpps per core by packet size and scenario beside the line rate, and
  * the cores that line rate needs.  base uses no engine: it is in every
- * engine's table.
+ * engine's table.  Rows on threads (--threads) have their own table:
+ * their units (agg-Mpps, ...) are not the one-core tables' and verdict's.
  */
 static const char *const payload_layout[] = {
 	"verdict by=scenario,size,mode? who=engine metric=Mpps line=line-Mpps "
@@ -1421,6 +1626,12 @@ static const char *const payload_layout[] = {
 	"table title='10,000 concurrent flows, bytes (B/stream x 10,000 + "
 	"B/db)' split=mode? rows=scenario cols=engine metrics=B/10k-flows",
 	"growth size=size keyunit=bytes",
+	"table title='on N pinned threads (--threads): all threads, each "
+	"thread, and the scaling against thread 0 alone (efficiency = "
+	"agg-Mpps / (N x 1thread-Mpps))' split=engine,threads "
+	"rows=scenario,size:desc metrics=agg-Mpps,agg-Gbps,thread-Mpps,"
+	"thread-Mpps-min,thread-Mpps-max,1thread-Mpps,efficiency,threads-line,"
+	"threads-line-computed",
 	NULL,
 };
 

@@ -5,6 +5,8 @@
  *   suites/payload_rules.c  the real-life scenario: rule sets compiled per
  *                           engine and verified rule by rule (each rule's
  *                           answer combined from match_ids)
+ *   suites/payload_threads.c  --threads: a case's op on N pinned threads,
+ *                           each over its share of the packets
  * Nothing outside suites/payload*.c and tests/test_payload.c includes this.
  */
 #ifndef RXB_PAYLOAD_H
@@ -13,6 +15,7 @@
 #include "corpora/packets.h"
 #include "corpora/rules.h"
 #include "engines/runner.h"
+#include "harness/threads.h"
 #include "suites/case.h"
 #include "suites/reference.h"
 #include "suites/suite.h"
@@ -27,6 +30,26 @@
 struct payload_run;
 struct scen_run;
 struct scen_size;
+struct pslot;
+struct case_item;
+
+/*
+ * How a scenario runs on threads (--threads), each thread over its own
+ * share of the packets with its own matching state (engine.thread_new).
+ */
+struct payload_thread_ops {
+	/* Slot s's state from its case's handle (s->pc->h).  0 or <0. */
+	int (*begin)(struct pslot *s);
+	void (*end)(struct pslot *s);
+	/* n ops over the slot's packets, cycling.  0 or <0. */
+	int (*run)(struct pslot *s, uint64_t n);
+	/* The answer over one pass of the slot's packets.  0 or <0. */
+	int (*check)(struct pslot *s, uint64_t *got);
+	/* The same from verified answer `answer` of case c, packets [lo, hi). */
+	uint64_t (*want)(const struct scen_size *ss, const struct case_item *c,
+			 const void *answer, size_t lo, size_t hi);
+	const char *answer; /* what check counts: "matching packets" */
+};
 
 /*
  * How a scenario hands packets to an engine (--mode).  BLOCK: packet by
@@ -65,6 +88,8 @@ struct scenario {
 	/* how a case is verified and timed; ops NULL: a floor */
 	const struct case_ops *ops;
 	int (*run)(void *pcase, uint64_t n); /* the timed op, over a pcase */
+	/* the op on threads; NULL: one thread only (a floor) */
+	const struct payload_thread_ops *threads;
 
 	/* Optional hooks, NULL where the scenario needs none. */
 	/* Its own inputs and per-engine work (sr->data).  0, or -1 (message
@@ -129,7 +154,47 @@ struct scen_size {
 	/* Shared with the verifying child: the packet each case's answer is
 	 * at, so that a timeout or crash can name it (case_ops.failed). */
 	size_t *at;
+	struct pthreads *pt; /* --threads: per engine, per thread count */
+	size_t npt;
 };
+
+/* One thread of a threaded case: its packets [lo, hi) and its state. */
+struct pslot {
+	struct pcase *pc;
+	size_t lo, hi;
+	size_t next;     /* packet its next run starts at */
+	void *st;        /* its matching state (payload_thread_ops.begin) */
+	uint64_t sink;
+};
+
+/* A case's benchmark on n threads (payload_threads.c). */
+struct pthreads {
+	struct pcase *pc;
+	size_t n;
+	struct bench_threads bt;
+	struct pslot *slot;   /* n */
+	uint64_t *want, *pass; /* per thread */
+};
+
+/*
+ * Give case c of ss (engine c->e) a benchmark per thread count of the
+ * run after its one-thread one (case_add_bench), or, where c->e or the
+ * scenario cannot run on threads, an unsupported row saying why.  pt
+ * holds the counts' state (one per count).  0, or -1 out of memory.
+ */
+int payload_threads_add(struct scen_size *ss, struct suite_ctx *ctx,
+			struct pcase *pc, struct pthreads *pt);
+
+/*
+ * In case_ops.bench, after payload_bench_fill(), for a threaded
+ * benchmark (its case_add_bench arg, pt; NULL for the one-thread one):
+ * make b the op on pt->n threads, each checked against case c's verified
+ * answer over its share.  0, or -1 out of memory.
+ */
+int payload_threads_fill(struct pthreads *pt, const struct case_item *c,
+			 const void *answer, struct bench *b);
+void payload_threads_release(struct pthreads *pt);
+
 
 /*
  * The state of one run: prepare() builds it, cleanup() frees it; cfg is
@@ -156,6 +221,11 @@ struct payload_run {
 	size_t nsr;
 	struct scen_size *ss; /* scenario sr[i] at size in[j] in modes[m]:
 				 ss[(i * nin + j) * nmode + m] */
+	/* --threads: the counts beyond 1, and the CPUs thread t is pinned to */
+	const size_t *threads;
+	size_t nthreads;
+	const int *cpu;                /* cpus, or a test's */
+	int cpus[BENCH_MAX_THREADS];   /* the affinity mask when prepared */
 };
 
 /*
@@ -330,5 +400,6 @@ size_t payload_rules_matched(const struct scen_size *ss, size_t r);
 extern const struct case_ops payload_rules_ops;
 int payload_rules_run(void *pcase, uint64_t n);
 int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx);
+extern const struct payload_thread_ops payload_rules_threads;
 
 #endif

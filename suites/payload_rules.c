@@ -479,28 +479,41 @@ static long rules_once(const struct scen_size *ss, const struct peng *pe,
 	return hits;
 }
 
-int payload_rules_run(void *arg, uint64_t n)
+/*
+ * n ops of pe's rule sets over packets [lo, hi) of pk, cycling, from
+ * *next (left at the packet after the last); matches added to *sink.
+ * The one-thread op (the whole set, pe the engine's) and each thread's
+ * (its share, pe its own state).
+ */
+static inline int rules_loop(const struct scen_size *ss,
+			     const struct peng *pe, size_t lo, size_t hi,
+			     size_t *next, uint64_t n, uint64_t *sink)
 {
-	struct pcase *c = arg;
-	const struct peng *pe = case_engine(c);
-	const struct packets *pk = c->ss->pk;
-	size_t i = c->next;
+	size_t i = *next;
 	uint64_t hits = 0;
 
 	while (n > 0) {
-		size_t end = i + (n < pk->n - i ? (size_t)n : pk->n - i);
+		size_t end = i + (n < hi - i ? (size_t)n : hi - i);
 		n -= end - i;
 		for (; i < end; i++) {
-			long rc = rules_once(c->ss, pe, i);
+			long rc = rules_once(ss, pe, i);
 			if (rc < 0)
 				return (int)rc;
 			hits += (uint64_t)rc;
 		}
-		i = i == pk->n ? 0 : i;
+		i = i == hi ? lo : i;
 	}
-	c->next = i;
-	c->sink += hits;
+	*next = i;
+	*sink += hits;
 	return 0;
+}
+
+int payload_rules_run(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+
+	return rules_loop(c->ss, case_engine(c), 0, c->ss->pk->n, &c->next, n,
+			  &c->sink);
 }
 
 /* ---- verifying: the pipeline's operations (suites/case.h) ---- */
@@ -950,6 +963,7 @@ static int rules_bench(void *arg, struct case_item *c, const void *answer,
 		       struct bench *b)
 {
 	struct pcase *pc = c->arg;
+	struct pthreads *pt = b->arg; /* NULL: the one-thread benchmark */
 	size_t matched, rules;
 
 	if (packets_matched(arg, c, answer, &matched, &rules) != 0)
@@ -960,6 +974,8 @@ static int rules_bench(void *arg, struct case_item *c, const void *answer,
 		"rules", BETTER_EXACT, (double)case_engine(pc)->nok};
 	if (rules_mem_fill(arg, case_engine(pc), b) != 0)
 		return -1;
+	if (pt != NULL)
+		return payload_threads_fill(pt, c, answer, b);
 	if (c->e->kind == ENGINE_RUNNER)
 		return rules_runner_fill(
 			&((struct reallife *)pc->ss->sr->data)->pr,
@@ -999,3 +1015,112 @@ size_t payload_rules_matched(const struct scen_size *ss, size_t r)
 	}
 	return PAYLOAD_NO_MATCHES;
 }
+
+/* ---- on threads (--threads, suites/payload_threads.c) ---- */
+
+/*
+ * A thread's state is a copy of the engine's struct peng whose sets are
+ * the thread's own states over the engine's compiled sets (the same maps)
+ * and whose match_ids and pattern scratch are its own; ok is shared.
+ */
+static void rules_thread_end(struct pslot *s)
+{
+	struct peng *t = s->st;
+	const struct payload_rules *pr =
+		&((struct reallife *)s->pc->ss->sr->data)->pr;
+
+	if (t == NULL)
+		return;
+	for (size_t g = 0; t->sets != NULL && g < pr->ngroups; g++)
+		if (t->sets[g].h != NULL)
+			t->e->thread_free(t->sets[g].h);
+	free(t->sets);
+	free(t->ids);
+	free(t->hit);
+	free(t);
+	s->st = NULL;
+}
+
+static int rules_thread_begin(struct pslot *s)
+{
+	const struct payload_rules *pr =
+		&((struct reallife *)s->pc->ss->sr->data)->pr;
+	const struct peng *pe = case_engine(s->pc);
+	size_t nids = 1;
+	struct peng *t = malloc(sizeof(*t));
+
+	if (t == NULL)
+		return ENGINE_ERR_NOMEM;
+	*t = *pe;
+	s->st = t;
+	t->sets = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(*t->sets));
+	t->hit = calloc(pr->rs.np ? pr->rs.np : 1, 1);
+	for (size_t g = 0; g < pr->ngroups; g++)
+		nids = pe->sets[g].n > nids ? pe->sets[g].n : nids;
+	t->ids = calloc(nids, 1);
+	if (t->sets == NULL || t->hit == NULL || t->ids == NULL)
+		goto fail;
+	for (size_t g = 0; g < pr->ngroups; g++) {
+		t->sets[g] = pe->sets[g];
+		if (pe->sets[g].h == NULL)
+			continue;
+		t->sets[g].h = pe->e->thread_new(pe->sets[g].h);
+		if (t->sets[g].h == NULL)
+			goto fail;
+	}
+	return 0;
+fail:
+	rules_thread_end(s);
+	return ENGINE_ERR_NOMEM;
+}
+
+static int rules_thread_run(struct pslot *s, uint64_t n)
+{
+	return rules_loop(s->pc->ss, s->st, s->lo, s->hi, &s->next, n,
+			  &s->sink);
+}
+
+/* (rule, packet) pairs of the slot's share where the rule holds. */
+static int rules_thread_check(struct pslot *s, uint64_t *got)
+{
+	const struct payload_rules *pr =
+		&((struct reallife *)s->pc->ss->sr->data)->pr;
+	struct peng *t = s->st;
+
+	*got = 0;
+	for (size_t i = s->lo; i < s->hi; i++) {
+		int rc = packet_hits(s->pc->ss, pr, t, i);
+		if (rc < 0)
+			return rc;
+		for (size_t r = 0; r < pr->rs.n; r++)
+			*got += t->ok[r] && rules_holds(&pr->rs, r, t->hit);
+	}
+	return 0;
+}
+
+/* The same pairs in the case's verified answer. */
+static uint64_t rules_thread_want(const struct scen_size *ss,
+				  const struct case_item *c,
+				  const void *answer, size_t lo, size_t hi)
+{
+	const struct peng *pe = case_engine(c->arg);
+	uint64_t n = 0;
+
+	for (size_t r = 0; r < ss->ops.parts; r++) {
+		const unsigned char *p = rule_part(ss, answer, r);
+		if (!pe->ok[r] || p[0] != CASE_PART_SET)
+			continue;
+		for (size_t i = lo; i < hi; i++)
+			n += (uint64_t)part_bit(p, i);
+	}
+	return n;
+}
+
+const struct payload_thread_ops payload_rules_threads = {
+	.begin = rules_thread_begin,
+	.end = rules_thread_end,
+	.run = rules_thread_run,
+	.check = rules_thread_check,
+	.want = rules_thread_want,
+	.answer = "(rule, packet) matches",
+};

@@ -240,6 +240,18 @@ expect 0 "10.00 rules" -- run payload --engines=pcre2 --pcap data/payload/http.p
 expect 0 "BenchmarkPayload/scenario=real-life/size=64/engine=pcre2" -- run payload --engines=pcre2 --rules data/payload/snort.rules --scenarios=real-life "${small[@]}"
 expect 0 "BenchmarkPayload/scenario=touch/size=64" -- run payload --engines=pcre2 --scenarios=base,touch "${small[@]}"
 grep -q '^| size | linerate | *base | *touch |' "$tmp/out" || { echo "FAIL: touch is not a column beside base"; fail=$((fail + 1)); }
+# --threads: a count beyond the CPUs this process may use is refused (a
+# thread per CPU); on two, each case also runs on two threads, an engine
+# without per-thread state is unsupported there
+ncpu=$(nproc)
+expect 2 "--threads=$((ncpu + 1)): $((ncpu + 1)) threads, but this process may run on $ncpu CPUs" -- run payload --threads=$((ncpu + 1))
+expect 2 "--threads=2,x: 'x': not a whole number (thread counts: 2, or 1,2,4, or all)" -- run payload --threads=2,x
+if [ "$ncpu" -ge 2 ]; then
+	# 2000 packets per thread: a few would take less than the floor
+	expect 0 "unsupported: pcre2-dfa has no per-thread matching state" -- run payload --engines=pcre2-jit,pcre2-dfa --scenarios=literal --threads=2 --sizes=64 --packets=500 --benchtime=2000x --no-alloc
+	grep -q 'BenchmarkPayload/scenario=literal/size=64/engine=pcre2-jit/threads=2[[:space:]].*agg-Mpps.*efficiency' "$tmp/out" || { echo "FAIL: no pcre2-jit row on two threads"; fail=$((fail + 1)); }
+	grep -q 'BenchmarkPayload/scenario=literal/size=64/engine=pcre2-jit[[:space:]].* Mpps' "$tmp/out" || { echo "FAIL: no one-thread row beside the threaded one"; fail=$((fail + 1)); }
+fi
 # Snort semantics: a negated pcre holds where its regex does not match (4 of
 # the capture's 5 payloads lack "private"), a rule may continue over lines,
 # and every engine's count of matching packets is verified

@@ -467,6 +467,13 @@ struct rl_test {
 	struct suite_ctx ctx;
 };
 
+/* --threads for the runs below: set by a test, 0 counts without. */
+static struct {
+	size_t n[1];
+	size_t k;
+	int cpu[BENCH_MAX_THREADS];
+} rl_threads;
+
 static void rl_init(struct rl_test *t, const struct engine *const *e,
 		    size_t n, const char *label, double timeout_ns)
 {
@@ -478,6 +485,9 @@ static void rl_init(struct rl_test *t, const struct engine *const *e,
 	t->run = (struct payload_run){.engines = t->e, .neng = n, .nin = 1,
 				      .link_gbps = 100, .sr = &t->sr, .nsr = 1,
 				      .ss = &t->ss};
+	t->run.threads = rl_threads.n;
+	t->run.nthreads = rl_threads.k;
+	t->run.cpu = rl_threads.cpu;
 	snprintf(t->run.in[0].label, sizeof(t->run.in[0].label), "%s", label);
 	t->sr = (struct scen_run){payload_scenario("real-life"), &t->rl};
 	cr_assert_not_null(t->sr.sc);
@@ -874,4 +884,145 @@ Test(payload, reallife_reference_beats_a_majority)
 	cr_expect_not_null(rl_bench(&t, "pcre2-jit"), "the one right engine is timed");
 	cr_expect_eq(payload_rules_matched(&t.ss, 0), 0, "/admin/ matches no packet");
 	rl_release(&t);
+}
+
+/* ---- on threads (--threads, suites/payload_threads.c) ---- */
+
+/* Two threads on the CPUs of the affinity mask; 0, or -1 with fewer. */
+static int rl_two_threads(void)
+{
+	memset(&rl_threads, 0, sizeof(rl_threads));
+	if (bench_cpus(rl_threads.cpu, BENCH_MAX_THREADS) < 2)
+		return -1;
+	rl_threads.n[0] = 2;
+	rl_threads.k = 1;
+	return 0;
+}
+
+/* Time the plan's benchmarks (a few ops each, isolated) into t->res. */
+static void rl_time(struct rl_test *t)
+{
+	struct bench_opts o = {.fixed_n = 200, .count = 1, .isolate = 1,
+			       .timeout_ns = 60e9, .no_alloc = 1};
+
+	harness_run(&t->plan, &o, &t->res, NULL, NULL);
+}
+
+static double row_metric(const struct result *r, const char *unit)
+{
+	for (size_t i = 0; r != NULL && i < r->nm; i++)
+		if (strcmp(r->m[i].unit, unit) == 0)
+			return r->m[i].v[0];
+	return NAN;
+}
+
+/*
+ * --threads=2: the case's answer verified once, its one-thread benchmark
+ * as before and one on two threads whose shares' verified answers add up
+ * to the case's; timed, every thread's answer equals its share's; an
+ * engine without per-thread state is unsupported on two threads.
+ */
+Test(payload, threads_give_the_verified_answers)
+{
+	const struct engine *pcre2 = engine_find("pcre2");
+	const struct engine *dfa = engine_find("pcre2-dfa");
+	const struct bench *b;
+	const struct result *r;
+	struct rl_test t;
+	uint64_t sum = 0;
+
+	if (rl_two_threads() != 0)
+		cr_skip_test("fewer than 2 CPUs in the affinity mask");
+	cr_assert_null(dfa->thread_new, "pcre2-dfa gained thread_new: pick "
+		       "another engine without it");
+	rl_builtin(&t, pcre2, dfa, "256", 256, 3000, 60e9);
+	cr_assert_not_null(rl_bench(&t, "pcre2"));
+	b = rl_bench(&t, "pcre2/threads=2");
+	cr_assert_not_null(b);
+	cr_assert_not_null(b->threads);
+	cr_expect_eq(b->threads->n, 2);
+	cr_expect_eq(b->threads->pass[0] + b->threads->pass[1], 3000);
+	for (size_t k = 0; k < RULE_BUILTIN_COUNT; k++)
+		sum += planted_for(&t.gen, k);
+	cr_expect_eq(b->threads->want[0] + b->threads->want[1], sum);
+	cr_expect_eq(rl_matches(&t, "pcre2/threads=2"), rl_matches(&t, "pcre2"));
+	r = rl_row(&t, "pcre2-dfa/threads=2");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_UNSUPPORTED);
+	cr_expect_not_null(strstr(r->message, "no per-thread matching state"),
+			   "%s", r->message);
+	cr_expect_null(rl_bench(&t, "pcre2-dfa/threads=2"));
+	cr_expect_not_null(rl_bench(&t, "pcre2-dfa"));
+	rl_time(&t);
+	r = rl_row(&t, "pcre2/threads=2");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_OK, "%s", r->message);
+	cr_expect_eq(row_metric(r, "threads"), 2);
+	cr_expect_gt(row_metric(r, "agg-Mpps"), 0);
+	cr_expect_gt(row_metric(r, "efficiency"), 0);
+	cr_expect(!isnan(row_metric(r, "threads-line")) ||
+		  !isnan(row_metric(r, "threads-line-computed")));
+	cr_expect(isnan(row_metric(r, "Mpps")), "a one-core unit on threads");
+	cr_expect_eq(rl_row(&t, "pcre2")->status, RESULT_OK);
+	rl_release(&t);
+	memset(&rl_threads, 0, sizeof(rl_threads));
+}
+
+/* The thread states handed out by buggy_thread_new, to recognise them. */
+static void *buggy_states[8];
+
+static void *buggy_thread_new(void *h)
+{
+	void *t = engine_find("pcre2")->thread_new(h);
+
+	for (size_t i = 0; t != NULL && i < 8; i++)
+		if (__sync_bool_compare_and_swap(&buggy_states[i], NULL, t))
+			break;
+	return t;
+}
+
+static void buggy_thread_free(void *t)
+{
+	for (size_t i = 0; i < 8; i++)
+		__sync_bool_compare_and_swap(&buggy_states[i], t, NULL);
+	engine_find("pcre2")->thread_free(t);
+}
+
+/* PCRE2, blind to rule sqli-union on a thread's state only. */
+static long buggy_match_ids(void *h, const char *data, size_t len,
+			    unsigned char *ids)
+{
+	for (size_t i = 0; i < 8; i++)
+		if (buggy_states[i] == h)
+			return blind_match_ids(h, data, len, ids);
+	return engine_find("pcre2")->match_ids(h, data, len, ids);
+}
+
+/* An engine right on one thread and wrong on two: a failed row, no time. */
+Test(payload, threads_wrong_answer_is_a_mismatch_row)
+{
+	const struct engine *pcre2 = engine_find("pcre2");
+	struct engine buggy = *pcre2;
+	const struct result *r;
+	struct rl_test t;
+
+	if (rl_two_threads() != 0)
+		cr_skip_test("fewer than 2 CPUs in the affinity mask");
+	buggy.name = "buggy";
+	buggy.thread_new = buggy_thread_new;
+	buggy.thread_free = buggy_thread_free;
+	buggy.match_ids = buggy_match_ids;
+	rl_builtin(&t, pcre2, &buggy, "256", 256, 3000, 60e9);
+	cr_assert_not_null(rl_bench(&t, "buggy"));
+	cr_assert_not_null(rl_bench(&t, "buggy/threads=2"));
+	rl_time(&t);
+	cr_expect_eq(rl_row(&t, "buggy")->status, RESULT_OK);
+	r = rl_row(&t, "buggy/threads=2");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_MISMATCH, "%s", r->message);
+	cr_expect_not_null(strstr(r->message, "(rule, packet) matches over its "
+				  "share, verified"), "%s", r->message);
+	cr_expect_eq(r->nsamples, 0);
+	rl_release(&t);
+	memset(&rl_threads, 0, sizeof(rl_threads));
 }
