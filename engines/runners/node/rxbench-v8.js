@@ -241,6 +241,13 @@ function predictN(goal, last, ns) {
 const sets = new Map();
 let work = null;
 
+// One answer: the op's value on data, and its ids.
+function answer(s, op, data) {
+  const ids = op === OP_MATCH_IDS ? Buffer.alloc(s.test.length) : null;
+  const v = s.do(op, s.text(data), ids);
+  return Buffer.concat([u64(v), bytes(ids || Buffer.alloc(0))]);
+}
+
 const handlers = {
   H: () => Buffer.concat([Buffer.from('H'), bytes(Buffer.from(process.versions.v8))]),
   C: (d) => {
@@ -262,9 +269,16 @@ const handlers = {
   M: (d) => {
     const s = sets.get(d.u32()), op = d.u8(), data = d.bytes();
     if (!s || op < OP_IS_MATCH || op > OP_MATCH_IDS) return error(ERR_MATCH, 'bad match request');
-    const ids = op === OP_MATCH_IDS ? Buffer.alloc(s.test.length) : null;
-    const v = s.do(op, s.text(data), ids);
-    return Buffer.concat([Buffer.from('R'), u64(v), bytes(ids || Buffer.alloc(0))]);
+    return Buffer.concat([Buffer.from('R'), answer(s, op, data)]);
+  },
+  // match's op on every input, in one reply
+  A: (d) => {
+    const s = sets.get(d.u32()), op = d.u8(), parts = [Buffer.from('A'), null];
+    const n = d.u32();
+    if (!s || op < OP_IS_MATCH || op > OP_MATCH_IDS) return error(ERR_MATCH, 'bad answers request');
+    for (let i = 0; i < n; i++) parts.push(answer(s, op, d.bytes()));
+    parts[1] = u32(n);
+    return Buffer.concat(parts);
   },
   W: (d) => {
     const op = d.u8(), each = d.u8() !== 0;
@@ -281,8 +295,9 @@ const handlers = {
     return Buffer.from('K');
   },
   B: (d) => {
-    const benchtime = d.u64(), fixed = d.u64(), warmup = d.u64();
+    const benchtime = d.u64(), fixed = d.u64(), warmup = d.u64(), mode = d.u8();
     if (work === null) return error(ERR_MATCH, 'bench before work');
+    if (mode !== 0) return error(ERR_UNSUPPORTED, `bench mode ${mode}: v8 times warm only`);
     const t0 = process.hrtime.bigint();
     do work.run(work.op, work.passN());
     while (Number(process.hrtime.bigint() - t0) < warmup);
