@@ -39,7 +39,7 @@ for s in $strategies; do
 		bt=$warm
 		[ $mode = seed ] && bt=$seedtime
 		if ! "$rx" run fqdn --engines=go --engine-opt=go.mode=$mode \
-			--domains="$domains" --strategies="$s" --count=1 \
+			--domains="$domains" --strategies="$s" --count=1 --timeout=10m \
 			--bench="/phase=(compile|.*match)" --benchtime="$bt" \
 			-o "$tmp/rx-$mode.json" >"$tmp/rx-$mode.txt" 2>&1; then
 			echo "FAIL: $s: rxbench (go.mode=$mode) exited non-zero:"
