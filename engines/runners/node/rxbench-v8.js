@@ -253,9 +253,11 @@ function heapGrowth(w, op, k) {
   return v8.getHeapStatistics().used_heap_size - before;
 }
 
-// B/op of w's op, or -1 when no pass stays small enough to trust.
-function bytesPerOp(w) {
-  for (let k = 1000; k >= 1; k = Math.floor(k / 10)) {
+// B/op of w's op, or -1 when no pass stays small enough to trust; its k
+// ops are at most a quarter of the sample's n, so it costs less than it.
+function bytesPerOp(w, n) {
+  for (let k = Math.max(1, Math.min(1000, Math.floor(n / 4))); k >= 1;
+    k = Math.floor(k / 10)) {
     const grew = heapGrowth(w, w.op, k), floor = heapGrowth(w, OP_NONE, k);
     if (grew < (1 << 20) && grew >= 0)
       return Math.max(0, Math.floor((grew - Math.max(floor, 0)) / k));
@@ -340,7 +342,7 @@ const handlers = {
     }
     const floor = work.timed(OP_NONE, n);
     return Buffer.concat([Buffer.from('S'), u64(n), f64(ns / n),
-      f64(bytesPerOp(work)), f64(-1), f64(floor / n)]);
+      f64(bytesPerOp(work, n)), f64(-1), f64(floor / n)]);
   },
 };
 
