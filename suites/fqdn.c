@@ -644,6 +644,8 @@ static int compile_failure(struct fqdn_case *c, int rc,
 	return limit ? ENGINE_ERR_UNSUPPORTED : rc;
 }
 
+static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c);
+
 /*
  * The case's regex on its engine: no handle for a map strategy without a
  * matchPattern, nor for the trie (built with its size).
@@ -663,7 +665,27 @@ static int fqdn_compile(void *arg, const struct case_item *c, void **h,
 		rc = fc->e->compile(NULL, 0, 0, h, &err); /* the map alone */
 	else
 		rc = case_compile(fc, fc->built, h, &err);
+	if (rc == 0 && fc->e->kind == ENGINE_RUNNER &&
+	    runner_inputs(arg, fc) != 0) /* what it is asked, built once */
+		rc = ENGINE_ERR_NOMEM;
 	return rc == 0 ? 0 : compile_failure(fc, rc, &err, why, size);
+}
+
+/*
+ * A runner's verdicts: the name set looked up here, the regexes asked
+ * about every rewritten query in one request (engines/runner.h).
+ */
+static int runner_answer(const struct fqdn_size *z, const struct fqdn_case *c,
+			 void *h, unsigned char *out)
+{
+	size_t total = fqdn_total(z->sets, FQDN_NSETS);
+	int rc = runner_is_match_each(h, c->rin, total, out);
+
+	for (size_t j = 0; rc == 0 && j < total; j++)
+		out[j] |= (unsigned char)fqdn_built_has_name(c->built,
+							      c->rin[j].p,
+							      c->rin[j].len);
+	return rc;
 }
 
 static int fqdn_case_answer(void *arg, const struct case_item *c, void *out)
@@ -671,6 +693,10 @@ static int fqdn_case_answer(void *arg, const struct case_item *c, void *out)
 	const struct fqdn_size *z = arg;
 	struct fqdn_case *fc = c->arg;
 
+	if (fc->e != NULL && fc->e->kind == ENGINE_RUNNER) {
+		z->at[fc - z->cases] = 0; /* the request is all of them */
+		return runner_answer(z, fc, c->h, out);
+	}
 	return fqdn_answer(fc->s, fc->built, fc->e, c->h, z->sets, FQDN_NSETS,
 			   fc->buf, out, &z->at[fc - z->cases]);
 }
@@ -814,7 +840,12 @@ static int runner_fill(const struct fqdn_size *z, struct fqdn_op *op,
 	if (op->phase >= PH_MATCH_FIRST) {
 		if (runner_inputs(z, c) != 0)
 			return -1;
-		w = (struct runner_work){RUNNER_OP_IS_MATCH, 1, &c->h, 1,
+		/* _ALL asks every regex (match_ids), the others stop at the
+		   first that matches (is_match): engines/runner.h */
+		enum runner_op rop = c->s->op == FQDN_OP_ALL
+					     ? RUNNER_OP_MATCH_IDS
+					     : RUNNER_OP_IS_MATCH;
+		w = (struct runner_work){rop, 1, &c->h, 1,
 					 c->rnames, c->built->names.n,
 					 c->rin + z->off[k], z->q[k].n};
 	}
@@ -906,11 +937,6 @@ static int add_case(struct fqdn_size *z, struct fqdn_case *c)
 	if (gate == NULL && (c->s->flags & FQDN_S_MULTI) &&
 	    !engine_set_native(c->e))
 		gate = "needs a native multi-pattern set";
-	/* a runner times one compiled set per op (engines/runner.h) */
-	if (gate == NULL && case_has_engine(c) && c->e->kind == ENGINE_RUNNER &&
-	    c->s->op != FQDN_OP_ONE)
-		gate = "a runner times one regex per query, not a regex per "
-		       "selector";
 	for (int ph = 0; ph < PH_COUNT; ph++)
 		n += case_has_phase(c, (enum fqdn_phase)ph);
 	if (n == 0)

@@ -690,6 +690,18 @@ static int each_compile(const struct fqdn_built *b, const struct engine *e,
 	return 0;
 }
 
+/*
+ * FQDN_OP_FIRST and _ALL on an in-process engine: a handle per regex.  A
+ * runner's set is those regexes compiled each alone already, asked in
+ * order (engines/runner.h: is_match stops at the first that matches,
+ * match_ids asks them all), so it is one handle there.
+ */
+static int each_alone(const struct fqdn_strategy *s, const struct engine *e)
+{
+	return (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL) &&
+	       e->kind != ENGINE_RUNNER;
+}
+
 int fqdn_regex_compile(const struct fqdn_strategy *s, const struct fqdn_built *b,
 		 const struct engine *e, void **h, struct engine_error *err)
 {
@@ -699,7 +711,7 @@ int fqdn_regex_compile(const struct fqdn_strategy *s, const struct fqdn_built *b
 	*h = NULL;
 	if (b->nre == 0)
 		return 0;
-	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+	if (each_alone(s, e))
 		return each_compile(b, e, h, err);
 	if (b->nre > 1) {
 		pats = malloc(b->nre * sizeof(*pats));
@@ -719,7 +731,7 @@ void fqdn_regex_free(const struct fqdn_strategy *s, const struct engine *e,
 {
 	if (h == NULL)
 		return;
-	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+	if (each_alone(s, e))
 		each_free(e, h);
 	else
 		e->free(h);
@@ -755,7 +767,7 @@ int fqdn_decide(const struct fqdn_strategy *s, const struct fqdn_built *b,
 		return 1;
 	if (h == NULL)
 		return 0;
-	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+	if (each_alone(s, e))
 		return each_match(s->op, e, h, buf, n);
 	return e->is_match(h, buf, n);
 }
