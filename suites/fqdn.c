@@ -1158,7 +1158,7 @@ static int ep_compile(void *arg, const struct case_item *c, void **h,
 		return ENGINE_ERR_NOMEM;
 	rc = fqdn_ep_build(w, ec->s, ec->e, &ec->x->z->policy, ec->x->n, &err);
 	if (rc != 0)
-		snprintf(why, size, "%zu endpoints: %s: %s", ec->x->n,
+		snprintf(why, size, "building the endpoints: %s: %s",
 			 engine_status_name(rc), err.msg);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include "suites/fqdn_ep.h"
 
 #include "harness/alloc.h"
+#include "suites/reference.h"
 #include "suites/strset.h"
 
 #include <stdio.h>
@@ -107,6 +108,35 @@ static void unit_free(const struct fqdn_ep_world *w, struct fqdn_ep_unit *u)
 }
 
 /*
+ * A compile of b that failed with rc: unsupported when every regex of b
+ * is valid syntax (the reference parses it), since the regexes are built
+ * from checked selectors with syntax every engine claims: a limit of the
+ * engine (Hyperscan's pattern length), said in err.  Else rc.
+ */
+static int compile_limit(const struct fqdn_built *b, int rc,
+			 struct engine_error *err)
+{
+	char why[256];
+	size_t n = strlen(err->msg);
+
+	if (rc != ENGINE_ERR_COMPILE && rc != ENGINE_ERR_NOMEM)
+		return rc;
+	for (size_t i = 0; i < b->nre; i++) {
+		struct ref_regex *r = NULL;
+		int v = ref_compile(b->re[i], b->relen[i], 0, &r, why,
+				    sizeof(why));
+		if (v == REF_OK)
+			ref_free(r);
+		else if (v != REF_OUT_OF_REACH)
+			return rc;
+	}
+	snprintf(err->msg + n, sizeof(err->msg) - n, " (%s); valid syntax (the "
+		 "reference parses it): a limit of this engine",
+		 engine_status_name(rc));
+	return ENGINE_ERR_UNSUPPORTED;
+}
+
+/*
  * Generate and compile p's rules into a new unit that owns key (freed on
  * failure too).  measure: count what it keeps (never inside a timed op:
  * the harness counts those).  The unit, or NULL with *rc set.
@@ -127,6 +157,8 @@ static struct fqdn_ep_unit *unit_new(const struct fqdn_ep_world *w,
 		if (*rc == 0 && w->e != NULL)
 			*rc = fqdn_regex_compile(w->s, &u->built, w->e, &u->h,
 						 err);
+		if (*rc != 0 && *rc != ENGINE_ERR_UNSUPPORTED)
+			*rc = compile_limit(&u->built, *rc, err);
 	}
 	if (measure) {
 		struct alloc_stats st = alloc_count_end();
@@ -136,7 +168,7 @@ static struct fqdn_ep_unit *unit_new(const struct fqdn_ep_world *w,
 					  : -1; /* the key was made before */
 	}
 	if (u == NULL || *rc != 0) {
-		if (*rc == ENGINE_ERR_UNSUPPORTED && u != NULL)
+		if (u != NULL && u->built.unsupported != NULL)
 			snprintf(err->msg, sizeof(err->msg), "%s",
 				 u->built.unsupported);
 		if (u != NULL)
