@@ -1007,7 +1007,17 @@ static void verdict(FILE *out, const struct comparison *cmp, int md)
 	list_regressions(out, cmp, md);
 }
 
-/* Configuration lines (not the per-run context) of run f unlike run 0's. */
+/*
+ * Whether a configuration line shows when it differs: every one but
+ * the per-run context, where the measure (time, wall, instructions)
+ * still shows: runs measured differently are not the same measurement.
+ */
+static int config_shown(const struct config_pair *c)
+{
+	return !c->meta || strcmp(c->key, "measure") == 0;
+}
+
+/* Configuration lines (config_shown) of run f unlike run 0's. */
 static void config_diff_run(FILE *out, const struct comparison *cmp,
 			    size_t f, int md)
 {
@@ -1019,7 +1029,7 @@ static void config_diff_run(FILE *out, const struct comparison *cmp,
 			const char *k = a->cfg[i].key;
 			const char *va = a->cfg[i].value;
 			const char *vb = results_config_get(b, k);
-			if (a->cfg[i].meta || (vb != NULL && s == 1) ||
+			if (!config_shown(&a->cfg[i]) || (vb != NULL && s == 1) ||
 			    (vb != NULL && strcmp(va, vb) == 0))
 				continue;
 			fputs(md ? "- config " : "config ", out);

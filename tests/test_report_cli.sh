@@ -52,6 +52,9 @@ done
 expect 0 "change" -- compare "$tmp/a.json" "$tmp/b.json" "$tmp/r.json"
 expect 2 "Scan/engine=pcre2/pattern=abc: input flags differs: \"\" in $tmp/a.json, \"i\" in $tmp/i.json" -- compare "$tmp/a.json" "$tmp/b.json" "$tmp/i.json"
 expect 0 "Scan/engine=pcre2/pattern=abc in $tmp/i.json: flags \"\" -> \"i\"" -- compare "$tmp/a.json" "$tmp/b.json" "$tmp/i.json" --show-changed-inputs
+# runs measured differently (time against wall) say so
+"$rx" scan --engines=pcre2,re2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" --measure=wall -o "$tmp/w.json" >/dev/null
+expect 0 "config measure: time (CLOCK_MONOTONIC; a run preempted for over 50 us by its CPU time) -> wall time (CLOCK_MONOTONIC)" -- compare "$tmp/a.json" "$tmp/w.json"
 mkdir "$tmp/runs" && cp "$tmp/a.json" "$tmp/b.json" "$tmp/runs/"
 expect 0 "$tmp/runs/a.json" -- report "$tmp/runs"
 expect 0 "Scan/pattern=abc" -- compare "$tmp/a.json" --col engine
