@@ -55,6 +55,8 @@ static const struct case_ops single_ops;
 static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 			  struct suite_ctx *ctx);
 static void reallife_teardown(struct scen_run *sr);
+static int rulecost_setup(struct payload_run *r, struct scen_run *sr,
+			  struct suite_ctx *ctx);
 
 /*
  * The scenarios, in the order of the tables' columns.  A new scenario is
@@ -86,10 +88,19 @@ static const struct scenario scenarios[] = {
 	{
 		.name = "real-life", .title = "real-life", .in_default = 1,
 		.help = "10 rules per packet (or --rules), match_ids (HTTP)",
-		.plant = PACKETS_HTTP,
+		.plant = PACKETS_HTTP, .rules = 1,
 		.ops = &payload_rules_ops, .run = payload_rules_run,
 		.setup = reallife_setup, .table = payload_rules_table,
 		.teardown = reallife_teardown,
+	},
+	{
+		.name = "per-rule", .title = "per rule", .in_default = 0,
+		.help = "each rule alone (--per-rule): ns per packet, share\n"
+			"               of packets it matches, the costliest",
+		.plant = PACKETS_HTTP, .rules = 1,
+		.ops = &payload_cost_ops, .run = payload_cost_run,
+		.setup = rulecost_setup, .table = payload_cost_table,
+		.teardown = reallife_teardown, .cases = payload_cost_cases,
 	},
 	{
 		.name = "touch", .title = "touch", .in_default = 0,
@@ -115,6 +126,8 @@ struct payload_config {
 	const char *rule_files[MAX_RULE_FILES];
 	size_t nrule_files;
 	enum rules_format rules_format;
+	enum rules_target rules_target;
+	int per_rule;       /* --per-rule: the per-rule scenario too */
 	const char *pcap;
 };
 
@@ -278,6 +291,23 @@ static int opt_rules_format(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
+static int opt_rules_target(void *cfg, const char *v, char *err, size_t size)
+{
+	static const char *const names[] = {
+		[RULES_TARGET_AUTO] = "auto", [RULES_TARGET_RAW] = "raw",
+		[RULES_TARGET_VARIABLES] = "variables",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(v, names[i]) == 0) {
+			((struct payload_config *)cfg)->rules_target =
+				(enum rules_target)i;
+			return 0;
+		}
+	snprintf(err, size, "use raw, variables or auto");
+	return -1;
+}
+
 /*
  * The options.  --scenarios's help lists the table's rows: it is put
  * together before main() runs (usage_scenarios).
@@ -300,6 +330,12 @@ static const struct opt_spec payload_options[] = {
 	 "ModSecurity SecRule @rx (repeatable)", OPT_CALL, 0, 0, 0, opt_rules},
 	{"rules-format", "F", "auto, regex, snort, modsec", OPT_CALL, 0, 0, 0,
 	 opt_rules_format},
+	{"rules-target", "T", "raw (every rule on the whole payload),\n"
+	 "variables (ModSecurity rules on the request's\n"
+	 "parts), auto (default: variables for SecRules)", OPT_CALL, 0, 0, 0,
+	 opt_rules_target},
+	{"per-rule", NULL, "each rule alone too (scenario per-rule)",
+	 OPT_FLAG, PAYLOAD_OPT(per_rule), 0, 0, NULL},
 	{"pcap", "FILE", "TCP/UDP payloads of a capture instead", OPT_TEXT,
 	 PAYLOAD_OPT(pcap), 0, 0, NULL},
 	{"scenarios", "a,b", scenarios_help, OPT_CALL, 0, 0, 0, opt_scenarios},
@@ -327,6 +363,8 @@ static int wanted(const struct payload_run *r, size_t i)
 	if (mask == 0)
 		for (size_t k = 0; k < NSCEN; k++)
 			mask |= (unsigned)scenarios[k].in_default << k;
+	if (r->cfg->per_rule)
+		mask |= 1u << (payload_scenario("per-rule") - scenarios);
 	return (mask >> i) & 1;
 }
 
@@ -809,6 +847,10 @@ static int reallife_rules(const struct payload_config *cfg,
 			return -1;
 		}
 	}
+	if (payload_rules_targets(pr, cfg->rules_target, err, sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		return -1;
+	}
 	if (payload_rules_group(pr) != 0)
 		return -1;
 	return payload_rules_reference(pr);
@@ -823,6 +865,19 @@ static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 	if (rl == NULL || reallife_rules(r->cfg, &rl->pr) != 0)
 		return -1;
 	return payload_rules_setup(rl, r, ctx);
+}
+
+/* The per-rule scenario: the same rules, each compiled alone per case. */
+static int rulecost_setup(struct payload_run *r, struct scen_run *sr,
+			  struct suite_ctx *ctx)
+{
+	struct reallife *rl = calloc(1, sizeof(*rl));
+
+	sr->data = rl;
+	if (rl == NULL || reallife_rules(r->cfg, &rl->pr) != 0)
+		return -1;
+	payload_rules_skipped(ctx, &rl->pr, PAYLOAD_PREFIX "/rule=%s");
+	return 0;
 }
 
 static void reallife_teardown(struct scen_run *sr)
@@ -890,6 +945,9 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 		snprintf(key, sizeof(key), "rules-file.%zu", i);
 		rc |= input_f(in, key, "%s", cfg->rule_files[i]);
 	}
+	if (sc->rules && ss->sr->data != NULL)
+		rc |= input_f(in, "rules-target", "%s", payload_rules_target_name(
+				      &((struct reallife *)ss->sr->data)->pr));
 	return rc ? -1 : 0;
 }
 
@@ -921,12 +979,8 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	return 0;
 }
 
-/* The cases of ss: one per engine, one group.  0, or -1 (memory). */
-static int cases_add(struct scen_size *ss)
+int payload_cases_begin(struct scen_size *ss, size_t n)
 {
-	const struct scenario *sc = ss->sr->sc;
-	size_t n = ss->run->neng;
-
 	ss->pc = calloc(n ? n : 1, sizeof(*ss->pc));
 	ss->at = mmap(NULL, (n ? n : 1) * sizeof(size_t),
 		      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -937,7 +991,16 @@ static int cases_add(struct scen_size *ss)
 	ss->npc = n;
 	case_table_init(&ss->t, PAYLOAD_SUITE, &ss->ops, ss);
 	ss->tabled = 1;
-	if (payload_inputs(ss, &ss->t.in) != 0)
+	return payload_inputs(ss, &ss->t.in);
+}
+
+/* The cases of ss: one per engine, one group.  0, or -1 (memory). */
+static int cases_add(struct scen_size *ss)
+{
+	const struct scenario *sc = ss->sr->sc;
+	size_t n = ss->run->neng;
+
+	if (payload_cases_begin(ss, n) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct engine *e = ss->run->engines[i];
@@ -967,7 +1030,7 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx)
 	rc = sc->table != NULL ? sc->table(ss, ctx) : 0;
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
-	if (cases_add(ss) != 0)
+	if ((sc->cases != NULL ? sc->cases(ss, ctx) : cases_add(ss)) != 0)
 		return -1;
 	rc = case_run(&ss->t, ctx);
 	return rc == STATUS_INTERRUPTED ? 0 : rc;
@@ -979,6 +1042,12 @@ void payload_size_release(struct scen_size *ss)
 		case_table_release(&ss->t);
 	if (ss->at != NULL)
 		munmap(ss->at, (ss->npc ? ss->npc : 1) * sizeof(size_t));
+	for (size_t i = 0; ss->req != NULL && i < ss->pk->n; i++)
+		http_req_release(&ss->req[i]);
+	free(ss->req);
+	free(ss->is_req);
+	ss->req = NULL;
+	ss->is_req = NULL;
 	free(ss->pc);
 	ss->tabled = 0;
 	ss->at = NULL;
@@ -1064,6 +1133,9 @@ static const char *const payload_layout[] = {
 	"rows=size:desc cols=scenario metrics=cores:line-Mpps/Mpps "
 	"keyunit=bytes",
 	"growth size=size keyunit=bytes",
+	"costliest title='the ten costliest rules' split=bytes,engine rows=rule "
+	"metrics=ns/op,%packets flag=%packets:50 cost=scenario:real-life "
+	"as=bytes:size top=10",
 	NULL,
 };
 
