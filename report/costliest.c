@@ -84,6 +84,16 @@ static int head(struct rtable *t, const struct ldecl *d)
 	return rc | rtable_meta(t, 2, NULL, NULL, BETTER_LOWER);
 }
 
+/* Is r over the flag's bound? */
+static int flagged(const struct ldecl *d, const struct result *r)
+{
+	for (size_t m = 1; d->flag[0] && m < d->nmetric; m++)
+		if (!strcmp(d->metric[m].name, d->flag) &&
+		    ldecl_value(r, &d->metric[m]) > d->flag_over)
+			return 1;
+	return 0;
+}
+
 /* A row: rank (or ""), label, metrics of r (or just cost), share. */
 static int row(struct rtable *t, const struct ldecl *d, const char *rank,
 	       const char *label, const struct result *r, double cost,
@@ -155,9 +165,9 @@ static void caption_of(const struct ldecl *d, const struct result *whole,
 			      ldecl_value(whole, &d->metric[0]), unit,
 			      sum / ldecl_value(whole, &d->metric[0]));
 	if (o > 0 && (size_t)o < size && d->flag[0])
-		snprintf(buf + o, size - (size_t)o, ". Flagged: matches over "
-			 "%g %s, so it tells little alone.", d->flag_over,
-			 d->flag);
+		snprintf(buf + o, size - (size_t)o, ". Flagged, and listed "
+			 "below the top %zu too: over %g %s, so it tells little "
+			 "alone.", d->top ? d->top : 10, d->flag_over, d->flag);
 }
 
 static int table_for(const struct results *res, const char *suite,
@@ -187,7 +197,10 @@ static int table_for(const struct results *res, const char *suite,
 	t = rtable_new(out, RTABLE_TABLE, title, caption, 4 + d->nmetric);
 	if (t == NULL || head(t, d) != 0)
 		goto out;
-	for (size_t i = 0; i < n && i < top; i++) {
+	/* the top ones, then any flagged one below them */
+	for (size_t i = 0; i < n; i++) {
+		if (i >= top && !flagged(d, it[i].r))
+			continue;
 		snprintf(rank, sizeof(rank), "%zu", i + 1);
 		if (!ldecl_key(it[i].r, d->rows.s[0], label, sizeof(label)) ||
 		    row(t, d, rank, label, it[i].r, it[i].cost, sum) != 0)

@@ -152,8 +152,11 @@ static int cost_compile(void *st, const struct case_item *c, void **h,
 		snprintf(why, size, "condition %zu of %zu: %s", rh->n + 1, ru->n,
 			 err.msg);
 		rule_h_free(c->e, rh);
-		return rc == ENGINE_ERR_UNSUPPORTED || rc == ENGINE_ERR_NOMEM
-			? rc : ENGINE_ERR_COMPILE;
+		/* as real-life's rows: a user's rule an engine refuses is
+		   unsupported there, a built-in one an error */
+		if (rc == ENGINE_ERR_NOMEM)
+			return rc;
+		return pr->builtin ? ENGINE_ERR_COMPILE : ENGINE_ERR_UNSUPPORTED;
 	}
 	*h = rh;
 	return 0;
