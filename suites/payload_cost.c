@@ -295,6 +295,8 @@ static void cost_explain(void *st, const struct case_item *c, const void *got,
 		 text);
 }
 
+/* The timed op: a loop of its own, as payload.c's are (no per-packet
+ * callback in what is measured). */
 int payload_cost_run(void *arg, uint64_t n)
 {
 	struct pcase *c = arg;
