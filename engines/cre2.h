@@ -130,6 +130,18 @@ int cre2_set_compile(cre2_set_t *set);
 long cre2_set_match(cre2_set_t *set, const char *text, size_t len,
 		    int *match, size_t match_len);
 
+/*
+ * The same from any thread: the result vector is the caller's own
+ * (RE2::Set::Match is const and thread-safe).  cre2_set_hits_new()
+ * returns NULL when out of memory.
+ */
+typedef struct cre2_set_hits cre2_set_hits_t;
+cre2_set_hits_t *cre2_set_hits_new(void);
+void cre2_set_hits_delete(cre2_set_hits_t *hits);
+long cre2_set_match_hits(const cre2_set_t *set, cre2_set_hits_t *hits,
+			 const char *text, size_t len, int *match,
+			 size_t match_len);
+
 void cre2_set_delete(cre2_set_t *set);
 
 #ifdef __cplusplus

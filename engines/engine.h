@@ -72,6 +72,28 @@ enum engine_kind {
 	ENGINE_RUNNER,
 };
 
+/*
+ * Flow scanning (--mode=stream|vectored of the payload suite): a flow is
+ * handed over as its packets, parts[0..n) in order, and matched as one
+ * stream, so a match may straddle parts.
+ */
+struct engine_span {
+	const char *p;
+	size_t len;
+};
+
+enum engine_flow {
+	ENGINE_FLOW_STREAM = 1, /* part by part, state kept between them */
+	ENGINE_FLOW_VECTORED,   /* every part in one call */
+};
+
+/* What a compiled set occupies, in bytes; 0 where the engine cannot say. */
+struct engine_mem {
+	size_t db;      /* the compiled patterns (what size() says) */
+	size_t scratch; /* matching state made once per handle (thread) */
+	size_t stream;  /* state kept per open stream (per flow) */
+};
+
 struct engine {
 	const char *name;
 	/*
@@ -145,6 +167,47 @@ struct engine {
 	 * change in msg[0..size), 0 when nothing to say.  May be NULL.
 	 */
 	int (*note)(void *h, char *msg, size_t size);
+
+	/*
+	 * Optional flow scanning, NULL when the engine has none (a suite then
+	 * scans the reassembled flow with is_match/match_ids, and says so).
+	 * compile_flow: as compile(), for `mode`; ENGINE_ERR_UNSUPPORTED
+	 * when the engine lacks that mode.  Its handle serves match_flow,
+	 * size, mem and free only; it owns its scratch and one stream state,
+	 * so matching never allocates (once its part list has grown to the
+	 * longest flow) and must not run from two threads.
+	 */
+	int (*compile_flow)(enum engine_flow mode,
+			    const struct engine_pattern *pats, size_t n,
+			    unsigned flags, void **out,
+			    struct engine_error *err);
+	/*
+	 * The flow parts[0..n) in the handle's mode, as match_ids (ids: a
+	 * byte per pattern; returns how many matched), or with ids NULL as
+	 * is_match (1 or 0, stopping at the first match).  A stream is
+	 * opened, fed part by part and closed (matches at its end, `$`,
+	 * reported then) within the call.  <0 on error.
+	 */
+	long (*match_flow)(void *h, const struct engine_span *parts, size_t n,
+			   unsigned char *ids);
+	/* Optional: what h occupies (struct engine_mem).  NULL: size() only. */
+	void (*mem)(void *h, struct engine_mem *m);
+
+	/*
+	 * Optional, both or neither: matching state for one more thread
+	 * over the compiled set h, which stays shared and read-only
+	 * (Hyperscan's hs_clone_scratch, PCRE2's match data and JIT stack
+	 * per thread).  thread_new returns a handle that is_match, count
+	 * and match_ids take in place of h, from that one thread, while h
+	 * lives; NULL out of memory.  thread_free frees it (never h).  An
+	 * engine whose handle is safe on many threads as it is returns h
+	 * itself (engine_thread_same below).
+	 * thread_new may be called from the thread that will use the state.
+	 * NULL: h's state cannot be shared between threads, and a suite
+	 * runs the engine on one thread only (--threads: unsupported).
+	 */
+	void *(*thread_new)(void *h);
+	void (*thread_free)(void *t);
 };
 
 /* The registry (engines/registry.c). */
@@ -188,6 +251,20 @@ const char *engine_missing_reason(const char *name);
 static inline int engine_set_native(const struct engine *e)
 {
 	return (e->caps & CAP_MULTI_NATIVE) != 0;
+}
+
+/*
+ * thread_new and thread_free for a handle that many threads may match on
+ * as it is (its library says so and the adapter keeps no scratch in it).
+ */
+static inline void *engine_thread_same(void *h)
+{
+	return h;
+}
+
+static inline void engine_thread_same_free(void *t)
+{
+	(void)t; /* it is the handle itself */
 }
 
 /* "in-process" or "runner". */

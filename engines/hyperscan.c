@@ -4,7 +4,10 @@
  *
  * A set is one database compiled with hs_compile_multi(), pattern i
  * reporting id i: native multi-pattern matching.  Scratch is allocated
- * once at compile time, so a handle must not scan from two threads.
+ * once at compile time, so a handle must not scan from two threads; a
+ * thread of its own (engine.thread_new) gets the same database with a
+ * scratch from hs_clone_scratch (Hyperscan's rule: a database is
+ * read-only and shared, a scratch belongs to one thread at a time).
  *
  * Semantics (SEM_ALL_ENDS): Hyperscan reports every offset at which some
  * match of a pattern ends, once per offset, and no start offsets (we do
@@ -16,6 +19,14 @@
  * newline) and adds HS_FLAG_SINGLEMATCH, so an anchored count is 0 or 1
  * per pattern as engine.h requires.  Patterns are C strings to Hyperscan: one
  * holding a NUL byte is ENGINE_ERR_UNSUPPORTED.
+ *
+ * Flows (compile_flow, match_flow): a streaming database scans a flow's
+ * packets through one stream the handle opens at compile time and
+ * hs_reset_stream()s after each flow (the end-of-stream matches reported
+ * then), so matching never allocates; a vectored one hands them to
+ * hs_scan_vector() at once.  mem() is hs_database_size, hs_scratch_size
+ * and hs_stream_size.  With som, a streaming database keeps a large SOM
+ * horizon (HS_MODE_SOM_HORIZON_LARGE).
  *
  * Build: only when CMake found libhs (RXB_HAVE_HYPERSCAN).
  */
@@ -30,6 +41,11 @@ struct hyperscan_set {
 	size_t n;
 	hs_database_t *db;
 	hs_scratch_t *scratch;
+	unsigned mode;              /* HS_MODE_BLOCK, _STREAM or _VECTORED */
+	hs_stream_t *stream;        /* STREAM: the one stream, reset per flow */
+	const char **vdata;         /* VECTORED: the parts, grown to the */
+	unsigned *vlen;             /* longest flow */
+	size_t vcap;
 };
 
 /* What a match callback updates: a counter or the ids array. */
@@ -41,8 +57,9 @@ struct hyperscan_ctx {
 /*
  * --engine-opt hyperscan.mode and hyperscan.som.  Every suite hands an
  * engine whole buffers (a corpus, a packet, a name): block mode.
- * Vectored and streaming mode need a suite that scans data in parts; none
- * does yet, so they are refused rather than run as block mode.  som asks
+ * Vectored and streaming databases are the payload suite's --mode (its
+ * flows), so this option refuses them rather than give another suite a
+ * database it cannot scan whole buffers with.  som asks
  * for the leftmost start of each match (HS_FLAG_SOM_LEFTMOST): the same
  * ends are reported, at the cost SOM tracking has.
  */
@@ -55,13 +72,14 @@ static const char *hyperscan_refuse_mode(uint64_t v)
 {
 	if (v == 0)
 		return NULL;
-	return "no suite scans data in parts (every one hands Hyperscan "
-	       "whole buffers): only mode=block";
+	return "every suite hands Hyperscan whole buffers here: only "
+	       "mode=block (streaming and vectored: payload --mode=stream,"
+	       "vectored)";
 }
 
 static const struct engine_option hyperscan_options[] = {
 	{"mode", ENGINE_OPT_CHOICE, "block",
-	 "database mode: block (vectored, streaming: no suite yet)", 0, 0,
+	 "database mode: block (for flows: payload --mode)", 0, 0,
 	 hyperscan_modes, hyperscan_refuse_mode, &hyperscan_mode},
 	{"som", ENGINE_OPT_BOOL, "false",
 	 "track the leftmost start of each match (HS_FLAG_SOM_LEFTMOST)", 0,
@@ -80,6 +98,10 @@ static void hyperscan_set_free(void *h)
 
 	if (s == NULL)
 		return;
+	if (s->stream != NULL)
+		hs_close_stream(s->stream, s->scratch, NULL, NULL);
+	free(s->vdata);
+	free(s->vlen);
 	hs_free_scratch(s->scratch);
 	hs_free_database(s->db);
 	free(s);
@@ -214,8 +236,12 @@ static int hyperscan_build(struct hyperscan_set *s, char **exprs,
 {
 	hs_compile_error_t *ce = NULL;
 
+	unsigned mode = s->mode;
+
+	if (mode == HS_MODE_STREAM && hyperscan_som)
+		mode |= HS_MODE_SOM_HORIZON_LARGE;
 	if (hs_compile_multi((const char *const *)exprs, fl, ids,
-			     (unsigned)s->n, HS_MODE_BLOCK, NULL, &s->db,
+			     (unsigned)s->n, mode, NULL, &s->db,
 			     &ce) != HS_SUCCESS)
 		return hyperscan_report(ce, err);
 	if (hs_alloc_scratch(s->db, &s->scratch) != HS_SUCCESS) {
@@ -223,12 +249,20 @@ static int hyperscan_build(struct hyperscan_set *s, char **exprs,
 				 "hs_alloc_scratch failed");
 		return ENGINE_ERR_NOMEM;
 	}
+	if (s->mode == HS_MODE_STREAM &&
+	    hs_open_stream(s->db, 0, &s->stream) != HS_SUCCESS) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1,
+				 "hs_open_stream failed");
+		return ENGINE_ERR_NOMEM;
+	}
 	return 0;
 }
 
-static int hyperscan_compile_set(const struct engine_pattern *pats, size_t n,
-				 unsigned flags, void **out,
-				 struct engine_error *err)
+/* A set as a database of mode (HS_MODE_*); see engine.compile. */
+static int hyperscan_compile_mode(unsigned mode,
+				  const struct engine_pattern *pats, size_t n,
+				  unsigned flags, void **out,
+				  struct engine_error *err)
 {
 	struct hyperscan_set *s = NULL;
 	char **exprs = NULL;
@@ -252,6 +286,7 @@ static int hyperscan_compile_set(const struct engine_pattern *pats, size_t n,
 		goto out;
 	}
 	s->n = n;
+	s->mode = mode;
 	for (size_t i = 0; i < n; i++) {
 		rc = hyperscan_expression(&pats[i], i, flags, &exprs[i], err);
 		if (rc != 0)
@@ -272,15 +307,35 @@ out:
 	return rc;
 }
 
-static int hyperscan_on_first(unsigned id, unsigned long long from,
-			      unsigned long long to, unsigned fl, void *ctx)
+static int hyperscan_compile_set(const struct engine_pattern *pats, size_t n,
+				 unsigned flags, void **out,
+				 struct engine_error *err)
+{
+	return hyperscan_compile_mode(HS_MODE_BLOCK, pats, n, flags, out, err);
+}
+
+static int hyperscan_compile_flow(enum engine_flow mode,
+				  const struct engine_pattern *pats, size_t n,
+				  unsigned flags, void **out,
+				  struct engine_error *err)
+{
+	return hyperscan_compile_mode(mode == ENGINE_FLOW_STREAM
+					      ? HS_MODE_STREAM
+					      : HS_MODE_VECTORED,
+				      pats, n, flags, out, err);
+}
+
+/* is_match: the first match is the answer (over a flow it may come at
+ * the stream's end, from hs_reset_stream). */
+static int hyperscan_on_stop(unsigned id, unsigned long long from,
+			     unsigned long long to, unsigned fl, void *ctx)
 {
 	(void)id;
 	(void)from;
 	(void)to;
 	(void)fl;
-	(void)ctx;
-	return 1; /* stop: one match answers is_match */
+	((struct hyperscan_ctx *)ctx)->count = 1;
+	return 1;
 }
 
 static int hyperscan_on_count(unsigned id, unsigned long long from,
@@ -332,7 +387,8 @@ static int hyperscan_run(struct hyperscan_set *s, const char *data,
 
 static int hyperscan_is_match(void *h, const char *data, size_t len)
 {
-	int rc = hyperscan_run(h, data, len, hyperscan_on_first, NULL);
+	struct hyperscan_ctx ctx = {0, NULL};
+	int rc = hyperscan_run(h, data, len, hyperscan_on_stop, &ctx);
 
 	if (rc == HS_SCAN_TERMINATED)
 		return 1;
@@ -364,6 +420,145 @@ static long hyperscan_match_ids(void *h, const char *data, size_t len,
 	return matched;
 }
 
+/* An hs_error_t of a flow scan as 0 (went on), 1 (stopped) or <0. */
+static int hyperscan_status(hs_error_t rc)
+{
+	switch (rc) {
+	case HS_SUCCESS:
+		return 0;
+	case HS_SCAN_TERMINATED:
+		return 1;
+	case HS_NOMEM:
+		return ENGINE_ERR_NOMEM;
+	default:
+		return ENGINE_ERR_MATCH;
+	}
+}
+
+/* The flow through s's stream, then reset (end matches reported). */
+static int hyperscan_stream(struct hyperscan_set *s,
+			    const struct engine_span *parts, size_t n,
+			    match_event_handler cb, struct hyperscan_ctx *ctx)
+{
+	int rc = 0;
+	hs_error_t e;
+
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		if (parts[k].len > UINT_MAX)
+			rc = ENGINE_ERR_UNSUPPORTED;
+		else
+			rc = hyperscan_status(hs_scan_stream(
+				s->stream, parts[k].p ? parts[k].p : "",
+				(unsigned)parts[k].len, 0, s->scratch, cb, ctx));
+	}
+	/* a stopped stream reports nothing more: reset it quietly */
+	e = hs_reset_stream(s->stream, 0, s->scratch, rc == 0 ? cb : NULL, ctx);
+	if (rc == 0 && e != HS_SUCCESS && e != HS_SCAN_TERMINATED)
+		rc = ENGINE_ERR_MATCH;
+	return rc;
+}
+
+/* The vector arrays grown to n parts.  0, or ENGINE_ERR_NOMEM. */
+static int hyperscan_vgrow(struct hyperscan_set *s, size_t n)
+{
+	const char **d;
+	unsigned *l;
+
+	if (n <= s->vcap)
+		return 0;
+	d = realloc(s->vdata, n * sizeof(*d));
+	if (d == NULL)
+		return ENGINE_ERR_NOMEM;
+	s->vdata = d;
+	l = realloc(s->vlen, n * sizeof(*l));
+	if (l == NULL)
+		return ENGINE_ERR_NOMEM;
+	s->vlen = l;
+	s->vcap = n;
+	return 0;
+}
+
+static int hyperscan_vector(struct hyperscan_set *s,
+			    const struct engine_span *parts, size_t n,
+			    match_event_handler cb, struct hyperscan_ctx *ctx)
+{
+	int rc = n > UINT_MAX ? ENGINE_ERR_UNSUPPORTED : hyperscan_vgrow(s, n);
+
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		if (parts[k].len > UINT_MAX)
+			return ENGINE_ERR_UNSUPPORTED;
+		s->vdata[k] = parts[k].p ? parts[k].p : "";
+		s->vlen[k] = (unsigned)parts[k].len;
+	}
+	if (rc != 0)
+		return rc;
+	return hyperscan_status(hs_scan_vector(s->db, s->vdata, s->vlen,
+					       (unsigned)n, 0, s->scratch, cb,
+					       ctx));
+}
+
+static long hyperscan_match_flow(void *h, const struct engine_span *parts,
+				 size_t n, unsigned char *ids)
+{
+	struct hyperscan_set *s = h;
+	struct hyperscan_ctx ctx = {0, ids};
+	match_event_handler cb = ids ? hyperscan_on_id : hyperscan_on_stop;
+	long matched = 0;
+	int rc;
+
+	if (ids != NULL)
+		memset(ids, 0, s->n);
+	rc = s->mode == HS_MODE_STREAM ? hyperscan_stream(s, parts, n, cb, &ctx)
+				       : hyperscan_vector(s, parts, n, cb, &ctx);
+	if (rc < 0)
+		return rc;
+	if (ids == NULL)
+		return ctx.count > 0;
+	for (size_t i = 0; i < s->n; i++)
+		matched += ids[i];
+	return matched;
+}
+
+static void hyperscan_mem(void *h, struct engine_mem *m)
+{
+	struct hyperscan_set *s = h;
+
+	*m = (struct engine_mem){0, 0, 0};
+	if (hs_database_size(s->db, &m->db) != HS_SUCCESS)
+		m->db = 0;
+	if (hs_scratch_size(s->scratch, &m->scratch) != HS_SUCCESS)
+		m->scratch = 0;
+	if (s->mode == HS_MODE_STREAM &&
+	    hs_stream_size(s->db, &m->stream) != HS_SUCCESS)
+		m->stream = 0;
+}
+
+/* Another thread's state: h's database, borrowed, and its own scratch. */
+static void *hyperscan_thread_new(void *h)
+{
+	const struct hyperscan_set *s = h;
+	struct hyperscan_set *t = malloc(sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	*t = (struct hyperscan_set){.n = s->n, .db = s->db, .mode = s->mode};
+	if (hs_clone_scratch(s->scratch, &t->scratch) != HS_SUCCESS) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void hyperscan_thread_free(void *t)
+{
+	struct hyperscan_set *s = t;
+
+	if (s == NULL)
+		return;
+	hs_free_scratch(s->scratch); /* the database is the set's */
+	free(s);
+}
+
 static size_t hyperscan_size(void *h)
 {
 	struct hyperscan_set *s = h;
@@ -390,4 +585,9 @@ const struct engine engine_hyperscan = {
 	.size = hyperscan_size,
 	.free = hyperscan_set_free,
 	.options = hyperscan_options,
+	.compile_flow = hyperscan_compile_flow,
+	.match_flow = hyperscan_match_flow,
+	.mem = hyperscan_mem,
+	.thread_new = hyperscan_thread_new,
+	.thread_free = hyperscan_thread_free,
 };

@@ -31,7 +31,9 @@ struct onig_set {
 	/* first member: inturn_op_* get the set as a struct inturn */
 	struct inturn turn; /* n, anchored, utf8 and onig_try */
 	OnigRegex *re;
-	OnigRegion *region; /* shared: one search at a time */
+	OnigRegion *region; /* shared: one search at a time (so no
+			       engine.thread_new yet: a thread would need
+			       its own region and match parameters) */
 	OnigMatchParam *mp;
 };
 

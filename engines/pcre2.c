@@ -8,6 +8,11 @@
  * Backtracking is bounded: a match limit and a depth limit turn
  * catastrophic patterns into ENGINE_ERR_LIMIT instead of a hang.
  *
+ * Threads (engine.thread_new): PCRE2 documents a compiled pattern, and
+ * its JIT code, as shareable between threads; match data, a match
+ * context that points at a JIT stack, and the JIT stack are not.  A
+ * thread's state borrows the set's compiled patterns and has its own.
+ *
  * Build: only when CMake found libpcre2-8 (RXB_HAVE_PCRE2).
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -65,6 +70,7 @@ struct pcre2_set {
 	pcre2_match_data **md; /* one per pattern, made at compile time */
 	pcre2_match_context *mctx;
 	pcre2_jit_stack *stack;
+	int borrowed; /* a thread's state: code is the set's (thread_new) */
 };
 
 static int pcre2_try(void *h, size_t i, const char *data, size_t len,
@@ -88,13 +94,14 @@ static void pcre2_set_free(void *h)
 	for (size_t i = 0; i < s->turn.n; i++) {
 		if (s->md != NULL)
 			pcre2_match_data_free(s->md[i]);
-		if (s->code != NULL)
+		if (s->code != NULL && !s->borrowed)
 			pcre2_code_free(s->code[i]);
 	}
 	pcre2_match_context_free(s->mctx);
 	pcre2_jit_stack_free(s->stack);
 	free(s->md);
-	free(s->code);
+	if (!s->borrowed)
+		free(s->code);
 	free(s);
 }
 
@@ -248,6 +255,33 @@ static int pcre2_try(void *h, size_t i, const char *data, size_t len,
 	}
 }
 
+/* Another thread's state: h's patterns, its own match data and context. */
+static void *pcre2_thread_new(void *h)
+{
+	const struct pcre2_set *s = h;
+	struct pcre2_set *t = calloc(1, sizeof(*t));
+	struct engine_error err;
+
+	if (t == NULL)
+		return NULL;
+	t->turn = s->turn;
+	t->jit = s->jit;
+	t->code = s->code;
+	t->borrowed = 1;
+	t->md = calloc(t->turn.n, sizeof(*t->md));
+	if (t->md == NULL || pcre2_make_context(t, &err) != 0)
+		goto fail;
+	for (size_t i = 0; i < t->turn.n; i++) {
+		t->md[i] = pcre2_match_data_create_from_pattern(t->code[i], NULL);
+		if (t->md[i] == NULL)
+			goto fail;
+	}
+	return t;
+fail:
+	pcre2_set_free(t);
+	return NULL;
+}
+
 static size_t pcre2_size(void *h)
 {
 	struct pcre2_set *s = h;
@@ -285,6 +319,8 @@ const struct engine engine_pcre2 = {
 	.size = pcre2_size,
 	.free = pcre2_set_free,
 	.options = pcre2_interp_options,
+	.thread_new = pcre2_thread_new,
+	.thread_free = pcre2_set_free,
 };
 
 const struct engine engine_pcre2_jit = {
@@ -301,4 +337,6 @@ const struct engine engine_pcre2_jit = {
 	.size = pcre2_size,
 	.free = pcre2_set_free,
 	.options = pcre2_jit_options,
+	.thread_new = pcre2_thread_new,
+	.thread_free = pcre2_set_free,
 };

@@ -54,6 +54,11 @@
 #define RXB_DFA_WS_MIN 4096u
 #define RXB_DFA_WS_MAX ((size_t)1 << 24)
 
+/*
+ * No engine.thread_new: the compiled patterns could be shared (as in
+ * pcre2.c), but the match data and the workspace, which a match may
+ * grow, are the set's.
+ */
 struct dfa_set {
 	/* first member: inturn_op_* get the set as a struct inturn */
 	struct inturn turn; /* n, anchored, utf8 and dfa_try */

@@ -171,6 +171,13 @@ static int posix_try(void *h, size_t i, const char *data, size_t len,
 	return !s->turn.anchored || m->rm_so == 0;
 }
 
+/*
+ * Threads: POSIX does not list regexec among the functions that need not
+ * be thread-safe, and glibc marks it MT-Safe; a set keeps no scratch
+ * (regmatch_t is on the stack), so threads share the handle.  glibc takes
+ * a lock of the regex_t's own inside regexec: threads on one compiled
+ * pattern contend for it, which --threads then measures.
+ */
 const struct engine engine_posix = {
 	.name = "posix",
 	.desc = "glibc POSIX regex (ERE, leftmost-longest); sets tried in turn",
@@ -185,4 +192,6 @@ const struct engine engine_posix = {
 	.match_ids = inturn_op_match_ids,
 	.size = NULL,
 	.free = posix_set_free,
+	.thread_new = engine_thread_same,
+	.thread_free = engine_thread_same_free,
 };

@@ -14,6 +14,11 @@
  * option for it.  RE2 has no version API: CMake passes RXB_RE2_VERSION
  * (from pkg-config or dpkg).
  *
+ * Threads (engine.thread_new): RE2's and RE2::Set's matching methods are
+ * const and documented thread-safe; the one state a handle changes while
+ * it matches is the set's result vector, so a thread's state borrows the
+ * compiled RE2s and the set and has its own vector and hits.
+ *
  * Build: only when CMake found RE2 (RXB_HAVE_RE2).
  */
 #include "engines/engine.h"
@@ -59,6 +64,8 @@ struct re2_set {
 	int *hits;          /* n slots for cre2_set_match(), made here */
 	int dfa_failed;     /* a search in ENGINE_PHASE_WARM ran out of DFA
 			       memory (re2_note) */
+	cre2_set_hits_t *own; /* a thread's state (thread_new): its result
+				 vector; re and set are the handle's */
 };
 
 static const char *re2_version(void)
@@ -72,6 +79,12 @@ static void re2_set_free(void *h)
 
 	if (s == NULL)
 		return;
+	if (s->own != NULL) { /* a thread's: re and set are borrowed */
+		cre2_set_hits_delete(s->own);
+		free(s->hits);
+		free(s);
+		return;
+	}
 	for (size_t i = 0; s->re != NULL && i < s->n; i++)
 		cre2_delete(s->re[i]);
 	cre2_set_delete(s->set);
@@ -303,10 +316,35 @@ static long re2_match_ids(void *h, const char *data, size_t len,
 			ids[0] = 1;
 		return rc;
 	}
-	n = re2_set_status(cre2_set_match(s->set, data, len, s->hits, s->n));
+	n = re2_set_status(
+		s->own != NULL
+			? cre2_set_match_hits(s->set, s->own, data, len,
+					      s->hits, s->n)
+			: cre2_set_match(s->set, data, len, s->hits, s->n));
 	for (long k = 0; k < n; k++)
 		ids[s->hits[k]] = 1;
 	return n;
+}
+
+/* Another thread's state: h's RE2s and set, its own result vector. */
+static void *re2_thread_new(void *h)
+{
+	const struct re2_set *s = h;
+	struct re2_set *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	*t = *s;
+	t->dfa_failed = 0;
+	t->hits = calloc(s->n, sizeof(*t->hits));
+	t->own = cre2_set_hits_new();
+	if (t->hits == NULL || t->own == NULL) {
+		free(t->hits);
+		cre2_set_hits_delete(t->own);
+		free(t);
+		return NULL;
+	}
+	return t;
 }
 
 /*
@@ -363,4 +401,6 @@ const struct engine engine_re2 = {
 	.options = re2_options_table,
 	.semantics_now = re2_semantics_now,
 	.note = re2_note,
+	.thread_new = re2_thread_new,
+	.thread_free = re2_set_free,
 };

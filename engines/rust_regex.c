@@ -36,6 +36,11 @@
 #define RXB_RUST_REGEX_VERSION "unknown"
 #endif
 
+/*
+ * No engine.thread_new: a Regex and a RegexSet are Sync (the crate keeps
+ * a cache per thread), but RxbSet keeps the one hits vector every
+ * match_ids reuses (engines/rust/src/lib.rs).
+ */
 struct rust_set {
 	/* first member: inturn_op_count gets the set as a struct inturn */
 	struct inturn turn;

@@ -21,6 +21,7 @@ static const struct {
 	{STATUS_SYSTEM, "pipe or fork failed"},
 	{STATUS_INTERRUPTED, "interrupted"},
 	{STATUS_SKIPPED, "skipped after an earlier failure"},
+	{STATUS_MISMATCH, "wrong answer"},
 };
 
 const char *engine_status_name(int status)

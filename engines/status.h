@@ -26,6 +26,8 @@ enum engine_status {
 	STATUS_SYSTEM = -66,      /* pipe or fork failed: no child to run it in */
 	STATUS_INTERRUPTED = -67, /* SIGINT/SIGTERM (harness/interrupt.h) */
 	STATUS_SKIPPED = -68,     /* passed over after an earlier failure */
+	STATUS_MISMATCH = -69,    /* a timed run's answer differed from the
+				     verified one (harness/threads.h) */
 };
 
 /* One-line name of a status, e.g. "match limit"; "unknown error" for a

@@ -170,6 +170,11 @@ static int tre_try(void *h, size_t i, const char *data, size_t len,
 	return !s->turn.anchored || m->rm_so == 0;
 }
 
+/*
+ * Threads: TRE documents itself as thread-safe, a compiled regex_t shared
+ * by concurrent searches (each tre_regnexec allocates its own state); a
+ * set keeps no scratch, so threads share the handle.
+ */
 const struct engine engine_tre = {
 	.name = "tre",
 	.desc = "TRE (tagged NFA, leftmost-longest); sets tried in turn",
@@ -184,4 +189,6 @@ const struct engine engine_tre = {
 	.match_ids = inturn_op_match_ids,
 	.size = NULL,
 	.free = tre_set_free,
+	.thread_new = engine_thread_same,
+	.thread_free = engine_thread_same_free,
 };

@@ -11,6 +11,7 @@
 #include "harness/isolate.h"
 #include "harness/parse.h"
 #include "harness/sample.h"
+#include "harness/threads.h"
 
 #include <errno.h>
 #include <math.h>
@@ -196,6 +197,12 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+uint64_t bench_median_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(v[0]), cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /*
  * The fixed cost of one timed run: the clock reads that bracket it and
  * the call into the op, timed as a run of 0 ops (the median of
@@ -216,8 +223,7 @@ static int bench_floor(const struct bench *b, const struct bench_opts *o,
 		if (rc < 0)
 			return rc;
 	}
-	qsort(ns, BENCH_FLOOR_RUNS, sizeof(ns[0]), cmp_u64);
-	*floor_ns = (ns[BENCH_FLOOR_RUNS / 2 - 1] + ns[BENCH_FLOOR_RUNS / 2]) / 2;
+	*floor_ns = bench_median_u64(ns, BENCH_FLOOR_RUNS);
 	return 0;
 }
 
@@ -358,6 +364,8 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 
 	if (b->self_time != NULL)
 		return bench_measure_self(b, o, r);
+	if (b->threads != NULL)
+		return bench_threads_measure(b, o, r);
 	if (o->measure == BENCH_INSTRUCTIONS)
 		return bench_measure_instr(b, o, r);
 	rc = bench_warm(b, o);
@@ -380,6 +388,10 @@ void bench_status_text(int rc, char *buf, size_t size)
 {
 	if (rc == STATUS_CALLGRIND)
 		snprintf(buf, size, "callgrind: %s", callgrind_error());
+	else if ((rc == STATUS_MISMATCH || rc == STATUS_SYSTEM) &&
+		 bench_threads_error()[0] != '\0')
+		snprintf(buf, size, "%s while timing: %s",
+			 engine_status_name(rc), bench_threads_error());
 	else
 		snprintf(buf, size, "%s while timing", engine_status_name(rc));
 }
@@ -432,7 +444,7 @@ static int sample_rotate(const struct sample_job *j)
 	uint64_t pass = bench_pass_n(j->b), n = j->o->fixed_n;
 
 	if (j->o->measure == BENCH_INSTRUCTIONS || j->b->self_time != NULL ||
-	    n == 0 || n >= pass)
+	    j->b->threads != NULL || n == 0 || n >= pass)
 		return 0;
 	n = (uint64_t)(j->sample % pass) * n % pass;
 	return n > 0 ? j->b->run(j->b->arg, n) : 0;

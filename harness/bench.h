@@ -37,7 +37,7 @@
 #include "harness/isolate.h"
 #include "harness/results.h"
 
-#define BENCH_MAX_EXTRA 6
+#define BENCH_MAX_EXTRA 8
 
 struct bench_metric {
 	const char *unit;
@@ -55,6 +55,7 @@ struct bench_self {
 };
 
 struct bench_opts;
+struct bench_threads;
 
 struct bench {
 	char *name;        /* "Suite/key=v/..." without "Benchmark"; owned */
@@ -90,6 +91,12 @@ struct bench {
 	int (*self_time)(void *self_arg, const struct bench_opts *o,
 			 struct bench_self *s);
 	void *self_arg;
+	/*
+	 * Optional: the op on several pinned threads at once, each over its
+	 * own share (harness/threads.h), measured by bench_threads_measure()
+	 * instead of timing run(), which is then never called.  Not owned.
+	 */
+	const struct bench_threads *threads;
 	/*
 	 * What the op's answer was verified against (suites/case.h), copied
 	 * into the result; owned, may be NULL.  unverified: timed although
@@ -234,6 +241,9 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
  * "match limit while timing", or callgrind's own for STATUS_CALLGRIND.
  */
 void bench_status_text(int rc, char *buf, size_t size);
+
+/* The median of v[0..n), n > 0 (v is sorted in place): a floor's. */
+uint64_t bench_median_u64(uint64_t *v, size_t n);
 
 /* The ops of one pass over b's input set (b->pass_n, at least 1). */
 uint64_t bench_pass_n(const struct bench *b);

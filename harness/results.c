@@ -458,6 +458,7 @@ enum result_status result_status_of(int status)
 	case ENGINE_OK: return RESULT_OK;
 	case ENGINE_ERR_UNSUPPORTED: return RESULT_UNSUPPORTED;
 	case STATUS_TIMEOUT: return RESULT_TIMEOUT;
+	case STATUS_MISMATCH: return RESULT_MISMATCH;
 	}
 	return RESULT_ERROR;
 }

@@ -599,6 +599,19 @@ static int lone_summary(const struct comparison *cmp, const struct result *r,
 	return 0;
 }
 
+/* The median of line l, column c's metric unit, or NAN. */
+static double cell_median(const struct comparison *cmp, size_t l, size_t c,
+			  const char *unit)
+{
+	const struct result *r = cmp->cell[l * cmp->ncols + c];
+	const struct metric *m = r ? result_metric(r, unit) : NULL;
+	struct stats_summary s;
+
+	if (m == NULL || stats_summarize(m->v, m->n, 0.95, &s) != 0 || s.n == 0)
+		return NAN;
+	return s.median;
+}
+
 /* The cells of line l in a unit's table; idx[c]: its pair row + 1. */
 static int line_cells(struct rtable *t, const struct comparison *cmp,
 		      size_t l, const char *unit, const size_t *idx)
@@ -631,6 +644,7 @@ static int line_cells(struct rtable *t, const struct comparison *cmp,
 			return -1;
 		}
 		rc |= rtable_text(t, r, at, buf);
+		rtable_cell(t, (size_t)r, at)->v = cell_median(cmp, l, c, unit);
 		if (c == 0 || row == NULL)
 			continue;
 		change_text(row, buf, sizeof(buf));
@@ -644,19 +658,6 @@ static int line_cells(struct rtable *t, const struct comparison *cmp,
 		rc |= rtable_text(t, r, at + 2, buf);
 	}
 	return rc;
-}
-
-/* The median of line l, column c's metric unit, or NAN. */
-static double cell_median(const struct comparison *cmp, size_t l, size_t c,
-			  const char *unit)
-{
-	const struct result *r = cmp->cell[l * cmp->ncols + c];
-	const struct metric *m = r ? result_metric(r, unit) : NULL;
-	struct stats_summary s;
-
-	if (m == NULL || stats_summarize(m->v, m->n, 0.95, &s) != 0 || s.n == 0)
-		return NAN;
-	return s.median;
 }
 
 /*
@@ -700,6 +701,7 @@ static int geomean_row(struct rtable *t, const struct comparison *cmp,
 		base = c == 0 ? g : base;
 		gofmt_number(g, unit, buf, sizeof(buf));
 		rc |= rtable_text(t, r, c == 0 ? 1 : 2 + 3 * (c - 1), buf);
+		rtable_cell(t, (size_t)r, c == 0 ? 1 : 2 + 3 * (c - 1))->v = g;
 		if (c == 0)
 			continue;
 		snprintf(buf, sizeof(buf), "%+.2f%%", 100 * (g / base - 1));
@@ -1166,4 +1168,67 @@ int compare_write_md(FILE *out, const struct comparison *cmp)
 	}
 	rtables_release(&ts);
 	return rc != 0 || ferror(out) ? -1 : 0;
+}
+
+/* --- for other writers (report/compare_html.c) --------------------- */
+
+int compare_tables(const struct comparison *cmp, struct rtables *out)
+{
+	return build_tables(cmp, out);
+}
+
+/* What engine_versions() writes for column c, as a string (malloc'd). */
+static char *engines_text(const struct comparison *cmp, size_t c)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	if (f == NULL)
+		return NULL;
+	engine_versions(f, cmp, c, 0);
+	fclose(f);
+	return s;
+}
+
+int compare_context_table(const struct comparison *cmp, struct rtables *out)
+{
+	static const char *const keys[] = {"host", "cpu", "kernel",
+					   "rxbench-version"};
+	struct rtable *t = rtable_new(out, RTABLE_CHANGES, "columns",
+				      "Each column's run: the file it came "
+				      "from and the machine's context, as the "
+				      "results record them", 7);
+	int rc = t == NULL ? -1 : 0;
+
+	rc = rc || rtable_col(t, 0, "column", 0) || rtable_col(t, 1, "file", 0);
+	for (size_t k = 0; rc == 0 && k < 4; k++)
+		rc = rtable_col(t, 2 + k, keys[k], 0);
+	rc = rc || rtable_col(t, 6, "engines", 0);
+	for (size_t c = 0; rc == 0 && c < cmp->ncols; c++) {
+		const struct compare_input *in = &cmp->in[cmp->cols[c].input];
+		long r = rtable_row(t);
+		char *e = engines_text(cmp, c);
+		rc = r < 0 || e == NULL ||
+		     rtable_text(t, r, 0, cmp->cols[c].label) != 0 ||
+		     rtable_text(t, r, 1, in->label) != 0 ||
+		     rtable_text(t, r, 6, e[0] ? e + 2 : "") != 0; /* ", " */
+		for (size_t k = 0; rc == 0 && k < 4; k++)
+			rc = rtable_text(t, r, 2 + k,
+					 results_config_get(in->res, keys[k]));
+		free(e);
+	}
+	return rc ? -1 : 0;
+}
+
+void compare_write_notes(FILE *out, const struct comparison *cmp)
+{
+	config_diff(out, cmp, 0);
+	write_lists(out, cmp, 0);
+	list_input_changes(out, cmp, 0);
+}
+
+void compare_write_verdict(FILE *out, const struct comparison *cmp)
+{
+	verdict(out, cmp, 0);
 }

@@ -148,6 +148,30 @@ void comparison_release(struct comparison *cmp);
 int compare_write_text(FILE *out, const struct comparison *cmp);
 int compare_write_md(FILE *out, const struct comparison *cmp);
 
+/*
+ * What the HTML writer (compare_write_html, report/compare_html.c)
+ * draws from.  compare_tables: a table per unit as text and Markdown
+ * show them (each median cell's v is its median, each change cell's v
+ * new/old - 1), appended to out; compare_context_table: a row per
+ * column with its file and run context (host, CPU, kernel, rxbench and
+ * engine versions).  0 or -1 (out of memory).  compare_write_notes: the
+ * lines the text writer prints after its tables (configuration that
+ * differs, what a column lacks, status changes, pairs whose inputs
+ * differ); compare_write_verdict: compare's --threshold verdict line.
+ */
+int compare_tables(const struct comparison *cmp, struct rtables *out);
+int compare_context_table(const struct comparison *cmp, struct rtables *out);
+void compare_write_notes(FILE *out, const struct comparison *cmp);
+void compare_write_verdict(FILE *out, const struct comparison *cmp);
+
+/*
+ * The comparison as one offline HTML page (report/html.h's look): a
+ * summary of every column against the first first, the columns' run
+ * contexts, then per unit a chart with a series (a colour) per column
+ * and the table.  0, or -1 on a write error or out of memory.
+ */
+int compare_write_html(FILE *out, const struct comparison *cmp);
+
 /* True when cmp holds a regression (the exit status of --threshold). */
 int compare_failed(const struct comparison *cmp);
 

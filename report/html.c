@@ -120,6 +120,11 @@ static void html_table(FILE *out, const struct rtable *t, size_t id)
 	html_table_as(out, t, id, 0);
 }
 
+void html_write_table(FILE *out, const struct rtable *t, size_t id)
+{
+	html_table(out, t, id);
+}
+
 /* --- charts from the tables --------------------------------------- */
 
 /* Is t a suite's answer (not its overall ranking)? */
@@ -129,8 +134,7 @@ static int is_answer(const struct rtable *t)
 }
 
 
-/* Values spanning more than 10x get a log axis. */
-static int wants_log(const double *v, size_t n)
+int html_wants_log(const double *v, size_t n)
 {
 	double lo = INFINITY, hi = 0;
 
@@ -173,7 +177,7 @@ static int ranking_chart(FILE *out, struct svg_colors *pal, const char *suite,
 		 "of each one's time over the best; 1 = best, lower is "
 		 "better)", suite);
 	svg_bar_chart(out, pal, title, "x the best (geomean)", bars, t->nrows,
-		      wants_log(v, t->nrows));
+		      html_wants_log(v, t->nrows));
 	free(bars);
 	free(v);
 	return 0;
@@ -223,7 +227,7 @@ static int pivot_charts(FILE *out, struct svg_colors *pal, const char *suite,
 			 t0->keyunit[0] ? " (" : "", t0->keyunit,
 			 t0->keyunit[0] ? ")" : "");
 		svg_line_chart(out, pal, title, xl, t0->unit, s, k,
-			       wants_log(x, k * nr), wants_log(y, k * nr));
+			       html_wants_log(x, k * nr), html_wants_log(y, k * nr));
 	}
 	free(s);
 	free(x);
@@ -267,7 +271,7 @@ static int cell_bars(FILE *out, struct svg_colors *pal, const char *suite,
 	snprintf(title, sizeof(title), "%s, %s: %s per %s and %s", suite,
 		 t->title, t->unit, t->cols[0], t->colkey);
 	if (rc == 0)
-		svg_bar_chart(out, pal, title, t->unit, bars, n, wants_log(v, n));
+		svg_bar_chart(out, pal, title, t->unit, bars, n, html_wants_log(v, n));
 	free(bars);
 	free(labels);
 	free(v);
@@ -336,7 +340,7 @@ static int growth_chart(FILE *out, struct svg_colors *pal, const char *suite,
 		 t->keyunit, t->keyunit[0] ? ")" : "");
 	if (rc == 0)
 		svg_line_chart(out, pal, title, xl, t->unit, s, t->nrows,
-			       wants_log(x, nsz), wants_log(y, t->nrows * nsz));
+			       html_wants_log(x, nsz), html_wants_log(y, t->nrows * nsz));
 	free(s);
 	free(x);
 	free(y);
@@ -373,10 +377,25 @@ static int table_charts(FILE *out, struct svg_colors *pal, const char *suite,
 
 /* --- the page ----------------------------------------------------- */
 
-static void html_config(FILE *out, const struct results *res)
+void html_page_open(FILE *out, const char *title)
 {
-	fputs("<details id=\"config\"><summary>Run configuration</summary>\n"
-	      "<table class=\"kv\">\n", out);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "\n<meta name=\"viewport\" content=\"width=device-width\">\n"
+	      "<title>", out);
+	xml_text(out, title);
+	fprintf(out, "</title>\n<style>\n%s</style></head>\n<body>\n<h1>", css);
+	xml_text(out, title);
+	fputs("</h1>\n", out);
+}
+
+void html_page_close(FILE *out)
+{
+	fprintf(out, "<script>\n%s</script>\n</body></html>\n", script);
+}
+
+void html_config_table(FILE *out, const struct results *res)
+{
+	fputs("<table class=\"kv\">\n", out);
 	for (size_t i = 0; i < res->ncfg; i++) {
 		fputs("<tr><td>", out);
 		xml_text(out, res->cfg[i].key);
@@ -384,7 +403,15 @@ static void html_config(FILE *out, const struct results *res)
 		xml_text(out, res->cfg[i].value);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</table></details>\n", out);
+	fputs("</table>\n", out);
+}
+
+static void html_config(FILE *out, const struct results *res)
+{
+	fputs("<details id=\"config\"><summary>Run configuration</summary>\n",
+	      out);
+	html_config_table(out, res);
+	fputs("</details>\n", out);
 }
 
 struct page {
@@ -495,11 +522,7 @@ int report_write_html(FILE *out, const struct results *res,
 	pg->res = res;
 	if (page_tables(pg, opts) != 0)
 		goto out;
-	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-		"<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
-		"content=\"width=device-width\">\n<title>rxbench results"
-		"</title>\n<style>\n%s</style></head>\n<body>\n"
-		"<h1>rxbench results</h1>\n", css);
+	html_page_open(out, "rxbench results");
 	if (res->interrupted)
 		fputs("<p class=\"banner\">The run was interrupted: results "
 		      "are partial.</p>\n", out);
@@ -513,7 +536,7 @@ int report_write_html(FILE *out, const struct results *res,
 	for (size_t i = 0; i < fails.n; i++)
 		html_table(out, &fails.t[i], 999000 + i);
 	html_config(out, res);
-	fprintf(out, "<script>\n%s</script>\n</body></html>\n", script);
+	html_page_close(out);
 	rc = ferror(out) ? -1 : 0;
 out:
 	for (size_t s = 0; pg->ts != NULL && s < pg->suites.n; s++)

@@ -30,4 +30,18 @@
 int report_write_html(FILE *out, const struct results *res,
 		      const struct report_opts *opts);
 
+/*
+ * The page's pieces, for the page of several runs (compare_write_html):
+ * the head (inline CSS, the title as the <h1>, escaped), the end (the
+ * one inline script: sortable tables, series toggles), a table with
+ * anchor id "t<id>" under its title and caption, a run's configuration
+ * pairs as a two-column table, and whether values span more than 10x (a
+ * log axis).
+ */
+void html_page_open(FILE *out, const char *title);
+void html_page_close(FILE *out);
+void html_write_table(FILE *out, const struct rtable *t, size_t id);
+void html_config_table(FILE *out, const struct results *res); /* key, value */
+int html_wants_log(const double *v, size_t n);
+
 #endif

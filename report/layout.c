@@ -3,6 +3,7 @@
  */
 #include "report/layout.h"
 
+#include "harness/bench.h"
 #include "harness/complexity.h"
 #include "report/gofmt.h"
 #include "report/costliest.h"
@@ -420,6 +421,16 @@ static void table_caption(const struct ldecl *d, char *buf, size_t size)
 			 d->best ? "; the best of each column in bold" : "");
 }
 
+/* Does a cell of t at column `from` or past it hold a number? */
+static int rtable_has_number(const struct rtable *t, size_t from)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = from; c < t->ncols; c++)
+			if (!isnan(rtable_cell(t, r, c)->v))
+				return 1;
+	return 0;
+}
+
 /* The table of split tuple sig. */
 static int decl_table_for(struct tbuild *b, const char *sig,
 			  struct rtables *out)
@@ -457,6 +468,12 @@ static int decl_table_for(struct tbuild *b, const char *sig,
 	for (size_t c = nk; d->best && c < t->ncols; c++)
 		rtable_best_in_column(t, c, d->col[0] ? t->better :
 			ldecl_better(b->res, b->suite, &d->metric[c - nk]));
+	if (!rtable_has_number(t, nk + t->nlead)) {
+		/* a metric only some results have (B/stream): no table
+		   where none has it; their statuses are in other tables */
+		rtable_release(t);
+		out->n--;
+	}
 	rc = 0;
 out:
 	strlist_release(&rows);
@@ -476,7 +493,7 @@ static int decl_tables(const struct results *res, const char *suite,
 		goto out;
 	/* only results without the shared key (payload's base alone): one
 	   table of them, its split values empty */
-	if (sigs.n == 0 && d->shared[0] && d->split.n == 1 &&
+	if (sigs.n == 0 && d->shared[0] &&
 	    strlist_add(&sigs, "", 0) != 0)
 		goto out;
 	if (d->col[0]) {
@@ -691,13 +708,44 @@ static int one_decl(const struct results *res, const char *suite,
 	return 0;
 }
 
+/*
+ * The budgets the reader set, else those the results record (the run's
+ * --compile-budget, --heap-budget) into eff.  0, or -1 when a recorded
+ * one does not parse (err names it).
+ */
+static int budgets_of(const struct results *res, const struct report_opts *opts,
+		      struct report_opts *eff, char *err, size_t errsize)
+{
+	const char *cb = results_config_get(res, REPORT_CONFIG_COMPILE_BUDGET);
+	const char *hb = results_config_get(res, REPORT_CONFIG_HEAP_BUDGET);
+
+	*eff = opts != NULL ? *opts : (struct report_opts){0};
+	if (eff->budget_ns <= 0 && cb != NULL &&
+	    bench_parse_duration(cb, &eff->budget_ns) != 0) {
+		snprintf(err, errsize, "configuration %s: '%.64s' is not a "
+			 "duration such as 50ms", REPORT_CONFIG_COMPILE_BUDGET, cb);
+		return -1;
+	}
+	if (eff->heap_bytes <= 0 && hb != NULL &&
+	    ldecl_bytes(hb, &eff->heap_bytes) != 0) {
+		snprintf(err, errsize, "configuration %s: '%.64s' is not a "
+			 "size such as 16MiB", REPORT_CONFIG_HEAP_BUDGET, hb);
+		return -1;
+	}
+	return 0;
+}
+
 int report_suite_tables(const struct results *res, const char *suite,
 			const struct report_opts *opts, struct rtables *out,
 			char *err, size_t errsize)
 {
+	struct report_opts eff;
 	struct ldecl d;
 
 	err[0] = '\0';
+	if (budgets_of(res, opts, &eff, err, errsize) != 0)
+		return -1;
+	opts = &eff;
 	if (!results_layout_has(res, suite))
 		return default_decl(res, suite, &d) ||
 		       decl_tables(res, suite, &d, out) ? -1 : 0;

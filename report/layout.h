@@ -56,16 +56,22 @@ struct rtables {
 	size_t n;
 };
 
-/* What a reader may set: the verdict budgets (0: the declared ones). */
+/*
+ * What a reader may set: the verdict budgets (0: the ones the results
+ * record, as the configuration pairs below, which `rxbench run
+ * --compile-budget=D --heap-budget=B` writes; else the declared ones).
+ */
 struct report_opts {
 	double budget_ns;
 	double heap_bytes;
 };
+#define REPORT_CONFIG_COMPILE_BUDGET "compile-budget" /* "20ms" */
+#define REPORT_CONFIG_HEAP_BUDGET "heap-budget"       /* "4MiB" */
 
 /*
  * The tables of one suite, appended to out (opts may be NULL).  0, or -1
- * when out of memory or a layout line is bad (err says which; out keeps
- * what was built; release it).
+ * when out of memory, a layout line or a recorded budget is bad (err
+ * says which; out keeps what was built; release it).
  */
 int report_suite_tables(const struct results *res, const char *suite,
 			const struct report_opts *opts, struct rtables *out,

@@ -98,39 +98,50 @@ int case_table_input(struct case_table *t, const char *key,
 	return result_inputs_add(&t->in, key, value, len);
 }
 
-int case_table_input_data(struct case_table *t, const char *key,
-			  const char *path, const char *what,
-			  const void *data, size_t len)
+int case_inputs_data(struct result_inputs *in, const char *key,
+		     const char *name, const void *data, size_t len)
 {
 	char k[128], v[DIGEST_HEX_SIZE];
-	const char *name = path ? path : what;
 
-	if (case_table_input(t, key, name, strlen(name)) != 0)
+	if (result_inputs_add(in, key, name, strlen(name)) != 0)
 		return -1;
 	snprintf(k, sizeof(k), "%s-size", key);
 	snprintf(v, sizeof(v), "%zu", len);
-	if (case_table_input(t, k, v, strlen(v)) != 0)
+	if (result_inputs_add(in, k, v, strlen(v)) != 0)
 		return -1;
 	snprintf(k, sizeof(k), "%s-sha256", key);
 	if (digest_sha256_hex(data, len, v) == 0 &&
-	    case_table_input(t, k, v, strlen(v)) != 0)
+	    result_inputs_add(in, k, v, strlen(v)) != 0)
 		return -1;
 	return 0;
 }
 
-int case_table_input_file(struct case_table *t, const char *key,
-			  const char *path, char *err, size_t errsize)
+int case_inputs_file(struct result_inputs *in, const char *key,
+		     const char *path, char *err, size_t errsize)
 {
 	struct corpus f = {0};
 	int rc;
 
 	if (corpus_load_file(&f, path, err, errsize) != 0)
 		return -1;
-	rc = case_table_input_data(t, key, path, NULL, f.data, f.len);
+	rc = case_inputs_data(in, key, path, f.data, f.len);
 	if (rc != 0)
 		snprintf(err, errsize, "out of memory");
 	corpus_release(&f);
 	return rc;
+}
+
+int case_table_input_data(struct case_table *t, const char *key,
+			  const char *path, const char *what,
+			  const void *data, size_t len)
+{
+	return case_inputs_data(&t->in, key, path ? path : what, data, len);
+}
+
+int case_table_input_file(struct case_table *t, const char *key,
+			  const char *path, char *err, size_t errsize)
+{
+	return case_inputs_file(&t->in, key, path, err, errsize);
 }
 
 /* c's inputs and its table's into `in`.  0 or -1. */

@@ -236,6 +236,16 @@ int case_table_input_file(struct case_table *t, const char *key,
 			  const char *path, char *err, size_t errsize);
 
 /*
+ * The same three inputs into any set (a benchmark's own, a suite's kept
+ * for its floors): name is the path or what the data is; the file is
+ * read whole (corpus_load_file: a one-line error in err).  0 or -1.
+ */
+int case_inputs_data(struct result_inputs *in, const char *key,
+		     const char *name, const void *data, size_t len);
+int case_inputs_file(struct result_inputs *in, const char *key,
+		     const char *path, char *err, size_t errsize);
+
+/*
  * The pipeline above, adding rows to ctx->results and benchmarks to
  * ctx->plan.  The items stay where they are (benchmarks point at them)
  * until case_table_release().  0; STATUS_INTERRUPTED when a signal

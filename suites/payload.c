@@ -22,10 +22,15 @@
  * The options are a declared table (payload_options) that fills a struct
  * payload_config; what a run builds from them is a struct payload_run
  * (payload.h), which prepare() returns and cleanup() takes.
+ *
+ * --threads adds to each case a benchmark per thread count, its op on
+ * that many pinned threads (payload_threads.c); the scenarios with ops
+ * say how in their payload_thread_ops.
  */
 #define _GNU_SOURCE
 #include "suites/payload.h"
 
+#include "corpora/digest.h"
 #include "corpora/pcap.h"
 #include "harness/interrupt.h"
 #include "harness/parse.h"
@@ -42,16 +47,19 @@
 
 #define MAX_SIZES PAYLOAD_MAX_SIZES
 #define MAX_RULE_FILES 16
+#define MAX_THREAD_COUNTS 16
 #define DEFAULT_BENCHTIME_NS 0.1e9
 
 /* Each scenario's own functions, below the table. */
 static int run_base(void *arg, uint64_t n);
 static int run_touch(void *arg, uint64_t n);
 static int run_single(void *arg, uint64_t n);
+static int run_flow_single(void *arg, uint64_t n);
 static int ref_literal(const struct packet *p);
 static int ref_pri_ate(const struct packet *p);
 static int single_table(struct scen_size *ss, struct suite_ctx *ctx);
 static const struct case_ops single_ops;
+static const struct payload_thread_ops single_threads;
 static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 			  struct suite_ctx *ctx);
 static void reallife_teardown(struct scen_run *sr);
@@ -76,6 +84,7 @@ static const struct scenario scenarios[] = {
 		.re = PACKETS_LITERAL_NEEDLE, .flags = ENGINE_DOTALL,
 		.ref_name = "memmem", .reference = ref_literal,
 		.ops = &single_ops, .run = run_single, .table = single_table,
+		.threads = &single_threads,
 	},
 	{
 		.name = "full-scan", .title = "full payload scan", .in_default = 1,
@@ -84,12 +93,14 @@ static const struct scenario scenarios[] = {
 		.re = "pri.*ate", .flags = ENGINE_DOTALL | ENGINE_SINGLEMATCH,
 		.ref_name = "pri then ate", .reference = ref_pri_ate,
 		.ops = &single_ops, .run = run_single, .table = single_table,
+		.threads = &single_threads,
 	},
 	{
 		.name = "real-life", .title = "real-life", .in_default = 1,
 		.help = "10 rules per packet (or --rules), match_ids (HTTP)",
 		.plant = PACKETS_HTTP, .rules = 1,
 		.ops = &payload_rules_ops, .run = payload_rules_run,
+		.threads = &payload_rules_threads,
 		.setup = reallife_setup, .table = payload_rules_table,
 		.teardown = reallife_teardown,
 	},
@@ -129,6 +140,12 @@ struct payload_config {
 	enum rules_target rules_target;
 	int per_rule;       /* --per-rule: the per-rule scenario too */
 	const char *pcap;
+	enum payload_mode modes[PMODE_COUNT]; /* --mode; none: block */
+	size_t nmode;
+	size_t threads[MAX_THREAD_COUNTS]; /* --threads: counts > 1, ascending */
+	size_t nthreads;
+	int cpu[BENCH_MAX_THREADS]; /* the CPUs of the affinity mask */
+	size_t ncpu;
 };
 
 static void payload_config_init(void *cfg)
@@ -173,6 +190,55 @@ void payload_name(char *buf, size_t size, const struct scenario *sc,
 	if (e != NULL && n > 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, "/engine=%s",
 			 engine_bench_name(e));
+}
+
+static const char *const mode_names[PMODE_COUNT] = {
+	[PMODE_BLOCK] = "block", [PMODE_STREAM] = "stream",
+	[PMODE_VECTORED] = "vectored",
+};
+
+int payload_flow_native(const struct scen_size *ss, const struct engine *e)
+{
+	return ss->mode != PMODE_BLOCK && e != NULL &&
+	       e->compile_flow != NULL && e->match_flow != NULL;
+}
+
+const char *payload_mode_key(const struct scen_size *ss,
+			     const struct engine *e)
+{
+	if (ss->mode == PMODE_BLOCK)
+		return NULL;
+	if (ss->mode == PMODE_STREAM && e != NULL && !payload_flow_native(ss, e))
+		return "reassembled";
+	return mode_names[ss->mode];
+}
+
+void payload_case_name(char *buf, size_t size, const struct scen_size *ss,
+		       const struct engine *e)
+{
+	const char *mode = payload_mode_key(ss, e);
+	size_t n;
+
+	payload_name(buf, size, ss->sr->sc, ss->in->label, NULL);
+	n = strlen(buf);
+	if (mode != NULL && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "/mode=%s", mode);
+	if (e != NULL && n < size)
+		snprintf(buf + n, size - n, "/engine=%s", engine_bench_name(e));
+}
+
+const char *payload_unit(const struct scen_size *ss)
+{
+	return ss->mode == PMODE_BLOCK ? "packet" : "flow";
+}
+
+const struct engine_span *payload_flow_spans(const struct scen_size *ss,
+					     size_t f, size_t *n)
+{
+	const size_t *flow = ss->parts->flow;
+
+	*n = flow[f + 1] - flow[f];
+	return ss->spans + flow[f];
 }
 
 void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
@@ -242,29 +308,94 @@ static int opt_link(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
-static int opt_scenarios(void *cfg, const char *v, char *err, size_t size)
+/*
+ * Each word of the comma-separated list v, in order, handed to one(cfg,
+ * word, len, err, size).  0, or the first -1 one returns.
+ */
+static int each_word(const char *v, void *cfg,
+		     int (*one)(void *cfg, const char *w, size_t len, char *err,
+				size_t size),
+		     char *err, size_t size)
 {
-	struct payload_config *c = cfg;
-	const char *p = v;
-
-	c->scen_mask = 0;
-	for (;;) {
-		size_t len = strcspn(p, ","), sc = 0;
-		while (sc < NSCEN && (strlen(scenarios[sc].name) != len ||
-				      strncmp(scenarios[sc].name, p, len) != 0))
-			sc++;
-		if (sc == NSCEN) {
-			char names[256];
-			scenario_names(names, sizeof(names));
-			snprintf(err, size, "unknown scenario '%.*s' (%s)",
-				 (int)(len > 40 ? 40 : len), p, names);
+	for (const char *p = v;;) {
+		size_t len = strcspn(p, ",");
+		if (one(cfg, p, len, err, size) != 0)
 			return -1;
-		}
-		c->scen_mask |= 1u << sc;
 		p += len;
 		if (*p++ == '\0')
 			return 0;
 	}
+}
+
+/* Index of w[0..len) among the n names of name(i), or n. */
+static size_t word_index(const char *w, size_t len, size_t n,
+			 const char *(*name)(size_t i))
+{
+	size_t i = 0;
+
+	while (i < n && (strlen(name(i)) != len || strncmp(name(i), w, len) != 0))
+		i++;
+	return i;
+}
+
+static const char *scenario_name(size_t i)
+{
+	return scenarios[i].name;
+}
+
+static const char *mode_name(size_t i)
+{
+	return mode_names[i];
+}
+
+static int one_scenario(void *cfg, const char *w, size_t len, char *err,
+			size_t size)
+{
+	size_t sc = word_index(w, len, NSCEN, scenario_name);
+	char names[256];
+
+	if (sc < NSCEN) {
+		((struct payload_config *)cfg)->scen_mask |= 1u << sc;
+		return 0;
+	}
+	scenario_names(names, sizeof(names));
+	snprintf(err, size, "unknown scenario '%.*s' (%s)",
+		 (int)(len > 40 ? 40 : len), w, names);
+	return -1;
+}
+
+static int opt_scenarios(void *cfg, const char *v, char *err, size_t size)
+{
+	((struct payload_config *)cfg)->scen_mask = 0;
+	return each_word(v, cfg, one_scenario, err, size);
+}
+
+static int one_mode(void *cfg, const char *w, size_t len, char *err,
+		    size_t size)
+{
+	struct payload_config *c = cfg;
+	size_t m = word_index(w, len, PMODE_COUNT, mode_name);
+
+	if (m == PMODE_COUNT) {
+		snprintf(err, size, "unknown mode '%.*s' (block, stream, "
+			 "vectored, separated by commas)",
+			 (int)(len > 40 ? 40 : len), w);
+		return -1;
+	}
+	for (size_t k = 0; k < c->nmode; k++)
+		if (c->modes[k] == (enum payload_mode)m) {
+			snprintf(err, size, "mode '%s' given twice", mode_names[m]);
+			return -1;
+		}
+	c->modes[c->nmode++] = (enum payload_mode)m;
+	return 0;
+}
+
+/* "block", "stream,vectored", ...: each once. */
+static int opt_mode(void *cfg, const char *v, char *err, size_t size)
+{
+	((struct payload_config *)cfg)->nmode = 0;
+	return each_word(v, cfg, one_mode, err, size);
 }
 
 static int opt_rules(void *cfg, const char *v, char *err, size_t size)
@@ -308,6 +439,79 @@ static int opt_rules_target(void *cfg, const char *v, char *err, size_t size)
 	return -1;
 }
 
+/* "0,1" or "0-3": the CPUs of the mask, for messages. */
+static void cpu_names(const struct payload_config *c, char *buf, size_t size)
+{
+	if (c->ncpu > 0 && (size_t)(c->cpu[c->ncpu - 1] - c->cpu[0]) + 1 ==
+				   c->ncpu)
+		snprintf(buf, size, "%d-%d", c->cpu[0], c->cpu[c->ncpu - 1]);
+	else
+		snprintf(buf, size, "%d, ...", c->ncpu ? c->cpu[0] : -1);
+}
+
+/* Keep count n (> 1) once, the list ascending. */
+static void thread_count_add(struct payload_config *c, size_t n)
+{
+	size_t i = 0;
+
+	while (i < c->nthreads && c->threads[i] < n)
+		i++;
+	if (n < 2 || (i < c->nthreads && c->threads[i] == n))
+		return;
+	memmove(&c->threads[i + 1], &c->threads[i],
+		(c->nthreads - i) * sizeof(c->threads[0]));
+	c->threads[i] = n;
+	c->nthreads++;
+}
+
+/*
+ * "2", "1,2,4" or "all" (a thread per CPU of the affinity mask).  A
+ * count beyond the mask is refused: a thread is pinned to a CPU of its
+ * own, so more cannot be measured; the row's threads-line-computed
+ * says how many line rate would take beyond.
+ */
+static int opt_threads(void *cfg, const char *v, char *err, size_t size)
+{
+	struct payload_config *c = cfg;
+	size_t n[MAX_THREAD_COUNTS], k = 0;
+	int ncpu = bench_cpus(c->cpu, BENCH_MAX_THREADS);
+	char why[128], cpus[64];
+
+	if (ncpu < 1) {
+		snprintf(err, size, "cannot read this process's CPU affinity");
+		return -1;
+	}
+	c->ncpu = (size_t)ncpu;
+	c->nthreads = 0;
+	if (strcmp(v, "all") == 0 && c->ncpu < 2) {
+		snprintf(err, size, "this process may run on one CPU only: "
+			 "nothing to run on threads (see taskset, --cpu)");
+		return -1;
+	} else if (strcmp(v, "all") == 0) {
+		n[k++] = c->ncpu;
+	} else if (parse_size_list(v, 1, BENCH_MAX_THREADS, n,
+				   MAX_THREAD_COUNTS, &k, why,
+				   sizeof(why)) != 0) {
+		snprintf(err, size, "%s (thread counts: 2, or 1,2,4, or all)",
+			 why);
+		return -1;
+	}
+	cpu_names(c, cpus, sizeof(cpus));
+	for (size_t i = 0; i < k; i++) {
+		if (n[i] > c->ncpu) {
+			snprintf(err, size, "%zu threads, but this process may "
+				 "run on %zu CPUs (%s): each thread is pinned "
+				 "to a CPU of its own, so at most %zu are "
+				 "measured (threads-line-computed gives the "
+				 "count line rate needs beyond)", n[i], c->ncpu,
+				 cpus, c->ncpu);
+			return -1;
+		}
+		thread_count_add(c, n[i]);
+	}
+	return 0;
+}
+
 /*
  * The options.  --scenarios's help lists the table's rows: it is put
  * together before main() runs (usage_scenarios).
@@ -339,6 +543,13 @@ static const struct opt_spec payload_options[] = {
 	{"pcap", "FILE", "TCP/UDP payloads of a capture instead", OPT_TEXT,
 	 PAYLOAD_OPT(pcap), 0, 0, NULL},
 	{"scenarios", "a,b", scenarios_help, OPT_CALL, 0, 0, 0, opt_scenarios},
+	{"mode", "M,...", "block (default: per packet), stream (per flow,\n"
+	 "state kept across packets; reassembled where the\n"
+	 "engine has no stream API), vectored (a flow's\n"
+	 "packets in one call)", OPT_CALL, 0, 0, 0, opt_mode},
+	{"threads", "N,...|all", "also on N pinned threads, each over its\n"
+	 "share of the packets (all: one per CPU)", OPT_CALL, 0, 0, 0,
+	 opt_threads},
 	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
 };
 
@@ -370,6 +581,52 @@ static int wanted(const struct payload_run *r, size_t i)
 
 /* ---- inputs ---- */
 
+/* Is a flow mode (stream, vectored) among --mode's? */
+static int flow_modes(const struct payload_run *r)
+{
+	for (size_t m = 0; m < r->nmode; m++)
+		if (r->modes[m] != PMODE_BLOCK)
+			return 1;
+	return 0;
+}
+
+/* pk's packets as spans (what match_flow takes).  NULL out of memory. */
+static struct engine_span *spans_of(const struct packets *pk)
+{
+	struct engine_span *s = malloc((pk->n ? pk->n : 1) * sizeof(*s));
+
+	for (size_t i = 0; s != NULL && i < pk->n; i++)
+		s[i] = (struct engine_span){pk->pkt[i].p, pk->pkt[i].len};
+	return s;
+}
+
+/* The flows view and spans of pk.  0, or -1 out of memory. */
+static int flows_of(const struct packets *pk, struct packets *view,
+		    struct engine_span **spans)
+{
+	if (packets_flow_view(pk, view) != 0)
+		return -1;
+	*spans = spans_of(pk);
+	return *spans != NULL ? 0 : -1;
+}
+
+/* --pcap in a flow mode: the capture grouped into flows.  0, or -1. */
+static int inputs_pcap_flows(struct payload_run *r)
+{
+	char err[512];
+
+	if (pcap_load_flows(&r->pcap_flows, r->cfg->pcap, err,
+			    sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		return -1;
+	}
+	if (flows_of(&r->pcap_flows, &r->pcap_view, &r->pcap_spans) == 0)
+		return 0;
+	fprintf(stderr, "rxbench: payload: out of memory grouping %s into "
+		"flows\n", r->cfg->pcap);
+	return -1;
+}
+
 /* --pcap: one row, every scenario on the capture's payloads. */
 static int inputs_pcap(struct payload_run *r)
 {
@@ -380,11 +637,16 @@ static int inputs_pcap(struct payload_run *r)
 		fprintf(stderr, "rxbench: %s\n", err);
 		return -1;
 	}
+	if (case_inputs_file(&r->pcap_in, "pcap", r->cfg->pcap, err,
+			     sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		return -1;
+	}
 	snprintf(in->label, sizeof(in->label), "pcap");
 	in->linerate = packets_linerate_mpps(r->cfg->link_gbps, r->pcap.wire_bytes);
 	r->from_pcap = 1;
 	r->nin = 1;
-	return 0;
+	return flow_modes(r) ? inputs_pcap_flows(r) : 0;
 }
 
 /* The sizes (labels, line rates), or the capture.  0, or -1 after a
@@ -438,29 +700,57 @@ static int inputs_generate(struct payload_run *r)
 				"generating %zu-byte packets\n", in->size);
 			return -1;
 		}
+		for (int k = 0; k < PACKETS_KIND_COUNT && flow_modes(r); k++) {
+			if (in->gen[k].flow == NULL ||
+			    flows_of(&in->gen[k], &in->flows[k],
+				     &in->spans[k]) == 0)
+				continue;
+			fprintf(stderr, "rxbench: payload: out of memory "
+				"making %zu-byte flows\n", in->size);
+			return -1;
+		}
 	}
 	return 0;
+}
+
+/* What ss reads in its mode: packets, or flows and their packets. */
+static void scen_size_inputs(struct payload_run *r, struct scen_size *ss,
+			     size_t j)
+{
+	enum packets_kind k = ss->sr->sc->plant;
+
+	ss->per_op = 1;
+	if (ss->mode == PMODE_BLOCK) {
+		ss->pk = r->from_pcap ? &r->pcap : &r->in[j].gen[k];
+		return;
+	}
+	ss->pk = r->from_pcap ? &r->pcap_view : &r->in[j].flows[k];
+	ss->parts = r->from_pcap ? &r->pcap_flows : &r->in[j].gen[k];
+	ss->spans = r->from_pcap ? r->pcap_spans : r->in[j].spans[k];
+	if (ss->pk->n > 0)
+		ss->per_op = (double)ss->parts->n / (double)ss->pk->n;
 }
 
 /* The selected scenarios, and each at each size.  0, or -1 (memory). */
 static int inputs_scenarios(struct payload_run *r)
 {
 	r->sr = calloc(NSCEN, sizeof(*r->sr));
-	r->ss = calloc(NSCEN * r->nin + 1, sizeof(*r->ss));
+	r->ss = calloc(NSCEN * r->nin * r->nmode + 1, sizeof(*r->ss));
 	if (r->sr == NULL || r->ss == NULL)
 		return -1;
 	for (size_t i = 0; i < NSCEN; i++)
 		if (wanted(r, i))
 			r->sr[r->nsr++].sc = &scenarios[i];
 	for (size_t i = 0; i < r->nsr; i++)
-		for (size_t j = 0; j < r->nin; j++) {
-			struct scen_size *ss = &r->ss[i * r->nin + j];
-			ss->run = r;
-			ss->sr = &r->sr[i];
-			ss->in = &r->in[j];
-			ss->pk = r->from_pcap ? &r->pcap
-					      : &r->in[j].gen[r->sr[i].sc->plant];
-		}
+		for (size_t j = 0; j < r->nin; j++)
+			for (size_t m = 0; m < r->nmode; m++) {
+				struct scen_size *ss =
+					&r->ss[(i * r->nin + j) * r->nmode + m];
+				ss->run = r;
+				ss->sr = &r->sr[i];
+				ss->in = &r->in[j];
+				ss->mode = r->modes[m];
+			}
 	return 0;
 }
 
@@ -570,18 +860,20 @@ static int run_touch(void *arg, uint64_t n)
 	return 0;
 }
 
-static int run_single(void *arg, uint64_t n)
+/*
+ * n ops of is_match on handle h over packets [lo, hi), cycling, from
+ * *next (left at the packet after the last); matches added to *sink.
+ * The one-thread op (the whole set) and each thread's (its share).
+ */
+static inline int single_loop(const struct engine *e, void *h,
+			      const struct packet *pkt, size_t lo, size_t hi,
+			      size_t *next, uint64_t n, uint64_t *sink)
 {
-	struct pcase *c = arg;
-	const struct packets *pk = c->ss->pk;
-	const struct packet *pkt = pk->pkt;
-	const struct engine *e = c->e;
-	void *h = c->h;
-	size_t i = c->next;
+	size_t i = *next;
 	uint64_t hits = 0;
 
 	while (n > 0) {
-		size_t end = i + run_length(pk, i, n);
+		size_t end = i + (n < hi - i ? (size_t)n : hi - i);
 		n -= end - i;
 		for (; i < end; i++) {
 			int rc = e->is_match(h, pkt[i].p, pkt[i].len);
@@ -589,11 +881,46 @@ static int run_single(void *arg, uint64_t n)
 				return rc;
 			hits += (uint64_t)rc;
 		}
-		i = i == pk->n ? 0 : i;
+		i = i == hi ? lo : i;
+	}
+	*next = i;
+	*sink += hits;
+	return 0;
+}
+
+/* run_single in a flow mode on an engine with match_flow: an op a flow. */
+static int run_flow_single(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+	const struct scen_size *ss = c->ss;
+	const struct engine *e = c->e;
+	size_t i = c->next, nf = ss->pk->n;
+	uint64_t hits = 0;
+
+	while (n > 0) {
+		size_t end = i + (n < nf - i ? (size_t)n : nf - i);
+		n -= end - i;
+		for (; i < end; i++) {
+			size_t np;
+			const struct engine_span *sp = payload_flow_spans(ss, i, &np);
+			long rc = e->match_flow(c->h, sp, np, NULL);
+			if (rc < 0)
+				return (int)rc;
+			hits += (uint64_t)rc;
+		}
+		i = i == nf ? 0 : i;
 	}
 	c->next = i;
 	c->sink += hits;
 	return 0;
+}
+
+static int run_single(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+
+	return single_loop(c->e, c->h, c->ss->pk->pkt, 0, c->ss->pk->n,
+			   &c->next, n, &c->sink);
 }
 
 /*
@@ -604,7 +931,8 @@ static int run_single(void *arg, uint64_t n)
 static void payload_derive(void *arg, double ns, struct result *r)
 {
 	const struct pcase *c = arg;
-	double mpps = 1e3 / ns, lr = c->ss->in->linerate;
+	double per_op = c->ss->per_op > 0 ? c->ss->per_op : 1;
+	double mpps = per_op * 1e3 / ns, lr = c->ss->in->linerate;
 
 	result_metric_add(r, "Mpps", BETTER_HIGHER, mpps);
 	result_metric_add(r, "Gbps", BETTER_HIGHER,
@@ -642,6 +970,40 @@ int payload_runner_fill(struct pcase *pc, enum runner_op op,
 	return rc;
 }
 
+/* ---- memory ---- */
+
+#define FLOWS_CONCURRENT 10000 /* B/10k-flows: what an IDS keeps open */
+
+void payload_mem_fill(const struct engine *e, void *const *h, size_t n,
+		      struct bench *b)
+{
+	struct engine_mem sum = {0, 0, 0};
+
+	for (size_t k = 0; k < n; k++) {
+		struct engine_mem m = {0, 0, 0};
+		if (e->mem != NULL)
+			e->mem(h[k], &m);
+		else if (e->size != NULL)
+			m.db = e->size(h[k]);
+		sum.db += m.db;
+		sum.scratch += m.scratch;
+		sum.stream += m.stream;
+	}
+	if (sum.db > 0 && b->nextra < BENCH_MAX_EXTRA)
+		b->extra[b->nextra++] = (struct bench_metric){
+			"B/db", BETTER_LOWER, (double)sum.db};
+	if (sum.scratch > 0 && b->nextra < BENCH_MAX_EXTRA)
+		b->extra[b->nextra++] = (struct bench_metric){
+			"B/scratch", BETTER_LOWER, (double)sum.scratch};
+	if (sum.stream == 0 || b->nextra + 2 > BENCH_MAX_EXTRA)
+		return;
+	b->extra[b->nextra++] = (struct bench_metric){
+		"B/stream", BETTER_LOWER, (double)sum.stream};
+	b->extra[b->nextra++] = (struct bench_metric){
+		"B/10k-flows", BETTER_LOWER,
+		(double)sum.stream * FLOWS_CONCURRENT + (double)sum.db};
+}
+
 /* ---- the single-pattern scenarios (literal, full-scan) ---- */
 
 static int ref_literal(const struct packet *p)
@@ -669,10 +1031,11 @@ static int check_generator(struct scen_size *ss, struct suite_ctx *ctx)
 		int ref = sc->reference(&pk->pkt[i]);
 		if ((pk->mark[i] != 0) == ref)
 			continue;
-		payload_name(name, sizeof(name), sc, ss->in->label, NULL);
+		payload_case_name(name, sizeof(name), ss, NULL);
 		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_ERROR,
-			   "generator: packet %zu planted %u but the reference "
-			   "says %d", i, pk->mark[i], ref);
+			   "generator: %s %zu planted %u but the reference "
+			   "says %d", ss->mode == PMODE_BLOCK ? "packet" : "flow",
+			   i, pk->mark[i], ref);
 		return 1;
 	}
 	return 0;
@@ -703,11 +1066,22 @@ static size_t excerpt_from(const struct packet *p)
 static int single_compile(void *arg, const struct case_item *c, void **h,
 			  char *why, size_t size)
 {
-	const struct scenario *sc = ((struct scen_size *)arg)->sr->sc;
+	const struct scen_size *ss = arg;
+	const struct scenario *sc = ss->sr->sc;
 	struct engine_pattern p = {sc->re, strlen(sc->re)};
 	struct engine_error err = {0, -1, -1, ""};
 	char at[32] = "";
-	int rc = c->e->compile(&p, 1, sc->flags, h, &err);
+	int rc;
+
+	if (ss->mode == PMODE_VECTORED && !payload_flow_native(ss, c->e)) {
+		snprintf(why, size, "%s has no vectored scan (its flows are "
+			 "scanned reassembled under --mode=stream)", c->e->name);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	rc = payload_flow_native(ss, c->e)
+		? c->e->compile_flow((enum engine_flow)ss->mode, &p, 1,
+				     sc->flags, h, &err)
+		: c->e->compile(&p, 1, sc->flags, h, &err);
 
 	if (rc == 0)
 		return 0;
@@ -723,12 +1097,21 @@ static int single_answer(void *arg, const struct case_item *c, void *out)
 	const struct pcase *pc = c->arg;
 	unsigned char *hit = out;
 
+	int native = payload_flow_native(ss, c->e);
+
 	for (size_t i = 0; i < ss->pk->n; i++) {
-		int rc;
+		long rc;
 		ss->at[pc->ei] = i;
-		rc = c->e->is_match(c->h, ss->pk->pkt[i].p, ss->pk->pkt[i].len);
+		if (native) {
+			size_t n;
+			const struct engine_span *sp = payload_flow_spans(ss, i, &n);
+			rc = c->e->match_flow(c->h, sp, n, NULL);
+		} else {
+			rc = c->e->is_match(c->h, ss->pk->pkt[i].p,
+					    ss->pk->pkt[i].len);
+		}
 		if (rc < 0)
-			return rc;
+			return (int)rc;
 		hit[i] = (unsigned char)rc;
 	}
 	return 0;
@@ -753,7 +1136,8 @@ static int single_expect(void *arg, const struct case_item *c, void *out,
 	(void)c;
 	for (size_t i = 0; i < ss->pk->n; i++)
 		hit[i] = (unsigned char)sc->reference(&ss->pk->pkt[i]);
-	snprintf(by, size, "reference (%s) per packet%s", sc->ref_name,
+	snprintf(by, size, "reference (%s) per %s%s", sc->ref_name,
+		 ss->mode == PMODE_BLOCK ? "packet" : "reassembled flow",
 		 ss->pk->mark ? ", = planted" : "");
 	return CASE_REF_OK;
 }
@@ -762,7 +1146,10 @@ static void single_describe(void *arg, const struct case_item *c,
 			    const void *answer, char *buf, size_t size)
 {
 	(void)c;
-	snprintf(buf, size, "%zu matching packets", single_hits(arg, answer));
+	const struct scen_size *ss = arg;
+
+	snprintf(buf, size, "%zu matching %ss", single_hits(ss, answer),
+		 payload_unit(ss));
 }
 
 static void single_explain(void *arg, const struct case_item *c,
@@ -782,18 +1169,24 @@ static void single_explain(void *arg, const struct case_item *c,
 		}
 	payload_excerpt(pk->pkt[first].p, pk->pkt[first].len,
 			excerpt_from(&pk->pkt[first]), 64, text, sizeof(text));
-	snprintf(buf, size, "%zu packets differ, first: packet %zu (is_match "
-		 "%d, reference %d) \"%s\"", differ, first, g[first], w[first],
-		 text);
+	snprintf(buf, size, "%zu %ss differ, first: %s %zu (is_match "
+		 "%d, reference %d) \"%s\"", differ, payload_unit(arg),
+		 payload_unit(arg), first, g[first], w[first], text);
 }
 
 static int single_bench(void *arg, struct case_item *c, const void *answer,
 			struct bench *b)
 {
 	struct pcase *pc = c->arg;
+	struct pthreads *pt = b->arg; /* NULL: the one-thread benchmark */
 
 	pc->h = c->h;
 	payload_bench_fill(pc, single_hits(arg, answer), b);
+	if (payload_flow_native(arg, c->e))
+		b->run = run_flow_single;
+	payload_mem_fill(c->e, &c->h, 1, b);
+	if (pt != NULL)
+		return payload_threads_fill(pt, c, answer, b);
 	if (c->e->kind == ENGINE_RUNNER)
 		return payload_runner_fill(pc, RUNNER_OP_IS_MATCH, &c->h, 1, b);
 	return 0;
@@ -814,8 +1207,62 @@ void payload_case_failed(void *arg, const struct case_item *c, char *buf,
 	char text[200];
 
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
-	snprintf(buf, size, "on packet %zu \"%s\"", i, text);
+	snprintf(buf, size, "on %s %zu \"%s\"", payload_unit(ss), i, text);
 }
+
+/* ---- the single-pattern scenarios on threads ---- */
+
+static int single_thread_begin(struct pslot *s)
+{
+	s->st = s->pc->e->thread_new(s->pc->h);
+	return s->st != NULL ? 0 : ENGINE_ERR_NOMEM;
+}
+
+static void single_thread_end(struct pslot *s)
+{
+	if (s->st != NULL)
+		s->pc->e->thread_free(s->st);
+	s->st = NULL;
+}
+
+static int single_thread_run(struct pslot *s, uint64_t n)
+{
+	return single_loop(s->pc->e, s->st, s->pc->ss->pk->pkt, s->lo, s->hi,
+			   &s->next, n, &s->sink);
+}
+
+/* Matching packets of the slot's share, on its own state. */
+static int single_thread_check(struct pslot *s, uint64_t *got)
+{
+	size_t at = s->lo;
+
+	*got = 0;
+	return single_loop(s->pc->e, s->st, s->pc->ss->pk->pkt, s->lo, s->hi,
+			   &at, s->hi - s->lo, got);
+}
+
+static uint64_t single_thread_want(const struct scen_size *ss,
+				   const struct case_item *c,
+				   const void *answer, size_t lo, size_t hi)
+{
+	const unsigned char *hit = answer;
+	uint64_t n = 0;
+
+	(void)ss;
+	(void)c;
+	for (size_t i = lo; i < hi; i++)
+		n += hit[i];
+	return n;
+}
+
+static const struct payload_thread_ops single_threads = {
+	.begin = single_thread_begin,
+	.end = single_thread_end,
+	.run = single_thread_run,
+	.check = single_thread_check,
+	.want = single_thread_want,
+	.answer = "matching packets",
+};
 
 static const struct case_ops single_ops = {
 	.compile = single_compile,
@@ -890,18 +1337,27 @@ static void reallife_teardown(struct scen_run *sr)
 
 /* ---- planning ---- */
 
-/* Does the --bench filter select any case of ss? */
+/*
+ * Does the --bench filter select any case of ss, on one thread or (with
+ * --threads) on several?  Under --list, each name selected is listed.
+ */
 static int any_wanted(const struct scen_size *ss, struct suite_ctx *ctx)
 {
-	char name[256];
+	size_t nt = ss->sr->sc->threads && ss->mode == PMODE_BLOCK
+			? ss->run->nthreads : 0; /* flows: one thread */
+	char name[256], threaded[300];
+	int any = 0;
 
 	for (size_t i = 0; i < ss->run->neng; i++) {
-		payload_name(name, sizeof(name), ss->sr->sc, ss->in->label,
-			     ss->run->engines[i]);
-		if (suite_wants(ctx, name))
-			return 1;
+		payload_case_name(name, sizeof(name), ss, ss->run->engines[i]);
+		any |= suite_wants(ctx, name);
+		for (size_t k = 0; k < nt; k++) {
+			snprintf(threaded, sizeof(threaded), "%s/threads=%zu",
+				 name, ss->run->threads[k]);
+			any |= suite_wants(ctx, threaded);
+		}
 	}
-	return 0;
+	return any;
 }
 
 /* A printf-style input into in.  0 or -1. */
@@ -919,7 +1375,46 @@ static int input_f(struct result_inputs *in, const char *key,
 	return n < 0 ? -1 : result_inputs_add(in, key, buf, strlen(buf));
 }
 
-/* What every benchmark of ss reads: link, packets, pattern, rule files. */
+/*
+ * What real-life's rules are, whatever their source (the built-in set, a
+ * file, a directory): how many rules and conditions were loaded and
+ * skipped, and the sha256 of the conditions as compiled (each one's bytes,
+ * flags and negation), so two runs on other rules never pair.
+ */
+static int rules_inputs(const struct ruleset *rs, struct result_inputs *in)
+{
+	size_t len = 0, at = 0;
+	unsigned char *buf;
+	char hex[DIGEST_HEX_SIZE];
+	int rc;
+
+	for (size_t i = 0; i < rs->np; i++)
+		len += rs->p[i].len + 2 + sizeof(unsigned);
+	buf = malloc(len + 1);
+	if (buf == NULL)
+		return -1;
+	for (size_t i = 0; i < rs->np; i++) {
+		const struct rule_pattern *p = &rs->p[i];
+		memcpy(buf + at, p->re, p->len);
+		at += p->len;
+		buf[at++] = '\0';
+		buf[at++] = (unsigned char)p->negated;
+		memcpy(buf + at, &p->flags, sizeof(p->flags));
+		at += sizeof(p->flags);
+	}
+	rc = input_f(in, "rules-loaded", "%zu", rs->n) |
+	     input_f(in, "rule-conditions", "%zu", rs->np) |
+	     input_f(in, "rules-skipped", "%zu", rs->skipped);
+	if (digest_sha256_hex(buf, at, hex) == 0)
+		rc |= result_inputs_add(in, "rules-sha256", hex, strlen(hex));
+	free(buf);
+	return rc ? -1 : 0;
+}
+
+/*
+ * What every benchmark of ss reads: link, packets, pattern and its
+ * compile flags (the enum engine_flag bits), the capture, the rules.
+ */
 static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 {
 	const struct payload_config *cfg = ss->run->cfg;
@@ -931,11 +1426,17 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 			 ss->pk ? ss->pk->payload_bytes : 0);
 
 	if (sc->re != NULL)
-		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re));
+		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re)) |
+		      input_f(in, "engine-flags", "0x%x", sc->flags);
+	if (ss->mode != PMODE_BLOCK && ss->pk != NULL)
+		rc |= input_f(in, "flows", "%zu", ss->pk->n);
+	if (sc->ops == &payload_rules_ops && ss->sr->data != NULL)
+		rc |= rules_inputs(&((const struct reallife *)ss->sr->data)->pr.rs,
+				   in);
 	if (cfg == NULL) /* a run made by hand (tests): no options */
 		return rc ? -1 : 0;
 	if (cfg->pcap != NULL)
-		rc |= input_f(in, "pcap", "%s", cfg->pcap);
+		rc |= result_inputs_merge(in, &ss->run->pcap_in);
 	else
 		rc |= input_f(in, "seed", "%llu",
 			      (unsigned long long)cfg->seed) |
@@ -958,8 +1459,8 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	char name[256];
 
 	payload_name(name, sizeof(name), ss->sr->sc, ss->in->label, NULL);
-	if (!suite_wants(ctx, name))
-		return 0;
+	if (ss->mode != ss->run->modes[0] || !suite_wants(ctx, name))
+		return 0; /* a floor is the same in every mode: timed once */
 	ss->pc = calloc(1, sizeof(*ss->pc));
 	if (ss->pc == NULL)
 		return -1;
@@ -979,14 +1480,16 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	return 0;
 }
 
-int payload_cases_begin(struct scen_size *ss, size_t n)
+int payload_cases_begin(struct scen_size *ss, size_t n, size_t nt)
 {
+	ss->pt = calloc(n * nt + 1, sizeof(*ss->pt));
+	ss->npt = n * nt;
 	ss->pc = calloc(n ? n : 1, sizeof(*ss->pc));
 	ss->at = mmap(NULL, (n ? n : 1) * sizeof(size_t),
 		      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ss->at == MAP_FAILED)
 		ss->at = NULL;
-	if (ss->pc == NULL || ss->at == NULL)
+	if (ss->pc == NULL || ss->at == NULL || ss->pt == NULL)
 		return -1;
 	ss->npc = n;
 	case_table_init(&ss->t, PAYLOAD_SUITE, &ss->ops, ss);
@@ -994,24 +1497,35 @@ int payload_cases_begin(struct scen_size *ss, size_t n)
 	return payload_inputs(ss, &ss->t.in);
 }
 
-/* The cases of ss: one per engine, one group.  0, or -1 (memory). */
-static int cases_add(struct scen_size *ss)
+/*
+ * The cases of ss: one per engine, one group, and with --threads a
+ * benchmark per thread count on each (block mode only: a flow mode runs
+ * on one thread).  0, or -1 (memory).
+ */
+static int cases_add(struct scen_size *ss, struct suite_ctx *ctx)
 {
 	const struct scenario *sc = ss->sr->sc;
 	size_t n = ss->run->neng;
+	size_t nt = sc->threads && ss->mode == PMODE_BLOCK ? ss->run->nthreads
+							 : 0; /* flows: one thread */
 
-	if (payload_cases_begin(ss, n) != 0)
+	if (payload_cases_begin(ss, n, nt) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct engine *e = ss->run->engines[i];
 		char name[256], label[160];
+		const char *mode = payload_mode_key(ss, e);
 		ss->pc[i] = (struct pcase){.ss = ss, .e = e, .ei = i};
-		payload_name(name, sizeof(name), sc, ss->in->label, e);
-		snprintf(label, sizeof(label), sc->re ? "%s: /%s/, size %s"
-						      : "%s: %s, size %s",
-			 e->name, sc->re ? sc->re : sc->name, ss->in->label);
+		payload_case_name(name, sizeof(name), ss, e);
+		snprintf(label, sizeof(label), sc->re ? "%s: /%s/, size %s%s%s"
+						      : "%s: %s, size %s%s%s",
+			 e->name, sc->re ? sc->re : sc->name, ss->in->label,
+			 mode ? ", " : "", mode ? mode : "");
 		if (case_add(&ss->t, name, label, e, 0, NULL, 0, 0,
 			     &ss->pc[i]) != 0)
+			return -1;
+		if (nt > 0 && payload_threads_add(ss, ctx, &ss->pc[i],
+						  &ss->pt[i * nt]) != 0)
 			return -1;
 	}
 	return 0;
@@ -1032,7 +1546,7 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx)
 	rc = sc->table != NULL ? sc->table(ss, ctx) : 0;
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
-	if ((sc->cases != NULL ? sc->cases(ss, ctx) : cases_add(ss)) != 0)
+	if ((sc->cases != NULL ? sc->cases(ss, ctx) : cases_add(ss, ctx)) != 0)
 		return -1;
 	rc = case_run(&ss->t, ctx);
 	return rc == STATUS_INTERRUPTED ? 0 : rc;
@@ -1050,11 +1564,34 @@ void payload_size_release(struct scen_size *ss)
 	free(ss->is_req);
 	ss->req = NULL;
 	ss->is_req = NULL;
+	for (size_t i = 0; i < ss->npt; i++)
+		payload_threads_release(&ss->pt[i]);
+	free(ss->pt);
+	ss->pt = NULL;
+	ss->npt = 0;
 	free(ss->pc);
 	ss->tabled = 0;
 	ss->at = NULL;
 	ss->pc = NULL;
 	ss->npc = 0;
+}
+
+/*
+ * --threads against the CPUs the run may use now (--cpu pins it after
+ * the options were read).  0, or -1 after a message.
+ */
+static int threads_check(struct payload_run *r)
+{
+	int n = bench_cpus(r->cpus, BENCH_MAX_THREADS);
+
+	r->cpu = r->cpus;
+	if (r->nthreads == 0 || (n > 0 && r->threads[r->nthreads - 1] <=
+						  (size_t)n))
+		return 0;
+	fprintf(stderr, "rxbench: payload: --threads=%zu: the run may use %d "
+		"CPU%s (--cpu pins it to one): a thread needs a CPU of its "
+		"own\n", r->threads[r->nthreads - 1], n, n == 1 ? "" : "s");
+	return -1;
 }
 
 /* The run's state from the options and ctx's engines.  0, or -1. */
@@ -1065,6 +1602,14 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 	r->engines = ctx->engines;
 	r->neng = ctx->nengines;
 	r->link_gbps = r->cfg->link_gbps;
+	r->nmode = r->cfg->nmode;
+	memcpy(r->modes, r->cfg->modes, sizeof(r->modes));
+	if (r->nmode == 0)
+		r->modes[r->nmode++] = PMODE_BLOCK;
+	r->threads = r->cfg->threads;
+	r->nthreads = r->cfg->nthreads;
+	if (threads_check(r) != 0)
+		return -1;
 	snprintf(link, sizeof(link), "%g Gbps (--link)", r->link_gbps);
 	results_meta_set(ctx->results, "payload-link", link);
 	if (inputs_sizes(r) != 0 || inputs_scenarios(r) != 0)
@@ -1073,7 +1618,11 @@ static int run_build(struct payload_run *r, struct suite_ctx *ctx)
 		if (r->sr[i].sc->setup != NULL &&
 		    r->sr[i].sc->setup(r, &r->sr[i], ctx) != 0)
 			return -1;
-	return inputs_generate(r);
+	if (inputs_generate(r) != 0)
+		return -1;
+	for (size_t i = 0; i < r->nsr * r->nin * r->nmode; i++)
+		scen_size_inputs(r, &r->ss[i], (size_t)(r->ss[i].in - r->in));
+	return 0;
 }
 
 static void payload_cleanup(void *run);
@@ -1088,7 +1637,8 @@ static void *payload_prepare(struct suite_ctx *ctx, const void *cfg)
 	r->cfg = cfg;
 	if (run_build(r, ctx) != 0)
 		goto fail;
-	for (size_t i = 0; i < r->nsr * r->nin && !interrupt_signal(); i++)
+	for (size_t i = 0; i < r->nsr * r->nin * r->nmode && !interrupt_signal();
+	     i++)
 		if (payload_plan(&r->ss[i], ctx) != 0)
 			goto fail;
 	return r;
@@ -1103,15 +1653,22 @@ static void payload_cleanup(void *run)
 {
 	struct payload_run *r = run;
 
-	for (size_t i = 0; r->ss != NULL && i < r->nsr * r->nin; i++)
+	for (size_t i = 0; r->ss != NULL && i < r->nsr * r->nin * r->nmode; i++)
 		payload_size_release(&r->ss[i]);
 	for (size_t i = 0; i < r->nsr; i++)
 		if (r->sr[i].sc->teardown != NULL)
 			r->sr[i].sc->teardown(&r->sr[i]);
 	for (size_t i = 0; i < r->nin; i++)
-		for (size_t k = 0; k < PACKETS_KIND_COUNT; k++)
+		for (size_t k = 0; k < PACKETS_KIND_COUNT; k++) {
+			packets_release(&r->in[i].flows[k]);
+			free(r->in[i].spans[k]);
 			packets_release(&r->in[i].gen[k]);
+		}
+	packets_release(&r->pcap_view);
+	free(r->pcap_spans);
+	packets_release(&r->pcap_flows);
 	packets_release(&r->pcap);
+	result_inputs_release(&r->pcap_in);
 	free(r->sr);
 	free(r->ss);
 	free(r);
@@ -1121,23 +1678,34 @@ static void payload_cleanup(void *run)
  * The report's verdict and tables (report/layout_decl.h): per engine,
  * Mpps per core by packet size and scenario beside the line rate, and
  * the cores that line rate needs.  base uses no engine: it is in every
- * engine's table.
+ * engine's table.  Rows on threads (--threads) have their own table:
+ * their units (agg-Mpps, ...) are not the one-core tables' and verdict's.
  */
 static const char *const payload_layout[] = {
-	"verdict by=scenario,size who=engine metric=Mpps line=line-Mpps "
+	"verdict by=scenario,size,mode? who=engine metric=Mpps line=line-Mpps "
 	"complete=rules about=payload-link question='Which engine keeps up "
 	"with the link, per packet size and scenario, and how many cores "
 	"does line rate take?'",
-	"table title='Mpps per core' split=engine shared=engine "
+	"table title='Mpps per core' split=engine,mode? shared=engine "
 	"rows=size:desc cols=scenario metrics=Mpps lead=linerate:line-Mpps "
 	"keyunit=bytes",
-	"table title='cores to reach line rate' split=engine shared=engine "
-	"rows=size:desc cols=scenario metrics=cores:line-Mpps/Mpps "
-	"keyunit=bytes",
+	"table title='cores to reach line rate' split=engine,mode? "
+	"shared=engine rows=size:desc cols=scenario "
+	"metrics=cores:line-Mpps/Mpps keyunit=bytes",
+	"table title='compiled size, bytes (B/db)' split=mode? rows=scenario "
+	"cols=engine metrics=B/db",
+	"table title='10,000 concurrent flows, bytes (B/stream x 10,000 + "
+	"B/db)' split=mode? rows=scenario cols=engine metrics=B/10k-flows",
 	"growth size=size keyunit=bytes",
 	"costliest title='the ten costliest rules' split=bytes,engine rows=rule "
 	"metrics=ns/op,%packets flag=%packets:50 cost=scenario:real-life "
 	"as=bytes:size top=10",
+	"table title='on N pinned threads (--threads): all threads, each "
+	"thread, and the scaling against thread 0 alone (efficiency = "
+	"agg-Mpps / (N x 1thread-Mpps))' split=engine,threads "
+	"rows=scenario,size:desc metrics=agg-Mpps,agg-Gbps,thread-Mpps,"
+	"thread-Mpps-min,thread-Mpps-max,1thread-Mpps,efficiency,threads-line,"
+	"threads-line-computed",
 	NULL,
 };
 

@@ -5,6 +5,8 @@
  *   suites/payload_rules.c  the real-life scenario: rule sets compiled per
  *                           engine and verified rule by rule (each rule's
  *                           answer combined from match_ids)
+ *   suites/payload_threads.c  --threads: a case's op on N pinned threads,
+ *                           each over its share of the packets
  * Nothing outside suites/payload*.c and tests/test_payload.c includes this.
  */
 #ifndef RXB_PAYLOAD_H
@@ -15,6 +17,7 @@
 #include "corpora/rules.h"
 #include "corpora/waf.h"
 #include "engines/runner.h"
+#include "harness/threads.h"
 #include "suites/case.h"
 #include "suites/reference.h"
 #include "suites/suite.h"
@@ -29,6 +32,43 @@
 struct payload_run;
 struct scen_run;
 struct scen_size;
+struct pslot;
+struct case_item;
+
+/*
+ * How a scenario runs on threads (--threads), each thread over its own
+ * share of the packets with its own matching state (engine.thread_new).
+ */
+struct payload_thread_ops {
+	/* Slot s's state from its case's handle (s->pc->h).  0 or <0. */
+	int (*begin)(struct pslot *s);
+	void (*end)(struct pslot *s);
+	/* n ops over the slot's packets, cycling.  0 or <0. */
+	int (*run)(struct pslot *s, uint64_t n);
+	/* The answer over one pass of the slot's packets.  0 or <0. */
+	int (*check)(struct pslot *s, uint64_t *got);
+	/* The same from verified answer `answer` of case c, packets [lo, hi). */
+	uint64_t (*want)(const struct scen_size *ss, const struct case_item *c,
+			 const void *answer, size_t lo, size_t hi);
+	const char *answer; /* what check counts: "matching packets" */
+};
+
+/*
+ * How a scenario hands packets to an engine (--mode).  BLOCK: packet by
+ * packet, the answer per packet (names carry no mode).  STREAM and
+ * VECTORED: flow by flow, the answer per flow (a match may straddle
+ * packets); an op is one flow, its Mpps counted in packets.  STREAM on
+ * an engine with a stream API feeds the flow's packets through one
+ * stream (mode=stream); on one without, the reassembled flow is one
+ * buffer (mode=reassembled).  VECTORED on an engine with a vectored
+ * scan is one call over the packets; the others are unsupported there.
+ */
+enum payload_mode {
+	PMODE_BLOCK = 0,
+	PMODE_STREAM,
+	PMODE_VECTORED,
+	PMODE_COUNT,
+};
 
 /*
  * A scenario: one row of the table in payload.c, all the suite knows of
@@ -51,6 +91,8 @@ struct scenario {
 	/* how a case is verified and timed; ops NULL: a floor */
 	const struct case_ops *ops;
 	int (*run)(void *pcase, uint64_t n); /* the timed op, over a pcase */
+	/* the op on threads; NULL: one thread only (a floor) */
+	const struct payload_thread_ops *threads;
 
 	/* Optional hooks, NULL where the scenario needs none. */
 	/* Its own inputs and per-engine work (sr->data).  0, or -1 (message
@@ -74,6 +116,9 @@ struct size_in {
 	size_t size;             /* 0 for pcap */
 	double linerate;         /* Mpps at --link for this size */
 	struct packets gen[PACKETS_KIND_COUNT]; /* those some scenario reads */
+	/* flow modes: gen's flows reassembled, and gen's packets as spans */
+	struct packets flows[PACKETS_KIND_COUNT];
+	struct engine_span *spans[PACKETS_KIND_COUNT];
 };
 
 /* A scenario of the run: its row and what its setup built. */
@@ -100,7 +145,13 @@ struct scen_size {
 	struct payload_run *run;
 	struct scen_run *sr;
 	const struct size_in *in;
-	const struct packets *pk;  /* what it reads */
+	const struct packets *pk;  /* what it reads: packets, or in a flow
+				      mode the flows reassembled (a unit
+				      of the answer and one op each) */
+	enum payload_mode mode;
+	const struct packets *parts; /* flow modes: the flows' packets */
+	const struct engine_span *spans; /* parts' packets as spans */
+	double per_op;             /* packets per op: 1, or per flow */
 	struct case_ops ops;       /* sr->sc->ops with this size's sizes */
 	struct case_table t;
 	int tabled;                /* t holds cases */
@@ -113,7 +164,47 @@ struct scen_size {
 	struct http_req *req;
 	unsigned char *is_req; /* per packet: req[i] is a whole request */
 	size_t nreq;           /* how many are */
+	struct pthreads *pt; /* --threads: per engine, per thread count */
+	size_t npt;
 };
+
+/* One thread of a threaded case: its packets [lo, hi) and its state. */
+struct pslot {
+	struct pcase *pc;
+	size_t lo, hi;
+	size_t next;     /* packet its next run starts at */
+	void *st;        /* its matching state (payload_thread_ops.begin) */
+	uint64_t sink;
+};
+
+/* A case's benchmark on n threads (payload_threads.c). */
+struct pthreads {
+	struct pcase *pc;
+	size_t n;
+	struct bench_threads bt;
+	struct pslot *slot;   /* n */
+	uint64_t *want, *pass; /* per thread */
+};
+
+/*
+ * Give case c of ss (engine c->e) a benchmark per thread count of the
+ * run after its one-thread one (case_add_bench), or, where c->e or the
+ * scenario cannot run on threads, an unsupported row saying why.  pt
+ * holds the counts' state (one per count).  0, or -1 out of memory.
+ */
+int payload_threads_add(struct scen_size *ss, struct suite_ctx *ctx,
+			struct pcase *pc, struct pthreads *pt);
+
+/*
+ * In case_ops.bench, after payload_bench_fill(), for a threaded
+ * benchmark (its case_add_bench arg, pt; NULL for the one-thread one):
+ * make b the op on pt->n threads, each checked against case c's verified
+ * answer over its share.  0, or -1 out of memory.
+ */
+int payload_threads_fill(struct pthreads *pt, const struct case_item *c,
+			 const void *answer, struct bench *b);
+void payload_threads_release(struct pthreads *pt);
+
 
 /*
  * The state of one run: prepare() builds it, cleanup() frees it; cfg is
@@ -129,11 +220,52 @@ struct payload_run {
 	struct size_in in[PAYLOAD_MAX_SIZES];
 	size_t nin;
 	struct packets pcap;  /* --pcap: what every scenario reads */
+	struct result_inputs pcap_in; /* --pcap: its path, size and sha256 */
 	int from_pcap;
+	/* --pcap in a flow mode: its flows, reassembled, as spans */
+	struct packets pcap_flows, pcap_view;
+	struct engine_span *pcap_spans;
+	enum payload_mode modes[PMODE_COUNT]; /* --mode, in its order */
+	size_t nmode;
 	struct scen_run *sr;  /* per wanted scenario, in table order */
 	size_t nsr;
-	struct scen_size *ss; /* scenario sr[i] at size in[j]: ss[i * nin + j] */
+	struct scen_size *ss; /* scenario sr[i] at size in[j] in modes[m]:
+				 ss[(i * nin + j) * nmode + m] */
+	/* --threads: the counts beyond 1, and the CPUs thread t is pinned to */
+	const size_t *threads;
+	size_t nthreads;
+	const int *cpu;                /* cpus, or a test's */
+	int cpus[BENCH_MAX_THREADS];   /* the affinity mask when prepared */
 };
+
+/*
+ * The mode key of c's benchmark names at ss: NULL in block mode, else
+ * "stream", "reassembled" or "vectored" (engines.h: compile_flow).
+ */
+const char *payload_mode_key(const struct scen_size *ss,
+			     const struct engine *e);
+
+/* Does e scan ss's units in parts (match_flow) rather than whole? */
+int payload_flow_native(const struct scen_size *ss, const struct engine *e);
+
+/* Benchmark name of ss on e, with its mode key (payload_name's form). */
+void payload_case_name(char *buf, size_t size, const struct scen_size *ss,
+		       const struct engine *e);
+
+/* What a unit of ss's answers is: "packet", or "flow" in a flow mode. */
+const char *payload_unit(const struct scen_size *ss);
+
+/* Flow f's packets at ss (a flow mode): spans, *n of them. */
+const struct engine_span *payload_flow_spans(const struct scen_size *ss,
+					     size_t f, size_t *n);
+
+/*
+ * Memory metrics of the compiled sets h[0..n) of engine e into b (their
+ * sum): B/db, B/scratch, and with a stream state B/stream and
+ * B/10k-flows (B/stream x 10,000 + B/db); each only where e can say.
+ */
+void payload_mem_fill(const struct engine *e, void *const *h, size_t n,
+		      struct bench *b);
 
 /* The row called name, or NULL. */
 const struct scenario *payload_scenario(const char *name);
@@ -147,10 +279,11 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx);
 void payload_size_release(struct scen_size *ss);
 
 /*
- * Begin ss's case table with n cases' room (ss->pc, ss->at zeroed) and
- * the inputs every case records.  0, or -1 out of memory.
+ * Begin ss's case table with n cases' room (ss->pc, ss->at zeroed), and
+ * n * nt threaded benchmarks' (ss->pt; nt 0: none), and the inputs every
+ * case records.  0, or -1 out of memory.
  */
-int payload_cases_begin(struct scen_size *ss, size_t n);
+int payload_cases_begin(struct scen_size *ss, size_t n, size_t nt);
 
 /*
  * Fill b's op for case pc: run, arg and derived metrics; `matches` (the
@@ -210,6 +343,11 @@ struct peng {
 	int status;                    /* RESULT_OK, or why it runs none */
 	char why[320];                 /* ... in words */
 	struct eset *sets;             /* one per rule group */
+	/* per flow mode (payload_mode; [0] unused): sets[g] compiled with
+	 * compile_flow as fh[m][g] (sets[g].map applies), fh[m] NULL where
+	 * the engine has no flow scan, or refused (fwhy[m] says why) */
+	void **fh[PMODE_COUNT];
+	char fwhy[PMODE_COUNT][320];
 	unsigned char *ok;             /* per rule: all its patterns compiled */
 	size_t nok;                    /* rules it runs */
 	unsigned char *ids;            /* match_ids scratch (largest group) */
@@ -353,6 +491,7 @@ size_t payload_rules_matched(const struct scen_size *ss, size_t r);
 extern const struct case_ops payload_rules_ops;
 int payload_rules_run(void *pcase, uint64_t n);
 int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx);
+extern const struct payload_thread_ops payload_rules_threads;
 
 /* ---- the per-rule scenario (payload_cost.c) ---- */
 

@@ -49,7 +49,14 @@ static size_t case_rule(const struct scen_size *ss, const struct pcase *pc)
 
 int payload_cost_table(struct scen_size *ss, struct suite_ctx *ctx)
 {
-	(void)ctx;
+	if (ss->mode != PMODE_BLOCK) {
+		char name[256];
+		payload_case_name(name, sizeof(name), ss, NULL);
+		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_UNSUPPORTED,
+			   "--per-rule times each rule per packet: not planned "
+			   "over flows (its rows are block mode's)");
+		return 1;
+	}
 	if (payload_requests(ss, cost_rules(ss)) != 0)
 		return -1;
 	ss->ops.parts = 0;
@@ -72,7 +79,7 @@ int payload_cost_cases(struct scen_size *ss, struct suite_ctx *ctx)
 	size_t neng = ss->run->neng;
 
 	(void)ctx;
-	if (payload_cases_begin(ss, pr->rs.n * neng) != 0)
+	if (payload_cases_begin(ss, pr->rs.n * neng, 0) != 0)
 		return -1;
 	for (size_t r = 0; r < pr->rs.n; r++) {
 		char part[64];

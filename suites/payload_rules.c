@@ -415,8 +415,61 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 	return 0;
 }
 
+/* Free pe's flow sets of mode m. */
+static void flow_sets_free(const struct payload_rules *pr, struct peng *pe,
+			   int m)
+{
+	for (size_t g = 0; pe->fh[m] != NULL && g < pr->ngroups; g++)
+		if (pe->fh[m][g] != NULL)
+			pe->e->free(pe->fh[m][g]);
+	free(pe->fh[m]);
+	pe->fh[m] = NULL;
+}
+
+/*
+ * pe's sets again for flow mode m, with compile_flow (the rules the block
+ * sets run, in the same order).  A set that does not compile leaves the
+ * mode out for the engine, fwhy[m] saying why.  0, or -1 out of memory.
+ */
+static int flow_sets_compile(const struct payload_rules *pr, struct peng *pe,
+			     enum payload_mode m)
+{
+	size_t most = 1;
+	struct engine_pattern *pats;
+
+	for (size_t g = 0; g < pr->ngroups; g++)
+		most = pe->sets[g].n > most ? pe->sets[g].n : most;
+	pats = calloc(most, sizeof(*pats));
+	pe->fh[m] = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(void *));
+	if (pats == NULL || pe->fh[m] == NULL) {
+		free(pats);
+		return -1;
+	}
+	for (size_t g = 0; g < pr->ngroups; g++) {
+		const struct eset *es = &pe->sets[g];
+		struct engine_error err = {0, -1, -1, ""};
+		for (size_t k = 0; k < es->n; k++)
+			pats[k] = (struct engine_pattern){pr->rs.p[es->map[k]].re,
+							  pr->rs.p[es->map[k]].len};
+		if (es->h == NULL ||
+		    pe->e->compile_flow((enum engine_flow)m, pats, es->n,
+					pr->groups[g].flags, &pe->fh[m][g],
+					&err) == 0)
+			continue;
+		snprintf(pe->fwhy[m], sizeof(pe->fwhy[m]), "the set of %zu "
+			 "patterns (flags %#x) does not compile for flows: %s",
+			 es->n, pr->groups[g].flags, err.msg);
+		flow_sets_free(pr, pe, m);
+		break;
+	}
+	free(pats);
+	return 0;
+}
+
 void payload_rules_free(const struct payload_rules *pr, struct peng *pe)
 {
+	for (int m = 0; m < PMODE_COUNT; m++)
+		flow_sets_free(pr, pe, m);
 	sets_free(pr, pe);
 	free(pe->sets);
 	free(pe->ok);
@@ -474,9 +527,16 @@ int payload_rules_setup(struct reallife *rl, const struct payload_run *r,
 	payload_rules_skipped(ctx, &rl->pr, PAYLOAD_PREFIX
 			      "/scenario=real-life/rule=%s");
 	for (size_t e = 0; e < r->neng; e++) {
-		rl->eng[e].e = r->engines[e];
-		if (payload_rules_compile(ctx, &rl->pr, &rl->eng[e]) != 0)
+		struct peng *pe = &rl->eng[e];
+		pe->e = r->engines[e];
+		if (payload_rules_compile(ctx, &rl->pr, pe) != 0)
 			return -1;
+		for (size_t m = 0; m < r->nmode; m++)
+			if (r->modes[m] != PMODE_BLOCK && pe->status == RESULT_OK &&
+			    !rl->pr.variables && /* variables: block only */
+			    pe->e->compile_flow != NULL && pe->e->match_flow &&
+			    flow_sets_compile(&rl->pr, pe, r->modes[m]) != 0)
+				return -1;
 	}
 	check_rules_run(rl, r, ctx);
 	return 0;
@@ -523,19 +583,17 @@ static int set_on_value(void *arg, const char *v, size_t n)
 }
 
 /*
- * Group g's set of pe on packet p, q its request (NULL: none): pe->ids
- * per pattern of the set.  The number of its patterns that matched, <0.
+ * Group g's set of pe on the values its variables name in request q
+ * (NULL: none): pe->ids per pattern of the set.  The number of its
+ * patterns that matched, <0.
  */
-static long group_match(const struct payload_rules *pr, struct peng *pe,
-			size_t g, const struct packet *p,
-			const struct http_req *q)
+static long group_values(const struct payload_rules *pr, struct peng *pe,
+			 size_t g, const struct http_req *q)
 {
 	const struct eset *es = &pe->sets[g];
 	struct on_values o = {pe->e, es->h, es->n, pe->vids, pe->ids, 0};
 	long hits = 0;
 
-	if (pr->groups[g].spec == NULL)
-		return pe->e->match_ids(es->h, p->p, p->len, pe->ids);
 	memset(pe->ids, 0, es->n);
 	if (q == NULL)
 		return 0;
@@ -577,17 +635,39 @@ const struct http_req *payload_req(const struct scen_size *ss, size_t i)
 	return ss->req != NULL && ss->is_req[i] ? &ss->req[i] : NULL;
 }
 
-/* All rule sets of the engine on one packet: matches, or <0. */
-static long rules_once(const struct payload_rules *pr, struct peng *pe,
-		       const struct packet *p, const struct http_req *q)
+/*
+ * Group g's set on unit i of ss (a packet, or a flow; a group on
+ * variables reads packet i's request, block mode only): as match_ids.
+ */
+static long group_ids(const struct scen_size *ss, struct peng *pe,
+		      size_t g, size_t i)
 {
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	void *const *fh = pe->fh[ss->mode];
+	const struct packet *p = &ss->pk->pkt[i];
+	const struct engine_span *sp;
+	size_t n;
+
+	if (pr->groups[g].spec != NULL)
+		return group_values(pr, pe, g, payload_req(ss, i));
+	if (fh == NULL || !payload_flow_native(ss, pe->e))
+		return pe->e->match_ids(pe->sets[g].h, p->p, p->len, pe->ids);
+	sp = payload_flow_spans(ss, i, &n);
+	return pe->e->match_flow(fh[g], sp, n, pe->ids);
+}
+
+/* All rule sets of the engine on unit i: matches, or <0. */
+static long rules_once(const struct scen_size *ss, struct peng *pe,
+		       size_t i)
+{
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
 	long hits = 0;
 
 	for (size_t g = 0; g < pr->ngroups; g++) {
 		long rc;
 		if (pe->sets[g].h == NULL)
 			continue;
-		rc = group_match(pr, pe, g, p, q);
+		rc = group_ids(ss, pe, g, i);
 		if (rc < 0)
 			return rc;
 		hits += rc;
@@ -595,30 +675,41 @@ static long rules_once(const struct payload_rules *pr, struct peng *pe,
 	return hits;
 }
 
-int payload_rules_run(void *arg, uint64_t n)
+/*
+ * n ops of pe's rule sets over packets [lo, hi) of pk, cycling, from
+ * *next (left at the packet after the last); matches added to *sink.
+ * The one-thread op (the whole set, pe the engine's) and each thread's
+ * (its share, pe its own state).
+ */
+static inline int rules_loop(const struct scen_size *ss,
+			     struct peng *pe, size_t lo, size_t hi,
+			     size_t *next, uint64_t n, uint64_t *sink)
 {
-	struct pcase *c = arg;
-	const struct payload_rules *pr = &((struct reallife *)c->ss->sr->data)->pr;
-	struct peng *pe = case_engine(c);
-	const struct packets *pk = c->ss->pk;
-	size_t i = c->next;
+	size_t i = *next;
 	uint64_t hits = 0;
 
 	while (n > 0) {
-		size_t end = i + (n < pk->n - i ? (size_t)n : pk->n - i);
+		size_t end = i + (n < hi - i ? (size_t)n : hi - i);
 		n -= end - i;
 		for (; i < end; i++) {
-			long rc = rules_once(pr, pe, &pk->pkt[i],
-					     payload_req(c->ss, i));
+			long rc = rules_once(ss, pe, i);
 			if (rc < 0)
 				return (int)rc;
 			hits += (uint64_t)rc;
 		}
-		i = i == pk->n ? 0 : i;
+		i = i == hi ? lo : i;
 	}
-	c->next = i;
-	c->sink += hits;
+	*next = i;
+	*sink += hits;
 	return 0;
+}
+
+int payload_rules_run(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+
+	return rules_loop(c->ss, case_engine(c), 0, c->ss->pk->n, &c->next, n,
+			  &c->sink);
 }
 
 /* ---- verifying: the pipeline's operations (suites/case.h) ---- */
@@ -672,26 +763,49 @@ static size_t part_bytes(const struct scen_size *ss)
 	return part_size(ss) - PART_BITS;
 }
 
-/* The table hook: a part per rule, a bit per packet in each. */
+static int check_flow_marks(struct scen_size *ss, struct suite_ctx *ctx);
+
+/* The table hook: a part per rule, a bit per packet (flow) in each. */
 int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx)
 {
 	const struct reallife *rl = ss->sr->data;
 
-	(void)ctx;
+	if (rl->pr.variables && ss->mode != PMODE_BLOCK) {
+		char name[256];
+		payload_case_name(name, sizeof(name), ss, NULL);
+		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_UNSUPPORTED,
+			   "--rules-target=variables parses one request per "
+			   "packet: not planned over flows (--rules-target=raw "
+			   "runs them on the flow)");
+		return 1;
+	}
 	if (payload_requests(ss, &rl->pr) != 0)
 		return -1;
 	ss->ops.parts = rl->pr.rs.n;
 	ss->ops.answer_size = rl->pr.rs.n *
 			      (PART_BITS + (ss->pk->n + 63) / 64 * 8);
+	if (ss->mode != PMODE_BLOCK && rl->pr.builtin && ss->pk->mark != NULL)
+		return check_flow_marks(ss, ctx);
 	return 0;
 }
 
 static int rules_compile(void *arg, const struct case_item *c, void **h,
 			 char *why, size_t size)
 {
+	const struct scen_size *ss = arg;
 	struct peng *pe = case_engine(c->arg);
 
-	(void)arg;
+	if (pe->status == RESULT_OK && ss->mode == PMODE_VECTORED &&
+	    !payload_flow_native(ss, pe->e)) {
+		snprintf(why, size, "%s has no vectored scan (its flows are "
+			 "scanned reassembled under --mode=stream)", pe->e->name);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	if (pe->status == RESULT_OK && payload_flow_native(ss, pe->e) &&
+	    pe->fh[ss->mode] == NULL) {
+		snprintf(why, size, "%s", pe->fwhy[ss->mode]);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
 	if (pe->status == RESULT_OK) {
 		*h = pe;
 		return 0;
@@ -701,9 +815,9 @@ static int rules_compile(void *arg, const struct case_item *c, void **h,
 						: ENGINE_ERR_COMPILE;
 }
 
-/* pe's answer per pattern on packet p into pe->hit.  0 or <0. */
-static int packet_hits(const struct payload_rules *pr, struct peng *pe,
-		       const struct packet *p, const struct http_req *q)
+/* pe's answer per pattern on unit i of ss into pe->hit.  0 or <0. */
+static int packet_hits(const struct scen_size *ss,
+		       const struct payload_rules *pr, struct peng *pe, size_t i)
 {
 	memset(pe->hit, 0, pr->rs.np);
 	for (size_t g = 0; g < pr->ngroups; g++) {
@@ -712,7 +826,7 @@ static int packet_hits(const struct payload_rules *pr, struct peng *pe,
 
 		if (es->h == NULL)
 			continue;
-		rc = group_match(pr, pe, g, p, q);
+		rc = group_ids(ss, pe, g, i);
 		if (rc < 0)
 			return (int)rc;
 		for (size_t k = 0; k < es->n; k++)
@@ -739,7 +853,7 @@ static int rules_answer(void *arg, const struct case_item *c, void *out)
 	for (size_t i = 0; i < ss->pk->n; i++) {
 		int rc;
 		ss->at[pc->ei] = i;
-		rc = packet_hits(pr, pe, &ss->pk->pkt[i], payload_req(ss, i));
+		rc = packet_hits(ss, pr, pe, i);
 		if (rc < 0)
 			return rc;
 		for (size_t r = 0; r < pr->rs.n; r++)
@@ -786,6 +900,34 @@ static int ref_answer(struct payload_rules *pr, size_t r,
 	return rules_holds(&pr->rs, r, pr->ref_hit);
 }
 
+/*
+ * In a flow mode the planted truth per flow (corpora/packets.h) is held
+ * against the reference on each reassembled flow, rule by rule, before
+ * any engine is: the expected answer is both.  0, or 1 after an error
+ * row (an rxbench bug, not an engine's).
+ */
+static int check_flow_marks(struct scen_size *ss, struct suite_ctx *ctx)
+{
+	struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	const struct packets *pk = ss->pk;
+	char name[256];
+
+	for (size_t r = 0; r < pr->rs.n; r++)
+		for (size_t i = 0; pr->by_ref[r] && i < pk->n; i++) {
+			int want = (int)((pk->mark[i] >> r) & 1);
+			int ref = ref_answer(pr, r, &pk->pkt[i], NULL);
+			if (want == ref)
+				continue;
+			payload_case_name(name, sizeof(name), ss, NULL);
+			suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_ERROR,
+				   "generator: flow %zu planted rule %s %d but "
+				   "the reference says %d", i, pr->rs.r[r].name,
+				   want, ref);
+			return 1;
+		}
+	return 0;
+}
+
 /* What decides rule r's expected answers. */
 enum expect_by { BY_PLANTED = PAYLOAD_BY_PLANTED,
 		 BY_REFERENCE = PAYLOAD_BY_REFERENCE, BY_VOTE = PAYLOAD_BY_VOTE };
@@ -828,13 +970,14 @@ int payload_rule_expect(struct payload_rules *pr, const struct scen_size *ss,
 }
 
 /* "per rule and packet: reference 9 rules, out of its reach 1 rule". */
-static void sources_text(const size_t *n, char *buf, size_t size)
+static void sources_text(const size_t *n, const char *unit, char *buf,
+			 size_t size)
 {
 	static const char *const what[] = {
 		[BY_PLANTED] = "planted", [BY_REFERENCE] = "reference",
 		[BY_VOTE] = "out of the reference's reach",
 	};
-	int o = snprintf(buf, size, "per rule and packet:");
+	int o = snprintf(buf, size, "per rule and %s:", unit);
 	const char *sep = " ";
 
 	for (int k = 0; k < 3 && o > 0 && (size_t)o < size; k++) {
@@ -882,7 +1025,8 @@ static int rules_expect(void *arg, const struct case_item *c, void *out,
 		p[0] = CASE_PART_SET;
 		memcpy(p + PART_COUNT, &count, sizeof(count));
 	}
-	sources_text(n, by, size);
+	sources_text(n, ss->mode == PMODE_BLOCK ? "packet" : "reassembled flow",
+		     by, size);
 	len = strlen(by);
 	requests_text(pr, ss, by + len, size - len);
 	return n[BY_VOTE] == runs ? CASE_REF_NONE : CASE_REF_OK;
@@ -927,8 +1071,9 @@ static void rules_describe(void *arg, const struct case_item *c,
 	if (packets_matched(ss, c, answer, &matched, &rules) != 0)
 		snprintf(buf, size, "(out of memory)");
 	else
-		snprintf(buf, size, "%zu of %zu packets match its %zu rule%s",
-			 matched, ss->pk->n, rules, rules == 1 ? "" : "s");
+		snprintf(buf, size, "%zu of %zu %ss match its %zu rule%s",
+			 matched, ss->pk->n, payload_unit(ss), rules,
+			 rules == 1 ? "" : "s");
 }
 
 /* Rule r's conditions for a message: "/a/ and not /b/", long ones cut. */
@@ -1036,13 +1181,14 @@ static void rules_explain(void *arg, const struct case_item *c,
 	src = by_name[expect_source(pr, pk, d.named)];
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	rule_text(&pr->rs, d.named, conds, sizeof(conds));
-	snprintf(buf, size, "rule %s (%s) matches %zu of %zu packets, %s %zu; "
-		 "%zu of %zu rules differ, on %zu packets; first: packet %zu, "
-		 "match %d, %s %d; rule %s; packet \"%s\"",
+	snprintf(buf, size, "rule %s (%s) matches %zu of %zu %ss, %s %zu; "
+		 "%zu of %zu rules differ, on %zu %ss; first: %s %zu, "
+		 "match %d, %s %d; rule %s; %s \"%s\"",
 		 pr->rs.r[d.named].name, pr->rs.r[d.named].where, part_count(g),
-		 pk->n, src, part_count(w), d.rules, pr->rs.n, d.packets,
-		 d.first, part_bit(g, d.first), src, part_bit(w, d.first),
-		 conds, text);
+		 pk->n, payload_unit(ss), src, part_count(w), d.rules, pr->rs.n,
+		 d.packets, payload_unit(ss), payload_unit(ss), d.first,
+		 part_bit(g, d.first), src, part_bit(w, d.first), conds,
+		 payload_unit(ss), text);
 }
 
 /* The real-life op on a runner: match_ids of every compiled group. */
@@ -1065,10 +1211,31 @@ static int rules_runner_fill(const struct payload_rules *pr,
 	return rc;
 }
 
+/* The memory metrics of the sets the case's op runs. */
+static int rules_mem_fill(const struct scen_size *ss, const struct peng *pe,
+			  struct bench *b)
+{
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	void **h = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(*h));
+	void *const *fh = payload_flow_native(ss, pe->e) ? pe->fh[ss->mode]
+							 : NULL;
+	size_t n = 0;
+
+	if (h == NULL)
+		return -1;
+	for (size_t g = 0; g < pr->ngroups; g++)
+		if (pe->sets[g].h != NULL)
+			h[n++] = fh != NULL ? fh[g] : pe->sets[g].h;
+	payload_mem_fill(pe->e, h, n, b);
+	free(h);
+	return 0;
+}
+
 static int rules_bench(void *arg, struct case_item *c, const void *answer,
 		       struct bench *b)
 {
 	struct pcase *pc = c->arg;
+	struct pthreads *pt = b->arg; /* NULL: the one-thread benchmark */
 	size_t matched, rules;
 
 	if (packets_matched(arg, c, answer, &matched, &rules) != 0)
@@ -1077,6 +1244,10 @@ static int rules_bench(void *arg, struct case_item *c, const void *answer,
 	payload_bench_fill(pc, matched, b);
 	b->extra[b->nextra++] = (struct bench_metric){
 		"rules", BETTER_EXACT, (double)case_engine(pc)->nok};
+	if (rules_mem_fill(arg, case_engine(pc), b) != 0)
+		return -1;
+	if (pt != NULL)
+		return payload_threads_fill(pt, c, answer, b);
 	if (c->e->kind == ENGINE_RUNNER)
 		return rules_runner_fill(
 			&((struct reallife *)pc->ss->sr->data)->pr,
@@ -1116,3 +1287,118 @@ size_t payload_rules_matched(const struct scen_size *ss, size_t r)
 	}
 	return PAYLOAD_NO_MATCHES;
 }
+
+/* ---- on threads (--threads, suites/payload_threads.c) ---- */
+
+/*
+ * A thread's state is a copy of the engine's struct peng whose sets are
+ * the thread's own states over the engine's compiled sets (the same maps)
+ * and whose match_ids and pattern scratch are its own; ok is shared.
+ */
+static void rules_thread_end(struct pslot *s)
+{
+	struct peng *t = s->st;
+	const struct payload_rules *pr =
+		&((struct reallife *)s->pc->ss->sr->data)->pr;
+
+	if (t == NULL)
+		return;
+	for (size_t g = 0; t->sets != NULL && g < pr->ngroups; g++)
+		if (t->sets[g].h != NULL)
+			t->e->thread_free(t->sets[g].h);
+	free(t->sets);
+	free(t->ids);
+	free(t->hit);
+	free(t->vids);
+	waf_scratch_release(&t->ws);
+	free(t);
+	s->st = NULL;
+}
+
+static int rules_thread_begin(struct pslot *s)
+{
+	const struct payload_rules *pr =
+		&((struct reallife *)s->pc->ss->sr->data)->pr;
+	const struct peng *pe = case_engine(s->pc);
+	size_t nids = 1;
+	struct peng *t = malloc(sizeof(*t));
+
+	if (t == NULL)
+		return ENGINE_ERR_NOMEM;
+	*t = *pe;
+	s->st = t;
+	/* its own scratch: the values' (variables) too */
+	t->ws = (struct waf_scratch){NULL, 0};
+	t->sets = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(*t->sets));
+	t->hit = calloc(pr->rs.np ? pr->rs.np : 1, 1);
+	for (size_t g = 0; g < pr->ngroups; g++)
+		nids = pe->sets[g].n > nids ? pe->sets[g].n : nids;
+	t->ids = calloc(nids, 1);
+	t->vids = calloc(nids, 1);
+	if (t->sets == NULL || t->hit == NULL || t->ids == NULL ||
+	    t->vids == NULL)
+		goto fail;
+	for (size_t g = 0; g < pr->ngroups; g++) {
+		t->sets[g] = pe->sets[g];
+		if (pe->sets[g].h == NULL)
+			continue;
+		t->sets[g].h = pe->e->thread_new(pe->sets[g].h);
+		if (t->sets[g].h == NULL)
+			goto fail;
+	}
+	return 0;
+fail:
+	rules_thread_end(s);
+	return ENGINE_ERR_NOMEM;
+}
+
+static int rules_thread_run(struct pslot *s, uint64_t n)
+{
+	return rules_loop(s->pc->ss, s->st, s->lo, s->hi, &s->next, n,
+			  &s->sink);
+}
+
+/* (rule, packet) pairs of the slot's share where the rule holds. */
+static int rules_thread_check(struct pslot *s, uint64_t *got)
+{
+	const struct payload_rules *pr =
+		&((struct reallife *)s->pc->ss->sr->data)->pr;
+	struct peng *t = s->st;
+
+	*got = 0;
+	for (size_t i = s->lo; i < s->hi; i++) {
+		int rc = packet_hits(s->pc->ss, pr, t, i);
+		if (rc < 0)
+			return rc;
+		for (size_t r = 0; r < pr->rs.n; r++)
+			*got += t->ok[r] && rules_holds(&pr->rs, r, t->hit);
+	}
+	return 0;
+}
+
+/* The same pairs in the case's verified answer. */
+static uint64_t rules_thread_want(const struct scen_size *ss,
+				  const struct case_item *c,
+				  const void *answer, size_t lo, size_t hi)
+{
+	const struct peng *pe = case_engine(c->arg);
+	uint64_t n = 0;
+
+	for (size_t r = 0; r < ss->ops.parts; r++) {
+		const unsigned char *p = rule_part(ss, answer, r);
+		if (!pe->ok[r] || p[0] != CASE_PART_SET)
+			continue;
+		for (size_t i = lo; i < hi; i++)
+			n += (uint64_t)part_bit(p, i);
+	}
+	return n;
+}
+
+const struct payload_thread_ops payload_rules_threads = {
+	.begin = rules_thread_begin,
+	.end = rules_thread_end,
+	.run = rules_thread_run,
+	.check = rules_thread_check,
+	.want = rules_thread_want,
+	.answer = "(rule, packet) matches",
+};

@@ -2020,23 +2020,38 @@ def run_fqdn_case(r, engines, opts, stats, label, forced=None):
 # ------------------------------------------------------------- payload suite
 
 
-def pcap_bytes(payloads, r):
-    """A classic pcap (Ethernet) of IPv4 TCP/UDP packets with these payloads."""
+def pcap_bytes(payloads, r, flows=None):
+    """A classic pcap (Ethernet) of IPv4 TCP/UDP packets with these payloads.
+    flows: per payload its flow (payloads of a flow share ports and
+    protocol, TCP sequence numbers run on), else one flow per payload;
+    returns the pcap and, per flow, (protocol, source port)."""
     out = [struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1)]
+    flows = flows if flows is not None else list(range(len(payloads)))
+    kind, seq = {}, {}
     for i, p in enumerate(payloads):
-        udp = r.random() < 0.4
-        if udp:
-            l4 = struct.pack('>HHHH', 1000 + i, 53, 8 + len(p), 0)
-            proto = 17
+        f = flows[i]
+        if f not in kind:
+            kind[f] = (17 if r.random() < 0.4 else 6, 1000 + f)
+            seq[f] = r.randrange(1 << 32)
+        proto, port = kind[f]
+        if proto == 17:
+            l4 = struct.pack('>HHHH', port, 53, 8 + len(p), 0)
         else:
-            l4 = struct.pack('>HHIIBBHHH', 1000 + i, 80, i, 0, 5 << 4, 0x18, 65535, 0, 0)
-            proto = 6
+            l4 = struct.pack('>HHIIBBHHH', port, 80, seq[f], 0, 5 << 4, 0x18, 65535, 0, 0)
+            seq[f] = (seq[f] + len(p)) & 0xffffffff
         total = 20 + len(l4) + len(p)
         ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, total, i & 0xffff, 0, 64, proto, 0,
                          bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2]))
         frame = b'\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\x08\x00' + ip + l4 + p
         out.append(struct.pack('<IIII', i, 0, len(frame), len(frame)) + frame)
-    return b''.join(out)
+    return b''.join(out), kind
+
+
+def flow_streams(payloads, flows, kind):
+    """Each flow's payloads joined, in the order rxbench lists flows (by
+    5-tuple: TCP before UDP, then by source port)."""
+    order = sorted(set(flows), key=lambda f: kind[f])
+    return [b''.join(p for p, g in zip(payloads, flows) if g == f) for f in order]
 
 
 SIMPLE_WORDS = [b'get', b'GET', b'admin', b'select', b'union', b'etc/passwd', b'../', b'<script',
@@ -2112,23 +2127,38 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
     wd = Workdir(opts, label)
     rtext = b''.join(x + b'\n' for x, _ in rules)
     rf = wd.file('rules.txt', rtext)
-    pf = wd.file('traffic.pcap', pcap_bytes(payloads, r))
+    # stream mode: payloads in flows of 1..4; the oracle runs on each flow
+    flows = None
+    if not forced and r.random() < 0.4:
+        flows, f = [], 0
+        while len(flows) < len(payloads):
+            flows.extend([f] * r.randrange(1, 5))
+            f += 1
+        flows = flows[:len(payloads)]
+    pcap, kind = pcap_bytes(payloads, r, flows)
+    streams = flow_streams(payloads, flows, kind) if flows is not None else []
+    pf = wd.file('traffic.pcap', pcap)
     jp = os.path.join(wd.path, 'out.json')
     argv = [opts.rxbench, 'run', 'payload', '--benchtime=1x', '--warmup=0', '--quiet', '-o', jp,
             '--scenarios=real-life', '--rules', rf, '--rules-format=regex', '--pcap', pf]
+    if flows is not None:
+        argv.append('--mode=block,stream')
     if forced and forced.get('engines'):
         argv.append('--engines=' + ','.join(forced['engines']))
     elif not forced and r.random() < 0.3:
         argv.append('--engines=' + ','.join(r.sample(list(engines), r.randrange(1, len(engines) + 1))))
     hit = []  # hit[rule][packet]
+    fhit = []  # fhit[rule][flow]
     try:
         for x, tree in rules:
             if tree is None:
                 p = re.compile(x)
                 hit.append([p.search(pl) is not None for pl in payloads])
+                fhit.append([p.search(pl) is not None for pl in streams])
             else:
                 o = Oracle(tree, '')
                 hit.append([bool(o.is_match(pl)) for pl in payloads])
+                fhit.append([bool(o.is_match(pl)) for pl in streams])
     except (OracleTimeout, TimeoutError, re.error, regex.error):
         stats.oracle_skipped['payload rule'] += 1
         wd.done(False)
@@ -2138,8 +2168,8 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
     stats.invocations += 1
     failures = []
     repro = ('cd %s && build/rxbench run payload --benchtime=1x --scenarios=real-life --rules %s '
-             '--rules-format=regex --pcap %s --no-results   (files kept in %s)'
-             % (shlex.quote(ROOT), rf, pf, wd.path))
+             '--rules-format=regex --pcap %s%s --no-results   (files kept in %s)'
+             % (shlex.quote(ROOT), rf, pf, ' --mode=block,stream' if flows else '', wd.path))
 
     def fail(kind, title, details, sig, engine=None):
         f = dict(kind=kind, title=title, engine=engine, details=details + [
@@ -2178,7 +2208,9 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
         if keys.get('scenario') != 'real-life' or 'rule' in keys:
             continue
         ran = [k for k in range(len(rules)) if k not in refused[e]]
-        want = sum(1 for j in range(len(payloads)) if any(hit[k][j] for k in ran))
+        by_flow = keys.get('mode') in ('stream', 'reassembled')
+        units, uhit = (streams, fhit) if by_flow else (payloads, hit)
+        want = sum(1 for j in range(len(units)) if any(uhit[k][j] for k in ran))
         if st == 'ok':
             got = metric(row, 'matches')
             nrules = metric(row, 'rules')
@@ -2191,15 +2223,16 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
                 fail('unverifiable timed verdicts', 'payload %s: no matches metric' % row['name'], [],
                      ('unverifiable', 'payload matches missing'), e)
             elif int(got) != want:
-                fail('wrong answer timed', 'payload %s: matches %d, the oracle says %d packets' % (
-                    row['name'], int(got), want), ['rules run: %s' % [k + 1 for k in ran]],
+                fail('wrong answer timed', 'payload %s: matches %d, the oracle says %d %s' % (
+                    row['name'], int(got), want, 'flows' if by_flow else 'packets'),
+                    ['rules run: %s' % [k + 1 for k in ran]],
                     ('wrong answer timed', 'payload', e), e)
         elif st == 'mismatch':
             stats.checked += 1
             stats.mismatch_checked += 1
             # "rule rules.txt:7 (rules.txt:7) matches ...; first: packet J,
             #  match G, reference W; rule /re/; packet ..." (payload_rules.c)
-            m = re.search(r'rule rules\.txt:(\d+) \(.*?\) matches .*?; first: packet (\d+), '
+            m = re.search(r'rule rules\.txt:(\d+) \(.*?\) matches .*?; first: (?:packet|flow) (\d+), '
                           r'match (\d), ((?:planted|reference|majority) [01])',
                           row.get('message') or '', re.S)
             if not m:
@@ -2207,10 +2240,10 @@ def run_payload_case(r, engines, opts, stats, label, forced=None):
                      ('harness', 'payload mismatch message'), e)
                 continue
             j, k, g = int(m.group(2)), int(m.group(1)) - 1, int(m.group(3))
-            if 0 <= k < len(rules) and 0 <= j < len(payloads) and g == int(hit[k][j]):
-                fail('false mismatch', 'payload %s: rule %d on packet %d: %d is right, rxbench says %s' % (
-                    row['name'], k + 1, j, g, m.group(4)),
-                    ['rule: %s' % esc(rules[k][0]), 'packet: %s' % esc(payloads[j]),
+            if 0 <= k < len(rules) and 0 <= j < len(units) and g == int(uhit[k][j]):
+                fail('false mismatch', 'payload %s: rule %d on %s %d: %d is right, rxbench says %s' % (
+                    row['name'], k + 1, 'flow' if by_flow else 'packet', j, g, m.group(4)),
+                    ['rule: %s' % esc(rules[k][0]), 'packet: %s' % esc(units[j]),
                      'message: ' + esc(row.get('message') or '', 300)],
                     ('false mismatch', 'payload', 'tie' if 'tie' in m.group(4) else 'majority'), e)
             else:

@@ -10,14 +10,18 @@
 // (--remote-debugging-pipe: fd 3 in, fd 4 out, NUL-separated JSON), so no
 // port and no npm package are needed.
 //
-// It also checks what the first screen (1280x900) shows: the verdict, a
+// It also checks what the first screen (1280x800) shows: the verdict, a
 // table of contents, the configuration collapsed; and that every chart
 // has data.  With "charts", the charts a full run must have: the overall
 // ranking, an FQDN heatmap per phase and growth plot, a payload chart per
 // scenario with the line rate.  RXB_SCREENSHOT=FILE.png saves the first
 // screen.
 //
-// usage: html_check.js CHROMIUM REPORT.html [charts]
+// With "runs=N", a page of N runs: a paragraph per run against the first,
+// a geomean chart with a bar per run, per-benchmark charts with a colour
+// per run.
+//
+// usage: html_check.js CHROMIUM REPORT.html [charts|runs=N]
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -25,6 +29,8 @@ const os = require('os');
 const path = require('path');
 
 const [chromium, report, mode] = process.argv.slice(2);
+// "runs=N": a report of N runs (rxbench report A B ... --format=html)
+const RUNS = /^runs=[0-9]+$/.test(mode || '') ? parseInt(mode.slice(5), 10) : 0;
 if (!chromium || !report) {
 	console.error('usage: html_check.js CHROMIUM REPORT.html');
 	process.exit(2);
@@ -78,11 +84,13 @@ function waitFor(pred, ms, what) {
 
 // Everything the page is checked for, evaluated inside it.
 const probe = `(() => {
+	const RUNS = ${RUNS};
 	const q = (s) => Array.from(document.querySelectorAll(s));
 	const charts = q('svg').map((s) => ({
 		kind: s.getAttribute('class'),
 		title: (s.querySelector('text.title') || {}).textContent || '',
 		bars: s.querySelectorAll('rect.bar').length,
+		colours: new Set(Array.from(s.querySelectorAll('rect.bar')).map((b) => b.getAttribute('fill'))).size,
 		lines: Array.from(s.querySelectorAll('path.series')).filter((p) =>
 			/^M[0-9.]+,[0-9.]+( L[0-9.]+,[0-9.]+)+$/.test(p.getAttribute('d'))).length,
 		dashed: s.querySelectorAll('path.series[stroke-dasharray]').length,
@@ -90,12 +98,15 @@ const probe = `(() => {
 		cells: s.querySelectorAll('rect.cell').length,
 		width: s.getBoundingClientRect().width,
 	}));
-	// sort the first FQDN table by ns/op, both ways
+	// sort the first FQDN table by ns/op, both ways (several runs: the
+	// first table of medians by its first run's column)
 	let sorted = null;
-	const t = q('table.sortable').find((t) => Array.from(t.tHead.rows[0].cells)
-		.some((c) => c.textContent === 'ns/op') && t.tBodies[0].rows.length > 3);
+	const sortCol = (t) => RUNS ? (t.tHead.rows[0].cells.length > 2 &&
+		t.tBodies[0].rows[0] && t.tBodies[0].rows[0].cells[1].dataset.v !== undefined ? 1 : -1)
+		: Array.from(t.tHead.rows[0].cells).findIndex((c) => c.textContent === 'ns/op');
+	const t = q('table.sortable').find((t) => sortCol(t) >= 0 && t.tBodies[0].rows.length > 3);
 	if (t) {
-		const col = Array.from(t.tHead.rows[0].cells).findIndex((c) => c.textContent === 'ns/op');
+		const col = sortCol(t);
 		const vals = () => Array.from(t.tBodies[0].rows).map((r) => parseFloat(r.cells[col].dataset.v)).filter((v) => !isNaN(v));
 		t.tHead.rows[0].cells[col].click();
 		const up = vals();
@@ -119,6 +130,7 @@ const probe = `(() => {
 		text: document.body.textContent,
 		charts, sorted,
 		tables: q('table.sortable').length,
+		answers: q('section.verdict p.answer').length,
 	});
 })()`;
 
@@ -140,7 +152,7 @@ async function main() {
 	const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
 	for (const d of ['Runtime', 'Log', 'Page', 'Network'])
 		await send(d + '.enable', {}, sessionId);
-	await send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId);
+	await send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: 1, mobile: false }, sessionId);
 	const loaded = waitFor((m) => m.method === 'Page.loadEventFired' && m.sessionId === sessionId, 30000, 'page load');
 	await send('Page.navigate', { url: 'file://' + path.resolve(report) }, sessionId);
 	await loaded;
@@ -161,14 +173,15 @@ async function main() {
 	check(page.scripts === 1, 'expected only the report\'s own <script>, found ' + page.scripts);
 	check(page.imgs === 0, 'an <img> from the results was parsed as markup');
 	check(!page.injected, 'a script from the results ran');
-	for (const s of mode === 'charts' ? [] : ['<script>alert(1)<_script>', '<script>alert("x")</script> & \'quotes\' | pipes',
+	for (const s of mode === 'charts' ? [] : RUNS ? ['<script>alert(1)<_script>'] :
+		['<script>alert(1)<_script>', '<script>alert("x")</script> & \'quotes\' | pipes',
 		'<img_src_x_onerror_alert(2)>'])
 		check(page.text.includes(s), 'text not shown literally: ' + s);
 	const bars = page.charts.filter((c) => c.kind === 'bars' && c.bars > 0 && c.width > 100);
 	const lines = page.charts.filter((c) => c.kind === 'lines' && c.lines > 0 && c.points > 0);
 	const heat = page.charts.filter((c) => c.kind === 'heatmap' && c.cells > 0);
 	// the expectations of the first screen and of every chart
-	check(page.verdictFirst, 'the verdict is not in the first screen (1280x900)');
+	check(page.verdictFirst, 'the verdict is not in the first screen (1280x800)');
 	check(page.toc, 'no table of contents');
 	check(page.configClosed, 'the run configuration is not collapsed');
 	check(page.charts.every((c) => c.bars + c.points + c.cells > 0), 'a chart without data: ' +
@@ -181,6 +194,17 @@ async function main() {
 			'no FQDN growth plot with a line per strategy x engine');
 		check(lines.some((c) => /scenario=literal/.test(c.title) && c.dashed === 1 && c.lines >= 3),
 			'no payload chart per scenario with engines as series and the line rate drawn');
+	}
+	if (RUNS) {
+		// a paragraph per run against the first; every per-benchmark
+		// chart has a bar of each run's colour; each run's context shown
+		check(page.answers === RUNS - 1, `expected ${RUNS - 1} answers (a run against the first each), found ${page.answers}`);
+		const per = page.charts.filter((c) => c.kind === 'bars' && /a bar per column/.test(c.title));
+		check(per.length > 0 && per.every((c) => c.colours === RUNS),
+			'a per-benchmark chart without a colour per run: ' + per.map((c) => c.title + ' ' + c.colours).join('; '));
+		check(page.charts.some((c) => /geometric mean per column/.test(c.title) && c.bars === RUNS),
+			'no geomean chart with a bar per run');
+		check(page.text.includes('What changed against the first column'), 'no summary of the changes');
 	}
 	check(page.sorted && page.sorted.up && page.sorted.down, 'a table did not sort: ' + JSON.stringify(page.sorted));
 	console.log(`html_check: ${page.charts.length} charts (${bars.length} bar, ${lines.length} line, ` +

@@ -1,10 +1,16 @@
 /*
  * test_harness.c - the measurement core: N scaling, fixed N, allocation
- * accounting, B(heap)/op, benchtime parsing and the -bench filter.
+ * accounting, B(heap)/op, benchtime parsing and the -bench filter, and
+ * a sample on pinned threads under one clock.
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 
+#include <math.h>
+#include <sched.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include <stdlib.h>
 
@@ -12,6 +18,8 @@
 #include "harness/bench.h"
 #include "harness/clock.h"
 #include "harness/filter.h"
+#include "harness/threads.h"
+#include "engines/status.h"
 
 struct spin {
 	uint64_t calls;
@@ -389,4 +397,138 @@ Test(results, index_finds_every_name_and_pops_the_newest)
 	cr_assert_eq(results_add(&res, "s", "S/n=4999"), &res.r[4999]);
 	cr_assert_null(results_find(&res, "S/n=5000"));
 	results_release(&res);
+}
+
+/* ---- the threaded sample (harness/threads.h) ---- */
+
+/*
+ * Two threads whose op sleeps 50 us, so that they overlap however busy
+ * their CPUs are (a CPU another run is pinned to may still delay one of
+ * them); each records the CPU it ran on and answers `answer[t]` in its
+ * check.
+ */
+struct team_test {
+	int cpu[2];
+	int ran_on[2];
+	int begun[2], ended[2];
+	uint64_t answer[2], want[2], pass[2];
+	double solo, agg, own[2];
+};
+
+static int tt_begin(void *arg, size_t t)
+{
+	((struct team_test *)arg)->begun[t]++;
+	return 0;
+}
+
+static int tt_run(void *arg, size_t t, uint64_t n)
+{
+	struct team_test *x = arg;
+	struct timespec ts = {0, 50000};
+
+	x->ran_on[t] = sched_getcpu();
+	for (uint64_t i = 0; i < n; i++)
+		nanosleep(&ts, NULL);
+	return 0;
+}
+
+static int tt_check(void *arg, size_t t, uint64_t *got)
+{
+	*got = ((struct team_test *)arg)->answer[t];
+	return 0;
+}
+
+static void tt_end(void *arg, size_t t)
+{
+	((struct team_test *)arg)->ended[t]++;
+}
+
+static void tt_derive(void *arg, const struct bench_thread_times *tt,
+		      struct result *r)
+{
+	struct team_test *x = arg;
+
+	x->solo = tt->solo_ns_per_op;
+	x->agg = tt->ns_per_op;
+	x->own[0] = tt->thread_ns_per_op[0];
+	x->own[1] = tt->thread_ns_per_op[1];
+	result_metric_add(r, "efficiency", BETTER_HIGHER,
+			  tt->solo_ns_per_op / (tt->ns_per_op * (double)tt->n));
+}
+
+static int tt_setup(struct team_test *x, struct bench_threads *bt,
+		    struct bench *b)
+{
+	int cpu[BENCH_MAX_THREADS];
+
+	if (bench_cpus(cpu, BENCH_MAX_THREADS) < 2)
+		return -1;
+	memset(x, 0, sizeof(*x));
+	x->cpu[0] = cpu[0];
+	x->cpu[1] = cpu[1];
+	x->answer[0] = x->want[0] = 7;
+	x->answer[1] = x->want[1] = 9;
+	x->pass[0] = x->pass[1] = 10;
+	*bt = (struct bench_threads){2, x->cpu, x, tt_begin, tt_run, tt_check,
+				     tt_end, x->want, x->pass, "answers",
+				     tt_derive};
+	*b = (struct bench){.name = "team", .suite = "t", .threads = bt};
+	return 0;
+}
+
+Test(harness, threads_share_one_clock)
+{
+	struct team_test x;
+	struct bench_threads bt;
+	struct bench b;
+	/* the wall clock: a sleeping thread's CPU time is not its time */
+	struct bench_opts o = {.fixed_n = 200, .measure = BENCH_WALL};
+	struct result r = {0};
+
+	if (tt_setup(&x, &bt, &b) != 0)
+		cr_skip_test("fewer than 2 CPUs in the affinity mask");
+	cr_assert_eq(bench_measure(&b, &o, &r), 0, "%s", bench_threads_error());
+	cr_assert_eq(r.nsamples, 1);
+	/* each thread pinned to its own CPU, its state made and freed once */
+	cr_expect_eq(x.ran_on[0], x.cpu[0]);
+	cr_expect_eq(x.ran_on[1], x.cpu[1]);
+	cr_expect(x.begun[0] == 1 && x.begun[1] == 1 && x.ended[0] == 1 &&
+		  x.ended[1] == 1);
+	/* one clock around both: 400 ops in a wall time at least the slower
+	   thread's own (less the floor taken off), less than the two one
+	   after the other; ns/op is per op of all threads */
+	cr_expect_geq(x.solo, 50000);
+	cr_expect_geq(x.own[0], 50000);
+	cr_expect_geq(x.own[1], 50000);
+	cr_expect_geq(2 * x.agg, 0.9 * fmax(x.own[0], x.own[1]),
+		      "aggregate %g ns/op, threads %g and %g", x.agg, x.own[0],
+		      x.own[1]);
+	cr_expect_lt(2 * x.agg, x.own[0] + x.own[1],
+		     "aggregate %g ns/op, threads %g and %g: no overlap", x.agg,
+		     x.own[0], x.own[1]);
+	cr_expect_eq(r.iters[0], 400);
+	result_release(&r);
+}
+
+Test(harness, threads_wrong_answer_is_a_mismatch)
+{
+	struct team_test x;
+	struct bench_threads bt;
+	struct bench b;
+	struct bench_opts o = {.fixed_n = 5};
+	struct result r = {0};
+
+	if (tt_setup(&x, &bt, &b) != 0)
+		cr_skip_test("fewer than 2 CPUs in the affinity mask");
+	x.answer[1] = 8;
+	cr_assert_eq(bench_measure(&b, &o, &r), STATUS_MISMATCH);
+	cr_expect(strstr(bench_threads_error(),
+			 "thread 1 of 2 (CPU") != NULL, "%s",
+		  bench_threads_error());
+	cr_expect(strstr(bench_threads_error(), "answered 8 answers over its "
+			 "share, verified 9") != NULL, "%s",
+		  bench_threads_error());
+	cr_expect_eq(r.nsamples, 0);
+	cr_expect(x.ended[0] == 1 && x.ended[1] == 1);
+	result_release(&r);
 }

@@ -86,7 +86,10 @@ static void check_reference(enum packets_kind kind, size_t size)
 		const struct packet *p = &pk.pkt[i];
 		int lit = memmem(p->p, p->len, "private", 7) != NULL;
 		int full = packets_has_pri_ate(p->p, p->len);
-		int pri = memmem(p->p, p->len, "pri", 3) != NULL;
+		/* a "pri" in its last six bytes is the first half of a plant
+		   split across packets (corpora/packets.h) */
+		int pri = memmem(p->p, pk.mark[i] ? p->len : p->len - 6, "pri",
+				 3) != NULL;
 
 		cr_assert_eq(p->len, size);
 		cr_assert_eq(full, (int)pk.mark[i], "size %zu packet %zu", size, i);
@@ -99,13 +102,19 @@ static void check_reference(enum packets_kind kind, size_t size)
 	packets_release(&pk);
 }
 
-Test(payload, filler_never_matches)
+/* check on both printable kinds at every size, and the smallest. */
+static void each_printable(void (*check)(enum packets_kind, size_t))
 {
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		check_reference(PACKETS_LITERAL, sizes[s]);
-		check_reference(PACKETS_FULLSCAN, sizes[s]);
+		check(PACKETS_LITERAL, sizes[s]);
+		check(PACKETS_FULLSCAN, sizes[s]);
 	}
-	check_reference(PACKETS_FULLSCAN, PACKETS_MIN_SIZE);
+	check(PACKETS_FULLSCAN, PACKETS_MIN_SIZE);
+}
+
+Test(payload, filler_never_matches)
+{
+	each_printable(check_reference);
 }
 
 Test(payload, deterministic)
@@ -149,14 +158,54 @@ static void compile_rules(const struct engine *e, struct ruleset *rs,
 	}
 }
 
-/* PCRE2's answer per rule equals the planted mask on every packet. */
+/* Does flow f match only as a stream: no packet of it alone does? */
+static int split_only(const struct packets *pk, size_t f)
+{
+	for (size_t i = pk->flow[f]; i < pk->flow[f + 1]; i++)
+		if (pk->mark[i] != 0)
+			return 0;
+	return pk->flow_mark[f] != 0;
+}
+
+/* The mask of the rules h[0..n) that match p (bit r: rule r). */
+static uint32_t rules_mask(const struct engine *e, void *const *h, size_t n,
+			   const struct packet *p)
+{
+	uint32_t got = 0;
+
+	for (size_t r = 0; r < n; r++)
+		got |= (uint32_t)(e->is_match(h[r], p->p, p->len) == 1) << r;
+	return got;
+}
+
+/* PCRE2 per rule on every reassembled flow = the flow's mark; *split
+ * counts the flows no packet of which matches alone. */
+static void check_http_flows(const struct engine *e, void *const *h,
+			     size_t n, const struct packets *pk, size_t *split)
+{
+	struct packets view;
+
+	cr_assert_eq(packets_flow_view(pk, &view), 0);
+	for (size_t f = 0; f < view.n; f++) {
+		uint32_t got = rules_mask(e, h, n, &view.pkt[f]);
+		cr_assert_eq(got, view.mark[f], "size %zu flow %zu: matched %#x, "
+			     "planted %#x", pk->size, f, got, view.mark[f]);
+		*split += (size_t)split_only(pk, f);
+	}
+	packets_release(&view);
+}
+
+/*
+ * PCRE2's answer per rule equals the planted mask on every packet, and
+ * on every flow reassembled.
+ */
 Test(payload, http_marks_are_exact)
 {
 	const struct engine *e = engine_find("pcre2");
 	struct ruleset rs;
 	void *h[RULE_BUILTIN_COUNT];
 	uint32_t seen = 0;
-	size_t planted = 0;
+	size_t planted = 0, split = 0;
 
 	cr_assert_not_null(e, "built without PCRE2");
 	ruleset_init(&rs);
@@ -169,25 +218,166 @@ Test(payload, http_marks_are_exact)
 		cr_expect_eq(pk.nplanted, 500, "size %zu: every rate slot planted",
 			     sizes[s]);
 		for (size_t i = 0; i < pk.n; i++) {
-			uint32_t got = 0;
-			for (size_t r = 0; r < rs.n; r++)
-				got |= (uint32_t)(e->is_match(h[r], pk.pkt[i].p,
-							      pk.pkt[i].len) == 1) << r;
+			uint32_t got = rules_mask(e, h, rs.n, &pk.pkt[i]);
 			cr_assert_eq(got, pk.mark[i], "size %zu packet %zu: "
 				     "matched %#x, planted %#x: %.*s", sizes[s], i,
 				     got, pk.mark[i], (int)pk.pkt[i].len,
 				     pk.pkt[i].p);
 			seen |= got;
 		}
+		check_http_flows(e, h, rs.n, &pk, &split);
 		planted += pk.nplanted;
 		packets_release(&pk);
 	}
 	cr_expect_eq(seen, (1u << RULE_BUILTIN_COUNT) - 1,
 		     "every rule fires somewhere: %#x", seen);
 	cr_expect_gt(planted, 0);
+	cr_expect_gt(split, 0, "a log4shell split across packets somewhere");
 	for (size_t r = 0; r < rs.n; r++)
 		e->free(h[r]);
 	rules_release(&rs);
+}
+
+/* ---- flows: the planted truth per flow, stream against block ---- */
+
+/* The literal / pri.*ate reference on each reassembled flow = flow_mark. */
+static void check_flows(enum packets_kind kind, size_t size)
+{
+	struct packets_spec spec = {size, 3000, 0.1, 42};
+	struct packets pk, view;
+	size_t split = 0;
+
+	cr_assert_eq(packets_generate(&pk, kind, &spec), 0);
+	cr_assert_eq(packets_flow_view(&pk, &view), 0);
+	cr_assert_eq(view.n, pk.nflows);
+	cr_expect_gt(pk.nflows, pk.n / PACKETS_FLOW_MAX);
+	for (size_t f = 0; f < view.n; f++) {
+		const struct packet *p = &view.pkt[f];
+		int ref = kind == PACKETS_LITERAL
+				  ? memmem(p->p, p->len, "private", 7) != NULL
+				  : packets_has_pri_ate(p->p, p->len);
+		size_t np = pk.flow[f + 1] - pk.flow[f];
+		cr_assert(np >= 1 && np <= PACKETS_FLOW_MAX);
+		cr_assert_eq(ref, (int)view.mark[f], "size %zu flow %zu", size, f);
+		split += (size_t)split_only(&pk, f);
+	}
+	/* a flow with a split plant may hold a planted packet too */
+	cr_expect_gt(split, 0, "size %zu: no flow matches only as a stream",
+		     size);
+	cr_expect_leq(split, pk.nsplit);
+	packets_release(&view);
+	packets_release(&pk);
+}
+
+Test(payload, flow_marks_are_exact)
+{
+	each_printable(check_flows);
+}
+
+/* e's flow handle of mode for re (dotall), or NULL when e has none. */
+static void *flow_compile(const struct engine *e, enum engine_flow mode,
+			  const char *re)
+{
+	struct engine_pattern p = {re, strlen(re)};
+	struct engine_error err = {0, -1, -1, ""};
+	void *h = NULL;
+
+	cr_assert_eq(e->compile_flow(mode, &p, 1, ENGINE_DOTALL, &h, &err), 0,
+		     "%s", err.msg);
+	return h;
+}
+
+/* A flow of literal spans: is_match (ids NULL) and match_ids forms agree. */
+static long flow_match(const struct engine *e, void *h, const char *const *s,
+		       size_t n)
+{
+	struct engine_span sp[8];
+	unsigned char id = 9;
+	long a, b;
+
+	for (size_t k = 0; k < n; k++)
+		sp[k] = (struct engine_span){s[k], strlen(s[k])};
+	a = e->match_flow(h, sp, n, NULL);
+	b = e->match_flow(h, sp, n, &id);
+	cr_assert_eq(a, b, "is_match %ld, match_ids %ld", a, b);
+	cr_assert_eq(id, (unsigned char)b);
+	return a;
+}
+
+/*
+ * Hyperscan's stream and vector modes find a match split across packets,
+ * and one at the stream's end ($, reported when the stream is reset);
+ * block mode, packet by packet, does not; state does not leak from one
+ * flow into the next.
+ */
+Test(payload, stream_finds_what_block_cannot)
+{
+	const struct engine *e = engine_find("hyperscan");
+	static const char *const split[] = {"xxpri", "vatexx"};
+	static const char *const halves[] = {"vatexx", "xxpri"};
+	static const char *const end[] = {"abc", "pri", "vate"};
+
+	if (e == NULL)
+		cr_skip_test("built without Hyperscan");
+	for (int m = ENGINE_FLOW_STREAM; m <= ENGINE_FLOW_VECTORED; m++) {
+		void *h = flow_compile(e, (enum engine_flow)m, "private");
+		void *d = flow_compile(e, (enum engine_flow)m, "ate$");
+		struct engine_mem mem;
+
+		cr_expect_eq(flow_match(e, h, split, 2), 1, "mode %d", m);
+		cr_expect_eq(flow_match(e, h, halves, 2), 0, "mode %d", m);
+		cr_expect_eq(flow_match(e, h, split, 1), 0, "mode %d", m);
+		cr_expect_eq(flow_match(e, d, end, 3), 1, "mode %d: $", m);
+		cr_expect_eq(flow_match(e, d, split, 1), 0, "mode %d", m);
+		e->mem(h, &mem);
+		cr_expect_gt(mem.db, 0);
+		cr_expect_gt(mem.scratch, 0);
+		if (m == ENGINE_FLOW_STREAM)
+			cr_expect_gt(mem.stream, 0);
+		else
+			cr_expect_eq(mem.stream, 0);
+		e->free(h);
+		e->free(d);
+	}
+}
+
+/* On the generated flows: Hyperscan's stream answer is the planted one,
+ * and a flow planted only across packets is one block mode misses. */
+Test(payload, stream_answers_are_the_flow_marks)
+{
+	const struct engine *e = engine_find("hyperscan");
+	struct packets_spec spec = {64, 4096, 0.05, 7};
+	struct packets pk;
+	struct engine_span *sp;
+	struct engine_pattern p = {"private", 7};
+	struct engine_error err = {0, -1, -1, ""};
+	void *blk = NULL, *h;
+	size_t missed = 0;
+
+	if (e == NULL)
+		cr_skip_test("built without Hyperscan");
+	cr_assert_eq(packets_generate(&pk, PACKETS_LITERAL, &spec), 0);
+	sp = calloc(pk.n, sizeof(*sp));
+	cr_assert_not_null(sp);
+	for (size_t i = 0; i < pk.n; i++)
+		sp[i] = (struct engine_span){pk.pkt[i].p, pk.pkt[i].len};
+	h = flow_compile(e, ENGINE_FLOW_STREAM, "private");
+	cr_assert_eq(e->compile(&p, 1, ENGINE_DOTALL, &blk, &err), 0);
+	for (size_t f = 0; f < pk.nflows; f++) {
+		size_t first = pk.flow[f], n = pk.flow[f + 1] - first;
+		int block = 0;
+		cr_assert_eq(e->match_flow(h, sp + first, n, NULL),
+			     (long)(pk.flow_mark[f] != 0), "flow %zu", f);
+		for (size_t i = first; i < first + n; i++)
+			block |= e->is_match(blk, pk.pkt[i].p, pk.pkt[i].len);
+		missed += pk.flow_mark[f] && !block;
+	}
+	cr_expect_leq(missed, pk.nsplit);
+	cr_expect_gt(missed, 0);
+	e->free(h);
+	e->free(blk);
+	free(sp);
+	packets_release(&pk);
 }
 
 Test(payload, http_packets_look_like_http)
@@ -323,6 +513,13 @@ struct rl_test {
 	struct suite_ctx ctx;
 };
 
+/* --threads for the runs below: set by a test, 0 counts without. */
+static struct {
+	size_t n[1];
+	size_t k;
+	int cpu[BENCH_MAX_THREADS];
+} rl_threads;
+
 static void rl_init(struct rl_test *t, const struct engine *const *e,
 		    size_t n, const char *label, double timeout_ns)
 {
@@ -334,6 +531,9 @@ static void rl_init(struct rl_test *t, const struct engine *const *e,
 	t->run = (struct payload_run){.engines = t->e, .neng = n, .nin = 1,
 				      .link_gbps = 100, .sr = &t->sr, .nsr = 1,
 				      .ss = &t->ss};
+	t->run.threads = rl_threads.n;
+	t->run.nthreads = rl_threads.k;
+	t->run.cpu = rl_threads.cpu;
 	snprintf(t->run.in[0].label, sizeof(t->run.in[0].label), "%s", label);
 	t->sr = (struct scen_run){payload_scenario("real-life"), &t->rl};
 	cr_assert_not_null(t->sr.sc);
@@ -730,4 +930,145 @@ Test(payload, reallife_reference_beats_a_majority)
 	cr_expect_not_null(rl_bench(&t, "pcre2-jit"), "the one right engine is timed");
 	cr_expect_eq(payload_rules_matched(&t.ss, 0), 0, "/admin/ matches no packet");
 	rl_release(&t);
+}
+
+/* ---- on threads (--threads, suites/payload_threads.c) ---- */
+
+/* Two threads on the CPUs of the affinity mask; 0, or -1 with fewer. */
+static int rl_two_threads(void)
+{
+	memset(&rl_threads, 0, sizeof(rl_threads));
+	if (bench_cpus(rl_threads.cpu, BENCH_MAX_THREADS) < 2)
+		return -1;
+	rl_threads.n[0] = 2;
+	rl_threads.k = 1;
+	return 0;
+}
+
+/* Time the plan's benchmarks (a few ops each, isolated) into t->res. */
+static void rl_time(struct rl_test *t)
+{
+	struct bench_opts o = {.fixed_n = 200, .count = 1, .isolate = 1,
+			       .timeout_ns = 60e9, .no_alloc = 1};
+
+	harness_run(&t->plan, &o, &t->res, NULL, NULL);
+}
+
+static double row_metric(const struct result *r, const char *unit)
+{
+	for (size_t i = 0; r != NULL && i < r->nm; i++)
+		if (strcmp(r->m[i].unit, unit) == 0)
+			return r->m[i].v[0];
+	return NAN;
+}
+
+/*
+ * --threads=2: the case's answer verified once, its one-thread benchmark
+ * as before and one on two threads whose shares' verified answers add up
+ * to the case's; timed, every thread's answer equals its share's; an
+ * engine without per-thread state is unsupported on two threads.
+ */
+Test(payload, threads_give_the_verified_answers)
+{
+	const struct engine *pcre2 = engine_find("pcre2");
+	const struct engine *dfa = engine_find("pcre2-dfa");
+	const struct bench *b;
+	const struct result *r;
+	struct rl_test t;
+	uint64_t sum = 0;
+
+	if (rl_two_threads() != 0)
+		cr_skip_test("fewer than 2 CPUs in the affinity mask");
+	cr_assert_null(dfa->thread_new, "pcre2-dfa gained thread_new: pick "
+		       "another engine without it");
+	rl_builtin(&t, pcre2, dfa, "256", 256, 3000, 60e9);
+	cr_assert_not_null(rl_bench(&t, "pcre2"));
+	b = rl_bench(&t, "pcre2/threads=2");
+	cr_assert_not_null(b);
+	cr_assert_not_null(b->threads);
+	cr_expect_eq(b->threads->n, 2);
+	cr_expect_eq(b->threads->pass[0] + b->threads->pass[1], 3000);
+	for (size_t k = 0; k < RULE_BUILTIN_COUNT; k++)
+		sum += planted_for(&t.gen, k);
+	cr_expect_eq(b->threads->want[0] + b->threads->want[1], sum);
+	cr_expect_eq(rl_matches(&t, "pcre2/threads=2"), rl_matches(&t, "pcre2"));
+	r = rl_row(&t, "pcre2-dfa/threads=2");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_UNSUPPORTED);
+	cr_expect_not_null(strstr(r->message, "no per-thread matching state"),
+			   "%s", r->message);
+	cr_expect_null(rl_bench(&t, "pcre2-dfa/threads=2"));
+	cr_expect_not_null(rl_bench(&t, "pcre2-dfa"));
+	rl_time(&t);
+	r = rl_row(&t, "pcre2/threads=2");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_OK, "%s", r->message);
+	cr_expect_eq(row_metric(r, "threads"), 2);
+	cr_expect_gt(row_metric(r, "agg-Mpps"), 0);
+	cr_expect_gt(row_metric(r, "efficiency"), 0);
+	cr_expect(!isnan(row_metric(r, "threads-line")) ||
+		  !isnan(row_metric(r, "threads-line-computed")));
+	cr_expect(isnan(row_metric(r, "Mpps")), "a one-core unit on threads");
+	cr_expect_eq(rl_row(&t, "pcre2")->status, RESULT_OK);
+	rl_release(&t);
+	memset(&rl_threads, 0, sizeof(rl_threads));
+}
+
+/* The thread states handed out by buggy_thread_new, to recognise them. */
+static void *buggy_states[8];
+
+static void *buggy_thread_new(void *h)
+{
+	void *t = engine_find("pcre2")->thread_new(h);
+
+	for (size_t i = 0; t != NULL && i < 8; i++)
+		if (__sync_bool_compare_and_swap(&buggy_states[i], NULL, t))
+			break;
+	return t;
+}
+
+static void buggy_thread_free(void *t)
+{
+	for (size_t i = 0; i < 8; i++)
+		__sync_bool_compare_and_swap(&buggy_states[i], t, NULL);
+	engine_find("pcre2")->thread_free(t);
+}
+
+/* PCRE2, blind to rule sqli-union on a thread's state only. */
+static long buggy_match_ids(void *h, const char *data, size_t len,
+			    unsigned char *ids)
+{
+	for (size_t i = 0; i < 8; i++)
+		if (buggy_states[i] == h)
+			return blind_match_ids(h, data, len, ids);
+	return engine_find("pcre2")->match_ids(h, data, len, ids);
+}
+
+/* An engine right on one thread and wrong on two: a failed row, no time. */
+Test(payload, threads_wrong_answer_is_a_mismatch_row)
+{
+	const struct engine *pcre2 = engine_find("pcre2");
+	struct engine buggy = *pcre2;
+	const struct result *r;
+	struct rl_test t;
+
+	if (rl_two_threads() != 0)
+		cr_skip_test("fewer than 2 CPUs in the affinity mask");
+	buggy.name = "buggy";
+	buggy.thread_new = buggy_thread_new;
+	buggy.thread_free = buggy_thread_free;
+	buggy.match_ids = buggy_match_ids;
+	rl_builtin(&t, pcre2, &buggy, "256", 256, 3000, 60e9);
+	cr_assert_not_null(rl_bench(&t, "buggy"));
+	cr_assert_not_null(rl_bench(&t, "buggy/threads=2"));
+	rl_time(&t);
+	cr_expect_eq(rl_row(&t, "buggy")->status, RESULT_OK);
+	r = rl_row(&t, "buggy/threads=2");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->status, RESULT_MISMATCH, "%s", r->message);
+	cr_expect_not_null(strstr(r->message, "(rule, packet) matches over its "
+				  "share, verified"), "%s", r->message);
+	cr_expect_eq(r->nsamples, 0);
+	rl_release(&t);
+	memset(&rl_threads, 0, sizeof(rl_threads));
 }

@@ -302,3 +302,114 @@ Test(pcap, no_payload_and_foreign_link)
 	write_file(path, &file, file.n);
 	expect_fail(path, "not supported");
 }
+
+/* ---- flows (pcap_load_flows) ---- */
+
+/* One Ethernet IPv4 frame: TCP (seq) or UDP from port sp to dp. */
+static void flow_frame(struct buf *file, unsigned proto, unsigned sp,
+		       unsigned dp, unsigned seq, const char *payload)
+{
+	struct buf f = {.n = 0};
+	size_t len = strlen(payload);
+
+	eth(&f, 0x0800);
+	put8(&f, 0x45);
+	put8(&f, 0);
+	put16(&f, (unsigned)(20 + (proto == 6 ? 20 : 8) + len));
+	zeros(&f, 4);
+	put8(&f, 64);
+	put8(&f, proto);
+	zeros(&f, 2);
+	put8(&f, 10), put8(&f, 0), put8(&f, 0), put8(&f, sp == 80 ? 2 : 1);
+	put8(&f, 10), put8(&f, 0), put8(&f, 0), put8(&f, sp == 80 ? 1 : 2);
+	put16(&f, sp);
+	put16(&f, dp);
+	if (proto == 6) {
+		put16(&f, seq >> 16);
+		put16(&f, seq & 0xffff);
+		zeros(&f, 4);
+		put8(&f, 5 << 4);
+		zeros(&f, 7);
+	} else {
+		put16(&f, (unsigned)(8 + len));
+		put16(&f, 0);
+	}
+	put(&f, payload, len);
+	record(file, &f);
+}
+
+/* The flow of pk whose first packet is `first`, or -1. */
+static long flow_starting(const struct packets *pk, const char *first)
+{
+	for (size_t f = 0; f < pk->nflows; f++) {
+		const struct packet *p = &pk->pkt[pk->flow[f]];
+		if (p->len == strlen(first) && memcmp(p->p, first, p->len) == 0)
+			return (long)f;
+	}
+	return -1;
+}
+
+/* Flow f of pk holds exactly the packets parts[0..n). */
+static void expect_flow(const struct packets *pk, long f,
+			const char *const *parts, size_t n)
+{
+	cr_assert_geq(f, 0, "no flow starting \"%s\"", parts[0]);
+	cr_assert_eq(pk->flow[f + 1] - pk->flow[f], n, "flow \"%s\": %zu packets",
+		     parts[0], pk->flow[f + 1] - pk->flow[f]);
+	for (size_t k = 0; k < n; k++)
+		expect_payload(pk, pk->flow[f] + k, parts[k]);
+}
+
+/*
+ * TCP out of order, a retransmission, an overlap, a gap and a sequence
+ * number that wraps; the reverse direction; UDP between them.
+ */
+Test(pcap, flows_by_five_tuple_in_sequence_order)
+{
+	struct buf file = {.n = 0};
+	struct packets pk, view;
+	char err[512] = "";
+	static const char *const a[] = {"abcd", "efgh", "ijkl", "mn"};
+	static const char *const gap[] = {"wxyz"};
+	static const char *const back[] = {"HTTP/1.1 200"};
+	static const char *const dns[] = {"q1", "q2"};
+	static const char *const wrap[] = {"AB", "CD"};
+	long fa;
+
+	file_header(&file, 1);
+	flow_frame(&file, 6, 1000, 80, 5000, "abcd");
+	flow_frame(&file, 6, 1000, 80, 5008, "ijkl"); /* before efgh */
+	flow_frame(&file, 17, 1000, 53, 0, "q1");
+	flow_frame(&file, 6, 1000, 80, 5004, "efgh");
+	flow_frame(&file, 6, 80, 1000, 9000, "HTTP/1.1 200");
+	flow_frame(&file, 6, 1000, 80, 5004, "EFGH"); /* retransmitted */
+	flow_frame(&file, 6, 1000, 80, 5010, "KLmn"); /* overlaps "kl" */
+	flow_frame(&file, 17, 1000, 53, 0, "q2");
+	flow_frame(&file, 6, 1000, 80, 5020, "wxyz"); /* after a gap */
+	flow_frame(&file, 6, 2000, 80, 0, "CD");      /* wraps: after AB */
+	flow_frame(&file, 6, 2000, 80, 0xfffffffeu, "AB");
+	write_file(path, &file, file.n);
+	cr_assert_eq(pcap_load_flows(&pk, path, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(pk.nflows, 5);
+	cr_expect_eq(pk.n, 10, "the retransmission dropped: %zu", pk.n);
+	fa = flow_starting(&pk, "abcd");
+	expect_flow(&pk, fa, a, 4);
+	expect_flow(&pk, flow_starting(&pk, "wxyz"), gap, 1);
+	expect_flow(&pk, flow_starting(&pk, "HTTP/1.1 200"), back, 1);
+	expect_flow(&pk, flow_starting(&pk, "q1"), dns, 2);
+	expect_flow(&pk, flow_starting(&pk, "AB"), wrap, 2);
+	/* a flow reassembled is one view of its bytes */
+	cr_assert_eq(packets_flow_view(&pk, &view), 0);
+	cr_expect_eq(view.n, 5);
+	cr_expect_eq(view.pkt[fa].len, 14);
+	cr_expect_eq(memcmp(view.pkt[fa].p, "abcdefghijklmn", 14), 0);
+	cr_expect_null(view.mark);
+	packets_release(&view);
+	packets_release(&pk);
+	/* the capture order loader is unchanged: every payload */
+	cr_assert_eq(pcap_load_payloads(&pk, path, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_expect_eq(pk.n, 11);
+	cr_expect_null(pk.flow);
+	packets_release(&pk);
+}

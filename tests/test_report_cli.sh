@@ -60,6 +60,53 @@ expect 0 "other-host: $tmp/b2.json, host=other-host" -- compare "$tmp/a.json" "$
 expect 2 "two benchmarks in column pcre2" -- compare "$tmp/a.json" "$tmp/b.json" --col engine
 expect 2 "--threshold is compare's" -- report "$tmp/a.json" "$tmp/b.json" --threshold=5%
 
+# payload's inputs: the capture's size and sha256 (a copy elsewhere
+# pairs, the same path with other bytes is refused or shown), the rules'
+# counts and the sha256 of their conditions
+pl=(run payload --engines=pcre2 --scenarios=literal,real-life --benchtime=3x --no-alloc --quiet)
+pcap=$(cd "$(dirname "$0")" && pwd)/data/payload/http.pcap
+cp "$pcap" "$tmp/a.pcap" && cp "$pcap" "$tmp/b.pcap"
+printf 'private\nHost: [a-z]+\n' >"$tmp/p.rules"
+"$rx" "${pl[@]}" --pcap "$tmp/a.pcap" --rules "$tmp/p.rules" -o "$tmp/pa.json" >/dev/null 2>&1
+"$rx" "${pl[@]}" --pcap "$tmp/b.pcap" --rules "$tmp/p.rules" -o "$tmp/pb.json" >/dev/null 2>&1
+sha=$(sha256sum "$pcap" | cut -d' ' -f1)
+grep -q "\"pcap-sha256\": \"$sha\"" "$tmp/pa.json" && grep -q '"pcap-size": "825"' "$tmp/pa.json" &&
+	grep -q '"rules-loaded": "2"' "$tmp/pa.json" && grep -q '"rules-sha256": "[0-9a-f]\{64\}"' "$tmp/pa.json" &&
+	pass=$((pass + 1)) || { echo "FAIL: payload records no pcap sha256 or rules statistics"; fail=$((fail + 1)); }
+expect 0 "Payload/scenario=literal/size=pcap/engine=pcre2" -- compare "$tmp/pa.json" "$tmp/pb.json"
+sed 's/index/indey/' "$pcap" >"$tmp/a.pcap"
+"$rx" "${pl[@]}" --pcap "$tmp/a.pcap" --rules "$tmp/p.rules" -o "$tmp/pc.json" >/dev/null 2>&1
+expect 2 "Payload/scenario=literal/size=pcap/engine=pcre2: input pcap-sha256 differs: \"$sha\" in $tmp/pa.json" -- compare "$tmp/pa.json" "$tmp/pb.json" "$tmp/pc.json"
+expect 0 "Payload/scenario=literal/size=pcap/engine=pcre2 in $tmp/pc.json: pcap-sha256 \"$sha\" ->" -- compare "$tmp/pa.json" "$tmp/pb.json" "$tmp/pc.json" --show-changed-inputs
+printf 'private\nHost: [a-y]+\n' >"$tmp/p.rules"
+"$rx" "${pl[@]}" --pcap "$tmp/b.pcap" --rules "$tmp/p.rules" -o "$tmp/pd.json" >/dev/null 2>&1
+expect 2 "Payload/scenario=real-life/size=pcap/engine=pcre2: input rules-sha256 differs" -- compare "$tmp/pb.json" "$tmp/pd.json"
+
+# budgets on run: the run's own verdict uses them, the results record
+# them (a config pair), and report of that file shows the same verdict
+# unless its own --compile-budget overrides it
+budget() { tr '\n' ' ' <"$1" | grep -o 'Recommendation (budgets: [^;]*'; }
+fq=(run fqdn --domains=20 --engines=re2,pcre2-jit --strategies=baseline,map+multi
+	--benchtime=5x --no-alloc --quiet)
+"$rx" "${fq[@]}" --compile-budget=1ms --heap-budget=64KiB -o "$tmp/f.json" >"$tmp/f.txt" 2>/dev/null
+want='Recommendation (budgets: compile within 1 ms, compile B(heap)/op at most 0.0625 MiB'
+"$rx" report "$tmp/f.json" -o "$tmp/fr.txt"
+"$rx" report "$tmp/f.json" -o "$tmp/fr.md"
+for f in "$tmp/f.txt" "$tmp/fr.txt" "$tmp/fr.md"; do
+	[ "$(budget "$f")" = "$want" ] && pass=$((pass + 1)) ||
+		{ echo "FAIL: the verdict's budgets are not the run's: '$(budget "$f")'"; fail=$((fail + 1)); }
+done
+grep -q '"compile-budget": "1ms"' "$tmp/f.json" && grep -q '"heap-budget": "64KiB"' "$tmp/f.json" &&
+	grep -q '^compile-budget: 1ms$' "$tmp/f.txt" && pass=$((pass + 1)) ||
+	{ echo "FAIL: the results do not record the run's budgets"; fail=$((fail + 1)); }
+"$rx" report "$tmp/f.json" --compile-budget=2s >"$tmp/f2.txt"
+[ "$(budget "$tmp/f2.txt")" = "${want/1 ms/2000 ms}" ] && pass=$((pass + 1)) ||
+	{ echo "FAIL: report --compile-budget does not override the recorded one: $(budget "$tmp/f2.txt")"; fail=$((fail + 1)); }
+expect 2 "rxbench: --compile-budget=abc: not a duration such as 50ms" -- "${fq[@]}" --compile-budget=abc --no-results
+expect 2 "rxbench: --heap-budget=-1: not a size such as 16MiB" -- "${fq[@]}" --heap-budget=-1 --no-results
+sed 's/"compile-budget": "1ms"/"compile-budget": "soon"/' "$tmp/f.json" >"$tmp/fbad.json"
+expect 2 "rxbench: suite fqdn: configuration compile-budget: 'soon' is not a duration such as 50ms" -- report "$tmp/fbad.json"
+
 # progress: a line on stderr only when it is a terminal, never with --quiet
 "$rx" scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" --benchtime=3x --count=2 --no-alloc >/dev/null 2>"$tmp/err"
 if grep -q elapsed "$tmp/err"; then echo "FAIL: progress on a stderr that is no terminal"; fail=$((fail + 1)); fi

@@ -22,7 +22,7 @@ static void compare_usage(FILE *f)
 	fprintf(f,
 		"usage: rxbench compare A B [C ...] [--threshold=5%%] [--alpha=0.05]\n"
 		"                       [--col KEY] [--row KEY,...] [--show-changed-inputs]\n"
-		"                       [--format=text|md] [-o FILE]\n\n"
+		"                       [--format=text|md|html] [-o FILE]\n\n"
 		"Compares runs (JSON results files, Go benchmark text, or a\n"
 		"directory of *.json): per benchmark and metric each run's\n"
 		"median ± 95%% CI and, against the first, the change and the\n"
@@ -43,6 +43,8 @@ static void compare_usage(FILE *f)
 		"                  compare pairs whose inputs differ, marked and\n"
 		"                  listed; they never count as regressions\n"
 		"  --format=md     Markdown, for a pull-request comment\n"
+		"  --format=html   one offline page: what changed per column,\n"
+		"                  a chart per metric with a colour per column\n"
 		"Exit status: 0 ok, 1 regression (with --threshold), 2 bad "
 		"input.\n");
 }
@@ -126,6 +128,32 @@ static int write_text(FILE *f, const void *arg)
 static int write_md(FILE *f, const void *arg)
 {
 	return compare_write_md(f, arg);
+}
+
+static int write_html(FILE *f, const void *arg)
+{
+	return compare_write_html(f, arg);
+}
+
+/* The writer of --format (text, md, html), or NULL. */
+static report_write_fn writer_of(const char *fmt)
+{
+	return strcmp(fmt, "text") == 0 ? write_text
+	       : strcmp(fmt, "md") == 0 ? write_md
+	       : strcmp(fmt, "html") == 0 ? write_html
+					  : NULL;
+}
+
+/* The format -o's extension names (.md, .html), else text. */
+static const char *format_of_out(const char *out)
+{
+	const char *dot = out ? strrchr(out, '.') : NULL;
+
+	if (dot != NULL && strcmp(dot, ".md") == 0)
+		return "md";
+	if (dot != NULL && strcmp(dot, ".html") == 0)
+		return "html";
+	return "text";
 }
 
 /* The files to compare, a directory read as its *.json (sorted). */
@@ -215,9 +243,11 @@ static int compare_args(int argc, char **argv, struct compare_opts *o,
 		compare_usage(stderr);
 		return -1;
 	}
-	if (strcmp(*fmt, "text") != 0 && strcmp(*fmt, "md") != 0) {
-		fprintf(stderr, "rxbench %s: --format=%s: use text or "
-			"md%s\n", cmd_name, *fmt,
+	if (*fmt == NULL)
+		*fmt = format_of_out(*out);
+	if (writer_of(*fmt) == NULL) {
+		fprintf(stderr, "rxbench %s: --format=%s: use text, md or "
+			"html%s\n", cmd_name, *fmt,
 			strcmp(cmd_name, "report") == 0
 				? " (several runs are reported as compare shows them)"
 				: "");
@@ -237,7 +267,7 @@ static int compare_main(int argc, char **argv, int report)
 	struct results *res = NULL;
 	struct compare_input *in = NULL;
 	struct comparison cmp = {0};
-	const char *fmt = "text", *out = NULL;
+	const char *fmt = NULL, *out = NULL;
 	char err[512];
 	int status = EXIT_USAGE, rc;
 
@@ -277,9 +307,7 @@ static int compare_main(int argc, char **argv, int report)
 	}
 	if (rc != 0)
 		goto oom;
-	if (report_save_atomic(out ? out : "-",
-			       strcmp(fmt, "md") == 0 ? write_md : write_text,
-			       &cmp) != 0) {
+	if (report_save_atomic(out ? out : "-", writer_of(fmt), &cmp) != 0) {
 		fprintf(stderr, "rxbench: %s: %s\n", out ? out : "<stdout>",
 			strerror(errno));
 		goto out;

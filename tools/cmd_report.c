@@ -131,11 +131,13 @@ static void report_usage(FILE *f)
 		"The format defaults to -o's extension (.txt .csv .md .html\n"
 		".json), else text.  -o is written atomically (default: "
 		"stdout).\n"
-		"The verdict's budgets (text, md, html) override the suite's:\n"
+		"The verdict's budgets (text, md, html) override those the\n"
+		"results record (run --compile-budget) and the suite's:\n"
 		"  --compile-budget=DURATION  (\"50ms\") compile at most this\n"
 		"  --heap-budget=BYTES        (\"16MiB\") what compile keeps\n"
 		"Several results files (or a directory of them) are reported\n"
-		"side by side as `rxbench compare` shows them (text or md),\n"
+		"side by side as `rxbench compare` shows them (text, md or\n"
+		"html: a page with a colour per run and what changed first),\n"
 		"one column per run or per --col KEY; see rxbench compare --help.\n");
 }
 

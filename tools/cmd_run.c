@@ -398,6 +398,21 @@ static int list_main(struct run_args *a)
 }
 
 
+/*
+ * --compile-budget and --heap-budget as configuration pairs, which every
+ * report of the results reads as the verdict's budgets
+ * (report/layout.h): the run's own verdict and `rxbench report`'s agree.
+ */
+static void budgets_record(struct results *res, const struct run_args *a)
+{
+	if (a->compile_budget != NULL)
+		results_config_set(res, REPORT_CONFIG_COMPILE_BUDGET,
+				   a->compile_budget);
+	if (a->heap_budget != NULL)
+		results_config_set(res, REPORT_CONFIG_HEAP_BUDGET,
+				   a->heap_budget);
+}
+
 /* The run a parsed command line asks for: the exit status. */
 static int run_main(struct run_args *a, int argc, char **argv)
 {
@@ -432,6 +447,7 @@ static int run_main(struct run_args *a, int argc, char **argv)
 	results_init(&res);
 	context_fill(&res, argc, argv);
 	context_fill_measure(&res, &a->opts, a->cpu);
+	budgets_record(&res, a);
 	for (size_t i = 0; i < a->nsuites; i++)
 		if (suite_layout_fill(a->suites[i], &res) != 0) {
 			fprintf(stderr, "rxbench: out of memory\n");

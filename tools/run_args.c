@@ -12,6 +12,7 @@
 
 #include "harness/callgrind.h"
 #include "harness/parse.h"
+#include "report/layout_decl.h"
 #include "tools/cli.h"
 
 #include <getopt.h>
@@ -125,6 +126,32 @@ static int opt_engine_opt(void *cfg, const char *v, char *err, size_t size)
 	return engine_opt_set(v, err, size);
 }
 
+/* --compile-budget=D, --heap-budget=B: checked here, recorded by run. */
+static int opt_compile_budget(void *cfg, const char *v, char *err,
+			      size_t size)
+{
+	double ns;
+
+	if (bench_parse_duration(v, &ns) != 0) {
+		snprintf(err, size, "not a duration such as 50ms");
+		return -1;
+	}
+	((struct run_args *)cfg)->compile_budget = v;
+	return 0;
+}
+
+static int opt_heap_budget(void *cfg, const char *v, char *err, size_t size)
+{
+	double bytes;
+
+	if (ldecl_bytes(v, &bytes) != 0) {
+		snprintf(err, size, "not a size such as 16MiB");
+		return -1;
+	}
+	((struct run_args *)cfg)->heap_budget = v;
+	return 0;
+}
+
 #define RUN_OPT(f) offsetof(struct run_args, f)
 static const struct opt_spec run_options[] = {
 	{"engines", "a,b", "engines to run (default: all built but the\n"
@@ -168,6 +195,12 @@ static const struct opt_spec run_options[] = {
 	{"allow-unverified", NULL, "time answers no reference or majority\n"
 	 "could verify (else an unverified row, no\ntime); every output marks "
 	 "them UNVERIFIED", OPT_FLAG, RUN_OPT(allow_unverified), 0, 0, NULL},
+	{"compile-budget", "D", "the verdict's compile budget (a suite's\n"
+	 "recommendation: fqdn's default 50ms); recorded\nin the results, "
+	 "so rxbench report reuses it", OPT_CALL, 0, 0, 0, opt_compile_budget},
+	{"heap-budget", "B", "the verdict's memory budget (what compile\n"
+	 "keeps: fqdn's default 16MiB); recorded too", OPT_CALL, 0, 0, 0,
+	 opt_heap_budget},
 	{"quiet", NULL, "no progress on stderr", OPT_FLAG, RUN_OPT(quiet), 0, 0,
 	 NULL},
 	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},

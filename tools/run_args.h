@@ -34,6 +34,9 @@ struct run_args {
 	int timeout_given; /* --timeout was on the command line */
 	int allow_unverified; /* time answers nothing could verify, marked */
 	const char *list;     /* --list: print the names it selects */
+	/* --compile-budget, --heap-budget as given (checked), or NULL: the
+	   run's verdict uses them and the results record them */
+	const char *compile_budget, *heap_budget;
 	int scan_only;        /* `rxbench scan` */
 	/* the run's, not the command line's */
 	FILE *journal;        /* out's journal (report/json.h), or NULL */
