@@ -2,7 +2,7 @@
 # test_cli.sh - the command line as a user drives it: exit codes and the
 # one-line messages for bad input.  Usage: test_cli.sh path/to/rxbench
 set -u
-rx=$1
+rx=$(realpath "$1") # some checks run it from another directory
 . "$(dirname "$0")/cli_expect.sh"
 
 fast=(--benchtime=3x --no-alloc)
