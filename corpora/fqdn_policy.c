@@ -738,3 +738,22 @@ int fqdn_policy_generate_k8s(struct fqdn_policy *p, size_t n, uint64_t seed)
 	}
 	return rc;
 }
+
+int fqdn_policy_generate_cilium(struct fqdn_policy *p, size_t n)
+{
+	size_t npat = n * 30 / 630 ? n * 30 / 630 : 1;
+	char buf[96];
+
+	for (size_t i = 0; i < n; i++) {
+		int pat = i < npat;
+		int len = pat ? snprintf(buf, sizeof(buf),
+					 "*.bar%zuanother.very.long.domain.here",
+					 i)
+			      : snprintf(buf, sizeof(buf), "%zuvery.long.domain."
+					 "containing.a.lot.of.chars", i - npat);
+		if (fqdn_policy_add(p, pat ? FQDN_MATCH_PATTERN : FQDN_MATCH_NAME,
+				    buf, (size_t)len, 0) != 0)
+			return -1;
+	}
+	return 0;
+}

@@ -130,7 +130,18 @@ int fqdn_policy_generate(struct fqdn_policy *p, size_t n, uint64_t seed,
 enum fqdn_generator {
 	FQDN_GEN_SEED, /* fqdn_policy_generate: the seed's shapes */
 	FQDN_GEN_K8S,  /* fqdn_policy_generate_k8s: Kubernetes-shaped */
+	FQDN_GEN_CILIUM, /* fqdn_policy_generate_cilium: Cilium's benchmark */
 };
+
+/*
+ * Generate n selectors shaped as the rules of Cilium's
+ * Benchmark_perEPAllow_setPortRulesForID (its 30 matchPatterns and 600
+ * matchNames at n = 630): first n * 30 / 630 (at least one) matchPatterns
+ * `*.bar<i>another.very.long.domain.here`, then matchNames
+ * `<i>very.long.domain.containing.a.lot.of.chars`.  No seed: the same n
+ * gives the same policy.  0, or -1 out of memory.
+ */
+int fqdn_policy_generate_cilium(struct fqdn_policy *p, size_t n);
 
 /*
  * Generate n Kubernetes-shaped selectors from seed, as a cluster's

@@ -11,21 +11,29 @@
  * right after a match and steps a whole rune past an empty one, so
  * patterns that can match "" are left to other engines (no
  * CAP_EMPTY_MATCH) rather than counted differently.
+ *
+ * Its option mode says how the runner times (engines/runner.h, 'B'):
+ * warm (the default: regexp's machine pool stays warm, as in a
+ * long-running DNS proxy) or seed (seed 000's Go benchmark: runtime.GC()
+ * before every op with the clock stopped, so every op builds its matcher
+ * again: the megabytes per query of the seed's match phases).
  */
 #include "engines/runner.h"
 
-static const struct runner_def go_def = {"go", "rxbench-go", NULL};
+static uint64_t go_mode = RUNNER_MODE_WARM;
 
-static const char *go_version(void)
-{
-	return runner_version(&go_def);
-}
+static const char *const go_modes[] = {"warm", "seed", NULL}; /* enum order */
 
-static int go_compile(const struct engine_pattern *pats, size_t n,
-		      unsigned flags, void **out, struct engine_error *err)
-{
-	return runner_compile(&go_def, pats, n, flags, out, err);
-}
+static const struct engine_option go_options[] = {
+	{"mode", ENGINE_OPT_CHOICE, "warm",
+	 "timing: warm (matcher pool kept) or seed (runtime.GC() before every "
+	 "op, seed 000's method)", 0, 0, go_modes, NULL, &go_mode},
+	{NULL, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+static const struct runner_def go_def = {"go", "rxbench-go", NULL, &go_mode};
+
+RUNNER_ADAPTER(go, go_def)
 
 const struct engine engine_go = {
 	.name = "go",
@@ -35,11 +43,6 @@ const struct engine engine_go = {
 		CAP_PERL_CLASSES | CAP_INLINE_FLAGS | CAP_NUL_PATTERN |
 		CAP_UTF8 | CAP_COUNTED_REP | CAP_WORD_BOUNDARY,
 	.semantics = SEM_LEFTMOST_FIRST,
-	.kind = ENGINE_RUNNER,
-	.version = go_version,
-	.compile = go_compile,
-	.is_match = runner_is_match,
-	.count = runner_count,
-	.match_ids = runner_match_ids,
-	.free = runner_free,
+	.options = go_options,
+	RUNNER_OPS(go),
 };

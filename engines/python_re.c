@@ -16,18 +16,9 @@
 
 static const struct runner_def python_def = {"python-re",
 					     "rxbench-python.py",
-					     RXB_PYTHON3};
+					     RXB_PYTHON3, NULL};
 
-static const char *python_version(void)
-{
-	return runner_version(&python_def);
-}
-
-static int python_compile(const struct engine_pattern *pats, size_t n,
-			  unsigned flags, void **out, struct engine_error *err)
-{
-	return runner_compile(&python_def, pats, n, flags, out, err);
-}
+RUNNER_ADAPTER(python, python_def)
 
 const struct engine engine_python_re = {
 	.name = "python-re",
@@ -39,12 +30,6 @@ const struct engine engine_python_re = {
 		CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH | CAP_ATOMIC |
 		CAP_PERL_DOLLAR,
 	.semantics = SEM_LEFTMOST_FIRST,
-	.kind = ENGINE_RUNNER,
 	.opt_in = 1,
-	.version = python_version,
-	.compile = python_compile,
-	.is_match = runner_is_match,
-	.count = runner_count,
-	.match_ids = runner_match_ids,
-	.free = runner_free,
+	RUNNER_OPS(python),
 };

@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include "engines/runner.h"
 
+#include "harness/fdio.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -162,34 +164,6 @@ static const char *msg_get_bytes(struct msg *m, size_t *len)
 
 /* --- the process ----------------------------------------------------- */
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, unsigned char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /* The runner's path into buf: beside this binary, else the build's. */
 static void runner_path(const struct runner_def *def, char *buf, size_t size)
 {
@@ -299,8 +273,8 @@ static int conn_call(struct runner_conn *c, struct msg *m, char *why,
 	}
 	for (int i = 0; i < 4; i++)
 		hdr[i] = (unsigned char)(m->n >> (8 * i));
-	if (write_all(c->fd, hdr, 4) != 0 || write_all(c->fd, m->p, m->n) != 0 ||
-	    read_all(c->fd, hdr, 4) != 0)
+	if (fdio_write_all(c->fd, hdr, 4) != 0 || fdio_write_all(c->fd, m->p, m->n) != 0 ||
+	    fdio_read_all(c->fd, hdr, 4) != 0)
 		goto dead;
 	len = (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 |
 	      (uint32_t)hdr[2] << 16 | (uint32_t)hdr[3] << 24;
@@ -315,7 +289,7 @@ static int conn_call(struct runner_conn *c, struct msg *m, char *why,
 		m->p = g;
 		m->cap = len;
 	}
-	if (read_all(c->fd, m->p, len) != 0)
+	if (fdio_read_all(c->fd, m->p, len) != 0)
 		goto dead;
 	m->n = len;
 	return 0;
@@ -513,6 +487,77 @@ long runner_match_ids(void *h, const char *data, size_t len,
 	return runner_match(h, RUNNER_OP_MATCH_IDS, data, len, ids);
 }
 
+size_t runner_npatterns(const void *h)
+{
+	return ((const struct runner_set *)h)->n;
+}
+
+/* The 'A' request of op on in[0..n) for set s. */
+static void answers_msg(const struct runner_set *s, enum runner_op op,
+			const struct runner_bytes *in, size_t n, struct msg *m)
+{
+	msg_u8(m, 'A');
+	msg_u32(m, s->id);
+	msg_u8(m, (unsigned)op);
+	msg_u32(m, (uint32_t)n);
+	for (size_t i = 0; i < n; i++)
+		msg_bytes(m, in[i].p, in[i].len);
+}
+
+/* The 'A' reply in m into values and ids.  0, or STATUS_CRASHED. */
+static int answers_read(const struct runner_set *s, enum runner_op op,
+			struct msg *m, size_t n, long *values,
+			unsigned char *ids)
+{
+	if (msg_get(m, 4) != n)
+		return STATUS_CRASHED;
+	for (size_t i = 0; i < n && !m->oom; i++) {
+		size_t len;
+		const char *p;
+		values[i] = (long)msg_get(m, 8);
+		p = msg_get_bytes(m, &len);
+		if (op == RUNNER_OP_MATCH_IDS && (p == NULL || len != s->n))
+			return STATUS_CRASHED;
+		if (ids != NULL && op == RUNNER_OP_MATCH_IDS)
+			memcpy(ids + i * s->n, p, len);
+	}
+	return m->oom ? STATUS_CRASHED : 0;
+}
+
+int runner_answers(void *h, enum runner_op op, const struct runner_bytes *in,
+		   size_t n, long *values, unsigned char *ids)
+{
+	struct runner_set *s = h;
+	struct runner_conn *c;
+	struct msg m = {0};
+	char why[256];
+	int rc = set_load(s, &c, NULL, why, sizeof(why));
+
+	if (rc != 0)
+		return rc;
+	answers_msg(s, op, in, n, &m);
+	rc = conn_call(c, &m, why, sizeof(why));
+	if (rc == 0)
+		rc = reply_check(&m, 'A', NULL, why, sizeof(why));
+	if (rc == 0)
+		rc = answers_read(s, op, &m, n, values, ids);
+	free(m.p);
+	return rc;
+}
+
+int runner_is_match_each(void *h, const struct runner_bytes *in, size_t n,
+			 unsigned char *hit)
+{
+	long *v = malloc((n ? n : 1) * sizeof(*v));
+	int rc = v == NULL ? ENGINE_ERR_NOMEM
+			   : runner_answers(h, RUNNER_OP_IS_MATCH, in, n, v, NULL);
+
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		hit[i] = v[i] != 0;
+	free(v);
+	return rc;
+}
+
 void runner_free(void *h)
 {
 	struct runner_set *s = h;
@@ -647,6 +692,7 @@ int runner_sample(void *job, const struct runner_timing *t,
 		msg_u64(&m, (uint64_t)t->benchtime_ns);
 		msg_u64(&m, t->fixed_n);
 		msg_u64(&m, (uint64_t)t->warmup_ns);
+		msg_u8(&m, s->def->mode ? (unsigned)*s->def->mode : 0);
 		rc = call_expect(c, &m, 'S', why, size);
 	}
 	if (rc == 0) {

@@ -32,13 +32,15 @@
  *   'F' free u32 id                   'K'
  *   'M' match u32 id, u8 op,          'R' u64 value, bytes ids (match_ids:
  *       bytes input                       one byte per pattern, else empty)
+ *   'A' answers u32 id, u8 op,        'A' u32 n, n x (u64 value, bytes ids)
+ *       u32 n, n x bytes input
  *   'W' work u8 op, u8 each,          'K', or 'E'
  *       u32 nsets, nsets x u32 id,
  *       u32 nnames, nnames x bytes,
  *       u32 ninputs, ninputs x bytes
  *   'B' bench u64 benchtime_ns,       'S' u64 n, f64 ns/op, f64 B/op,
- *       u64 fixed_n, u64 warmup_ns        f64 allocs/op, f64 floor ns/op
- *                                         (B/op and allocs/op < 0: unknown)
+ *       u64 fixed_n, u64 warmup_ns,       f64 allocs/op, f64 floor ns/op
+ *       u8 mode                           (B/op and allocs/op < 0: unknown)
  *   'E' (reply only): u32 status, u32 pattern (index, or 0xffffffff),
  *       bytes message.  status: 1 compile error, 2 unsupported (what the
  *       language cannot do: the message says what), 5 any other failure.
@@ -51,6 +53,12 @@
  * meaning of engines/engine.h (count: non-overlapping matches summed over
  * the set; match_ids: which patterns match).  These are the answers
  * rxbench verifies.
+ *
+ * answers: match's op on every input in turn, in one round trip: the
+ * i-th value and ids are what 'M' would answer for input i.  This is
+ * how rxbench verifies a case (every packet, query or line at once: a
+ * round trip per input cost seconds per suite).  A failure on any input
+ * is the request's 'E'.
  *
  * work: what the next bench times.  op 0 is nothing (the floor), 1-3 as
  * above, 4 compile (one op compiles every pattern of the sets again).
@@ -69,6 +77,17 @@
  * runtime's own counters over that run where it has them (Go: MemStats
  * TotalAlloc and Mallocs, as testing.B.ReportAllocs).  The floor is the
  * same loop at the same n with op 0, timed the same way.
+ *
+ * mode 0 is warm: what the runtime keeps between ops (Go's regexp
+ * machine pool) stays, as in a long-running proxy.  Mode 1 is the seed's
+ * method (seed 000's Go benchmark): before every op the garbage is
+ * collected with the clock stopped, which empties what a runtime pools
+ * (every Go op then builds its matcher again), and only the op itself is
+ * timed and counted: the clock and the memory counters are read around
+ * each op, as testing.B's StartTimer and StopTimer do.  Its n grows with
+ * the same rules but stops when a run's wall time reaches benchtime (the
+ * collections are not timed and dominate it).  A runner without mode 1
+ * answers 'E' unsupported (2).
  */
 #ifndef RXB_RUNNER_H
 #define RXB_RUNNER_H
@@ -84,6 +103,14 @@ struct runner_def {
 	const char *program; /* file name under runners/: "rxbench-go" */
 	const char *interp;  /* NULL: run the program; else this interpreter,
 				the program its script ("/usr/bin/python3") */
+	const uint64_t *mode; /* the engine option sent as 'B''s mode (enum
+				 runner_mode); NULL: RUNNER_MODE_WARM */
+};
+
+/* 'B''s mode. */
+enum runner_mode {
+	RUNNER_MODE_WARM = 0,
+	RUNNER_MODE_SEED = 1,
 };
 
 /* The ops of the protocol ('M' and 'W'). */
@@ -143,6 +170,24 @@ long runner_match_ids(void *h, const char *data, size_t len,
 		      unsigned char *ids);
 void runner_free(void *h);
 
+/* Patterns in set h (match_ids' bytes per input). */
+size_t runner_npatterns(const void *h);
+
+/*
+ * Op (is_match, count or match_ids) on each of in[0..n) in one request
+ * ('A'): values[i] the op's value on in[i]; for match_ids, ids (when not
+ * NULL) gets runner_npatterns(h) bytes per input, input after input.
+ * 0, or a negative enum engine_status (STATUS_CRASHED: the runner died)
+ * for the whole request.
+ */
+int runner_answers(void *h, enum runner_op op, const struct runner_bytes *in,
+		   size_t n, long *values, unsigned char *ids);
+
+/* is_match on each of in[0..n) in one request: hit[i] 0 or 1.  As
+ * runner_answers(). */
+int runner_is_match_each(void *h, const struct runner_bytes *in, size_t n,
+			 unsigned char *hit);
+
 /* The version the runner reports ("1.19.8"), asked once; "unknown" when
  * it cannot start.  Never NULL. */
 const char *runner_version(const struct runner_def *def);
@@ -162,5 +207,32 @@ void *runner_add_work(void *h, const struct runner_work *w);
  */
 int runner_sample(void *job, const struct runner_timing *t,
 		  struct runner_sample *s, char *why, size_t size);
+
+/*
+ * A runner adapter's two functions of its own, PREFIX_version and
+ * PREFIX_compile, for its struct runner_def DEF (engine.h has no
+ * per-engine argument to pass it), and the ops of its table entry:
+ *
+ *	static const struct runner_def py_def = {...};
+ *	RUNNER_ADAPTER(py, py_def)
+ *	const struct engine engine_py = {.name = ..., RUNNER_OPS(py)};
+ */
+#define RUNNER_ADAPTER(PREFIX, DEF)                                         \
+	static const char *PREFIX##_version(void)                           \
+	{                                                                   \
+		return runner_version(&(DEF));                              \
+	}                                                                   \
+	static int PREFIX##_compile(const struct engine_pattern *pats,      \
+				    size_t n, unsigned flags, void **out,   \
+				    struct engine_error *err)               \
+	{                                                                   \
+		return runner_compile(&(DEF), pats, n, flags, out, err);    \
+	}
+
+#define RUNNER_OPS(PREFIX)                                                  \
+	.kind = ENGINE_RUNNER, .version = PREFIX##_version,                 \
+	.compile = PREFIX##_compile, .is_match = runner_is_match,           \
+	.count = runner_count, .match_ids = runner_match_ids,               \
+	.free = runner_free
 
 #endif

@@ -13,18 +13,10 @@
  */
 #include "engines/runner.h"
 
-static const struct runner_def v8_def = {"v8", "rxbench-v8.js", RXB_NODE};
+static const struct runner_def v8_def = {"v8", "rxbench-v8.js", RXB_NODE,
+					  NULL};
 
-static const char *v8_version(void)
-{
-	return runner_version(&v8_def);
-}
-
-static int v8_compile(const struct engine_pattern *pats, size_t n,
-		      unsigned flags, void **out, struct engine_error *err)
-{
-	return runner_compile(&v8_def, pats, n, flags, out, err);
-}
+RUNNER_ADAPTER(v8, v8_def)
 
 const struct engine engine_v8 = {
 	.name = "v8",
@@ -35,12 +27,6 @@ const struct engine engine_v8 = {
 		CAP_UTF8 | CAP_COUNTED_REP | CAP_WORD_BOUNDARY |
 		CAP_EMPTY_MATCH,
 	.semantics = SEM_LEFTMOST_FIRST,
-	.kind = ENGINE_RUNNER,
 	.opt_in = 1,
-	.version = v8_version,
-	.compile = v8_compile,
-	.is_match = runner_is_match,
-	.count = runner_count,
-	.match_ids = runner_match_ids,
-	.free = runner_free,
+	RUNNER_OPS(v8),
 };

@@ -6,6 +6,7 @@
 #include "harness/isolate.h"
 
 #include "harness/clock.h"
+#include "harness/fdio.h"
 #include "harness/interrupt.h"
 
 #include <errno.h>
@@ -19,20 +20,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /* A forked child's start: no core files, default signals, the caller's. */
 static void child_begin(const struct isolate_items *it,
@@ -145,7 +132,7 @@ items_child(const struct isolate_items *it, void (*child_init)(void *arg),
 		memset(rec, 0, len);
 		h.status = it->answer(it->arg, i, rec + sizeof(h));
 		memcpy(rec, &h, sizeof(h));
-		if (write_all(fd, rec, len) != 0)
+		if (fdio_write_all(fd, rec, len) != 0)
 			_exit(3);
 		i = h.status < 0 ? after_failure(it, i) : i + 1;
 	}

@@ -51,6 +51,8 @@
 #include "harness/parse.h"
 #include "engines/runner.h"
 #include "suites/case.h"
+#include "corpora/rng.h"
+#include "suites/fqdn_ep.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
 #include "suites/fqdn_verify.h"
@@ -66,6 +68,7 @@
 #define FQDN_MAX_SIZES 16
 #define FQDN_DEFAULT_DOMAINS 500
 #define FQDN_MAX_DOMAINS 1000000
+#define FQDN_MAX_ENDPOINTS 100000
 
 enum fqdn_phase {
 	PH_GENERATE,
@@ -73,12 +76,14 @@ enum fqdn_phase {
 	PH_COMBINED,
 	PH_MATCH_FIRST, /* the query sets follow, in enum fqdn_qset order */
 	PH_QUERIES = PH_MATCH_FIRST + FQDN_Q_COUNT,
+	PH_UPDATE, /* --endpoints: replace one endpoint's rules */
 	PH_COUNT,
 };
 
 #define FQDN_NSETS (FQDN_Q_COUNT + 1) /* the generated sets, then --queries */
 
 struct fqdn_case;
+struct fqdn_eps;
 
 /* One benchmark: a phase of a case. */
 struct fqdn_op {
@@ -107,6 +112,8 @@ struct fqdn_size {
 	size_t *at;
 	struct case_ops ops;      /* fqdn_ops, with this size's answer_size */
 	struct case_table table;
+	struct fqdn_eps *eps;     /* one per --endpoints count */
+	size_t neps;
 };
 
 /* One size x strategy x engine (engine NULL: none). */
@@ -142,6 +149,9 @@ struct fqdn_config {
 	size_t l7_selectors;     /* --l7-selectors */
 	enum fqdn_generator generator; /* --generator */
 	uint32_t strategies; /* --strategies: bit i for fqdn_strategies[i] */
+	int strategies_named; /* --strategies was given */
+	size_t endpoints[FQDN_MAX_SIZES]; /* --endpoints; none: 0 */
+	size_t nendpoints;
 };
 
 static void fqdn_config_init(void *cfg)
@@ -177,6 +187,8 @@ static const char *phase_name(enum fqdn_phase ph)
 		return names[ph];
 	if (ph == PH_QUERIES)
 		return "queries";
+	if (ph == PH_UPDATE)
+		return "policy-update";
 	return fqdn_qset_name((enum fqdn_qset)(ph - PH_MATCH_FIRST));
 }
 
@@ -196,18 +208,41 @@ static int opt_domains(void *cfg, const char *v, char *err, size_t size)
 	return -1;
 }
 
+/* --endpoints=N or N1,N2,...: each 1..100000, at most 16. */
+static int opt_endpoints(void *cfg, const char *v, char *err, size_t size)
+{
+	struct fqdn_config *c = cfg;
+	char why[128];
+
+	if (parse_size_list(v, 1, FQDN_MAX_ENDPOINTS, c->endpoints,
+			    FQDN_MAX_SIZES, &c->nendpoints, why,
+			    sizeof(why)) == 0)
+		return 0;
+	c->nendpoints = 0;
+	snprintf(err, size, "%s; use a number of endpoints from 1 to %d, or a "
+		 "list like 1000,10000 (at most %d)", why, FQDN_MAX_ENDPOINTS,
+		 FQDN_MAX_SIZES);
+	return -1;
+}
+
 /*
  * v as one of names[0..n) (an enum's values in order): its index, or -1
- * with "unknown WHAT (use A or B)" in err.
+ * with "unknown WHAT (use A, B or C)" in err.
  */
-static int parse_choice(const char *v, const char *const names[2],
+static int parse_choice(const char *v, const char *const *names, int n,
 			const char *what, char *err, size_t size)
 {
-	for (int i = 0; i < 2; i++)
+	int at;
+
+	for (int i = 0; i < n; i++)
 		if (strcmp(v, names[i]) == 0)
 			return i;
-	snprintf(err, size, "unknown %s (use %s or %s)", what, names[0],
-		 names[1]);
+	at = snprintf(err, size, "unknown %s (use %s", what, names[0]);
+	for (int i = 1; i < n && at > 0 && (size_t)at < size; i++)
+		at += snprintf(err + at, size - (size_t)at, "%s%s",
+			       i + 1 < n ? ", " : " or ", names[i]);
+	if (at > 0 && (size_t)at < size)
+		snprintf(err + at, size - (size_t)at, ")");
 	return -1;
 }
 
@@ -215,14 +250,15 @@ static int parse_choice(const char *v, const char *const names[2],
 static int opt_cilium(void *cfg, const char *v, char *err, size_t size)
 {
 	static const char *const names[2] = {"1.11", "1.19"}; /* enum order */
-	int k = parse_choice(v, names, "Cilium version", err, size);
+	int k = parse_choice(v, names, 2, "Cilium version", err, size);
 
 	if (k >= 0)
 		((struct fqdn_config *)cfg)->cilium = (enum fqdn_cilium)k;
 	return k < 0 ? -1 : 0;
 }
 
-static const char *const generator_names[2] = {"seed", "k8s"}; /* enum order */
+static const char *const generator_names[3] = {"seed", "k8s",
+					       "cilium"}; /* enum order */
 
 static const char *generator_name(const struct fqdn_config *c)
 {
@@ -232,7 +268,7 @@ static const char *generator_name(const struct fqdn_config *c)
 /* --generator=seed|k8s: which generated policy. */
 static int opt_generator(void *cfg, const char *v, char *err, size_t size)
 {
-	int k = parse_choice(v, generator_names, "generator", err, size);
+	int k = parse_choice(v, generator_names, 3, "generator", err, size);
 
 	if (k >= 0)
 		((struct fqdn_config *)cfg)->generator = (enum fqdn_generator)k;
@@ -246,6 +282,7 @@ static int opt_strategies(void *cfg, const char *v, char *err, size_t size)
 	const char *p = v;
 
 	c->strategies = 0;
+	c->strategies_named = 1;
 	if (strcmp(v, "all") == 0) {
 		c->strategies = (uint32_t)((1ull << fqdn_nstrategies) - 1);
 		return 0;
@@ -298,9 +335,14 @@ static const struct opt_spec fqdn_options[] = {
 	 "seven, map+multi and trie; all adds cilium-l7,\n"
 	 "map+cilium-l7, cilium-l3, map+cilium-l3)", OPT_CALL, 0, 0, 0,
 	 opt_strategies},
-	{"generator", "seed|k8s", "generated policy: the seed's shapes\n"
-	 "(default) or Kubernetes-shaped ones", OPT_CALL, 0, 0, 0,
-	 opt_generator},
+	{"generator", "seed|k8s|cilium", "generated policy: the seed's shapes\n"
+	 "(default), Kubernetes-shaped ones, or those of\n"
+	 "Cilium's per-endpoint benchmark (1 matchPattern\n"
+	 "to 20 matchNames)", OPT_CALL, 0, 0, 0, opt_generator},
+	{"endpoints", "N[,N...]", "also N endpoints of the policy as Cilium's\n"
+	 "proxy holds them (memory with and without\n"
+	 "its regex cache, policy-update, match on a\n"
+	 "random endpoint); default none", OPT_CALL, 0, 0, 0, opt_endpoints},
 	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
 };
 
@@ -315,6 +357,8 @@ static int size_policy(const struct fqdn_run *r, struct fqdn_size *z,
 	z->policy.l7_selectors = r->cfg->l7_selectors;
 	if (r->cfg->policy_path == NULL && r->cfg->generator == FQDN_GEN_K8S)
 		return fqdn_policy_generate_k8s(&z->policy, n, r->cfg->seed);
+	if (r->cfg->policy_path == NULL && r->cfg->generator == FQDN_GEN_CILIUM)
+		return fqdn_policy_generate_cilium(&z->policy, n);
 	if (r->cfg->policy_path == NULL)
 		return fqdn_policy_generate(&z->policy, n, r->cfg->seed, r->tlds,
 					    r->ntlds);
@@ -380,8 +424,11 @@ static int size_init(const struct fqdn_run *r, struct fqdn_size *z, size_t n,
 	return 0;
 }
 
+static void size_release_eps(struct fqdn_size *z);
+
 static void size_release(struct fqdn_size *z)
 {
+	size_release_eps(z);
 	case_table_release(&z->table); /* the compiled regexes */
 	for (size_t i = 0; i < z->ncases; i++) {
 		free(z->cases[i].buf);
@@ -556,6 +603,8 @@ static int case_has_phase(const struct fqdn_case *c, enum fqdn_phase ph)
 {
 	int trie = (c->s->flags & FQDN_S_TRIE) != 0;
 
+	if (ph == PH_UPDATE) /* an endpoints case's (fqdn_eps) */
+		return 0;
 	if (ph == PH_GENERATE)
 		return !case_has_engine(c);
 	if (ph == PH_COMPILE)
@@ -644,6 +693,8 @@ static int compile_failure(struct fqdn_case *c, int rc,
 	return limit ? ENGINE_ERR_UNSUPPORTED : rc;
 }
 
+static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c);
+
 /*
  * The case's regex on its engine: no handle for a map strategy without a
  * matchPattern, nor for the trie (built with its size).
@@ -663,7 +714,27 @@ static int fqdn_compile(void *arg, const struct case_item *c, void **h,
 		rc = fc->e->compile(NULL, 0, 0, h, &err); /* the map alone */
 	else
 		rc = case_compile(fc, fc->built, h, &err);
+	if (rc == 0 && fc->e->kind == ENGINE_RUNNER &&
+	    runner_inputs(arg, fc) != 0) /* what it is asked, built once */
+		rc = ENGINE_ERR_NOMEM;
 	return rc == 0 ? 0 : compile_failure(fc, rc, &err, why, size);
+}
+
+/*
+ * A runner's verdicts: the name set looked up here, the regexes asked
+ * about every rewritten query in one request (engines/runner.h).
+ */
+static int runner_answer(const struct fqdn_size *z, const struct fqdn_case *c,
+			 void *h, unsigned char *out)
+{
+	size_t total = fqdn_total(z->sets, FQDN_NSETS);
+	int rc = runner_is_match_each(h, c->rin, total, out);
+
+	for (size_t j = 0; rc == 0 && j < total; j++)
+		out[j] |= (unsigned char)fqdn_built_has_name(c->built,
+							      c->rin[j].p,
+							      c->rin[j].len);
+	return rc;
 }
 
 static int fqdn_case_answer(void *arg, const struct case_item *c, void *out)
@@ -671,6 +742,10 @@ static int fqdn_case_answer(void *arg, const struct case_item *c, void *out)
 	const struct fqdn_size *z = arg;
 	struct fqdn_case *fc = c->arg;
 
+	if (fc->e != NULL && fc->e->kind == ENGINE_RUNNER) {
+		z->at[fc - z->cases] = 0; /* the request is all of them */
+		return runner_answer(z, fc, c->h, out);
+	}
 	return fqdn_answer(fc->s, fc->built, fc->e, c->h, z->sets, FQDN_NSETS,
 			   fc->buf, out, &z->at[fc - z->cases]);
 }
@@ -814,7 +889,12 @@ static int runner_fill(const struct fqdn_size *z, struct fqdn_op *op,
 	if (op->phase >= PH_MATCH_FIRST) {
 		if (runner_inputs(z, c) != 0)
 			return -1;
-		w = (struct runner_work){RUNNER_OP_IS_MATCH, 1, &c->h, 1,
+		/* _ALL asks every regex (match_ids), the others stop at the
+		   first that matches (is_match): engines/runner.h */
+		enum runner_op rop = c->s->op == FQDN_OP_ALL
+					     ? RUNNER_OP_MATCH_IDS
+					     : RUNNER_OP_IS_MATCH;
+		w = (struct runner_work){rop, 1, &c->h, 1,
 					 c->rnames, c->built->names.n,
 					 c->rin + z->off[k], z->q[k].n};
 	}
@@ -906,11 +986,6 @@ static int add_case(struct fqdn_size *z, struct fqdn_case *c)
 	if (gate == NULL && (c->s->flags & FQDN_S_MULTI) &&
 	    !engine_set_native(c->e))
 		gate = "needs a native multi-pattern set";
-	/* a runner times one compiled set per op (engines/runner.h) */
-	if (gate == NULL && case_has_engine(c) && c->e->kind == ENGINE_RUNNER &&
-	    c->s->op != FQDN_OP_ONE)
-		gate = "a runner times one regex per query, not a regex per "
-		       "selector";
 	for (int ph = 0; ph < PH_COUNT; ph++)
 		n += case_has_phase(c, (enum fqdn_phase)ph);
 	if (n == 0)
@@ -1033,6 +1108,394 @@ static int size_plan(struct suite_ctx *ctx, const struct fqdn_run *r,
 	return case_run(&z->table, ctx);
 }
 
+/* --- endpoints (--endpoints: fqdn_ep.h) --- */
+
+struct fqdn_ep_case;
+
+/* One benchmark of an endpoints case: policy-update or a query set. */
+struct fqdn_ep_op {
+	struct fqdn_ep_case *c;
+	enum fqdn_phase phase;
+	size_t next;  /* the query the next op takes */
+	struct rng r; /* policy-update: the endpoint of the next op */
+};
+
+/* One strategy x engine on the endpoints of one size. */
+struct fqdn_ep_case {
+	struct fqdn_eps *x;
+	const struct fqdn_strategy *s;
+	const struct engine *e; /* NULL: the trie */
+	struct fqdn_ep_world *w; /* once planned: the case's handle */
+	const unsigned char *want;
+	int warm;
+	char *buf;
+	struct fqdn_ep_op op[PH_COUNT];
+};
+
+/*
+ * N endpoints of size z's policy: query i of an answer (the size's sets
+ * in order) is asked of endpoint ep[i], drawn from the seed, by every
+ * case and by the timed ops.
+ */
+struct fqdn_eps {
+	struct fqdn_size *z;
+	size_t n;
+	size_t *ep;
+	struct fqdn_ep_case *cases;
+	size_t ncases;
+	struct case_ops ops;
+	struct case_table table;
+};
+
+/* Strategies with endpoints: the proxy's per-selector ones and the trie. */
+static int ep_strategy(const struct fqdn_config *cfg, size_t i)
+{
+	const struct fqdn_strategy *s = &fqdn_strategies[i];
+
+	if (!(s->flags & FQDN_S_TRIE) && s->op != FQDN_OP_FIRST)
+		return 0;
+	return !cfg->strategies_named || (cfg->strategies & (1u << i));
+}
+
+/* "FQDN/phase=P/strategy=S/engine=E/endpoints=N[/domains=N]". */
+static void ep_case_name(const struct fqdn_ep_case *c, const char *phase,
+			 char *buf, size_t size)
+{
+	char dom[32] = "";
+
+	if (c->x->z->named)
+		snprintf(dom, sizeof(dom), "/domains=%zu", c->x->z->domains);
+	snprintf(buf, size, "FQDN%s%s/strategy=%s/engine=%s/endpoints=%zu%s",
+		 phase ? "/phase=" : "", phase ? phase : "", c->s->name,
+		 c->e ? engine_bench_name(c->e) : "none", c->x->n, dom);
+}
+
+static int ep_compile(void *arg, const struct case_item *c, void **h,
+		      char *why, size_t size)
+{
+	struct fqdn_ep_case *ec = c->arg;
+	struct engine_error err = {0, -1, -1, ""};
+	struct fqdn_ep_world *w = calloc(1, sizeof(*w));
+	int rc;
+
+	(void)arg;
+	*h = w;
+	if (w == NULL)
+		return ENGINE_ERR_NOMEM;
+	rc = fqdn_ep_build(w, ec->s, ec->e, &ec->x->z->policy, ec->x->n, &err);
+	if (rc != 0)
+		snprintf(why, size, "building the endpoints: %s: %s",
+			 engine_status_name(rc), err.msg);
+	return rc;
+}
+
+/* Every query of the answer on its endpoint; *at (when given) the one asked. */
+static int ep_verdicts(const struct fqdn_eps *x, const struct fqdn_ep_world *w,
+		       char *buf, unsigned char *out)
+{
+	const struct fqdn_size *z = x->z;
+
+	for (size_t k = 0, i = 0; k < FQDN_NSETS; k++)
+		for (size_t j = 0; j < z->q[k].n; j++, i++) {
+			int v = fqdn_ep_decide(w, x->ep[i], z->q[k].name[j],
+					       z->q[k].len[j], buf);
+			if (v < 0)
+				return v;
+			out[i] = (unsigned char)v;
+		}
+	return 0;
+}
+
+static int ep_answer(void *arg, const struct case_item *c, void *out)
+{
+	const struct fqdn_ep_case *ec = c->arg;
+
+	return ep_verdicts(arg, c->h, ec->buf, out);
+}
+
+/*
+ * The reference's verdicts: a policy allows a name when any selector
+ * does, so endpoint ep's is the base policy's or that of its extras
+ * (fqdn_ep_policy() of an empty base).
+ */
+static int ep_expect(void *arg, const struct case_item *c, void *out,
+		     char *by, size_t size)
+{
+	const struct fqdn_eps *x = arg;
+	const struct fqdn_size *z = x->z;
+	unsigned char *v = out;
+	struct fqdn_policy none = {.cilium = z->policy.cilium};
+	struct fqdn_ref base;
+	int rc = 0;
+
+	(void)c;
+	snprintf(by, size, "reference, Cilium v%s's rules, per endpoint",
+		 fqdn_cilium_name(z->policy.cilium));
+	if (fqdn_ref_init(&base, &z->policy) != 0 ||
+	    fqdn_expect(&base, z->sets, FQDN_NSETS, v) != 0)
+		return CASE_REF_ERROR;
+	for (size_t k = 0, i = 0; k < FQDN_NSETS && rc == 0; k++)
+		for (size_t j = 0; j < z->q[k].n && rc == 0; j++, i++) {
+			struct fqdn_policy p;
+			struct fqdn_ref r;
+			char ex[FQDN_EP_EXTRA];
+			int a = 0;
+			if (v[i] != 0)
+				continue;
+			rc = fqdn_ep_policy(&none, x->ep[i], &p, ex);
+			if (rc == 0 && (rc = fqdn_ref_init(&r, &p)) == 0) {
+				a = fqdn_ref_allows(&r, z->q[k].name[j],
+						    z->q[k].len[j]);
+				fqdn_ref_release(&r);
+			}
+			fqdn_ep_policy_release(&p);
+			rc = rc != 0 || a < 0 ? -1 : 0;
+			v[i] = (unsigned char)a;
+		}
+	fqdn_ref_release(&base);
+	return rc == 0 ? CASE_REF_OK : CASE_REF_ERROR;
+}
+
+static void ep_describe(void *arg, const struct case_item *c,
+			const void *answer, char *buf, size_t size)
+{
+	const struct fqdn_eps *x = arg;
+
+	fqdn_describe(x->z, c, answer, buf, size);
+	snprintf(buf + strlen(buf), size - strlen(buf), " (each on a random "
+		 "one of %zu endpoints)", x->n);
+}
+
+static void ep_explain(void *arg, const struct case_item *c, const void *got,
+		       const void *want, char *buf, size_t size)
+{
+	const struct fqdn_eps *x = arg;
+
+	fqdn_explain_case(x->z, c, got, want, buf, size);
+}
+
+/* One query per op on its endpoint; a verdict unlike the verified one fails. */
+static int run_ep_match(void *arg, uint64_t n)
+{
+	struct fqdn_ep_op *op = arg;
+	struct fqdn_ep_case *c = op->c;
+	const struct fqdn_size *z = c->x->z;
+	size_t k = (size_t)(op->phase - PH_MATCH_FIRST), j = op->next;
+	const struct fqdn_queries *q = &z->q[k];
+	const size_t *ep = c->x->ep + z->off[k];
+	const unsigned char *want = c->want + z->off[k];
+
+	for (uint64_t i = 0; i < n; i++) {
+		int v = fqdn_ep_decide(c->w, ep[j], q->name[j], q->len[j],
+				       c->buf);
+		if (v < 0)
+			return v;
+		if (v != want[j])
+			return ENGINE_ERR_MATCH;
+		if (++j == q->n)
+			j = 0;
+	}
+	op->next = j;
+	return 0;
+}
+
+/* Replace a random endpoint's rules per op (its verdicts on the sets stay). */
+static int run_ep_update(void *arg, uint64_t n)
+{
+	struct fqdn_ep_op *op = arg;
+	struct fqdn_ep_world *w = op->c->w;
+
+	for (uint64_t i = 0; i < n; i++) {
+		int rc = fqdn_ep_update(w, (size_t)rng_below(&op->r, w->n));
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The memory metrics of world w (none without the allocation hooks). */
+static void ep_metrics(const struct fqdn_ep_world *w, struct bench *b)
+{
+	const double n = (double)w->n;
+
+	b->extra[b->nextra++] = (struct bench_metric){"endpoints", BETTER_EXACT,
+						      n};
+	if (w->heap < 0)
+		return;
+	b->extra[b->nextra++] = (struct bench_metric){
+		"B(heap)", BETTER_LOWER, (double)w->heap};
+	b->extra[b->nextra++] = (struct bench_metric){
+		"B(heap)/endpoint", BETTER_LOWER, (double)w->heap / n};
+	b->extra[b->nextra++] = (struct bench_metric){
+		"nocache-B(heap)", BETTER_LOWER, (double)w->heap_nocache};
+	b->extra[b->nextra++] = (struct bench_metric){
+		"nocache-B(heap)/endpoint", BETTER_LOWER,
+		(double)w->heap_nocache / n};
+}
+
+static int ep_bench(void *arg, struct case_item *c, const void *answer,
+		    struct bench *b)
+{
+	const struct fqdn_eps *x = arg;
+	struct fqdn_ep_op *op = b->arg;
+	struct fqdn_ep_case *ec = op->c;
+
+	ec->w = c->h;
+	ec->want = answer;
+	if (!ec->warm) { /* as case_warm(): what engines learn lazily */
+		unsigned char *tmp = malloc(fqdn_total(x->z->sets, FQDN_NSETS) + 1);
+		engine_phase = ENGINE_PHASE_WARM;
+		if (tmp != NULL)
+			(void)ep_verdicts(x, ec->w, ec->buf, tmp);
+		engine_phase = ENGINE_PHASE_PARENT;
+		free(tmp);
+		ec->warm = 1;
+	}
+	b->run = op->phase == PH_UPDATE ? run_ep_update : run_ep_match;
+	b->arg = op;
+	if (op->phase != PH_UPDATE)
+		b->pass_n = x->z->q[op->phase - PH_MATCH_FIRST].n;
+	b->extra[0] = (struct bench_metric){"domains", BETTER_EXACT,
+					   (double)x->z->domains};
+	b->nextra = 1;
+	ep_metrics(ec->w, b);
+	return 0;
+}
+
+static void ep_release(void *arg, struct case_item *c)
+{
+	(void)arg;
+	fqdn_ep_free(c->h);
+	free(c->h);
+}
+
+static const struct case_ops fqdn_ep_ops = {
+	.compile = ep_compile,
+	.answer = ep_answer,
+	.expect = ep_expect,
+	.describe = ep_describe,
+	.explain = ep_explain,
+	.bench = ep_bench,
+	.release = ep_release,
+};
+
+/* Case c into x's table: policy-update and every query set it has. */
+static int ep_add_case(struct fqdn_eps *x, struct fqdn_ep_case *c,
+		       uint64_t seed)
+{
+	const char *gate = NULL;
+	char name[256], label[160];
+
+	if (c->e != NULL && c->e->kind == ENGINE_RUNNER)
+		gate = "a runner times one regex per query, not a regex per "
+		       "selector of an endpoint";
+	ep_case_name(c, NULL, name, sizeof(name));
+	snprintf(label, sizeof(label), "%s: strategy %s, %zu domains, %zu "
+		 "endpoints", c->e ? c->e->name : "none", c->s->name,
+		 x->z->domains, x->n);
+	if (case_add(&x->table, name, label, c->e, 0, gate, 0, 0, c) != 0)
+		return -1;
+	for (int ph = PH_MATCH_FIRST; ph <= PH_UPDATE; ph++) {
+		if (ph != PH_UPDATE && x->z->q[ph - PH_MATCH_FIRST].n == 0)
+			continue;
+		c->op[ph] = (struct fqdn_ep_op){c, (enum fqdn_phase)ph, 0, {0}};
+		rng_init(&c->op[ph].r, seed ^ 0x5eed);
+		ep_case_name(c, phase_name((enum fqdn_phase)ph), name,
+			     sizeof(name));
+		if (case_add_bench(&x->table, name, &c->op[ph]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The endpoint each query of z's sets is asked of, from the seed. */
+static int eps_draw(struct fqdn_eps *x, uint64_t seed)
+{
+	size_t total = fqdn_total(x->z->sets, FQDN_NSETS);
+	struct rng r;
+
+	x->ep = malloc((total ? total : 1) * sizeof(*x->ep));
+	if (x->ep == NULL)
+		return -1;
+	rng_init(&r, seed ^ x->n);
+	for (size_t i = 0; i < total; i++)
+		x->ep[i] = (size_t)rng_below(&r, x->n);
+	return 0;
+}
+
+/* The endpoints cases of size z with n endpoints, through the pipeline. */
+static int eps_plan(struct suite_ctx *ctx, const struct fqdn_run *r,
+		    struct fqdn_size *z, struct fqdn_eps *x, size_t n)
+{
+	char v[32];
+
+	x->z = z;
+	x->n = n;
+	x->ops = fqdn_ep_ops;
+	x->ops.answer_size = z->ops.answer_size;
+	case_table_init(&x->table, "fqdn", &x->ops, x);
+	snprintf(v, sizeof(v), "%zu", n);
+	if (eps_draw(x, r->cfg->seed) != 0 ||
+	    result_inputs_merge(&x->table.in, &z->table.in) != 0 ||
+	    case_table_input(&x->table, "endpoints", v, strlen(v)) != 0)
+		return -1;
+	x->cases = calloc(fqdn_nstrategies * (ctx->nengines + 1),
+			  sizeof(*x->cases));
+	if (x->cases == NULL)
+		return -1;
+	for (size_t i = 0; i < fqdn_nstrategies; i++) {
+		const struct fqdn_strategy *s = &fqdn_strategies[i];
+		size_t ne = (s->flags & FQDN_S_TRIE) ? 0 : ctx->nengines;
+		for (size_t j = (s->flags & FQDN_S_TRIE) ? 0 : 1;
+		     ep_strategy(r->cfg, i) && j <= ne; j++) {
+			struct fqdn_ep_case *c = &x->cases[x->ncases++];
+			*c = (struct fqdn_ep_case){.x = x, .s = s,
+						   .e = j ? ctx->engines[j - 1]
+							  : NULL};
+			c->buf = malloc(size_maxq(z) + 2);
+			if (c->buf == NULL || ep_add_case(x, c, r->cfg->seed))
+				return -1;
+		}
+	}
+	return case_run(&x->table, ctx);
+}
+
+static void eps_release(struct fqdn_eps *x)
+{
+	case_table_release(&x->table); /* the worlds */
+	for (size_t i = 0; i < x->ncases; i++)
+		free(x->cases[i].buf);
+	free(x->cases);
+	free(x->ep);
+}
+
+static void size_release_eps(struct fqdn_size *z)
+{
+	for (size_t i = 0; i < z->neps; i++)
+		eps_release(&z->eps[i]);
+	free(z->eps);
+}
+
+/* Every --endpoints count of size z.  0, STATUS_INTERRUPTED or -1. */
+static int size_endpoints(struct suite_ctx *ctx, const struct fqdn_run *r,
+			  struct fqdn_size *z)
+{
+	const struct fqdn_config *c = r->cfg;
+
+	if (c->nendpoints == 0)
+		return 0;
+	z->eps = calloc(c->nendpoints, sizeof(*z->eps));
+	if (z->eps == NULL)
+		return -1;
+	for (size_t i = 0; i < c->nendpoints; i++) {
+		int rc = eps_plan(ctx, r, z, &z->eps[z->neps++],
+				  c->endpoints[i]);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* --- the run --- */
 
 /*
@@ -1091,6 +1554,9 @@ static void note_inputs(struct suite_ctx *ctx, const struct fqdn_run *r)
 	else if (r->cfg->generator == FQDN_GEN_K8S)
 		snprintf(buf, sizeof(buf), "generated Kubernetes-shaped, seed "
 			 "%llu", (unsigned long long)r->cfg->seed);
+	else if (r->cfg->generator == FQDN_GEN_CILIUM)
+		snprintf(buf, sizeof(buf), "generated as Cilium's "
+			 "Benchmark_perEPAllow_setPortRulesForID rules");
 	else
 		snprintf(buf, sizeof(buf), "generated, seed %llu, TLDs from %s "
 			 "(%ld)", (unsigned long long)r->cfg->seed,
@@ -1160,6 +1626,8 @@ static void *fqdn_prepare(struct suite_ctx *ctx, const void *cfg)
 			goto fail;
 		note_size(ctx, z);
 		rc = size_plan(ctx, r, z);
+		if (rc == 0)
+			rc = size_endpoints(ctx, r, z);
 		if (rc == STATUS_INTERRUPTED)
 			break; /* nothing more is planned: the run stops */
 		if (rc != 0)
@@ -1179,13 +1647,18 @@ fail:
  * together.  Then a table per phase and the growth with the policy.
  */
 static const char *const fqdn_layout[] = {
-	"verdict by=phase,domains? who=strategy,engine metric=ns/op "
+	"verdict by=phase,domains?,endpoints? who=strategy,engine metric=ns/op "
 	"only=match-name,match-pattern,bad-match-pattern,bad-match-tld "
 	"cost=phase:compile heap=B(heap)/op:16MiB budget=50ms "
 	"about=fqdn-selectors,fqdn-policy,fqdn-queries question='Which strategy and engine "
 	"should a DNS proxy use for this policy?'",
-	"table split=phase,domains? rows=strategy,engine "
+	"table split=phase,domains?,endpoints? rows=strategy,engine "
 	"metrics=ns/op,B/op,allocs/op,B(heap)/op,domains best=1",
+	"table split=endpoints,domains? rows=strategy,engine cols=phase "
+	"metrics=ns/op lead=B(heap),B(heap)/endpoint,nocache-B(heap),"
+	"nocache-B(heap)/endpoint title='Endpoints: the memory Cilium would "
+	"hold with its shared regex cache and without (nocache), and ns/op of "
+	"policy-update and of a query on a random endpoint'",
 	"growth size=domains keyunit=selectors",
 	NULL,
 };

@@ -18,6 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum dot_rule { DOT_ADD, DOT_STRIP };
 
 struct piece_rule {
@@ -608,11 +612,49 @@ static inline uint64_t lower8(uint64_t w)
 	return w | (((ge_a ^ gt_z) & ~w & high) >> 2);
 }
 
+#ifdef __SSE2__
+/* Sixteen bytes with 'A'-'Z' lowered: a signed compare leaves bytes of
+ * 0x80 and above (negative) alone. */
+static inline __m128i lower16(__m128i v)
+{
+	__m128i up = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)),
+				   _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1)));
+
+	return _mm_or_si128(v, _mm_and_si128(up, _mm_set1_epi8(0x20)));
+}
+
+/* lower_go() of a query of 16 bytes or more, sixteen at a time, the last
+ * sixteen again (lowering twice changes nothing). */
+static size_t lower_go16(const char *q, size_t len, char *buf)
+{
+	int high = 0;
+	size_t i = 0;
+	__m128i v;
+
+	for (; i + 16 <= len; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(q + i));
+		high |= _mm_movemask_epi8(v);
+		_mm_storeu_si128((__m128i *)(void *)(buf + i), lower16(v));
+	}
+	if (i < len) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(q + len - 16));
+		high |= _mm_movemask_epi8(v);
+		_mm_storeu_si128((__m128i *)(void *)(buf + len - 16), lower16(v));
+	}
+	return high ? lower_non_ascii(q, len, buf) : len;
+}
+#endif
+
 /* The query lower-cased as Go would (see above) into buf; its length. */
 static size_t lower_go(const char *q, size_t len, char *buf)
 {
 	uint64_t any = 0, w;
 	size_t i = 0;
+
+#ifdef __SSE2__
+	if (len >= 16)
+		return lower_go16(q, len, buf);
+#endif
 
 	/* one pass, as Go's ToLower scans for non-ASCII bytes too, eight
 	   bytes at a time; the rare non-ASCII name goes again */
@@ -621,6 +663,14 @@ static size_t lower_go(const char *q, size_t len, char *buf)
 		any |= w;
 		w = lower8(w);
 		memcpy(buf + i, &w, 8);
+	}
+	if (len >= 8 && i < len) { /* the last 0-7 bytes: the last eight
+				       again (lowering twice changes nothing) */
+		memcpy(&w, q + len - 8, 8);
+		any |= w;
+		w = lower8(w);
+		memcpy(buf + len - 8, &w, 8);
+		i = len;
 	}
 	for (; i < len; i++) {
 		buf[i] = ascii_lower(q[i]);
@@ -690,6 +740,18 @@ static int each_compile(const struct fqdn_built *b, const struct engine *e,
 	return 0;
 }
 
+/*
+ * FQDN_OP_FIRST and _ALL on an in-process engine: a handle per regex.  A
+ * runner's set is those regexes compiled each alone already, asked in
+ * order (engines/runner.h: is_match stops at the first that matches,
+ * match_ids asks them all), so it is one handle there.
+ */
+static int each_alone(const struct fqdn_strategy *s, const struct engine *e)
+{
+	return (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL) &&
+	       e->kind != ENGINE_RUNNER;
+}
+
 int fqdn_regex_compile(const struct fqdn_strategy *s, const struct fqdn_built *b,
 		 const struct engine *e, void **h, struct engine_error *err)
 {
@@ -699,7 +761,7 @@ int fqdn_regex_compile(const struct fqdn_strategy *s, const struct fqdn_built *b
 	*h = NULL;
 	if (b->nre == 0)
 		return 0;
-	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+	if (each_alone(s, e))
 		return each_compile(b, e, h, err);
 	if (b->nre > 1) {
 		pats = malloc(b->nre * sizeof(*pats));
@@ -719,7 +781,7 @@ void fqdn_regex_free(const struct fqdn_strategy *s, const struct engine *e,
 {
 	if (h == NULL)
 		return;
-	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+	if (each_alone(s, e))
 		each_free(e, h);
 	else
 		e->free(h);
@@ -755,7 +817,7 @@ int fqdn_decide(const struct fqdn_strategy *s, const struct fqdn_built *b,
 		return 1;
 	if (h == NULL)
 		return 0;
-	if (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL)
+	if (each_alone(s, e))
 		return each_match(s->op, e, h, buf, n);
 	return e->is_match(h, buf, n);
 }

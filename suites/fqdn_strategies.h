@@ -160,7 +160,9 @@ static inline int fqdn_built_has_name(const struct fqdn_built *b,
 /*
  * Compile b's regexes on e as s->op says into *h (NULL when b has none):
  * one handle for FQDN_OP_ONE and _SET (the engine's), a handle per regex
- * for _FIRST and _ALL (held in one of this module's).  0, or a negative
+ * for _FIRST and _ALL (held in one of this module's) but on a runner,
+ * whose one set of them asks each alone in order (engines/runner.h:
+ * is_match is _FIRST's loop, match_ids _ALL's).  0, or a negative
  * engine status with err filled (err->pattern the regex that failed).
  * Free with fqdn_regex_free().
  */

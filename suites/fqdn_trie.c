@@ -81,7 +81,8 @@ struct trie_group {
 
 /* What a head is, decided once when it is inserted. */
 enum head_kind {
-	HEAD_STAR,     /* "*": any label of class characters */
+	HEAD_STAR,     /* labels of stars only ("*", "*.*"): any labels of
+			  class characters */
 	HEAD_ONE_STAR, /* one label with one star: a prefix and a suffix */
 	HEAD_GENERAL,  /* anything else: label by label */
 };
@@ -442,8 +443,17 @@ static struct trie_head head_new(const char *h, size_t n, uint32_t off)
 	const char *star = memchr(h, '*', n);
 	size_t stars = 0;
 
-	for (size_t i = 0; i < n; i++)
+	size_t dots = 0;
+
+	for (size_t i = 0; i < n; i++) {
 		stars += h[i] == '*';
+		dots += h[i] == '.';
+	}
+	if (stars + dots == n) { /* no empty label (fqdn_selector_check):
+				    every label is stars */
+		hd.kind = HEAD_STAR;
+		return hd;
+	}
 	if (memchr(h, '.', n) != NULL || stars != 1)
 		return hd;
 	hd.kind = n == 1 ? HEAD_STAR : HEAD_ONE_STAR;
@@ -551,10 +561,20 @@ void fqdn_trie_free(struct fqdn_trie *t)
 	free(t);
 }
 
-static int in_class(unsigned char c)
+/* What a byte of a query is: one load instead of five compares. */
+enum { CH_CLASS = 1, CH_DOT = 2 };
+
+#define CH_RANGE(a, b) [a ... b] = CH_CLASS
+static const unsigned char ch_kind[256] = {
+	CH_RANGE('a', 'z'), CH_RANGE('A', 'Z'), CH_RANGE('0', '9'),
+	['-'] = CH_CLASS, ['_'] = CH_CLASS, ['.'] = CH_DOT,
+};
+#undef CH_RANGE
+
+/* [-a-zA-Z0-9_]: a character a '*' matches. */
+static inline int in_class(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-	       c == '_' || (c >= 'A' && c <= 'Z');
+	return ch_kind[c] & CH_CLASS;
 }
 
 /*
@@ -714,34 +734,67 @@ static int head_match(const struct fqdn_trie *t, const struct trie_head *h,
 	}
 }
 
+/*
+ * The first dot of q[i..len) (q ends with one): eight bytes at a time, a
+ * byte equal to '.' found as a zero byte of w ^ "........" (the lowest
+ * flagged byte of (w - 0x01..) & ~w & 0x80.. is the first zero: borrows
+ * only flag bytes above it).
+ */
+static inline size_t next_dot(const char *q, size_t i, size_t len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, z;
+		memcpy(&w, q + i, 8);
+		w ^= ones * '.';
+		z = (w - ones) & ~w & (ones << 7);
+		if (z != 0)
+			return i + (size_t)(__builtin_ctzll(z) >> 3);
+	}
+#else
+	(void)len;
+#endif
+	while (q[i] != '.')
+		i++;
+	return i;
+}
+
 /* q[0..n) is class characters and dots only. */
 static int head_plain(const char *q, size_t n)
 {
+	const unsigned char *u = (const unsigned char *)q;
+	unsigned all = CH_CLASS | CH_DOT;
+
 	for (size_t i = 0; i < n; i++)
-		if (q[i] != '.' && !in_class((unsigned char)q[i]))
-			return 0;
-	return 1;
+		all &= ch_kind[u[i]] ? CH_CLASS | CH_DOT : 0;
+	return all != 0;
 }
 
-/* Whether a head of some group matches q (lower case, final dot). */
+/*
+ * Whether a head of some group matches q (lower case, final dot): per
+ * group, the suffix after the query's j-th dot (dots found eight bytes at
+ * a time) is looked up, and only when it is there is the head read: once
+ * for whether it is plain, then per head found.
+ */
 static int heads_match(const struct fqdn_trie *t, const char *q, size_t len)
 {
 	size_t dots = 0, i = 0;
-	int plain;
+	int plain = -1;
 
 	for (size_t g = 0; g < t->ngroups; g++) {
 		const struct trie_group *gr = &t->group[g];
 		uint32_t v;
 		for (; dots < gr->j; dots++) {
-			const char *d = memchr(q + i, '.', len - i);
-			if (d == NULL)
+			if (i == len)
 				return 0; /* too few labels for this group and
 					     the next */
-			i = (size_t)(d - q) + 1;
+			i = next_dot(q, i, len) + 1;
 		}
 		if (!set_find(t, &gr->suf, q + i, len - i, &v))
 			continue;
-		plain = head_plain(q, i - 1);
+		plain = head_plain(q, i - 1); /* this group's head */
 		for (; v != 0; v = t->head[v - 1].next)
 			if (head_match(t, &t->head[v - 1], q, i - 1, plain))
 				return 1;

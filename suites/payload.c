@@ -953,18 +953,25 @@ void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b)
 			"matches", BETTER_EXACT, (double)matches};
 }
 
+struct runner_bytes *payload_runner_inputs(const struct packets *pk)
+{
+	struct runner_bytes *in = calloc(pk->n ? pk->n : 1, sizeof(*in));
+
+	for (size_t i = 0; in != NULL && i < pk->n; i++)
+		in[i] = (struct runner_bytes){pk->pkt[i].p, pk->pkt[i].len};
+	return in;
+}
+
 int payload_runner_fill(struct pcase *pc, enum runner_op op,
 			void *const *sets, size_t nsets, struct bench *b)
 {
 	const struct packets *pk = pc->ss->pk;
-	struct runner_bytes *in = calloc(pk->n ? pk->n : 1, sizeof(*in));
+	struct runner_bytes *in = payload_runner_inputs(pk);
 	struct runner_work w = {op, 1, sets, nsets, NULL, 0, in, pk->n};
 	int rc;
 
 	if (in == NULL)
 		return -1;
-	for (size_t i = 0; i < pk->n; i++)
-		in[i] = (struct runner_bytes){pk->pkt[i].p, pk->pkt[i].len};
 	rc = case_runner_bench(b, sets[0], &w);
 	free(in);
 	return rc;
@@ -1091,6 +1098,18 @@ static int single_compile(void *arg, const struct case_item *c, void **h,
 	return rc == ENGINE_ERR_UNSUPPORTED ? rc : ENGINE_ERR_COMPILE;
 }
 
+/* A runner's answer: every packet in one request (engines/runner.h). */
+static int single_runner_answer(struct scen_size *ss,
+				const struct case_item *c, unsigned char *hit)
+{
+	struct runner_bytes *in = payload_runner_inputs(ss->pk);
+	int rc = in == NULL ? ENGINE_ERR_NOMEM
+			    : runner_is_match_each(c->h, in, ss->pk->n, hit);
+
+	free(in);
+	return rc;
+}
+
 static int single_answer(void *arg, const struct case_item *c, void *out)
 {
 	struct scen_size *ss = arg;
@@ -1099,6 +1118,10 @@ static int single_answer(void *arg, const struct case_item *c, void *out)
 
 	int native = payload_flow_native(ss, c->e);
 
+	if (c->e->kind == ENGINE_RUNNER) {
+		ss->at[pc->ei] = 0; /* the request is all of them */
+		return single_runner_answer(ss, c, hit);
+	}
 	for (size_t i = 0; i < ss->pk->n; i++) {
 		long rc;
 		ss->at[pc->ei] = i;

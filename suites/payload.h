@@ -293,6 +293,10 @@ int payload_cases_begin(struct scen_size *ss, size_t n, size_t nt);
 #define PAYLOAD_NO_MATCHES ((size_t)-1)
 void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b);
 
+/* Packets pk as a runner's inputs (engines/runner.h), pointing into pk;
+ * free() it.  NULL out of memory. */
+struct runner_bytes *payload_runner_inputs(const struct packets *pk);
+
 /*
  * For a case on a runner engine: b timed by the runner instead (after
  * payload_bench_fill), one op being `op` on the next packet over the

@@ -835,9 +835,55 @@ static int packet_hits(const struct scen_size *ss,
 	return 0;
 }
 
+/* packet_hits() of packet i from a runner's answers (runner_ids()). */
+static void packet_hits_from(const struct payload_rules *pr, struct peng *pe,
+			     unsigned char *const *ids, size_t i)
+{
+	memset(pe->hit, 0, pr->rs.np);
+	for (size_t g = 0; g < pr->ngroups; g++) {
+		const struct eset *es = &pe->sets[g];
+		for (size_t k = 0; ids[g] != NULL && k < es->n; k++)
+			pe->hit[es->map[k]] = ids[g][i * es->n + k] != 0;
+	}
+}
+
+/*
+ * A runner's match_ids of every group on every packet, a request per
+ * group (engines/runner.h): ids[g] gets es->n bytes per packet, NULL
+ * for a group it has none of; free them with ids_free().  0 or <0.
+ */
+static int runner_ids(const struct payload_rules *pr, const struct peng *pe,
+		      const struct packets *pk, unsigned char **ids)
+{
+	struct runner_bytes *in = payload_runner_inputs(pk);
+	long *v = calloc(pk->n ? pk->n : 1, sizeof(*v));
+	int rc = in == NULL || v == NULL ? ENGINE_ERR_NOMEM : 0;
+
+	for (size_t g = 0; rc == 0 && g < pr->ngroups; g++) {
+		const struct eset *es = &pe->sets[g];
+		if (es->h == NULL)
+			continue;
+		ids[g] = malloc(pk->n * es->n + 1);
+		rc = ids[g] == NULL ? ENGINE_ERR_NOMEM
+				    : runner_answers(es->h, RUNNER_OP_MATCH_IDS,
+						     in, pk->n, v, ids[g]);
+	}
+	free(in);
+	free(v);
+	return rc;
+}
+
+static void ids_free(unsigned char **ids, size_t n)
+{
+	for (size_t g = 0; ids != NULL && g < n; g++)
+		free(ids[g]);
+	free(ids);
+}
+
 /*
  * The engine's answer: per rule it runs, the packets where the rule
- * holds, combined from match_ids over its sets (what the op runs).
+ * holds, combined from match_ids over its sets (what the op runs).  A
+ * runner answers all packets of a set in one request.
  */
 static int rules_answer(void *arg, const struct case_item *c, void *out)
 {
@@ -845,21 +891,37 @@ static int rules_answer(void *arg, const struct case_item *c, void *out)
 	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
 	const struct pcase *pc = c->arg;
 	struct peng *pe = c->h;
+	unsigned char **ids = NULL;
 
 	memset(out, 0, ss->ops.answer_size);
 	for (size_t r = 0; r < pr->rs.n; r++)
 		if (pe->ok[r])
 			rule_part(ss, out, r)[0] = CASE_PART_SET;
-	for (size_t i = 0; i < ss->pk->n; i++) {
+	if (c->e->kind == ENGINE_RUNNER) {
 		int rc;
+		ss->at[pc->ei] = 0; /* a request is all of them */
+		ids = calloc(pr->ngroups + 1, sizeof(*ids));
+		rc = ids == NULL ? ENGINE_ERR_NOMEM
+				 : runner_ids(pr, pe, ss->pk, ids);
+		if (rc != 0) {
+			ids_free(ids, pr->ngroups);
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < ss->pk->n; i++) {
+		int rc = 0;
 		ss->at[pc->ei] = i;
-		rc = packet_hits(ss, pr, pe, i);
+		if (ids != NULL)
+			packet_hits_from(pr, pe, ids, i);
+		else
+			rc = packet_hits(ss, pr, pe, i);
 		if (rc < 0)
 			return rc;
 		for (size_t r = 0; r < pr->rs.n; r++)
 			if (pe->ok[r] && rules_holds(&pr->rs, r, pe->hit))
 				part_mark(rule_part(ss, out, r), i);
 	}
+	ids_free(ids, pr->ngroups);
 	return 0;
 }
 

@@ -374,10 +374,39 @@ struct scan_answer {
 	long answer;  /* the count, or the matching lines (grep model) */
 };
 
+/* The lines of r as a runner's inputs (engines/runner.h): n of them at in. */
+static void lines_as_inputs(const struct scan_run *r, struct runner_bytes *in)
+{
+	for (long i = 0; i < r->nlines; i++)
+		in[i] = (struct runner_bytes){r->lines[i].p, r->lines[i].len};
+}
+
+/* grep_count on a runner: every line in one request. */
+static long grep_count_runner(const struct scan_run *r, void *h)
+{
+	size_t n = (size_t)r->nlines;
+	struct runner_bytes *in = calloc(n ? n : 1, sizeof(*in));
+	unsigned char *hit = malloc(n ? n : 1);
+	long hits = ENGINE_ERR_NOMEM;
+
+	if (in != NULL && hit != NULL) {
+		lines_as_inputs(r, in);
+		hits = runner_is_match_each(h, in, n, hit);
+	}
+	for (size_t i = 0; hits >= 0 && i < n; i++)
+		hits += hit[i];
+	free(in);
+	free(hit);
+	return hits;
+}
+
 static long grep_count(const struct scan_run *r, const struct engine *e,
 		       void *h)
 {
 	long hits = 0;
+
+	if (e->kind == ENGINE_RUNNER)
+		return grep_count_runner(r, h);
 
 	for (long i = 0; i < r->nlines; i++) {
 		int m = e->is_match(h, r->lines[i].p, r->lines[i].len);
@@ -591,10 +620,9 @@ static int scan_runner_bench(struct scan_run *r, struct case_item *c,
 		r->rin = calloc(n ? n : 1, sizeof(*r->rin));
 		if (r->rin == NULL)
 			return -1;
-		for (size_t i = 0; grep && i < n; i++)
-			r->rin[i] = (struct runner_bytes){r->lines[i].p,
-							  r->lines[i].len};
-		if (!grep)
+		if (grep)
+			lines_as_inputs(r, r->rin);
+		else
 			r->rin[0] = (struct runner_bytes){r->corpus.data,
 							  r->corpus.len};
 		r->nrin = n;

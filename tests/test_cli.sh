@@ -189,7 +189,12 @@ expect 2 "$tmp/nope.yaml: No such file or directory" -- run fqdn --policy "$tmp/
 expect 2 "data/fqdn/empty-queries.txt:1: no query names" -- run fqdn --policy data/fqdn/list.txt --queries data/fqdn/empty-queries.txt
 expect 2 "--domains=100: data/fqdn/list.txt has only 4 selectors" -- run fqdn --policy data/fqdn/list.txt --domains=100
 expect 2 "--cilium=1.12: unknown Cilium version (use 1.11 or 1.19)" -- run fqdn --cilium=1.12
-expect 2 "--generator=eks: unknown generator (use seed or k8s)" -- run fqdn --generator=eks
+expect 2 "--generator=eks: unknown generator (use seed, k8s or cilium)" -- run fqdn --generator=eks
+expect 2 "--endpoints=0" -- run fqdn --endpoints=0
+# fqdn: endpoints in Cilium's shape, verified per endpoint, with their memory
+expect 0 "phase=policy-update" -- run fqdn --engines=pcre2 --generator=cilium --domains=42 --endpoints=40 --strategies=cilium-l7,trie --bench='FQDN////endpoints=' "${fast[@]}"
+grep -q 'BenchmarkFQDN/phase=match-name/strategy=cilium-l7/engine=pcre2/endpoints=40 .* 40.00 endpoints' "$tmp/out" || { echo "FAIL: fqdn endpoints: no match-name row on 40 endpoints"; fail=$((fail + 1)); }
+grep -q 'BenchmarkFQDN/phase=policy-update/strategy=trie/engine=none/endpoints=40 ' "$tmp/out" || { echo "FAIL: fqdn endpoints: the trie's policy-update not timed"; fail=$((fail + 1)); }
 expect 2 "--strategies=trie,nope: unknown strategy 'nope' (use all, or any of baseline," -- run fqdn --strategies=trie,nope
 expect 2 "--l7-selectors=0" -- run fqdn --l7-selectors=0
 

@@ -20,6 +20,8 @@
 #include "suites/suite.h"
 
 extern const struct suite suite_fqdn;
+#include "harness/alloc.h"
+#include "suites/fqdn_ep.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_strategies.h"
 #include "suites/fqdn_verify.h"
@@ -951,4 +953,63 @@ Test(fqdn_cilium, v119_on_every_strategy_and_engine)
 				if (!(engine_table[j]->caps & CAP_TEST_ONLY))
 					edge119_on(i, &fqdn_strategies[k],
 						   engine_table[j]);
+}
+
+/*
+ * Endpoints in Cilium's shape share what they can: of 40, the four whose
+ * number is a multiple of 10 are identical (one unit for all their
+ * selectors), every other one is its own unit shared by its two
+ * selectors; so 37 units, and without the cache each selector's own.  A
+ * query on an endpoint is its own policy's verdict, and replacing an
+ * endpoint's rules keeps them (its custom names aside).
+ */
+/* Endpoint ep's verdict on the NUL-terminated query q. */
+static int ep_allows(const struct fqdn_ep_world *w, size_t ep, const char *q)
+{
+	char buf[FQDN_NAME_MAX + 2];
+
+	return fqdn_ep_decide(w, ep, q, strlen(q), buf);
+}
+
+static void check_endpoints(const struct fqdn_strategy *s,
+			    const struct engine *e)
+{
+	struct fqdn_policy p;
+	struct fqdn_ep_world w;
+	struct engine_error err = {0, -1, -1, ""};
+	fqdn_policy_init(&p);
+	cr_assert_eq(fqdn_policy_generate_cilium(&p, 42), 0);
+	cr_assert_eq(fqdn_ep_build(&w, s, e, &p, 40, &err), 0, "%s", err.msg);
+	cr_expect_eq(w.nunits, 37);
+	if (alloc_hooks_available()) {
+		cr_expect_gt(w.heap, 0);
+		cr_expect_gt(w.heap_nocache, w.heap + 36 * (w.heap / 40));
+	}
+	/* a matchName of the base: every endpoint; a custom one: its own */
+	cr_expect_eq(ep_allows(&w, 3, "0very.long.domain.containing.a.lot."
+				    "of.chars"), 1);
+	cr_expect_eq(ep_allows(&w, 3, "custom-for-this-one3.domain.tld"), 1);
+	cr_expect_eq(ep_allows(&w, 4, "custom-for-this-one3.domain.tld"), 0);
+	/* endpoint 19 has '*': every valid name */
+	cr_expect_eq(ep_allows(&w, 19, "anything.example"), 1);
+	cr_expect_eq(ep_allows(&w, 18, "anything.example"), 0);
+	/* 3's rules replaced by 43's (a compile), 10's by 50's (identical:
+	   the cache's), and back */
+	cr_assert_eq(fqdn_ep_update(&w, 3), 0);
+	cr_assert_eq(fqdn_ep_update(&w, 10), 0);
+	cr_expect_eq(w.nunits, 37);
+	cr_expect_eq(ep_allows(&w, 3, "custom-for-this-one43.domain.tld"), 1);
+	cr_expect_eq(ep_allows(&w, 3, "custom-for-this-one3.domain.tld"), 0);
+	cr_assert_eq(fqdn_ep_update(&w, 3), 0);
+	cr_expect_eq(ep_allows(&w, 3, "custom-for-this-one3.domain.tld"), 1);
+	fqdn_ep_free(&w);
+	fqdn_policy_release(&p);
+}
+
+Test(fqdn_endpoints, shared_units_verdicts_and_updates)
+{
+	check_endpoints(fqdn_strategy_find("trie"), NULL);
+	check_endpoints(fqdn_strategy_find("cilium-l7"), engine_find("pcre2"));
+	check_endpoints(fqdn_strategy_find("map+cilium-l7"),
+			engine_find("pcre2"));
 }

@@ -31,14 +31,16 @@ const (
 	reqCompile = 'C'
 	reqFree    = 'F'
 	reqMatch   = 'M'
+	reqAnswers = 'A'
 	reqWork    = 'W'
 	reqBench   = 'B'
 
-	repHello  = 'H'
-	repOK     = 'K'
-	repError  = 'E'
-	repAnswer = 'R'
-	repSample = 'S'
+	repHello   = 'H'
+	repOK      = 'K'
+	repError   = 'E'
+	repAnswer  = 'R'
+	repAnswers = 'A'
+	repSample  = 'S'
 )
 
 // Ops.
@@ -394,23 +396,62 @@ func (s *set) do(op byte, in, lat []byte, ids []byte) int {
 	return 0
 }
 
-func (rn *runner) match(d *body) *reply {
+// The set and op a match or answers request names, or an error reply.
+func (rn *runner) matchSet(d *body) (*set, byte, *reply) {
 	id := d.u32()
 	op := d.u8()
-	in := d.bytes()
 	s := rn.sets[id]
 	if d.err != nil || s == nil || op < opIsMatch || op > opMatchIDs {
-		return errorReply(errMatch, -1, fmt.Sprintf(
+		return nil, 0, errorReply(errMatch, -1, fmt.Sprintf(
 			"bad match request (set %d, op %d)", id, op))
 	}
+	return s, op, nil
+}
+
+// One answer into r: the value of op on in, and its ids.
+func (s *set) answer(r *reply, op byte, in []byte) {
 	var ids []byte
 	if op == opMatchIDs {
 		ids = make([]byte, len(s.re))
 	}
-	r := &reply{}
-	r.u8(repAnswer)
 	r.u64(uint64(s.do(op, in, latin1(in), ids)))
 	r.bytes(ids)
+}
+
+func (rn *runner) match(d *body) *reply {
+	s, op, bad := rn.matchSet(d)
+	if bad != nil {
+		return bad
+	}
+	in := d.bytes()
+	if d.err != nil {
+		return errorReply(errMatch, -1, d.err.Error())
+	}
+	r := &reply{}
+	r.u8(repAnswer)
+	s.answer(r, op, in)
+	return r
+}
+
+// answers: match's op on every input of the request, in one reply.
+func (rn *runner) answers(d *body) *reply {
+	s, op, bad := rn.matchSet(d)
+	if bad != nil {
+		return bad
+	}
+	n := d.u32()
+	r := &reply{}
+	r.u8(repAnswers)
+	r.u32(n)
+	for i := uint32(0); i < n && d.err == nil; i++ {
+		in := d.bytes()
+		if d.err == nil {
+			s.answer(r, op, in)
+		}
+	}
+	if d.err != nil {
+		return errorReply(errMatch, -1, d.err.Error())
+	}
 	return r
 }
 
@@ -529,6 +570,56 @@ func (w *work) timeRun(op byte, n int) timed {
 		after.TotalAlloc - before.TotalAlloc}
 }
 
+// Bench modes ('B', engines/runner.h).
+const (
+	modeWarm = 0 // the regexp machine pool stays warm between ops
+	modeSeed = 1 // seed 000's method: runtime.GC() before every op
+)
+
+// seedGCs is how many collections seed 000's benchmark runs before an op
+// with the clock stopped: four before a query (its match phases), two
+// between compiles (its compile phase, after each).  Two are enough to
+// empty a sync.Pool (its victim cache survives one), so regexp's machine
+// pool is empty and each op builds its matcher again.
+func seedGCs(op byte) int {
+	if op == opCompile {
+		return 2
+	}
+	return 4
+}
+
+// timeSeed is n ops the seed's way: the collections with the clock
+// stopped, then the clock and the memory statistics read around the op
+// alone (testing.B's StartTimer: ReadMemStats then time.Now; StopTimer:
+// time.Since then ReadMemStats), summed over the ops.  wall is the
+// whole run's, collections included.
+func (w *work) timeSeed(op byte, n int) (t timed, wall int64) {
+	var before, after runtime.MemStats
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		for k := seedGCs(w.op); op != opNone && k > 0; k-- {
+			runtime.GC() // the floor's empty op has no pool to empty
+		}
+		runtime.ReadMemStats(&before)
+		t0 := time.Now()
+		w.run(op, 1)
+		t.ns += time.Since(t0).Nanoseconds()
+		runtime.ReadMemStats(&after)
+		t.mallocs += after.Mallocs - before.Mallocs
+		t.bytes += after.TotalAlloc - before.TotalAlloc
+	}
+	return t, time.Since(start).Nanoseconds()
+}
+
+// timeMode is one timed run of n ops in mode; wall its wall-clock time.
+func (w *work) timeMode(mode byte, op byte, n int) (timed, int64) {
+	if mode == modeSeed {
+		return w.timeSeed(op, n)
+	}
+	t := w.timeRun(op, n)
+	return t, t.ns
+}
+
 // predictN is testing.B's (and rxbench's bench_predict_n).
 func predictN(goal, prevIters, prevNs int64) int64 {
 	if prevNs <= 0 {
@@ -555,9 +646,14 @@ func (rn *runner) bench(d *body) *reply {
 	benchtime := int64(d.u64())
 	fixed := int64(d.u64())
 	warmup := int64(d.u64())
+	mode := d.u8()
 	w := rn.w
 	if d.err != nil || w == nil {
 		return errorReply(errMatch, -1, "bench before work")
+	}
+	if mode > modeSeed {
+		return errorReply(errUnsupported, -1,
+			fmt.Sprintf("unknown bench mode %d", mode))
 	}
 	t0 := time.Now()
 	for {
@@ -572,13 +668,15 @@ func (rn *runner) bench(d *body) *reply {
 	}
 	var t timed
 	for {
-		t = w.timeRun(w.op, int(n))
-		if fixed > 0 || t.ns >= benchtime || n >= 1e9 {
+		var wall int64
+		t, wall = w.timeMode(mode, w.op, int(n))
+		if fixed > 0 || t.ns >= benchtime || n >= 1e9 ||
+			(mode == modeSeed && wall >= benchtime) {
 			break
 		}
 		n = predictN(benchtime, n, t.ns)
 	}
-	floor := w.timeRun(opNone, int(n))
+	floor, _ := w.timeMode(mode, opNone, int(n))
 	r := &reply{}
 	r.u8(repSample)
 	r.u64(uint64(n))
@@ -625,6 +723,8 @@ func (rn *runner) serve() error {
 			r = okReply()
 		case reqMatch:
 			r = rn.match(d)
+		case reqAnswers:
+			r = rn.answers(d)
 		case reqWork:
 			r = rn.setWork(d)
 		case reqBench:

@@ -6,10 +6,23 @@
 // rxbench's byte mode, patterns and inputs are Latin-1 strings (one char
 // a byte); in UTF-8 mode they are decoded and the RegExp has the u flag.
 // An anchored set uses the y (sticky) flag at index 0; count walks the
-// matches with g, stepping past an empty one as Perl does.  node has no
-// per-allocation counter: B/op and allocs/op are unknown (-1).
+// matches with g, stepping past an empty one as Perl does.
+//
+// B/op is V8's: in an untimed pass after the sample, the growth of the
+// heap's used bytes (v8.getHeapStatistics) over k ops started right after
+// a full collection, less the same pass with no op, over k.  V8 allocates
+// by bumping a pointer in its young generation, so while no scavenge runs
+// (k is cut until the pass allocates under 1 MiB, far below a semi-space)
+// the growth is what the ops allocated on V8's heap: the RegExp's results
+// and strings, not memory outside the heap (Irregexp's backtrack stack,
+// Buffers).  node counts no allocations: allocs/op is unknown (-1).
 'use strict';
 const fs = require('fs');
+const v8 = require('v8');
+const vm = require('vm');
+
+v8.setFlagsFromString('--expose-gc');
+const fullGC = vm.runInNewContext('gc');
 
 const CASELESS = 1, DOTALL = 2, ANCHORED = 4, UTF8 = 16, MULTILINE = 32;
 const KNOWN = 63;
@@ -232,6 +245,26 @@ class Work {
   }
 }
 
+// Heap bytes k ops of op allocate (untimed; see the top of the file).
+function heapGrowth(w, op, k) {
+  fullGC();
+  const before = v8.getHeapStatistics().used_heap_size;
+  w.run(op, k);
+  return v8.getHeapStatistics().used_heap_size - before;
+}
+
+// B/op of w's op, or -1 when no pass stays small enough to trust; its k
+// ops are at most a quarter of the sample's n, so it costs less than it.
+function bytesPerOp(w, n) {
+  for (let k = Math.max(1, Math.min(1000, Math.floor(n / 4))); k >= 1;
+    k = Math.floor(k / 10)) {
+    const grew = heapGrowth(w, w.op, k), floor = heapGrowth(w, OP_NONE, k);
+    if (grew < (1 << 20) && grew >= 0)
+      return Math.max(0, Math.floor((grew - Math.max(floor, 0)) / k));
+  }
+  return -1;
+}
+
 function predictN(goal, last, ns) {
   let n = Math.floor(goal * last / Math.max(ns, 1));
   n += Math.floor(n / 5);
@@ -240,6 +273,13 @@ function predictN(goal, last, ns) {
 
 const sets = new Map();
 let work = null;
+
+// One answer: the op's value on data, and its ids.
+function answer(s, op, data) {
+  const ids = op === OP_MATCH_IDS ? Buffer.alloc(s.test.length) : null;
+  const v = s.do(op, s.text(data), ids);
+  return Buffer.concat([u64(v), bytes(ids || Buffer.alloc(0))]);
+}
 
 const handlers = {
   H: () => Buffer.concat([Buffer.from('H'), bytes(Buffer.from(process.versions.v8))]),
@@ -262,9 +302,16 @@ const handlers = {
   M: (d) => {
     const s = sets.get(d.u32()), op = d.u8(), data = d.bytes();
     if (!s || op < OP_IS_MATCH || op > OP_MATCH_IDS) return error(ERR_MATCH, 'bad match request');
-    const ids = op === OP_MATCH_IDS ? Buffer.alloc(s.test.length) : null;
-    const v = s.do(op, s.text(data), ids);
-    return Buffer.concat([Buffer.from('R'), u64(v), bytes(ids || Buffer.alloc(0))]);
+    return Buffer.concat([Buffer.from('R'), answer(s, op, data)]);
+  },
+  // match's op on every input, in one reply
+  A: (d) => {
+    const s = sets.get(d.u32()), op = d.u8(), parts = [Buffer.from('A'), null];
+    const n = d.u32();
+    if (!s || op < OP_IS_MATCH || op > OP_MATCH_IDS) return error(ERR_MATCH, 'bad answers request');
+    for (let i = 0; i < n; i++) parts.push(answer(s, op, d.bytes()));
+    parts[1] = u32(n);
+    return Buffer.concat(parts);
   },
   W: (d) => {
     const op = d.u8(), each = d.u8() !== 0;
@@ -281,8 +328,9 @@ const handlers = {
     return Buffer.from('K');
   },
   B: (d) => {
-    const benchtime = d.u64(), fixed = d.u64(), warmup = d.u64();
+    const benchtime = d.u64(), fixed = d.u64(), warmup = d.u64(), mode = d.u8();
     if (work === null) return error(ERR_MATCH, 'bench before work');
+    if (mode !== 0) return error(ERR_UNSUPPORTED, `bench mode ${mode}: v8 times warm only`);
     const t0 = process.hrtime.bigint();
     do work.run(work.op, work.passN());
     while (Number(process.hrtime.bigint() - t0) < warmup);
@@ -293,7 +341,8 @@ const handlers = {
       n = predictN(benchtime, n, ns);
     }
     const floor = work.timed(OP_NONE, n);
-    return Buffer.concat([Buffer.from('S'), u64(n), f64(ns / n), f64(-1), f64(-1), f64(floor / n)]);
+    return Buffer.concat([Buffer.from('S'), u64(n), f64(ns / n),
+      f64(bytesPerOp(work, n)), f64(-1), f64(floor / n)]);
   },
 };
 

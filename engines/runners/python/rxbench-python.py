@@ -282,14 +282,35 @@ class Runner:
         self.sets[sid] = s
         return b"K"
 
-    def match(self, d):
-        sid, op, data = d.u32(), d.u8(), d.bytes()
-        s = self.sets.get(sid)
-        if s is None or op not in (OP_IS_MATCH, OP_COUNT, OP_MATCH_IDS):
-            return error(ERR_MATCH, "bad match request")
+    def match_set(self, d):
+        """The set and op of a match or answers request (None: bad)."""
+        s, op = self.sets.get(d.u32()), d.u8()
+        if op not in (OP_IS_MATCH, OP_COUNT, OP_MATCH_IDS):
+            s = None
+        return s, op
+
+    @staticmethod
+    def answer(s, op, data):
+        """One answer: the op's value on data, and its ids."""
         ids = [0] * len(s.re) if op == OP_MATCH_IDS else None
         v = s.do(op, s.text(data), ids)
-        return b"R" + struct.pack("<Q", v) + pack_bytes(bytes(ids or b""))
+        return struct.pack("<Q", v) + pack_bytes(bytes(ids or b""))
+
+    def match(self, d):
+        s, op = self.match_set(d)
+        data = d.bytes()
+        if s is None:
+            return error(ERR_MATCH, "bad match request")
+        return b"R" + self.answer(s, op, data)
+
+    def answers(self, d):
+        """match's op on every input, in one reply."""
+        s, op = self.match_set(d)
+        inputs = [d.bytes() for _ in range(d.u32())]
+        if s is None:
+            return error(ERR_MATCH, "bad answers request")
+        return b"A" + struct.pack("<I", len(inputs)) + b"".join(
+            self.answer(s, op, data) for data in inputs)
 
     def set_work(self, d):
         op, each = d.u8(), d.u8()
@@ -302,10 +323,13 @@ class Runner:
         return b"K"
 
     def bench(self, d):
-        benchtime, fixed, warmup = d.u64(), d.u64(), d.u64()
+        benchtime, fixed, warmup, mode = d.u64(), d.u64(), d.u64(), d.u8()
         w = self.work
         if w is None:
             return error(ERR_MATCH, "bench before work")
+        if mode != 0:
+            return error(ERR_UNSUPPORTED, "bench mode %d: python-re times "
+                         "warm only" % mode)
         t0 = time.perf_counter_ns()
         while True:
             w.run(w.op, w.pass_n())
@@ -322,6 +346,7 @@ class Runner:
 
     def serve(self, inp, out):
         handlers = {ord("C"): self.compile, ord("M"): self.match,
+                    ord("A"): self.answers,
                     ord("W"): self.set_work, ord("B"): self.bench,
                     ord("F"): lambda d: (self.sets.pop(d.u32(), None), b"K")[1],
                     ord("H"): lambda d: b"H" + pack_bytes(
