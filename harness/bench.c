@@ -237,15 +237,58 @@ static int bench_floor(const struct bench *b, const struct bench_opts *o,
 }
 
 /*
+ * Whether a sample of fixed n is short (BENCH_SHORT_NS); per: the
+ * warm-up's ns per op.  A growing n is not: its last run follows the
+ * runs that grew it, and lasts the benchtime.
+ */
+static int bench_is_short(const struct bench_opts *o, double per)
+{
+	return o->fixed_n > 0 && per * (double)o->fixed_n < BENCH_SHORT_NS;
+}
+
+/*
+ * A short sample's runs: one of n ops untimed, then BENCH_SHORT_RUNS
+ * pairs of runs of n and of 2n ops.  *ns: what the n ops more cost, the
+ * median of the 2n runs less that of the n runs (criterion's slope over
+ * iteration counts, from two counts): the fixed cost of a run cancels,
+ * where the floor, a run of 0 ops, leaves out what a run of some ops
+ * pays beyond it (10-op fqdn runs here: 2 to 5 ns per op).  0, or the
+ * op's negative status.
+ */
+static int bench_short(const struct bench *b, const struct bench_opts *o,
+		       uint64_t n, uint64_t *ns)
+{
+	uint64_t t1[BENCH_SHORT_RUNS], t2[BENCH_SHORT_RUNS], m1, m2;
+	int rc = bench_time(b, o, n, 0, &t1[0]);
+
+	for (int i = 0; rc >= 0 && i < BENCH_SHORT_RUNS; i++) {
+		rc = bench_time(b, o, n, 0, &t1[i]);
+		if (rc >= 0)
+			rc = bench_time(b, o, 2 * n, 0, &t2[i]);
+	}
+	if (rc < 0)
+		return rc;
+	m1 = bench_median_u64(t1, BENCH_SHORT_RUNS);
+	m2 = bench_median_u64(t2, BENCH_SHORT_RUNS);
+	*ns = m2 > m1 ? m2 - m1 : 0;
+	return 0;
+}
+
+/*
  * Grow n until one run lasts the benchtime (or use the fixed n); per:
- * the warm-up's ns per op, then the last run's.
+ * the warm-up's ns per op, then the last run's.  *ns_out: what the n
+ * ops took, without the run's fixed cost (floor_ns, or bench_short's).
  */
 static int bench_scale(const struct bench *b, const struct bench_opts *o,
-		       double per, uint64_t *n_out, uint64_t *ns_out)
+		       double per, uint64_t floor_ns, uint64_t *n_out,
+		       uint64_t *ns_out)
 {
 	uint64_t n = o->fixed_n ? o->fixed_n : 1, ns = 0;
 	int rc;
 
+	*n_out = n;
+	if (bench_is_short(o, per))
+		return bench_short(b, o, n, ns_out);
 	for (;;) {
 		rc = bench_time(b, o, n, per * (double)n >= BENCH_WATCH_NS, &ns);
 		if (rc < 0)
@@ -257,7 +300,7 @@ static int bench_scale(const struct bench *b, const struct bench_opts *o,
 		n = bench_predict_n(n, ns, o->benchtime_ns);
 	}
 	*n_out = n;
-	*ns_out = ns;
+	*ns_out = ns > floor_ns ? ns - floor_ns : 0;
 	return 0;
 }
 
@@ -387,10 +430,10 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 	if (rc == 0)
 		rc = bench_floor(b, o, &floor_ns);
 	if (rc == 0)
-		rc = bench_scale(b, o, warm_per, &n, &ns);
+		rc = bench_scale(b, o, warm_per, floor_ns, &n, &ns);
 	if (rc < 0)
 		return rc;
-	per = (double)(ns > floor_ns ? ns - floor_ns : 0) / (double)n;
+	per = (double)ns / (double)n;
 	rc = bench_time_metrics(b, n, per, r);
 	if (rc < 0)
 		return rc;
@@ -448,7 +491,8 @@ struct sample_job {
  * child starts from the parent's cursor (what it advances is lost with
  * it), so without this every sample of fixed n shorter than a pass
  * (--benchtime=10x over 500 queries) would time the same first n items.
- * Sample k starts at item k*n mod pass_n instead, as the samples of one
+ * Sample k starts at item k*n mod pass_n instead (a short sample,
+ * bench_is_short, times the runs after one of n), as the samples of one
  * process (--no-fork) go on from each other, so together they time
  * the whole set as a long sample does.  The ops skipped run before the
  * warm-up, untimed.  Instruction counts keep the first n: they repeat

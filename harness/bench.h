@@ -12,7 +12,9 @@
  * (--benchtime=1000x).  CLOCK_MONOTONIC brackets the whole loop (with
  * the process's CPU time around it, to see a preempted run: see
  * BENCH_PREEMPT_NS), and the bracket's own cost (a timed run of 0 ops,
- * BENCH_FLOOR_RUNS) is taken off, so few ops measure what many do.  Before that, in the same
+ * BENCH_FLOOR_RUNS) is taken off; a short sample of fixed n is a slope
+ * over runs of n and 2n ops instead (BENCH_SHORT_NS), so few ops measure
+ * what many do.  Before that, in the same
  * process, a warm-up (bench_opts.warmup_ns, bench.pass_n).  Then a
  * separate short run with allocation counting gives B/op and allocs/op,
  * and retain/release give B(heap)/op.
@@ -133,6 +135,23 @@ enum bench_mode {
  * cost of a timed run (clock reads, the call), which it subtracts.
  */
 #define BENCH_FLOOR_RUNS 16
+
+/*
+ * A sample of fixed n whose run is expected to last less than
+ * BENCH_SHORT_NS is short: it runs its n ops once untimed (the lead-in),
+ * then BENCH_SHORT_RUNS pairs of runs of n and of 2n ops, one after
+ * another, and its ns/op is the median 2n run less the median n run, over
+ * n (criterion's slope over iteration counts; rebar's median of many
+ * short samples).  The first run after the warm-up and the floor paid a
+ * one-off 400 to 1,300 ns that the runs after it did not (a 10-op payload
+ * run of 64-byte packets on re2 takes 900 ns here), a 10-op run is one
+ * reading of a clock that jitters by tens of ns, and a run of some ops
+ * costs more beyond its ops than a run of none: --benchtime=10x reported
+ * 1.2 to 2x what 1000x did.  The runs go on through the input set, so a
+ * sample of 10x times 490 items.
+ */
+#define BENCH_SHORT_NS 100000
+#define BENCH_SHORT_RUNS 16
 
 /*
  * A timed run whose wall time exceeds the process's CPU time by more

@@ -36,7 +36,8 @@ int fqdn_ep_policy(const struct fqdn_policy *base, size_t id,
 	p->sel = malloc(p->cap * sizeof(*p->sel));
 	if (p->sel == NULL)
 		return -1;
-	memcpy(p->sel, base->sel, base->n * sizeof(*p->sel));
+	if (base->n > 0) /* an empty base may have no array at all */
+		memcpy(p->sel, base->sel, base->n * sizeof(*p->sel));
 	p->l7_selectors = 1; /* a unit is one selector */
 	if (id % 10 != 0) {
 		n = snprintf(ex, FQDN_EP_EXTRA / 2,

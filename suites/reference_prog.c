@@ -273,10 +273,12 @@ static int emit_alternatives(struct builder *b, const struct ref_byteset *ascii,
 			rc = emit_seq(b, &l->s[i - (size_t)has_ascii]);
 		if (rc == 0 && i + 1 < total) {
 			rc = emit(b, OP_JMP, 0, jumps, 0, &pc);
-			jumps = pc;
+			if (rc == 0) /* else pc was not emitted: no link to it */
+				jumps = pc;
 		}
 	}
-	patch(b, jumps, 0, here(b));
+	if (rc == 0)
+		patch(b, jumps, 0, here(b));
 	return rc;
 }
 
@@ -370,11 +372,14 @@ static int emit_alt(struct builder *b, const struct ref_node *n)
 			rc = emit_node(b, k);
 		if (rc == 0 && !last) {
 			rc = emit(b, OP_JMP, 0, jumps, 0, &pc);
+			if (rc != 0)
+				break; /* pc was not emitted: no link to it */
 			jumps = pc;
 			b->p->inst[split].y = here(b);
 		}
 	}
-	patch(b, jumps, 0, here(b));
+	if (rc == 0)
+		patch(b, jumps, 0, here(b));
 	return rc;
 }
 

@@ -27,6 +27,7 @@ struct spin {
 	uint64_t empty; /* calls with n = 0: the fixed cost's runs */
 	uint64_t last;  /* n of the last call */
 	uint64_t fixed_ns; /* cost of every call, whatever n */
+	uint64_t busy_ns;  /* cost of every call of some ops (n > 0) */
 	void *kept;
 };
 
@@ -51,6 +52,8 @@ static int spin_run(void *arg, uint64_t n)
 	s->last = n;
 	if (s->fixed_ns)
 		spin_for(s->fixed_ns);
+	if (s->busy_ns && n > 0)
+		spin_for(s->busy_ns);
 	for (uint64_t i = 0; i < n; i++)
 		for (int k = 0; k < 100; k++)
 			x += (uint64_t)k;
@@ -124,6 +127,22 @@ Test(bench, fixed_n_runs_exactly_n)
 	result_release(&r);
 }
 
+/* The best ns/op of five samples of b (one descheduled cannot fail it). */
+static double best_of_five(struct bench *b, const struct bench_opts *o)
+{
+	double best = 1e18;
+
+	for (int i = 0; i < 5; i++) {
+		struct result r = {0};
+
+		cr_assert_eq(bench_measure(b, o, &r), 0);
+		if (result_metric(&r, "ns/op")->v[0] < best)
+			best = result_metric(&r, "ns/op")->v[0];
+		result_release(&r);
+	}
+	return best;
+}
+
 /*
  * A sample takes off the fixed cost of a timed run (timed as a run of 0
  * ops): 10 ops of ~200 ns in a run that costs 20 us whatever n is are
@@ -135,18 +154,29 @@ Test(bench, subtracts_the_fixed_cost_of_a_run)
 	struct spin s = {.fixed_ns = 20000};
 	struct bench b = {.name = "T", .suite = "t", .run = spin_run, .arg = &s};
 	struct bench_opts o = {.count = 1, .no_alloc = 1, .fixed_n = 10};
-	double best = 1e18;
+	double best = best_of_five(&b, &o);
 
-	for (int i = 0; i < 5; i++) {
-		struct result r = {0};
-
-		cr_assert_eq(bench_measure(&b, &o, &r), 0);
-		if (result_metric(&r, "ns/op")->v[0] < best)
-			best = result_metric(&r, "ns/op")->v[0];
-		result_release(&r);
-	}
 	cr_assert_lt(best, 1100, "ns/op %.0f: the 20 us per run was not "
 		     "taken off", best);
+}
+
+/*
+ * A short sample of fixed n is the slope over runs of n and 2n ops, so
+ * what a run of some ops pays beyond its ops and beyond a run of none
+ * (5 us here, 500 ns an op of a 10-op run) cancels, where the floor, a
+ * run of 0 ops, cannot see it.
+ */
+Test(bench, a_short_sample_cancels_what_a_run_of_some_ops_pays)
+{
+	struct spin s = {0};
+	struct bench b = {.name = "T", .suite = "t", .run = spin_run, .arg = &s};
+	struct bench_opts o = {.count = 1, .no_alloc = 1, .fixed_n = 10};
+	double base = best_of_five(&b, &o), busy;
+
+	s.busy_ns = 5000;
+	busy = best_of_five(&b, &o);
+	cr_assert_lt(busy, base + 250, "ns/op %.0f against %.0f without the "
+		     "5 us a run: it was not cancelled", busy, base);
 }
 
 /* The warm-up runs in the measuring process before the timed runs:
@@ -159,16 +189,21 @@ Test(bench, warms_up_a_whole_pass_for_the_warmup_time)
 	struct bench_opts o = {.count = 1, .no_alloc = 1, .fixed_n = 10};
 	struct result r = {0};
 
+	/* after the warm-up, a short sample's runs (bench.h BENCH_SHORT_NS):
+	   the lead-in of 10, then runs of 10 and 20 */
+	uint64_t timed = 10 + BENCH_SHORT_RUNS * 30;
+
 	cr_assert_eq(bench_measure(&b, &o, &r), 0);
-	cr_assert_eq(s.calls - s.empty, 2, "one pass, then the timed run");
-	cr_assert_eq(s.total, 510);
+	cr_assert_eq(s.calls - s.empty, 2 + 2 * BENCH_SHORT_RUNS,
+		     "one pass, then the short sample's runs");
+	cr_assert_eq(s.total, 500 + timed);
 	result_release(&r);
 	s = (struct spin){0};
 	o.warmup_ns = 20e6;
 	cr_assert_eq(bench_measure(&b, &o, &r), 0);
 	/* ~200 ns an op: 20 ms is ~100,000 ops, 200 passes; ask for 20 */
-	cr_assert_gt(s.calls - s.empty, 20);
-	cr_assert_eq((s.total - 10) % 500, 0, "only whole passes");
+	cr_assert_gt(s.calls - s.empty, 20 + 2 * BENCH_SHORT_RUNS);
+	cr_assert_eq((s.total - timed) % 500, 0, "only whole passes");
 	cr_assert_eq(r.iters[0], 10);
 	result_release(&r);
 }
