@@ -5,6 +5,7 @@
 
 #include "corpora/rules.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -130,51 +131,72 @@ static const char *at(const struct attack *a, enum where w)
 	return a != NULL && a->where == w ? a->text : NULL;
 }
 
-/* Request line and headers, with a's text in its place; *end: its end. */
-static void http_head(struct rng *r, struct sb *b, const struct attack *a,
-		      size_t *end)
-{
-	const char *s;
-	char cookie[64];
+/*
+ * The head's lines, each with its CRLF: the request line and Host first,
+ * then the optional ones, which a small packet drops from the last on.
+ */
+#define HEAD_LINES 12
+#define LINE_MAX 512
 
-	s = at(a, AT_METHOD);
-	put(b, s ? s : PICK(r, methods));
-	put(b, " "); /* part of a method attack: the rule needs it */
-	*end = s ? b->at : *end;
-	s = at(a, AT_TARGET);
-	put(b, s ? s : PICK(r, targets));
-	*end = s ? b->at : *end;
-	put(b, " HTTP/1.1\r\nHost: ");
-	put(b, PICK(r, hosts));
-	put(b, "\r\n");
+struct head {
+	char line[HEAD_LINES][LINE_MAX];
+	size_t n;
+	size_t attack_line; /* the line holding the attack, or HEAD_LINES */
+	size_t attack_end;  /* the attack's end within it */
+};
+
+__attribute__((format(printf, 2, 3)))
+static void head_add(struct head *h, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->line[h->n++], LINE_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* Mark the line added last as the attack's, ending before `tail` bytes. */
+static void head_attack(struct head *h, size_t tail)
+{
+	h->attack_line = h->n - 1;
+	h->attack_end = strlen(h->line[h->n - 1]) - tail;
+}
+
+/* Request line and headers, with a's text in its place. */
+static void http_head(struct rng *r, struct head *h, const struct attack *a)
+{
+	const char *m = at(a, AT_METHOD), *t = at(a, AT_TARGET),
+		   *ua = at(a, AT_UA);
+
+	h->n = 0;
+	h->attack_line = HEAD_LINES;
+	/* a method attack ends after its space: the rule needs it */
+	head_add(h, "%s %s HTTP/1.1\r\n", m ? m : PICK(r, methods),
+		 t ? t : PICK(r, targets));
+	if (m != NULL) {
+		h->attack_line = 0;
+		h->attack_end = strlen(m) + 1;
+	}
+	if (t != NULL)
+		head_attack(h, strlen(" HTTP/1.1\r\n"));
+	head_add(h, "Host: %s\r\n", PICK(r, hosts));
 	if (at(a, AT_HEADER) != NULL) {
-		put(b, a->text);
-		*end = b->at;
-		put(b, "\r\n");
+		head_add(h, "%s\r\n", a->text);
+		head_attack(h, 2);
 	}
-	put(b, "User-Agent: ");
-	s = at(a, AT_UA);
-	put(b, s ? s : PICK(r, agents));
-	*end = s ? b->at : *end;
-	put(b, "\r\n");
-	for (size_t i = 0, k = 2 + rng_below(r, 4); i < k; i++) {
-		put(b, PICK(r, headers));
-		put(b, "\r\n");
-	}
-	snprintf(cookie, sizeof(cookie), "Cookie: session=%016llx; theme=dark\r\n",
+	head_add(h, "User-Agent: %s\r\n", ua ? ua : PICK(r, agents));
+	if (ua != NULL)
+		head_attack(h, 2);
+	for (size_t i = 0, k = 2 + rng_below(r, 4); i < k; i++)
+		head_add(h, "%s\r\n", PICK(r, headers));
+	head_add(h, "Cookie: session=%016llx; theme=dark\r\n",
 		 (unsigned long long)rng_next(r));
-	put(b, cookie);
 }
 
 /* Body: a's text first when it goes there, then form pairs to the end. */
 static void http_body(struct rng *r, struct sb *b, const struct attack *a,
 		      size_t *end)
 {
-	char len[48];
-
-	snprintf(len, sizeof(len), "Content-Length: %zu\r\n\r\n",
-		 b->size > b->at ? b->size - b->at : 0);
-	put(b, len);
 	if (at(a, AT_BODY) != NULL) {
 		put(b, a->text);
 		*end = b->at;
@@ -188,28 +210,100 @@ static void http_body(struct rng *r, struct sb *b, const struct attack *a,
 	}
 }
 
-/* Build one packet with attack a (or none); 1 when a ends within size. */
+static size_t digits(size_t n)
+{
+	size_t d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+/*
+ * The body length that makes the head's first `lines` lines, a
+ * Content-Length line and the empty line fill exactly `size` bytes with
+ * the body; or -1 when they do not fit.
+ */
+static long body_room(const struct head *h, size_t lines, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < lines; i++)
+		n += strlen(h->line[i]);
+	n += strlen("Content-Length: \r\n\r\n");
+	for (size_t d = 1; d <= 5; d++)
+		if (n + d <= size && digits(size - n - d) == d)
+			return (long)(size - n - d);
+	return -1;
+}
+
+/*
+ * Lay the head's first `lines` lines out in b, cut at b->size (whole:
+ * with Content-Length and the empty line, and `body` bytes of body);
+ * *end: where the attack ends.
+ */
+static void http_lay(struct rng *r, struct sb *b, const struct head *h,
+		     size_t lines, long body, const struct attack *a,
+		     size_t *end)
+{
+	char len[48];
+
+	for (size_t i = 0; i < lines; i++) {
+		if (i == h->attack_line)
+			*end = b->at + h->attack_end;
+		put(b, h->line[i]);
+	}
+	snprintf(len, sizeof(len), "Content-Length: %zu\r\n\r\n",
+		 body >= 0 ? (size_t)body : b->size > b->at ? b->size - b->at : 0);
+	put(b, len);
+	http_body(r, b, a, end);
+}
+
+/*
+ * Build one packet with attack a (or none): a whole request when its
+ * head fits, dropping optional headers (never the attack's) from the
+ * last on; with `cut`, the whole head cut at the size instead.  1 when
+ * a ends within size.
+ */
 static int http_build(struct rng *r, char *out, size_t size,
-		      const struct attack *a)
+		      const struct attack *a, int cut)
 {
 	struct sb b = {out, size, 0};
-	size_t end = 0;
+	struct head h;
+	size_t end = 0, lines;
+	long body = -1;
 
-	http_head(r, &b, a, &end);
-	http_body(r, &b, a, &end);
-	return a == NULL || end <= size;
+	http_head(r, &h, a);
+	for (lines = h.n; !cut && lines >= 2; lines--) {
+		body = body_room(&h, lines, size);
+		if (body >= 0 || lines - 1 == h.attack_line)
+			break;
+	}
+	if (!cut && body < 0)
+		return 0;
+	http_lay(r, &b, &h, cut ? h.n : lines, cut ? -1 : body, a, &end);
+	return a == NULL || (end > 0 && end <= size);
 }
 
 uint32_t http_packet(struct rng *r, char *out, size_t size, int attack)
 {
 	size_t first = rng_below(r, ARRAY_LEN(attacks));
 
-	for (size_t k = 0; attack && k < ARRAY_LEN(attacks); k++) {
-		const struct attack *a = &attacks[(first + k) % ARRAY_LEN(attacks)];
-		if (http_build(r, out, size, a))
-			return a->mask;
+	/* whole requests first, then a cut one for a packet too small */
+	for (int cut = 0; cut < 2; cut++) {
+		for (size_t k = 0; attack && k < ARRAY_LEN(attacks); k++) {
+			const struct attack *a =
+				&attacks[(first + k) % ARRAY_LEN(attacks)];
+			if (http_build(r, out, size, a, cut))
+				return a->mask;
+		}
+		for (int tries = 0; !attack && !cut && tries < 8; tries++)
+			if (http_build(r, out, size, NULL, 0))
+				return 0;
 	}
-	http_build(r, out, size, NULL);
+	http_build(r, out, size, NULL, 1);
 	return 0;
 }
 

@@ -1,7 +1,14 @@
 /*
- * http.h - one HTTP-like packet payload: a request line, headers and a
- * form body, cut to a size, optionally carrying one attack the built-in
- * rules (corpora/rules.h) detect.  Used by corpora/packets.c.
+ * http.h - one HTTP request as a packet payload: a request line, headers
+ * and a form body, optionally carrying one attack the built-in rules
+ * (corpora/rules.h) detect.  Used by corpora/packets.c.
+ *
+ * A packet is one whole request (corpora/http_req.h parses it) of exactly
+ * the size: Content-Length says the body's length, the form pairs fill
+ * it, and optional headers are dropped, from the last on, until the head
+ * fits.  Only when no whole request fits (the smallest sizes, a long
+ * attack) is the head cut at the size instead, as a packet of a longer
+ * request would be.
  *
  * The benign parts come from a fixed vocabulary that matches no built-in
  * rule, and cutting text short cannot create a match (no rule looks for

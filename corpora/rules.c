@@ -99,6 +99,8 @@ void rules_release(struct ruleset *rs)
 	for (size_t i = 0; i < rs->n; i++) {
 		free(rs->r[i].name);
 		free(rs->r[i].where);
+		free(rs->r[i].vars);
+		free(rs->r[i].actions);
 	}
 	drop_patterns(rs, 0);
 	free(rs->r);
@@ -168,6 +170,7 @@ static int rules_add(struct ruleset *rs, size_t first, const char *name,
 	}
 	r->first = first;
 	r->n = rs->np - first;
+	r->vars = r->actions = NULL;
 	rs->n++;
 	return 0;
 }
@@ -959,6 +962,12 @@ static int parse_modsec(struct ruleset *rs, struct src *s, const struct lline *l
 	rc = add_read_pattern(rs, s, re, strlen(re), ENGINE_DOTALL, 0, negated);
 	if (rc == 0)
 		rc = add_read_rule(rs, s, first, "id", id[0] ? id : NULL);
+	if (rc == 0) { /* what --rules-target=variables reads */
+		struct rule *r = &rs->r[rs->n - 1];
+		r->vars = var;
+		r->actions = act;
+		var = act = NULL;
+	}
 out:
 	free(var);
 	free(op);

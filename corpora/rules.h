@@ -69,6 +69,10 @@ struct rule {
 			   "built-in" */
 	size_t first;
 	size_t n;
+	/* a ModSecurity rule's VARIABLES and actions as written (corpora/
+	   waf.h reads them); NULL for other formats */
+	char *vars;
+	char *actions;
 };
 
 struct ruleset {

@@ -6,6 +6,7 @@
 #include "harness/bench.h"
 #include "harness/complexity.h"
 #include "report/gofmt.h"
+#include "report/costliest.h"
 #include "report/layout_decl.h"
 #include "report/verdict.h"
 #include "report/summary.h"
@@ -702,6 +703,7 @@ static int one_decl(const struct results *res, const char *suite,
 	case LDECL_VERDICT: return verdict_build(res, suite, d, opts, out);
 	case LDECL_GROWTH: return growth_table(res, suite, d, out);
 	case LDECL_TABLE: return decl_tables(res, suite, d, out);
+	case LDECL_COSTLIEST: return costliest_tables(res, suite, d, out);
 	}
 	return 0;
 }

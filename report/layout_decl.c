@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Copy s[0..n) into a word; -1 when it does not fit. */
@@ -130,6 +131,29 @@ static int parse_text(const char *v, char *dst, size_t size)
 	return 0;
 }
 
+/* top=N: 1 to 1000 rows. */
+static int parse_top(const char *v, struct ldecl *d)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	if (*v == '\0' || *end != '\0' || n == 0 || n > 1000)
+		return -1;
+	d->top = n;
+	return 0;
+}
+
+/* flag=NAME:BOUND */
+static int parse_flag_over(const char *v, struct ldecl *d)
+{
+	char bound[LDECL_WORD], *end;
+
+	if (parse_pair(v, d->flag, bound) != 0)
+		return -1;
+	d->flag_over = strtod(bound, &end);
+	return *end == '\0' && end != bound ? 0 : -1;
+}
+
 /* One key=value word into d; -1 when the key is unknown or v bad. */
 static int apply(struct ldecl *d, const char *k, const char *v)
 {
@@ -158,12 +182,15 @@ static int apply(struct ldecl *d, const char *k, const char *v)
 	if (strcmp(k, "cost") == 0) return parse_pair(v, d->cost_key, d->cost_value);
 	if (strcmp(k, "budget") == 0) return bench_parse_duration(v, &d->budget_ns);
 	if (strcmp(k, "heap") == 0) return parse_budget_heap(v, d);
+	if (strcmp(k, "top") == 0) return parse_top(v, d);
+	if (strcmp(k, "flag") == 0) return parse_flag_over(v, d);
+	if (strcmp(k, "as") == 0) return parse_pair(v, d->as_from, d->as_to);
 	return -1;
 }
 
 static const struct { const char *name; enum ldecl_kind kind; } kinds[] = {
 	{"table", LDECL_TABLE}, {"growth", LDECL_GROWTH},
-	{"verdict", LDECL_VERDICT},
+	{"verdict", LDECL_VERDICT}, {"costliest", LDECL_COSTLIEST},
 };
 
 /* The next word of *p ("k=v" or "k='v w'") into buf; 0 at the end. */

@@ -38,6 +38,16 @@
  *       over the groups every ranked contender completed; about: context
  *       keys quoted in the verdict.
  *
+ *   costliest split=KEYS rows=KEY metrics=COST[,SHARE...] [top=N]
+ *           [flag=NAME:BOUND] [cost=KEY:VALUE] [as=KEY:KEY] [title='...']
+ *       per distinct value of the split keys, the `top` results (default
+ *       10) with the row key (a rule) of highest COST, costliest first,
+ *       with the other metrics and each one's % of the sum; flag: a row
+ *       whose metric NAME is over BOUND is flagged (a rule matching most
+ *       packets); then the sum over all of them and the cost of the whole
+ *       set: the result with KEY=VALUE whose split keys hold the table's
+ *       values (`as` renames one: bytes in the items, size in the set).
+ *
  * A KEY ending in '?' is optional: a result without it has the value ""
  * there (domains=N, which names carry only when a run has several
  * sizes).  A METRIC is a unit ("ns/op"), NAME:UNIT (a unit under another
@@ -54,7 +64,7 @@
 #define LDECL_MAX 12
 #define LDECL_WORD 64
 
-enum ldecl_kind { LDECL_TABLE, LDECL_GROWTH, LDECL_VERDICT };
+enum ldecl_kind { LDECL_TABLE, LDECL_GROWTH, LDECL_VERDICT, LDECL_COSTLIEST };
 
 struct ldecl_metric {
 	char name[LDECL_WORD]; /* the column heading */
@@ -82,6 +92,11 @@ struct ldecl {
 	double budget_ns;       /* cost's metric at most this; 0: none */
 	char heap[LDECL_WORD];  /* cost's memory metric ... */
 	double heap_bytes;      /* ... at most this; 0: none */
+	/* costliest */
+	size_t top;             /* rows; 0: 10 */
+	char flag[LDECL_WORD];  /* a metric's heading ... */
+	double flag_over;       /* ... over which a row is flagged */
+	char as_from[LDECL_WORD], as_to[LDECL_WORD]; /* split key renamed */
 };
 
 /*

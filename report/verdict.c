@@ -89,12 +89,16 @@ static int grid_axes(struct vgrid *g)
 
 	for (size_t i = 0; i < g->res->n; i++) {
 		const struct result *r = &g->res->r[i];
+		/* a result without the by keys is another table's (a rule
+		   alone: the costliest table) */
 		if (strcmp(r->suite, g->suite) != 0 || !group_wanted(g->d, r) ||
-		    !layout_tuple_of(r, &g->d->who, t, sizeof(t)))
+		    !layout_tuple_of(r, &g->d->by, t, sizeof(t)))
 			continue;
-		if (strlist_add(&g->who, t, strlen(t)) != 0 ||
-		    !layout_tuple_of(r, &g->d->by, t, sizeof(t)) ||
-		    strlist_add(&g->groups, t, strlen(t)) != 0)
+		if (strlist_add(&g->groups, t, strlen(t)) != 0)
+			return -1;
+		if (!layout_tuple_of(r, &g->d->who, t, sizeof(t)))
+			continue;
+		if (strlist_add(&g->who, t, strlen(t)) != 0)
 			return -1;
 	}
 	return 0;

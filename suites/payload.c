@@ -63,6 +63,8 @@ static const struct payload_thread_ops single_threads;
 static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 			  struct suite_ctx *ctx);
 static void reallife_teardown(struct scen_run *sr);
+static int rulecost_setup(struct payload_run *r, struct scen_run *sr,
+			  struct suite_ctx *ctx);
 
 /*
  * The scenarios, in the order of the tables' columns.  A new scenario is
@@ -96,11 +98,20 @@ static const struct scenario scenarios[] = {
 	{
 		.name = "real-life", .title = "real-life", .in_default = 1,
 		.help = "10 rules per packet (or --rules), match_ids (HTTP)",
-		.plant = PACKETS_HTTP,
+		.plant = PACKETS_HTTP, .rules = 1,
 		.ops = &payload_rules_ops, .run = payload_rules_run,
 		.threads = &payload_rules_threads,
 		.setup = reallife_setup, .table = payload_rules_table,
 		.teardown = reallife_teardown,
+	},
+	{
+		.name = "per-rule", .title = "per rule", .in_default = 0,
+		.help = "each rule alone (--per-rule): ns per packet, share\n"
+			"               of packets it matches, the costliest",
+		.plant = PACKETS_HTTP, .rules = 1,
+		.ops = &payload_cost_ops, .run = payload_cost_run,
+		.setup = rulecost_setup, .table = payload_cost_table,
+		.teardown = reallife_teardown, .cases = payload_cost_cases,
 	},
 	{
 		.name = "touch", .title = "touch", .in_default = 0,
@@ -126,6 +137,8 @@ struct payload_config {
 	const char *rule_files[MAX_RULE_FILES];
 	size_t nrule_files;
 	enum rules_format rules_format;
+	enum rules_target rules_target;
+	int per_rule;       /* --per-rule: the per-rule scenario too */
 	const char *pcap;
 	enum payload_mode modes[PMODE_COUNT]; /* --mode; none: block */
 	size_t nmode;
@@ -409,6 +422,23 @@ static int opt_rules_format(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
+static int opt_rules_target(void *cfg, const char *v, char *err, size_t size)
+{
+	static const char *const names[] = {
+		[RULES_TARGET_AUTO] = "auto", [RULES_TARGET_RAW] = "raw",
+		[RULES_TARGET_VARIABLES] = "variables",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(v, names[i]) == 0) {
+			((struct payload_config *)cfg)->rules_target =
+				(enum rules_target)i;
+			return 0;
+		}
+	snprintf(err, size, "use raw, variables or auto");
+	return -1;
+}
+
 /* "0,1" or "0-3": the CPUs of the mask, for messages. */
 static void cpu_names(const struct payload_config *c, char *buf, size_t size)
 {
@@ -504,6 +534,12 @@ static const struct opt_spec payload_options[] = {
 	 "ModSecurity SecRule @rx (repeatable)", OPT_CALL, 0, 0, 0, opt_rules},
 	{"rules-format", "F", "auto, regex, snort, modsec", OPT_CALL, 0, 0, 0,
 	 opt_rules_format},
+	{"rules-target", "T", "raw (every rule on the whole payload),\n"
+	 "variables (ModSecurity rules on the request's\n"
+	 "parts), auto (default: variables for SecRules)", OPT_CALL, 0, 0, 0,
+	 opt_rules_target},
+	{"per-rule", NULL, "each rule alone too (scenario per-rule)",
+	 OPT_FLAG, PAYLOAD_OPT(per_rule), 0, 0, NULL},
 	{"pcap", "FILE", "TCP/UDP payloads of a capture instead", OPT_TEXT,
 	 PAYLOAD_OPT(pcap), 0, 0, NULL},
 	{"scenarios", "a,b", scenarios_help, OPT_CALL, 0, 0, 0, opt_scenarios},
@@ -538,6 +574,8 @@ static int wanted(const struct payload_run *r, size_t i)
 	if (mask == 0)
 		for (size_t k = 0; k < NSCEN; k++)
 			mask |= (unsigned)scenarios[k].in_default << k;
+	if (r->cfg->per_rule)
+		mask |= 1u << (payload_scenario("per-rule") - scenarios);
 	return (mask >> i) & 1;
 }
 
@@ -1279,6 +1317,10 @@ static int reallife_rules(const struct payload_config *cfg,
 			return -1;
 		}
 	}
+	if (payload_rules_targets(pr, cfg->rules_target, err, sizeof(err)) != 0) {
+		fprintf(stderr, "rxbench: %s\n", err);
+		return -1;
+	}
 	if (payload_rules_group(pr) != 0)
 		return -1;
 	return payload_rules_reference(pr);
@@ -1293,6 +1335,19 @@ static int reallife_setup(struct payload_run *r, struct scen_run *sr,
 	if (rl == NULL || reallife_rules(r->cfg, &rl->pr) != 0)
 		return -1;
 	return payload_rules_setup(rl, r, ctx);
+}
+
+/* The per-rule scenario: the same rules, each compiled alone per case. */
+static int rulecost_setup(struct payload_run *r, struct scen_run *sr,
+			  struct suite_ctx *ctx)
+{
+	struct reallife *rl = calloc(1, sizeof(*rl));
+
+	sr->data = rl;
+	if (rl == NULL || reallife_rules(r->cfg, &rl->pr) != 0)
+		return -1;
+	payload_rules_skipped(ctx, &rl->pr, PAYLOAD_PREFIX "/rule=%s");
+	return 0;
 }
 
 static void reallife_teardown(struct scen_run *sr)
@@ -1414,6 +1469,9 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 		snprintf(key, sizeof(key), "rules-file.%zu", i);
 		rc |= input_f(in, key, "%s", cfg->rule_files[i]);
 	}
+	if (sc->rules && ss->sr->data != NULL)
+		rc |= input_f(in, "rules-target", "%s", payload_rules_target_name(
+				      &((struct reallife *)ss->sr->data)->pr));
 	return rc ? -1 : 0;
 }
 
@@ -1445,18 +1503,8 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	return 0;
 }
 
-/*
- * The cases of ss: one per engine, one group, and with --threads a
- * benchmark per thread count on each (block mode only: a flow mode runs
- * on one thread).  0, or -1 (memory).
- */
-static int cases_add(struct scen_size *ss, struct suite_ctx *ctx)
+int payload_cases_begin(struct scen_size *ss, size_t n, size_t nt)
 {
-	const struct scenario *sc = ss->sr->sc;
-	size_t n = ss->run->neng;
-	size_t nt = sc->threads && ss->mode == PMODE_BLOCK ? ss->run->nthreads
-							 : 0; /* flows: one thread */
-
 	ss->pt = calloc(n * nt + 1, sizeof(*ss->pt));
 	ss->npt = n * nt;
 	ss->pc = calloc(n ? n : 1, sizeof(*ss->pc));
@@ -1469,7 +1517,22 @@ static int cases_add(struct scen_size *ss, struct suite_ctx *ctx)
 	ss->npc = n;
 	case_table_init(&ss->t, PAYLOAD_SUITE, &ss->ops, ss);
 	ss->tabled = 1;
-	if (payload_inputs(ss, &ss->t.in) != 0)
+	return payload_inputs(ss, &ss->t.in);
+}
+
+/*
+ * The cases of ss: one per engine, one group, and with --threads a
+ * benchmark per thread count on each (block mode only: a flow mode runs
+ * on one thread).  0, or -1 (memory).
+ */
+static int cases_add(struct scen_size *ss, struct suite_ctx *ctx)
+{
+	const struct scenario *sc = ss->sr->sc;
+	size_t n = ss->run->neng;
+	size_t nt = sc->threads && ss->mode == PMODE_BLOCK ? ss->run->nthreads
+							 : 0; /* flows: one thread */
+
+	if (payload_cases_begin(ss, n, nt) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct engine *e = ss->run->engines[i];
@@ -1498,13 +1561,15 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx)
 
 	if (sc->ops == NULL)
 		return plan_floor(ss, ctx);
-	if (!any_wanted(ss, ctx))
+	/* a scenario of its own cases names them otherwise: the pipeline
+	   drops those outside --bench */
+	if (sc->cases == NULL && !any_wanted(ss, ctx))
 		return 0;
 	ss->ops = *sc->ops;
 	rc = sc->table != NULL ? sc->table(ss, ctx) : 0;
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
-	if (cases_add(ss, ctx) != 0)
+	if ((sc->cases != NULL ? sc->cases(ss, ctx) : cases_add(ss, ctx)) != 0)
 		return -1;
 	rc = case_run(&ss->t, ctx);
 	return rc == STATUS_INTERRUPTED ? 0 : rc;
@@ -1516,6 +1581,12 @@ void payload_size_release(struct scen_size *ss)
 		case_table_release(&ss->t);
 	if (ss->at != NULL)
 		munmap(ss->at, (ss->npc ? ss->npc : 1) * sizeof(size_t));
+	for (size_t i = 0; ss->req != NULL && i < ss->pk->n; i++)
+		http_req_release(&ss->req[i]);
+	free(ss->req);
+	free(ss->is_req);
+	ss->req = NULL;
+	ss->is_req = NULL;
 	for (size_t i = 0; i < ss->npt; i++)
 		payload_threads_release(&ss->pt[i]);
 	free(ss->pt);
@@ -1649,6 +1720,9 @@ static const char *const payload_layout[] = {
 	"table title='10,000 concurrent flows, bytes (B/stream x 10,000 + "
 	"B/db)' split=mode? rows=scenario cols=engine metrics=B/10k-flows",
 	"growth size=size keyunit=bytes",
+	"costliest title='the ten costliest rules' split=bytes,engine rows=rule "
+	"metrics=ns/op,%packets flag=%packets:50 cost=scenario:real-life "
+	"as=bytes:size top=10",
 	"table title='on N pinned threads (--threads): all threads, each "
 	"thread, and the scaling against thread 0 alone (efficiency = "
 	"agg-Mpps / (N x 1thread-Mpps))' split=engine,threads "

@@ -12,8 +12,10 @@
 #ifndef RXB_PAYLOAD_H
 #define RXB_PAYLOAD_H
 
+#include "corpora/http_req.h"
 #include "corpora/packets.h"
 #include "corpora/rules.h"
+#include "corpora/waf.h"
 #include "engines/runner.h"
 #include "harness/threads.h"
 #include "suites/case.h"
@@ -80,6 +82,7 @@ struct scenario {
 	const char *help;   /* its line in --help */
 	int in_default;     /* run when --scenarios is not given */
 	enum packets_kind plant; /* the generated packets it reads */
+	int rules;          /* reads the rule set (sr->data: struct reallife) */
 	/* a single-pattern scenario's pattern, and its reference per packet */
 	const char *re;
 	unsigned flags;     /* enum engine_flag */
@@ -102,6 +105,9 @@ struct scenario {
 	int (*table)(struct scen_size *ss, struct suite_ctx *ctx);
 	/* Free sr->data. */
 	void (*teardown)(struct scen_run *sr);
+	/* Its cases at one size, instead of one per engine: begins with
+	 * payload_cases_begin().  0, or -1 out of memory. */
+	int (*cases)(struct scen_size *ss, struct suite_ctx *ctx);
 };
 
 /* One packet size (or the capture): its rows' label and line rate. */
@@ -154,6 +160,10 @@ struct scen_size {
 	/* Shared with the verifying child: the packet each case's answer is
 	 * at, so that a timeout or crash can name it (case_ops.failed). */
 	size_t *at;
+	/* Rules on their variables: each packet's request (payload_requests) */
+	struct http_req *req;
+	unsigned char *is_req; /* per packet: req[i] is a whole request */
+	size_t nreq;           /* how many are */
 	struct pthreads *pt; /* --threads: per engine, per thread count */
 	size_t npt;
 };
@@ -269,6 +279,13 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx);
 void payload_size_release(struct scen_size *ss);
 
 /*
+ * Begin ss's case table with n cases' room (ss->pc, ss->at zeroed), and
+ * n * nt threaded benchmarks' (ss->pt; nt 0: none), and the inputs every
+ * case records.  0, or -1 out of memory.
+ */
+int payload_cases_begin(struct scen_size *ss, size_t n, size_t nt);
+
+/*
  * Fill b's op for case pc: run, arg and derived metrics; `matches` (the
  * verified number of matching packets) becomes a metric unless it is
  * PAYLOAD_NO_MATCHES.
@@ -306,9 +323,13 @@ void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
 
 /* ---- the real-life scenario (payload_rules.c) ---- */
 
-/* Patterns with the same flags: one compiled set per engine. */
+/*
+ * Patterns with the same flags and, with --rules-target=variables, the
+ * same variables and transformations: one compiled set per engine.
+ */
 struct rule_group {
 	unsigned flags;
+	const struct waf_spec *spec; /* what it reads; NULL: the packet */
 	size_t *pat; /* indices into the rule set's patterns */
 	size_t n;
 };
@@ -335,6 +356,9 @@ struct peng {
 	size_t nok;                    /* rules it runs */
 	unsigned char *ids;            /* match_ids scratch (largest group) */
 	unsigned char *hit;            /* per pattern: matched (scratch) */
+	/* --rules-target=variables: transformed values */
+	unsigned char *vids;           /* match_ids on one value (scratch) */
+	struct waf_scratch ws;
 };
 
 /* The rule side of the suite's state. */
@@ -348,6 +372,14 @@ struct payload_rules {
 	unsigned char *by_ref;    /* per rule: every condition in its reach */
 	unsigned char *dollar;    /* per rule: `$` outside multiline mode */
 	unsigned char *ref_hit;   /* per pattern: one packet's answers */
+	/* --rules-target (payload_rules_targets()) */
+	int variables;            /* rules read the request's variables */
+	struct waf_spec *spec;    /* per rule, when variables */
+	unsigned char *has_spec;  /* per rule: spec[r] is what it reads (else
+				     the whole packet) */
+	char **skip;              /* per rule: why it cannot run; NULL: runs */
+	size_t nskip;
+	struct waf_scratch ws;    /* the reference's values */
 };
 
 /* The real-life scenario's state for a run (its scen_run's data). */
@@ -357,8 +389,67 @@ struct reallife {
 	size_t neng;
 };
 
+/* What --rules-target chose. */
+enum rules_target {
+	RULES_TARGET_AUTO,      /* variables for ModSecurity rules, else raw */
+	RULES_TARGET_RAW,       /* every condition on the whole payload */
+	RULES_TARGET_VARIABLES, /* ModSecurity rules on the request's parts */
+};
+
+/* "raw" or "variables": what pr runs. */
+const char *payload_rules_target_name(const struct payload_rules *pr);
+
 /*
- * Group rs's patterns by flags.  0, or -1 out of memory.
+ * Decide pr's target from t and read each ModSecurity rule's variables
+ * and transformations (corpora/waf.h); a rule rxbench cannot run so gets
+ * its reason in pr->skip.  0; -1 with a one-line message in err (variables
+ * asked for rules that have none, or out of memory).
+ */
+int payload_rules_targets(struct payload_rules *pr, enum rules_target t,
+			  char *err, size_t size);
+
+/*
+ * Unsupported rows for the rules pr->skip names, `name` a printf format
+ * of the row's name taking the rule's name-safe text.
+ */
+void payload_rules_skipped(struct suite_ctx *ctx, const struct payload_rules *pr,
+			   const char *name);
+
+/*
+ * Parse every packet of ss into ss->req when pr reads variables (once,
+ * before anything is verified or timed: a WAF parses a request once,
+ * whatever its rules).  0, or -1 out of memory.
+ */
+int payload_requests(struct scen_size *ss, const struct payload_rules *pr);
+
+/* Packet i's request at ss, or NULL (raw rules, or not a request). */
+const struct http_req *payload_req(const struct scen_size *ss, size_t i);
+
+/*
+ * Whether pattern k of pr matches packet p (q its request, or NULL) by
+ * `match` on each value it reads (or on the packet): 1, 0, or <0 from
+ * match.  s: scratch for transformed values.
+ */
+int payload_pattern_on(const struct payload_rules *pr, size_t k,
+		       const struct packet *p, const struct http_req *q,
+		       struct waf_scratch *s,
+		       int (*match)(void *arg, const char *v, size_t n),
+		       void *arg);
+
+/*
+ * The expected answer of rule r on pk: its packets as bits (bits[i / 8]
+ * bit i % 8, zeroed by the caller) and *count.  BY_VOTE (the rule out of
+ * the reference's reach: nothing filled), else what filled them, or -1
+ * out of memory.
+ */
+enum payload_expect_by { PAYLOAD_BY_PLANTED, PAYLOAD_BY_REFERENCE,
+			 PAYLOAD_BY_VOTE };
+int payload_rule_expect(struct payload_rules *pr, const struct scen_size *ss,
+			size_t r, unsigned char *bits, size_t *count);
+
+/*
+ * Group rs's patterns by flags (and what they read).  0, or -1 out of
+ * memory.
  */
 int payload_rules_group(struct payload_rules *pr);
 
@@ -405,5 +496,17 @@ extern const struct case_ops payload_rules_ops;
 int payload_rules_run(void *pcase, uint64_t n);
 int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx);
 extern const struct payload_thread_ops payload_rules_threads;
+
+/* ---- the per-rule scenario (payload_cost.c) ---- */
+
+/*
+ * Each rule alone: a case per rule and engine (its group the rule), the
+ * rule's patterns compiled alone, its answer the packets it matches,
+ * verified as real-life's rules are; timed per packet.
+ */
+extern const struct case_ops payload_cost_ops;
+int payload_cost_run(void *pcase, uint64_t n);
+int payload_cost_table(struct scen_size *ss, struct suite_ctx *ctx);
+int payload_cost_cases(struct scen_size *ss, struct suite_ctx *ctx);
 
 #endif

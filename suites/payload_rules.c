@@ -29,12 +29,26 @@
 
 /* ---- grouping ---- */
 
-static struct rule_group *group_for(struct payload_rules *pr, unsigned flags)
+/* What rule r reads: its variables, or NULL for the whole packet. */
+static const struct waf_spec *rule_spec(const struct payload_rules *pr,
+					size_t r)
+{
+	return pr->has_spec != NULL && pr->has_spec[r] ? &pr->spec[r] : NULL;
+}
+
+static int same_spec(const struct waf_spec *a, const struct waf_spec *b)
+{
+	return a == NULL || b == NULL ? a == b : waf_spec_same(a, b);
+}
+
+static struct rule_group *group_for(struct payload_rules *pr, unsigned flags,
+				    const struct waf_spec *spec)
 {
 	struct rule_group *grown;
 
 	for (size_t g = 0; g < pr->ngroups; g++)
-		if (pr->groups[g].flags == flags)
+		if (pr->groups[g].flags == flags &&
+		    same_spec(pr->groups[g].spec, spec))
 			return &pr->groups[g];
 	grown = realloc(pr->groups, (pr->ngroups + 1) * sizeof(*grown));
 	if (grown == NULL)
@@ -42,13 +56,15 @@ static struct rule_group *group_for(struct payload_rules *pr, unsigned flags)
 	pr->groups = grown;
 	memset(&grown[pr->ngroups], 0, sizeof(*grown));
 	grown[pr->ngroups].flags = flags;
+	grown[pr->ngroups].spec = spec;
 	return &grown[pr->ngroups++];
 }
 
 int payload_rules_group(struct payload_rules *pr)
 {
 	for (size_t i = 0; i < pr->rs.np; i++) {
-		struct rule_group *g = group_for(pr, pr->rs.p[i].flags);
+		struct rule_group *g = group_for(pr, pr->rs.p[i].flags,
+						 rule_spec(pr, pr->rs.p[i].rule));
 		size_t *grown;
 
 		if (g == NULL)
@@ -60,6 +76,83 @@ int payload_rules_group(struct payload_rules *pr)
 		g->pat[g->n++] = i;
 	}
 	return 0;
+}
+
+/* ---- what the rules read (--rules-target) ---- */
+
+const char *payload_rules_target_name(const struct payload_rules *pr)
+{
+	return pr->variables ? "variables" : "raw";
+}
+
+/* Rule r's spec into pr, or its reason to skip.  0, or -1 (memory). */
+static int rule_target(struct payload_rules *pr, size_t r)
+{
+	const struct rule *ru = &pr->rs.r[r];
+	char why[160];
+
+	if (ru->vars == NULL)
+		return 0; /* not ModSecurity's: the whole packet */
+	if (waf_spec_parse(ru->vars, ru->actions, &pr->spec[r], why,
+			   sizeof(why)) == 0) {
+		pr->has_spec[r] = 1;
+		for (size_t k = ru->first; k < ru->first + ru->n; k++)
+			if (pr->rs.p[k].negated)
+				snprintf(why, sizeof(why), "a negated operator "
+					 "(!@rx) on each of several values");
+		if (why[0] == '\0')
+			return 0;
+		pr->has_spec[r] = 0;
+	}
+	pr->skip[r] = strdup(why);
+	pr->nskip++;
+	return pr->skip[r] == NULL ? -1 : 0;
+}
+
+int payload_rules_targets(struct payload_rules *pr, enum rules_target t,
+			  char *err, size_t size)
+{
+	size_t modsec = 0;
+
+	for (size_t r = 0; r < pr->rs.n; r++)
+		modsec += pr->rs.r[r].vars != NULL;
+	if (t == RULES_TARGET_VARIABLES && modsec == 0) {
+		snprintf(err, size, "--rules-target=variables: none of the %zu "
+			 "rules is a ModSecurity SecRule (no variables to read)",
+			 pr->rs.n);
+		return -1;
+	}
+	pr->variables = t == RULES_TARGET_VARIABLES ||
+			(t == RULES_TARGET_AUTO && modsec > 0);
+	pr->skip = calloc(pr->rs.n + 1, sizeof(*pr->skip));
+	pr->spec = calloc(pr->rs.n + 1, sizeof(*pr->spec));
+	pr->has_spec = calloc(pr->rs.n + 1, 1);
+	if (pr->skip == NULL || pr->spec == NULL || pr->has_spec == NULL)
+		goto nomem;
+	for (size_t r = 0; pr->variables && r < pr->rs.n; r++)
+		if (rule_target(pr, r) != 0)
+			goto nomem;
+	return 0;
+nomem:
+	snprintf(err, size, "out of memory");
+	return -1;
+}
+
+void payload_rules_skipped(struct suite_ctx *ctx, const struct payload_rules *pr,
+			   const char *name)
+{
+	for (size_t r = 0; pr->skip != NULL && r < pr->rs.n; r++) {
+		const struct rule *ru = &pr->rs.r[r];
+		char part[64], row[256];
+		if (pr->skip[r] == NULL)
+			continue;
+		bench_name_part(ru->name, strlen(ru->name), part, sizeof(part));
+		snprintf(row, sizeof(row), name, part);
+		suite_fail(ctx, PAYLOAD_SUITE, row, RESULT_UNSUPPORTED,
+			   "rule %s (%s) on its variables (--rules-target="
+			   "variables): rxbench does not apply %s; the other "
+			   "rules run", ru->name, ru->where, pr->skip[r]);
+	}
 }
 
 int payload_rules_reference(struct payload_rules *pr)
@@ -106,6 +199,12 @@ void payload_rules_release(struct payload_rules *pr)
 	free(pr->by_ref);
 	free(pr->dollar);
 	free(pr->ref_hit);
+	for (size_t r = 0; pr->skip != NULL && r < pr->rs.n; r++)
+		free(pr->skip[r]);
+	free(pr->skip);
+	free(pr->spec);
+	free(pr->has_spec);
+	waf_scratch_release(&pr->ws);
 	for (size_t g = 0; g < pr->ngroups; g++)
 		free(pr->groups[g].pat);
 	free(pr->groups);
@@ -169,6 +268,8 @@ static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 		struct engine_error err = {0, -1, -1, ""};
 		size_t k = ru->first;
 
+		if (pr->skip != NULL && pr->skip[r] != NULL)
+			continue; /* one row for every engine: setup's */
 		if (pr->dollar != NULL && pr->dollar[r] &&
 		    !(pe->e->caps & CAP_PERL_DOLLAR)) {
 			/* a packet ending in '\n' would answer differently */
@@ -287,9 +388,16 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 	for (size_t g = 0; g < pr->ngroups; g++)
 		largest = pr->groups[g].n > largest ? pr->groups[g].n : largest;
 	pe->ids = calloc(largest, 1);
+	pe->vids = calloc(largest, 1);
 	if (pe->ok == NULL || pe->hit == NULL || pe->sets == NULL ||
-	    pe->ids == NULL)
+	    pe->ids == NULL || pe->vids == NULL)
 		return -1;
+	if (pr->variables && pe->e->kind == ENGINE_RUNNER) {
+		pe->status = RESULT_UNSUPPORTED;
+		snprintf(pe->why, sizeof(pe->why), "a runner scans whole "
+			 "packets: --rules-target=variables runs in process");
+		return 0;
+	}
 	if (pe->e->match_ids == NULL) {
 		pe->status = RESULT_UNSUPPORTED;
 		snprintf(pe->why, sizeof(pe->why),
@@ -367,10 +475,13 @@ void payload_rules_free(const struct payload_rules *pr, struct peng *pe)
 	free(pe->ok);
 	free(pe->hit);
 	free(pe->ids);
+	free(pe->vids);
+	waf_scratch_release(&pe->ws);
 	pe->sets = NULL;
 	pe->ok = NULL;
 	pe->hit = NULL;
 	pe->ids = NULL;
+	pe->vids = NULL;
 }
 
 /* ---- the scenario's hooks (see struct scenario) ---- */
@@ -413,6 +524,8 @@ int payload_rules_setup(struct reallife *rl, const struct payload_run *r,
 	if (rl->eng == NULL)
 		return -1;
 	rl->neng = r->neng;
+	payload_rules_skipped(ctx, &rl->pr, PAYLOAD_PREFIX
+			      "/scenario=real-life/rule=%s");
 	for (size_t e = 0; e < r->neng; e++) {
 		struct peng *pe = &rl->eng[e];
 		pe->e = r->engines[e];
@@ -420,6 +533,7 @@ int payload_rules_setup(struct reallife *rl, const struct payload_run *r,
 			return -1;
 		for (size_t m = 0; m < r->nmode; m++)
 			if (r->modes[m] != PMODE_BLOCK && pe->status == RESULT_OK &&
+			    !rl->pr.variables && /* variables: block only */
 			    pe->e->compile_flow != NULL && pe->e->match_flow &&
 			    flow_sets_compile(&rl->pr, pe, r->modes[m]) != 0)
 				return -1;
@@ -445,15 +559,97 @@ static struct peng *case_engine(const struct pcase *pc)
 	return &rl->eng[pc->ei];
 }
 
-/* Group g's set on unit i of ss (a packet, or a flow): as match_ids. */
-static long group_ids(const struct scen_size *ss, const struct peng *pe,
+/* match_ids of one set on each value, ORed into acc (waf_each's fn). */
+struct on_values {
+	const struct engine *e;
+	void *h;
+	size_t n;
+	unsigned char *ids, *acc;
+	long rc;
+};
+
+static int set_on_value(void *arg, const char *v, size_t n)
+{
+	struct on_values *o = arg;
+	long rc = o->e->match_ids(o->h, v, n, o->ids);
+
+	if (rc < 0) {
+		o->rc = rc;
+		return 1;
+	}
+	for (size_t k = 0; k < o->n; k++)
+		o->acc[k] |= o->ids[k];
+	return 0;
+}
+
+/*
+ * Group g's set of pe on the values its variables name in request q
+ * (NULL: none): pe->ids per pattern of the set.  The number of its
+ * patterns that matched, <0.
+ */
+static long group_values(const struct payload_rules *pr, struct peng *pe,
+			 size_t g, const struct http_req *q)
+{
+	const struct eset *es = &pe->sets[g];
+	struct on_values o = {pe->e, es->h, es->n, pe->vids, pe->ids, 0};
+	long hits = 0;
+
+	memset(pe->ids, 0, es->n);
+	if (q == NULL)
+		return 0;
+	if (waf_each(pr->groups[g].spec, q, &pe->ws, set_on_value, &o) < 0)
+		return ENGINE_ERR_NOMEM;
+	if (o.rc < 0)
+		return o.rc;
+	for (size_t k = 0; k < es->n; k++)
+		hits += pe->ids[k];
+	return hits;
+}
+
+int payload_requests(struct scen_size *ss, const struct payload_rules *pr)
+{
+	const struct packets *pk = ss->pk;
+	char why[160];
+
+	if (!pr->variables || ss->req != NULL)
+		return 0;
+	ss->req = calloc(pk->n + 1, sizeof(*ss->req));
+	ss->is_req = calloc(pk->n + 1, 1);
+	if (ss->req == NULL || ss->is_req == NULL)
+		return -1;
+	for (size_t i = 0; i < pk->n; i++) {
+		int rc;
+		http_req_init(&ss->req[i]);
+		rc = http_req_parse(&ss->req[i], pk->pkt[i].p, pk->pkt[i].len,
+				    why, sizeof(why));
+		if (rc < 0)
+			return -1;
+		ss->is_req[i] = rc == 0;
+		ss->nreq += rc == 0;
+	}
+	return 0;
+}
+
+const struct http_req *payload_req(const struct scen_size *ss, size_t i)
+{
+	return ss->req != NULL && ss->is_req[i] ? &ss->req[i] : NULL;
+}
+
+/*
+ * Group g's set on unit i of ss (a packet, or a flow; a group on
+ * variables reads packet i's request, block mode only): as match_ids.
+ */
+static long group_ids(const struct scen_size *ss, struct peng *pe,
 		      size_t g, size_t i)
 {
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
 	void *const *fh = pe->fh[ss->mode];
 	const struct packet *p = &ss->pk->pkt[i];
 	const struct engine_span *sp;
 	size_t n;
 
+	if (pr->groups[g].spec != NULL)
+		return group_values(pr, pe, g, payload_req(ss, i));
 	if (fh == NULL || !payload_flow_native(ss, pe->e))
 		return pe->e->match_ids(pe->sets[g].h, p->p, p->len, pe->ids);
 	sp = payload_flow_spans(ss, i, &n);
@@ -461,7 +657,7 @@ static long group_ids(const struct scen_size *ss, const struct peng *pe,
 }
 
 /* All rule sets of the engine on unit i: matches, or <0. */
-static long rules_once(const struct scen_size *ss, const struct peng *pe,
+static long rules_once(const struct scen_size *ss, struct peng *pe,
 		       size_t i)
 {
 	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
@@ -486,7 +682,7 @@ static long rules_once(const struct scen_size *ss, const struct peng *pe,
  * (its share, pe its own state).
  */
 static inline int rules_loop(const struct scen_size *ss,
-			     const struct peng *pe, size_t lo, size_t hi,
+			     struct peng *pe, size_t lo, size_t hi,
 			     size_t *next, uint64_t n, uint64_t *sink)
 {
 	size_t i = *next;
@@ -574,6 +770,17 @@ int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx)
 {
 	const struct reallife *rl = ss->sr->data;
 
+	if (rl->pr.variables && ss->mode != PMODE_BLOCK) {
+		char name[256];
+		payload_case_name(name, sizeof(name), ss, NULL);
+		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_UNSUPPORTED,
+			   "--rules-target=variables parses one request per "
+			   "packet: not planned over flows (--rules-target=raw "
+			   "runs them on the flow)");
+		return 1;
+	}
+	if (payload_requests(ss, &rl->pr) != 0)
+		return -1;
 	ss->ops.parts = rl->pr.rs.n;
 	ss->ops.answer_size = rl->pr.rs.n *
 			      (PART_BITS + (ss->pk->n + 63) / 64 * 8);
@@ -718,15 +925,40 @@ static int rules_answer(void *arg, const struct case_item *c, void *out)
 	return 0;
 }
 
-/* The reference's answer for rule r on packet p (every condition in reach). */
-static int ref_answer(const struct payload_rules *pr, size_t r,
-		      const struct packet *p)
+int payload_pattern_on(const struct payload_rules *pr, size_t k,
+		       const struct packet *p, const struct http_req *q,
+		       struct waf_scratch *s,
+		       int (*match)(void *arg, const char *v, size_t n),
+		       void *arg)
+{
+	const struct waf_spec *spec = rule_spec(pr, pr->rs.p[k].rule);
+
+	if (spec == NULL)
+		return match(arg, p->p, p->len);
+	if (q == NULL)
+		return 0;
+	return waf_each(spec, q, s, match, arg);
+}
+
+static int ref_match(void *arg, const char *v, size_t n)
+{
+	return ref_is_match(arg, v, n);
+}
+
+/* The reference's answer for rule r on packet p (every condition in
+ * reach), q its request or NULL: 1, 0, or -1 out of memory. */
+static int ref_answer(struct payload_rules *pr, size_t r,
+		      const struct packet *p, const struct http_req *q)
 {
 	const struct rule *ru = &pr->rs.r[r];
 
-	for (size_t k = ru->first; k < ru->first + ru->n; k++)
-		pr->ref_hit[k] = (unsigned char)ref_is_match(pr->ref[k], p->p,
-							     p->len);
+	for (size_t k = ru->first; k < ru->first + ru->n; k++) {
+		int rc = payload_pattern_on(pr, k, p, q, &pr->ws, ref_match,
+					    pr->ref[k]);
+		if (rc < 0)
+			return -1;
+		pr->ref_hit[k] = (unsigned char)rc;
+	}
 	return rules_holds(&pr->rs, r, pr->ref_hit);
 }
 
@@ -738,14 +970,14 @@ static int ref_answer(const struct payload_rules *pr, size_t r,
  */
 static int check_flow_marks(struct scen_size *ss, struct suite_ctx *ctx)
 {
-	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
 	const struct packets *pk = ss->pk;
 	char name[256];
 
 	for (size_t r = 0; r < pr->rs.n; r++)
 		for (size_t i = 0; pr->by_ref[r] && i < pk->n; i++) {
 			int want = (int)((pk->mark[i] >> r) & 1);
-			int ref = ref_answer(pr, r, &pk->pkt[i]);
+			int ref = ref_answer(pr, r, &pk->pkt[i], NULL);
 			if (want == ref)
 				continue;
 			payload_case_name(name, sizeof(name), ss, NULL);
@@ -759,7 +991,8 @@ static int check_flow_marks(struct scen_size *ss, struct suite_ctx *ctx)
 }
 
 /* What decides rule r's expected answers. */
-enum expect_by { BY_PLANTED, BY_REFERENCE, BY_VOTE };
+enum expect_by { BY_PLANTED = PAYLOAD_BY_PLANTED,
+		 BY_REFERENCE = PAYLOAD_BY_REFERENCE, BY_VOTE = PAYLOAD_BY_VOTE };
 
 static enum expect_by expect_source(const struct payload_rules *pr,
 				    const struct packets *pk, size_t r)
@@ -773,6 +1006,30 @@ static const char *const by_name[] = {
 	[BY_PLANTED] = "planted", [BY_REFERENCE] = "reference",
 	[BY_VOTE] = "majority",
 };
+
+int payload_rule_expect(struct payload_rules *pr, const struct scen_size *ss,
+			size_t r, unsigned char *bits, size_t *count)
+{
+	const struct packets *pk = ss->pk;
+	enum expect_by src = expect_source(pr, pk, r);
+
+	*count = 0;
+	if (src == BY_VOTE)
+		return BY_VOTE;
+	for (size_t i = 0; i < pk->n; i++) {
+		const struct http_req *q = payload_req(ss, i);
+		int holds;
+		holds = src == BY_PLANTED ? (int)((pk->mark[i] >> r) & 1)
+					  : ref_answer(pr, r, &pk->pkt[i], q);
+		if (holds < 0)
+			return -1;
+		if (holds) {
+			bits[i / 8] |= (unsigned char)(1u << (i % 8));
+			(*count)++;
+		}
+	}
+	return src;
+}
 
 /* "per rule and packet: reference 9 rules, out of its reach 1 rule". */
 static void sources_text(const size_t *n, const char *unit, char *buf,
@@ -794,32 +1051,47 @@ static void sources_text(const size_t *n, const char *unit, char *buf,
 	}
 }
 
+/* "; 16384 of 16384 packets are whole HTTP requests" (variables). */
+static void requests_text(const struct payload_rules *pr,
+			  const struct scen_size *ss, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (pr->variables)
+		snprintf(buf, size, "; rules on their variables: %zu of %zu "
+			 "packets are whole HTTP requests", ss->nreq, ss->pk->n);
+}
+
 /* The expected answer: planted or the reference's, rule by rule. */
 static int rules_expect(void *arg, const struct case_item *c, void *out,
 			char *by, size_t size)
 {
 	struct scen_size *ss = arg;
-	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
-	const struct packets *pk = ss->pk;
-	size_t n[3] = {0, 0, 0};
+	struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	size_t n[3] = {0, 0, 0}, runs = 0, len;
 
 	(void)c;
 	memset(out, 0, ss->ops.answer_size);
 	for (size_t r = 0; r < pr->rs.n; r++) {
-		enum expect_by src = expect_source(pr, pk, r);
 		unsigned char *p = rule_part(ss, out, r);
+		size_t count;
+		int src;
+		if (pr->skip != NULL && pr->skip[r] != NULL)
+			continue;
+		runs++;
+		src = payload_rule_expect(pr, ss, r, p + PART_BITS, &count);
+		if (src < 0)
+			return CASE_REF_ERROR;
 		n[src]++;
 		if (src == BY_VOTE)
 			continue;
 		p[0] = CASE_PART_SET;
-		for (size_t i = 0; i < pk->n; i++)
-			if (src == BY_PLANTED ? (int)((pk->mark[i] >> r) & 1)
-					      : ref_answer(pr, r, &pk->pkt[i]))
-				part_mark(p, i);
+		memcpy(p + PART_COUNT, &count, sizeof(count));
 	}
 	sources_text(n, ss->mode == PMODE_BLOCK ? "packet" : "reassembled flow",
 		     by, size);
-	return n[BY_VOTE] == pr->rs.n ? CASE_REF_NONE : CASE_REF_OK;
+	len = strlen(by);
+	requests_text(pr, ss, by + len, size - len);
+	return n[BY_VOTE] == runs ? CASE_REF_NONE : CASE_REF_OK;
 }
 
 /*
@@ -1099,6 +1371,8 @@ static void rules_thread_end(struct pslot *s)
 	free(t->sets);
 	free(t->ids);
 	free(t->hit);
+	free(t->vids);
+	waf_scratch_release(&t->ws);
 	free(t);
 	s->st = NULL;
 }
@@ -1115,12 +1389,16 @@ static int rules_thread_begin(struct pslot *s)
 		return ENGINE_ERR_NOMEM;
 	*t = *pe;
 	s->st = t;
+	/* its own scratch: the values' (variables) too */
+	t->ws = (struct waf_scratch){NULL, 0};
 	t->sets = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(*t->sets));
 	t->hit = calloc(pr->rs.np ? pr->rs.np : 1, 1);
 	for (size_t g = 0; g < pr->ngroups; g++)
 		nids = pe->sets[g].n > nids ? pe->sets[g].n : nids;
 	t->ids = calloc(nids, 1);
-	if (t->sets == NULL || t->hit == NULL || t->ids == NULL)
+	t->vids = calloc(nids, 1);
+	if (t->sets == NULL || t->hit == NULL || t->ids == NULL ||
+	    t->vids == NULL)
 		goto fail;
 	for (size_t g = 0; g < pr->ngroups; g++) {
 		t->sets[g] = pe->sets[g];

@@ -2,7 +2,7 @@
 # test_cli.sh - the command line as a user drives it: exit codes and the
 # one-line messages for bad input.  Usage: test_cli.sh path/to/rxbench
 set -u
-rx=$1
+rx=$(realpath "$1") # some checks run it from another directory
 . "$(dirname "$0")/cli_expect.sh"
 
 fast=(--benchtime=3x --no-alloc)
@@ -245,6 +245,20 @@ expect 0 "10.00 rules" -- run payload --engines=pcre2 --pcap data/payload/http.p
 expect 0 "BenchmarkPayload/scenario=real-life/size=64/engine=pcre2" -- run payload --engines=pcre2 --rules data/payload/snort.rules --scenarios=real-life "${small[@]}"
 expect 0 "BenchmarkPayload/scenario=touch/size=64" -- run payload --engines=pcre2 --scenarios=base,touch "${small[@]}"
 grep -q '^| size | linerate | *base | *touch |' "$tmp/out" || { echo "FAIL: touch is not a column beside base"; fail=$((fail + 1)); }
+# --rules-target: variables needs ModSecurity rules; the results say which
+expect 2 "--rules-target=nope: use raw, variables or auto" -- run payload --rules-target=nope
+expect 2 "--rules-target=variables: none of the" -- run payload --engines=pcre2 --rules data/payload/snort.rules --rules-target=variables "${small[@]}"
+# --per-rule: each rule alone, costliest first (2 reads every value of
+# the request through four transformations, 1 and 3 the method), 3 matches
+# every request (all packets but the segments a plant split for flows
+# straddles) and is flagged, the whole set beside the sum
+cost=(--engines=pcre2 --rules data/payload/cost.conf --scenarios=real-life --per-rule --sizes=512 --packets=4096 --benchtime=30ms --no-alloc)
+expect 0 "BenchmarkPayload/rule=id2/bytes=512/engine=pcre2" -- run payload "${cost[@]}" -o "$tmp/cost.json"
+grep -q '^| *1 | id2 ' "$tmp/out" || { echo "FAIL: id2 is not the costliest rule"; fail=$((fail + 1)); }
+grep -Eq '\| id3 .*\| +(100\.0|99\.[0-9]+) \|.*matches over 50 %packets' "$tmp/out" || { echo "FAIL: id3 (every packet) not flagged"; fail=$((fail + 1)); }
+grep -q 'whole set (scenario=real-life)' "$tmp/out" || { echo "FAIL: no whole set beside the sum"; fail=$((fail + 1)); }
+grep -q '"rules-target": "variables"' "$tmp/cost.json" || { echo "FAIL: rules-target not among the inputs"; fail=$((fail + 1)); }
+expect 0 "| id3 " -- run payload "${cost[@]}" --rules-target=raw --no-results
 # --threads: a count beyond the CPUs this process may use is refused (a
 # thread per CPU); on two, each case also runs on two threads, an engine
 # without per-thread state is unsupported there

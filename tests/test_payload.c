@@ -442,6 +442,52 @@ Test(payload, tables_and_verdict_golden)
 	results_release(&res);
 }
 
+/* The costliest table: ranked by ns/op, a rule over half the packets
+ * flagged even below the top, the sum beside the whole set. */
+static void rule_sample(struct results *res, const char *name, double ns,
+			double share)
+{
+	struct result *r = results_add(res, "payload", name);
+
+	result_sample_begin(r, 1000);
+	result_metric_add(r, "ns/op", BETTER_LOWER, ns);
+	result_metric_add(r, "%packets", BETTER_EXACT, share);
+}
+
+Test(payload, costliest_rules_table)
+{
+	struct results res;
+	char *buf = NULL, name[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const char *first, *second, *flag;
+
+	results_init(&res);
+	cr_assert_eq(suite_layout_fill(&suite_payload, &res), 0);
+	for (int i = 1; i <= 12; i++) {
+		snprintf(name, sizeof(name), "Payload/rule=id%d/bytes=512/"
+			 "engine=re2", i);
+		rule_sample(&res, name, 100.0 * i, i == 1 ? 100 : 0);
+	}
+	rule_sample(&res, "Payload/scenario=real-life/size=512/engine=re2",
+		    3900, 100);
+	cr_assert_eq(text_write_suite(f, &res, "payload", NULL), 0);
+	fclose(f);
+	first = strstr(buf, "|    1 | id12 ");
+	second = strstr(buf, "|    2 | id11 ");
+	flag = strstr(buf, "|   12 | id1 ");
+	cr_expect(first != NULL && second != NULL && first < second, "%s", buf);
+	cr_expect(flag != NULL && strstr(flag, "matches over 50 %packets") != NULL,
+		  "id1 (100%% of packets, the cheapest) is flagged: %s", buf);
+	cr_expect(strstr(buf, "|    3 | id10 ") != NULL &&
+		  strstr(buf, "| id2 ") == NULL, "the top 10, not id2: %s", buf);
+	cr_expect(strstr(buf, "sum of the 12") != NULL, "%s", buf);
+	cr_expect(strstr(buf, "the sum is 2x the set") != NULL, "7800 / 3900: %s",
+		  buf);
+	free(buf);
+	results_release(&res);
+}
+
 /* ---- real-life verification (suites/payload_rules.c) ---- */
 
 #define MAX_ENGINES 3

@@ -1,0 +1,423 @@
+/*
+ * http_req.c - one strict HTTP/1.x request parser (see http_req.h).
+ */
+#define _GNU_SOURCE
+#include "corpora/http_req.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void http_req_init(struct http_req *q)
+{
+	memset(q, 0, sizeof(*q));
+}
+
+void http_req_release(struct http_req *q)
+{
+	free(q->headers.v);
+	free(q->cookies.v);
+	free(q->args_get.v);
+	free(q->args_post.v);
+	free(q->buf);
+	memset(q, 0, sizeof(*q));
+}
+
+/* RFC 7230 tchar. */
+static int is_tchar(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("!#$%&'*+-.^_`|~", c) != NULL;
+}
+
+static int is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+static int hex_val(unsigned char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+size_t http_url_decode(const char *s, size_t n, char *out)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '%' && i + 2 < n && is_hex((unsigned char)s[i + 1]) &&
+		    is_hex((unsigned char)s[i + 2])) {
+			out[o++] = (char)(hex_val((unsigned char)s[i + 1]) * 16 +
+					  hex_val((unsigned char)s[i + 2]));
+			i += 2;
+		} else {
+			out[o++] = c == '+' ? ' ' : (char)c;
+		}
+	}
+	return o;
+}
+
+static int pair_add(struct http_pairs *l, struct http_span name,
+		    struct http_span value)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct http_pair *v = realloc(l->v, cap * sizeof(*v));
+		if (v == NULL)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = (struct http_pair){name, value};
+	return 0;
+}
+
+/* n bytes of q's buffer (sized at parse for the worst case). */
+static char *buf_take(struct http_req *q, size_t n)
+{
+	char *p = q->buf + q->buf_len;
+
+	q->buf_len += n;
+	return p;
+}
+
+/* Split s on '&' into l, names and values URL-decoded.  0 or -1. */
+static int args_parse(struct http_req *q, struct http_span s,
+		      struct http_pairs *l)
+{
+	size_t i = 0;
+
+	while (i < s.n) {
+		const char *piece = s.p + i, *amp, *eq;
+		size_t len;
+		struct http_span name, value;
+
+		amp = memchr(piece, '&', s.n - i);
+		len = amp ? (size_t)(amp - piece) : s.n - i;
+		i += len + 1;
+		if (len == 0)
+			continue;
+		eq = memchr(piece, '=', len);
+		name.n = eq ? (size_t)(eq - piece) : len;
+		name.p = buf_take(q, name.n);
+		name.n = http_url_decode(piece, name.n, (char *)name.p);
+		value.n = eq ? len - name.n - 1 : 0;
+		if (eq != NULL) {
+			size_t vn = (size_t)(piece + len - eq - 1);
+			value.p = buf_take(q, vn);
+			value.n = http_url_decode(eq + 1, vn, (char *)value.p);
+		} else {
+			value.p = piece + len;
+		}
+		if (pair_add(l, name, value) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static struct http_span trim(struct http_span s)
+{
+	while (s.n > 0 && (s.p[0] == ' ' || s.p[0] == '\t')) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n > 0 && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
+		s.n--;
+	return s;
+}
+
+/* One Cookie header's value split on ';' into q->cookies.  0 or -1. */
+static int cookies_parse(struct http_req *q, struct http_span v)
+{
+	size_t i = 0;
+
+	while (i < v.n) {
+		const char *piece = v.p + i, *semi = memchr(piece, ';', v.n - i);
+		size_t len = semi ? (size_t)(semi - piece) : v.n - i;
+		struct http_span s = trim((struct http_span){piece, len}), name,
+				 value;
+		const char *eq = memchr(s.p, '=', s.n);
+
+		i += len + 1;
+		if (s.n == 0)
+			continue;
+		name = (struct http_span){s.p, eq ? (size_t)(eq - s.p) : s.n};
+		value = eq ? (struct http_span){eq + 1, s.n - name.n - 1}
+			   : (struct http_span){s.p + s.n, 0};
+		if (pair_add(&q->cookies, name, value) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The parse's position and its error. */
+struct cur {
+	const char *p;
+	size_t len, at;
+	long line;
+	char *why;
+	size_t size;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int bad(struct cur *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(c->why, c->size, "line %ld: ", c->line);
+
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < c->size)
+		vsnprintf(c->why + n, c->size - (size_t)n, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* The end of the line at c->at (index of its CR); or 1 after bad(). */
+static int line_end(struct cur *c, size_t *end)
+{
+	for (size_t i = c->at; i < c->len; i++) {
+		unsigned char ch = (unsigned char)c->p[i];
+		if (ch == '\r') {
+			if (i + 1 < c->len && c->p[i + 1] == '\n') {
+				*end = i;
+				return 0;
+			}
+			return bad(c, "a CR not followed by LF");
+		}
+		if (ch == '\n')
+			return bad(c, "a bare LF (lines end in CRLF)");
+	}
+	return bad(c, "no end of the head (the request is cut short)");
+}
+
+static const char *span_chr(struct http_span s, char ch)
+{
+	return memchr(s.p, ch, s.n);
+}
+
+/* METHOD SP TARGET SP HTTP/d.d.  0 or 1 after bad(). */
+static int request_line(struct http_req *q, struct cur *c)
+{
+	size_t end = 0, i;
+	struct http_span l;
+	const char *sp1, *sp2, *qm;
+
+	if (line_end(c, &end) != 0)
+		return 1;
+	l = (struct http_span){c->p, end};
+	q->line = l;
+	c->at = end + 2;
+	sp1 = span_chr(l, ' ');
+	if (sp1 == NULL || sp1 == l.p)
+		return bad(c, "no method");
+	for (const char *m = l.p; m < sp1; m++)
+		if (!is_tchar((unsigned char)*m))
+			return bad(c, "byte 0x%02x in the method",
+				   (unsigned char)*m);
+	q->method = (struct http_span){l.p, (size_t)(sp1 - l.p)};
+	sp2 = memchr(sp1 + 1, ' ', (size_t)(l.p + l.n - sp1 - 1));
+	if (sp2 == NULL || sp2 == sp1 + 1)
+		return bad(c, "no request target and protocol");
+	for (const char *t = sp1 + 1; t < sp2; t++)
+		if ((unsigned char)*t < 0x21 || (unsigned char)*t > 0x7e)
+			return bad(c, "byte 0x%02x in the request target",
+				   (unsigned char)*t);
+	q->target = (struct http_span){sp1 + 1, (size_t)(sp2 - sp1 - 1)};
+	q->protocol = (struct http_span){sp2 + 1, (size_t)(l.p + l.n - sp2 - 1)};
+	i = q->protocol.n;
+	if (i != 8 || memcmp(q->protocol.p, "HTTP/", 5) != 0 ||
+	    q->protocol.p[5] < '0' || q->protocol.p[5] > '9' ||
+	    q->protocol.p[6] != '.' || q->protocol.p[7] < '0' ||
+	    q->protocol.p[7] > '9')
+		return bad(c, "the protocol is not HTTP/d.d");
+	qm = span_chr(q->target, '?');
+	q->path = (struct http_span){q->target.p,
+				     qm ? (size_t)(qm - q->target.p) : q->target.n};
+	q->query = qm ? (struct http_span){qm + 1, q->target.n - q->path.n - 1}
+		      : (struct http_span){q->target.p + q->target.n, 0};
+	return 0;
+}
+
+/* A header value's bytes: VCHAR, obs-text, SP, HTAB.  0 or bad(). */
+static int check_value(struct cur *c, struct http_span v)
+{
+	for (size_t i = 0; i < v.n; i++) {
+		unsigned char ch = (unsigned char)v.p[i];
+		if (ch < 0x20 && ch != '\t')
+			return bad(c, "byte 0x%02x in a header value", ch);
+		if (ch == 0x7f)
+			return bad(c, "byte 0x7f in a header value");
+	}
+	return 0;
+}
+
+/* A folded line's text appended to the last header (one SP for the
+ * fold), in q's buffer.  0 or -1. */
+static int fold_into(struct http_req *q, struct http_span more)
+{
+	struct http_pair *h = &q->headers.v[q->headers.n - 1];
+	size_t n = h->value.n + 1 + more.n;
+	char *to;
+
+	/* a value folded before is the buffer's last: append in place */
+	if (h->value.p + h->value.n == q->buf + q->buf_len) {
+		to = (char *)h->value.p;
+		buf_take(q, 1 + more.n);
+	} else {
+		to = memcpy(buf_take(q, n), h->value.p, h->value.n);
+	}
+	to[h->value.n] = ' ';
+	memcpy(to + h->value.n + 1, more.p, more.n);
+	h->value = trim((struct http_span){to, n});
+	return 0;
+}
+
+/* The header lines up to the empty one.  0, 1 after bad(), -1. */
+static int header_lines(struct http_req *q, struct cur *c)
+{
+	for (;;) {
+		size_t end = 0;
+		struct http_span l, name;
+		const char *colon;
+
+		c->line++;
+		if (line_end(c, &end) != 0)
+			return 1;
+		l = (struct http_span){c->p + c->at, end - c->at};
+		c->at = end + 2;
+		if (l.n == 0)
+			return 0;
+		if (check_value(c, l) != 0)
+			return 1;
+		if (l.p[0] == ' ' || l.p[0] == '\t') {
+			if (q->headers.n == 0)
+				return bad(c, "a folded line before any header");
+			if (fold_into(q, trim(l)) != 0)
+				return -1;
+			continue;
+		}
+		colon = span_chr(l, ':');
+		if (colon == NULL)
+			return bad(c, "a header line without ':'");
+		name = (struct http_span){l.p, (size_t)(colon - l.p)};
+		if (name.n == 0)
+			return bad(c, "an empty header name");
+		for (size_t i = 0; i < name.n; i++)
+			if (!is_tchar((unsigned char)name.p[i]))
+				return bad(c, "byte 0x%02x in a header name",
+					   (unsigned char)name.p[i]);
+		if (pair_add(&q->headers, name,
+			     trim((struct http_span){colon + 1,
+						     (size_t)(l.p + l.n - colon - 1)})) != 0)
+			return -1;
+	}
+}
+
+static int span_is(struct http_span s, const char *w)
+{
+	return s.n == strlen(w) && strncasecmp(s.p, w, s.n) == 0;
+}
+
+/* The media type of a Content-Type value, lowercase, without params. */
+static void media_type(struct http_span v, char *buf, size_t size)
+{
+	const char *semi = span_chr(v, ';');
+	struct http_span t = trim((struct http_span){v.p,
+				semi ? (size_t)(semi - v.p) : v.n});
+	size_t n = t.n < size - 1 ? t.n : size - 1;
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)(t.p[i] >= 'A' && t.p[i] <= 'Z' ? t.p[i] | 0x20
+							      : t.p[i]);
+	buf[n] = '\0';
+}
+
+/* Content-Length, Transfer-Encoding, Content-Type: the body.  0 or 1. */
+static int body_of(struct http_req *q, struct cur *c)
+{
+	size_t rest = c->len - c->at, clen = 0;
+	int have_len = 0;
+	char type[64] = "";
+
+	for (size_t i = 0; i < q->headers.n; i++) {
+		const struct http_pair *h = &q->headers.v[i];
+		if (span_is(h->name, "transfer-encoding"))
+			return bad(c, "Transfer-Encoding bodies are not parsed");
+		if (span_is(h->name, "content-type"))
+			media_type(h->value, type, sizeof(type));
+		if (!span_is(h->name, "content-length"))
+			continue;
+		size_t v = 0;
+		if (h->value.n == 0 || h->value.n > 12)
+			return bad(c, "a bad Content-Length");
+		for (size_t k = 0; k < h->value.n; k++) {
+			if (h->value.p[k] < '0' || h->value.p[k] > '9')
+				return bad(c, "a bad Content-Length");
+			v = v * 10 + (size_t)(h->value.p[k] - '0');
+		}
+		if (have_len && v != clen)
+			return bad(c, "two different Content-Lengths");
+		have_len = 1;
+		clen = v;
+	}
+	if (rest != clen)
+		return bad(c, "the body is %zu bytes, Content-Length says %zu",
+			   rest, clen);
+	q->body = (struct http_span){c->p + c->at, rest};
+	q->body_kind = rest == 0 ? HTTP_BODY_NONE : HTTP_BODY_OTHER;
+	if (rest > 0 && (strncmp(type, "multipart/", 10) == 0 ||
+			 strstr(type, "xml") != NULL))
+		return bad(c, "%s bodies are not parsed", type);
+	if (rest > 0 && strcmp(type, "application/x-www-form-urlencoded") == 0)
+		q->body_kind = HTTP_BODY_FORM;
+	return 0;
+}
+
+static int buf_reserve(struct http_req *q, size_t n)
+{
+	if (n > q->buf_cap) {
+		char *b = realloc(q->buf, n);
+		if (b == NULL)
+			return -1;
+		q->buf = b;
+		q->buf_cap = n;
+	}
+	q->buf_len = 0;
+	return 0;
+}
+
+int http_req_parse(struct http_req *q, const char *p, size_t len, char *why,
+		   size_t size)
+{
+	struct cur c = {p, len, 0, 1, why, size};
+	int rc;
+
+	q->headers.n = q->cookies.n = q->args_get.n = q->args_post.n = 0;
+	q->body = (struct http_span){p + len, 0};
+	q->body_kind = HTTP_BODY_NONE;
+	why[0] = '\0';
+	/* folded headers and decoded arguments: each at most len bytes */
+	if (buf_reserve(q, 2 * len + 16) != 0)
+		return -1;
+	rc = request_line(q, &c);
+	if (rc == 0)
+		rc = header_lines(q, &c);
+	if (rc == 0)
+		rc = body_of(q, &c);
+	if (rc != 0)
+		return rc;
+	for (size_t i = 0; i < q->headers.n; i++)
+		if (span_is(q->headers.v[i].name, "cookie") &&
+		    cookies_parse(q, q->headers.v[i].value) != 0)
+			return -1;
+	if (args_parse(q, q->query, &q->args_get) != 0)
+		return -1;
+	if (q->body_kind == HTTP_BODY_FORM &&
+	    args_parse(q, q->body, &q->args_post) != 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * waf.h - ModSecurity rules on the parts of a request they name: a
+ * rule's VARIABLES and its transformations (t:...) read from its SecRule
+ * (corpora/rules.h keeps both texts), and the values they give for one
+ * parsed request (corpora/http_req.h), transformed, for a matcher to test.
+ *
+ * Variables rxbench fills (ModSecurity 2's reference manual):
+ *   REQUEST_LINE, REQUEST_METHOD, REQUEST_PROTOCOL, REQUEST_URI and
+ *   REQUEST_URI_RAW (the target as sent), REQUEST_FILENAME (the target up
+ *   to '?', not decoded), REQUEST_BASENAME (its part after the last '/'
+ *   or '\'), QUERY_STRING, REQUEST_BODY (the raw body, as CRS's rule
+ *   901340 forces it), and the collections ARGS, ARGS_GET, ARGS_POST,
+ *   REQUEST_HEADERS, REQUEST_COOKIES and their _NAMES.  XML (all its XPaths) is empty:
+ *   ModSecurity fills it only for XML bodies, which the parser refuses.
+ * A collection takes a selector: VAR:name (that element, names compared
+ * without case) or VAR:/re/ where re is plain letters, digits, '_', '-'
+ * and '.' (elements whose name contains it, without case: CRS's
+ * !REQUEST_COOKIES:/__utm/); '!' before one leaves those elements out of
+ * the collection.  Anything else is unsupported, named: TX and the other
+ * variables of the rule engine's own state, '&' (counts), other regex
+ * selectors, FILES and the multipart variables.
+ *
+ * Transformations applied as ModSecurity 2 does: none, lowercase,
+ * urlDecode, urlDecodeUni (%uXXXX as its low byte, plus 0x20 for the
+ * full-width forms FF01-FF5E, as without a unicode map), htmlEntityDecode
+ * (&#DDD; &#xHH; &quot; &amp; &lt; &gt; &nbsp;, ';' optional, a numeric
+ * entity its low byte), removeNulls, removeWhitespace, compressWhitespace.
+ * Any other, and the multiMatch action, make the rule unsupported, named.
+ */
+#ifndef RXB_WAF_H
+#define RXB_WAF_H
+
+#include <stddef.h>
+
+#include "corpora/http_req.h"
+
+enum waf_tfn {
+	WAF_T_LOWERCASE,
+	WAF_T_URLDECODE,
+	WAF_T_URLDECODEUNI,
+	WAF_T_HTMLENTITYDECODE,
+	WAF_T_REMOVENULLS,
+	WAF_T_REMOVEWHITESPACE,
+	WAF_T_COMPRESSWHITESPACE,
+};
+
+#define WAF_MAX_TARGETS 32
+#define WAF_MAX_TFNS 16
+#define WAF_NAME 64
+
+struct waf_target {
+	unsigned char var;     /* enum waf_var (waf.c) */
+	unsigned char exclude; /* '!': leave the selected elements out */
+	unsigned char sel;     /* enum waf_sel (waf.c) */
+	char name[WAF_NAME];   /* the selector */
+};
+
+/* What one rule reads: its targets and transformations. */
+struct waf_spec {
+	struct waf_target t[WAF_MAX_TARGETS];
+	size_t nt;
+	unsigned char tfn[WAF_MAX_TFNS]; /* enum waf_tfn, in order */
+	size_t ntfn;
+};
+
+/*
+ * Read a SecRule's VARIABLES and actions into w.  0; 1 when rxbench
+ * cannot read them faithfully, with why naming the variable, selector,
+ * transformation or action ("transformation t:jsDecode").
+ */
+int waf_spec_parse(const char *vars, const char *actions, struct waf_spec *w,
+		   char *why, size_t size);
+
+/* Do two specs read the same values (one compiled set for both)? */
+int waf_spec_same(const struct waf_spec *a, const struct waf_spec *b);
+
+/* A buffer for transformed values, grown as needed. */
+struct waf_scratch {
+	char *p;
+	size_t cap;
+};
+
+/*
+ * Call fn(arg, value, len) on each value of w's targets in q, after w's
+ * transformations, until fn returns non-zero; returns that, 0 when every
+ * value was seen (none: 0 too), or -1 out of memory.
+ */
+int waf_each(const struct waf_spec *w, const struct http_req *q,
+	     struct waf_scratch *s,
+	     int (*fn)(void *arg, const char *v, size_t n), void *arg);
+
+void waf_scratch_release(struct waf_scratch *s);
+
+/*
+ * Apply transformation t to in[0..n) into out (n bytes at least: none of
+ * these makes a value longer).  Returns the new length.
+ */
+size_t waf_transform(enum waf_tfn t, const char *in, size_t n, char *out);
+
+/* "lowercase" -> WAF_T_LOWERCASE; -1 when rxbench does not apply it. */
+int waf_tfn_parse(const char *name, size_t len);
+
+#endif
