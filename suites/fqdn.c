@@ -849,28 +849,50 @@ static void case_warm(struct fqdn_case *c)
  * and the regex, as Cilium's map then regexp.MatchString), and the name
  * set.  Built once per case.  0, or -1 out of memory.
  */
-static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
+/*
+ * Every query of z's sets as strategy s rewrites it, in set order, into
+ * *rin, their bytes in *rq (both NULL when *rin is not).  0, or -1 out
+ * of memory.
+ */
+static int rewrite_all(const struct fqdn_size *z, const struct fqdn_strategy *s,
+		       char **rq, struct runner_bytes **rin)
 {
 	size_t total = fqdn_total(z->sets, FQDN_NSETS), bytes = 0, at = 0;
-	const struct strset *names = &c->built->names;
 
-	if (c->rin != NULL)
+	if (*rin != NULL)
 		return 0;
 	for (size_t k = 0; k < FQDN_NSETS; k++)
 		for (size_t i = 0; i < z->q[k].n; i++)
 			bytes += z->q[k].len[i] + 2;
-	c->rq = malloc(bytes ? bytes : 1);
-	c->rin = calloc(total ? total : 1, sizeof(*c->rin));
-	c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
-	if (c->rq == NULL || c->rin == NULL || c->rnames == NULL)
+	*rq = malloc(bytes + 1);
+	*rin = calloc(total + 1, sizeof(**rin));
+	if (*rq == NULL || *rin == NULL) {
+		free(*rq);
+		free(*rin);
+		*rq = NULL;
+		*rin = NULL;
 		return -1;
+	}
 	for (size_t k = 0, j = 0; k < FQDN_NSETS; k++)
 		for (size_t i = 0; i < z->q[k].n; i++, j++) {
-			size_t n = fqdn_rewrite(c->s, z->q[k].name[i],
-						z->q[k].len[i], c->rq + at);
-			c->rin[j] = (struct runner_bytes){c->rq + at, n};
+			size_t n = fqdn_rewrite(s, z->q[k].name[i],
+						z->q[k].len[i], *rq + at);
+			(*rin)[j] = (struct runner_bytes){*rq + at, n};
 			at += z->q[k].len[i] + 2; /* its room, as counted */
 		}
+	return 0;
+}
+
+static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
+{
+	const struct strset *names = &c->built->names;
+
+	if (c->rin != NULL)
+		return 0;
+	if (c->rnames == NULL)
+		c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
+	if (c->rnames == NULL || rewrite_all(z, c->s, &c->rq, &c->rin) != 0)
+		return -1;
 	for (size_t i = 0; i < names->n; i++)
 		c->rnames[i].p = strset_key(names, i, &c->rnames[i].len);
 	return 0;
@@ -1229,30 +1251,22 @@ static int ep_verdicts(const struct fqdn_eps *x, const struct fqdn_ep_world *w,
  */
 static int ep_runner_inputs(const struct fqdn_eps *x, struct fqdn_ep_case *c)
 {
-	const struct fqdn_size *z = x->z;
-	size_t total = fqdn_total(z->sets, FQDN_NSETS), bytes = 0, at = 0;
+	size_t total = fqdn_total(x->z->sets, FQDN_NSETS);
 	struct rng r = c->op[PH_UPDATE].r;
 
 	if (c->rin != NULL)
 		return 0;
-	for (size_t k = 0; k < FQDN_NSETS; k++)
-		for (size_t i = 0; i < z->q[k].n; i++)
-			bytes += z->q[k].len[i] + 2;
-	c->rq = malloc(bytes + 1);
-	c->rin = calloc(total + 1, sizeof(*c->rin));
+	free(c->rep); /* after a failure */
+	free(c->upd_in);
+	free(c->upd_ep);
 	c->rep = calloc(total + 1, sizeof(*c->rep));
 	c->upd_in = calloc(EP_RUNNER_UPDATES, sizeof(*c->upd_in));
 	c->upd_ep = calloc(EP_RUNNER_UPDATES, sizeof(*c->upd_ep));
-	if (!c->rq || !c->rin || !c->rep || !c->upd_in || !c->upd_ep)
+	if (!c->rep || !c->upd_in || !c->upd_ep ||
+	    rewrite_all(x->z, c->s, &c->rq, &c->rin) != 0)
 		return -1;
-	for (size_t k = 0, j = 0; k < FQDN_NSETS; k++)
-		for (size_t i = 0; i < z->q[k].n; i++, j++) {
-			size_t n = fqdn_rewrite(c->s, z->q[k].name[i],
-						z->q[k].len[i], c->rq + at);
-			c->rin[j] = (struct runner_bytes){c->rq + at, n};
-			c->rep[j] = (uint32_t)x->ep[j];
-			at += z->q[k].len[i] + 2;
-		}
+	for (size_t j = 0; j < total; j++)
+		c->rep[j] = (uint32_t)x->ep[j];
 	for (size_t i = 0; i < EP_RUNNER_UPDATES; i++)
 		c->upd_ep[i] = (uint32_t)rng_below(&r, x->n);
 	return 0;
