@@ -54,27 +54,34 @@ type epWorld struct {
 	distinct int
 }
 
-// The regexes of unit d, as texts rebuilt from the reference, and the
-// cache key: the texts then the names, each LF-ended (the pattern text
-// alone when there are no names).
+// The regexes of unit d, as texts rebuilt from the reference (new
+// strings: what a world keeps is its own), and the cache key: the
+// pattern text itself for one regex and no names, as Cilium's regex
+// cache, else the texts then a NUL and the names, each LF-ended.
 func (w *epWorld) texts(d *epDesc) (re []string, names []string, key string) {
-	var k strings.Builder
 	for i := range d.suf {
-		t := w.ref.suf[i][:d.pre[i]] + d.suf[i]
-		re = append(re, t)
-		k.WriteString(t)
-		k.WriteByte('\n')
+		b := make([]byte, 0, d.pre[i]+len(d.suf[i]))
+		if d.pre[i] > 0 {
+			b = append(b, w.ref.suf[i][:d.pre[i]]...)
+		}
+		re = append(re, string(append(b, d.suf[i]...)))
 	}
 	if d.withRef {
 		names = append(names, w.ref.names...)
 	}
 	names = append(names, d.names...)
-	if len(names) > 0 {
-		k.WriteByte(0)
-		for _, s := range names {
-			k.WriteString(s)
-			k.WriteByte('\n')
-		}
+	if len(re) == 1 && len(names) == 0 {
+		return re, names, re[0]
+	}
+	var k strings.Builder
+	for _, t := range re {
+		k.WriteString(t)
+		k.WriteByte('\n')
+	}
+	k.WriteByte(0)
+	for _, s := range names {
+		k.WriteString(s)
+		k.WriteByte('\n')
 	}
 	return re, names, k.String()
 }
@@ -225,15 +232,13 @@ func (w *epWorld) update(ep int) error {
 func readDesc(d *body, ref *epDesc) (epDesc, error) {
 	var u epDesc
 	nre := int(d.u32())
-	if ref != nil && nre > len(ref.suf) {
-		return u, fmt.Errorf("a unit of %d regexes, the reference has %d",
-			nre, len(ref.suf))
-	}
 	for i := 0; i < nre && d.err == nil; i++ {
 		pre := int(d.u32())
 		suf := string(d.bytes())
-		if ref != nil && pre > len(ref.suf[i]) || ref == nil && pre != 0 {
-			return u, fmt.Errorf("prefix %d beyond the reference", pre)
+		if pre > 0 && (ref == nil || i >= len(ref.suf) ||
+			pre > len(ref.suf[i])) {
+			return u, fmt.Errorf("regex %d: prefix %d beyond the "+
+				"reference", i, pre)
 		}
 		u.pre = append(u.pre, pre)
 		u.suf = append(u.suf, suf)
