@@ -91,7 +91,7 @@ struct msg {
 
 static void msg_put(struct msg *m, const void *p, size_t n)
 {
-	if (m->oom)
+	if (m->oom || n == 0)
 		return;
 	if (m->n + n > m->cap) {
 		size_t cap = m->cap ? m->cap : 256;

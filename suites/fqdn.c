@@ -1220,9 +1220,13 @@ static int ep_compile(void *arg, const struct case_item *c, void **h,
 	rc = fqdn_ep_build(w, ec->s, ec->e, &ec->x->z->policy, ec->x->n, &err);
 	if (rc == 0 && w->runner != NULL && ep_runner_inputs(ec->x, ec) != 0)
 		rc = ENGINE_ERR_NOMEM;
-	if (rc != 0)
+	if (rc != 0) { /* the pipeline drops a failed handle: freed here */
 		snprintf(why, size, "building the endpoints: %s: %s",
 			 engine_status_name(rc), err.msg);
+		fqdn_ep_free(w);
+		free(w);
+		*h = NULL;
+	}
 	return rc;
 }
 

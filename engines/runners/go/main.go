@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 	"unicode"
@@ -747,7 +748,10 @@ func (rn *runner) serve() error {
 		case reqFree:
 			id := d.u32()
 			delete(rn.sets, id)
-			delete(rn.worlds, id)
+			if rn.worlds[id] != nil { // gigabytes: back to the system
+				delete(rn.worlds, id)
+				debug.FreeOSMemory()
+			}
 			r = okReply()
 		case reqMatch:
 			r = rn.match(d)
