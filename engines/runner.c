@@ -51,6 +51,21 @@ struct runner_set {
 	pid_t pid;                /* compiled in the runner of (pid, serial) */
 	unsigned long serial;
 	struct runner_job *jobs;  /* runner_add_work()'s, owned */
+	struct runner_epdesc *ep; /* an endpoints world's, else NULL */
+};
+
+/* An endpoints world's description ('P'), built by runner_ep_*(). */
+struct runner_epdesc {
+	size_t n, ngen, nsel;
+	uint32_t nunits;
+	struct msg *units;         /* the units, coded */
+	uint32_t *unit_of;         /* n * ngen * nsel */
+	struct runner_bytes *ref;  /* the reference's regexes, copies */
+	size_t nref;
+	struct runner_bytes *refnames; /* and names */
+	size_t nrefnames;
+	struct msg *load;          /* the request, once built */
+	struct runner_ep_mem mem;  /* the last build's reply */
 };
 
 /* A copy of a work, owned by the set it was added to. */
@@ -58,6 +73,7 @@ struct runner_job {
 	struct runner_job *next;
 	struct runner_set *owner;
 	struct runner_work w; /* arrays owned */
+	uint32_t *eps;        /* an endpoints work's endpoints, owned */
 };
 
 static struct runner_conn conns[RUNNER_MAX_DEFS];
@@ -75,7 +91,7 @@ struct msg {
 
 static void msg_put(struct msg *m, const void *p, size_t n)
 {
-	if (m->oom)
+	if (m->oom || n == 0)
 		return;
 	if (m->n + n > m->cap) {
 		size_t cap = m->cap ? m->cap : 256;
@@ -328,6 +344,15 @@ static int reply_check(struct msg *m, int want, long *pattern, char *why,
 	return STATUS_CRASHED;
 }
 
+/* Send one request and check its reply is `want`. 0 or <0 (why). */
+static int call_expect(struct runner_conn *c, struct msg *m, int want,
+		       char *why, size_t size)
+{
+	int rc = conn_call(c, m, why, size);
+
+	return rc != 0 ? rc : reply_check(m, want, NULL, why, size);
+}
+
 /* Compile s in this process's runner when it is not there yet. */
 static int set_load(struct runner_set *s, struct runner_conn **out, long *pat,
 		    char *why, size_t size)
@@ -341,15 +366,33 @@ static int set_load(struct runner_set *s, struct runner_conn **out, long *pat,
 	*out = c;
 	if (s->pid == c->owner && s->serial == c->serial)
 		return 0;
-	msg_u8(&m, 'C');
-	msg_u32(&m, s->id);
-	msg_u32(&m, s->flags);
-	msg_u32(&m, (uint32_t)s->n);
-	for (size_t i = 0; i < s->n; i++)
-		msg_bytes(&m, s->pat[i].p, s->pat[i].len);
+	if (s->ep != NULL) {
+		if (s->ep->load == NULL) {
+			snprintf(why, size, "endpoints not built");
+			return ENGINE_ERR_MATCH;
+		}
+		msg_put(&m, s->ep->load->p, s->ep->load->n);
+	} else {
+		msg_u8(&m, 'C');
+		msg_u32(&m, s->id);
+		msg_u32(&m, s->flags);
+		msg_u32(&m, (uint32_t)s->n);
+		for (size_t i = 0; i < s->n; i++)
+			msg_bytes(&m, s->pat[i].p, s->pat[i].len);
+	}
 	rc = conn_call(c, &m, why, size);
 	if (rc == 0)
-		rc = reply_check(&m, 'K', pat, why, size);
+		rc = reply_check(&m, s->ep ? 'P' : 'K', pat, why, size);
+	if (rc == 0 && s->ep != NULL) {
+		s->ep->mem.heap = (int64_t)msg_get(&m, 8);
+		s->ep->mem.heap_nocache = (int64_t)msg_get(&m, 8);
+		s->ep->mem.units = msg_get(&m, 8);
+		if (m.oom) {
+			snprintf(why, size, "runner %s: a short endpoints reply",
+				 s->def->name);
+			rc = STATUS_CRASHED;
+		}
+	}
 	if (rc == 0) {
 		s->pid = c->owner;
 		s->serial = c->serial;
@@ -360,17 +403,42 @@ static int set_load(struct runner_set *s, struct runner_conn **out, long *pat,
 
 /* --- the engine ops -------------------------------------------------- */
 
+static void msg_free(struct msg *m)
+{
+	if (m != NULL)
+		free(m->p);
+	free(m);
+}
+
+static void epdesc_free(struct runner_epdesc *d)
+{
+	if (d == NULL)
+		return;
+	msg_free(d->units);
+	msg_free(d->load);
+	free(d->unit_of);
+	for (size_t i = 0; i < d->nref; i++)
+		free((char *)d->ref[i].p);
+	for (size_t i = 0; i < d->nrefnames; i++)
+		free((char *)d->refnames[i].p);
+	free(d->ref);
+	free(d->refnames);
+	free(d);
+}
+
 static void set_free(struct runner_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		free((char *)s->pat[i].p);
 	free(s->pat);
+	epdesc_free(s->ep);
 	while (s->jobs != NULL) {
 		struct runner_job *j = s->jobs;
 		s->jobs = j->next;
 		free((void *)j->w.sets);
 		free((void *)j->w.names);
 		free((void *)j->w.inputs);
+		free(j->eps);
 		free(j);
 	}
 	free(s);
@@ -558,13 +626,9 @@ int runner_is_match_each(void *h, const struct runner_bytes *in, size_t n,
 	return rc;
 }
 
-void runner_free(void *h)
+/* Free s in this process's runner, when it is there. */
+static void set_unload(struct runner_set *s)
 {
-	struct runner_set *s = h;
-
-	if (s == NULL)
-		return;
-	/* a set in this process's runner is freed there too */
 	for (size_t i = 0; i < RUNNER_MAX_DEFS; i++) {
 		struct runner_conn *c = &conns[i];
 		if (c->def == s->def && c->child > 0 && c->owner == getpid() &&
@@ -577,7 +641,22 @@ void runner_free(void *h)
 			free(m.p);
 		}
 	}
-	set_free(s);
+	s->pid = 0;
+	s->serial = 0;
+}
+
+void runner_unload(void *h)
+{
+	if (h != NULL)
+		set_unload(h);
+}
+
+void runner_free(void *h)
+{
+	if (h == NULL)
+		return;
+	set_unload(h); /* a set in this process's runner is freed there too */
+	set_free(h);
 }
 
 const char *runner_version(const struct runner_def *def)
@@ -612,6 +691,182 @@ const char *runner_version(const struct runner_def *def)
 	return cache[i].v;
 }
 
+/* --- endpoints ------------------------------------------------------- */
+
+/* u32 n, n x (u32 endpoint, bytes input): 'Q' and 'X'. */
+static void ep_queries_msg(const uint32_t *eps, const struct runner_bytes *in,
+			   size_t n, struct msg *m)
+{
+	msg_u32(m, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		msg_u32(m, eps[i]);
+		msg_bytes(m, in[i].p, in[i].len);
+	}
+}
+
+/* Copies of b[0..n) into *out; 0 or -1. */
+static int bytes_copy(const struct runner_bytes *b, size_t n,
+		      struct runner_bytes **out)
+{
+	*out = calloc(n ? n : 1, sizeof(**out));
+	for (size_t i = 0; *out != NULL && i < n; i++) {
+		char *p = malloc(b[i].len ? b[i].len : 1);
+		if (p == NULL)
+			return -1;
+		memcpy(p, b[i].p, b[i].len);
+		(*out)[i] = (struct runner_bytes){p, b[i].len};
+	}
+	return *out == NULL ? -1 : 0;
+}
+
+void *runner_ep_new(void *h, size_t n, size_t ngen, size_t nsel,
+		    unsigned flags)
+{
+	const struct runner_set *any = h;
+	struct runner_set *s = set_new(any->def, NULL, 0, flags);
+	struct runner_epdesc *d = s ? calloc(1, sizeof(*d)) : NULL;
+
+	if (d != NULL) {
+		*d = (struct runner_epdesc){.n = n, .ngen = ngen, .nsel = nsel};
+		d->units = calloc(1, sizeof(*d->units));
+		d->unit_of = calloc(n * ngen * nsel + 1, sizeof(*d->unit_of));
+	}
+	if (d == NULL || d->units == NULL || d->unit_of == NULL) {
+		epdesc_free(d);
+		if (s != NULL)
+			set_free(s);
+		return NULL;
+	}
+	s->ep = d;
+	return s;
+}
+
+/* Bytes a and b have in common at the start. */
+static size_t common_prefix(const struct runner_bytes *a,
+			    const struct runner_bytes *b)
+{
+	size_t i = 0, n = a->len < b->len ? a->len : b->len;
+
+	while (i < n && a->p[i] == b->p[i])
+		i++;
+	return i;
+}
+
+/* 1 when the reference's names start u's, in order. */
+static int names_with_ref(const struct runner_epdesc *d,
+			  const struct runner_ep_unit *u)
+{
+	if (d->nunits == 0 || d->nrefnames == 0 || u->nnames < d->nrefnames)
+		return 0;
+	for (size_t i = 0; i < d->nrefnames; i++)
+		if (u->names[i].len != d->refnames[i].len ||
+		    memcmp(u->names[i].p, d->refnames[i].p, u->names[i].len))
+			return 0;
+	return 1;
+}
+
+int runner_ep_add_unit(void *world, const struct runner_ep_unit *u)
+{
+	struct runner_epdesc *d = ((struct runner_set *)world)->ep;
+	struct msg *m = d->units;
+	int ref = names_with_ref(d, u);
+	size_t skip = ref ? d->nrefnames : 0;
+
+	if (d->nunits == 0 && (bytes_copy(u->re, u->nre, &d->ref) != 0 ||
+			       bytes_copy(u->names, u->nnames, &d->refnames) != 0))
+		return -1;
+	if (d->nunits == 0) {
+		d->nref = u->nre;
+		d->nrefnames = u->nnames;
+	}
+	msg_u32(m, (uint32_t)u->nre);
+	for (size_t i = 0; i < u->nre; i++) {
+		size_t pre = d->nunits > 0 && i < d->nref
+				     ? common_prefix(&u->re[i], &d->ref[i])
+				     : 0;
+		msg_u32(m, (uint32_t)pre);
+		msg_bytes(m, u->re[i].p + pre, u->re[i].len - pre);
+	}
+	msg_u32(m, (uint32_t)(u->nnames - skip));
+	msg_u8(m, (unsigned)ref);
+	for (size_t i = skip; i < u->nnames; i++)
+		msg_bytes(m, u->names[i].p, u->names[i].len);
+	d->nunits++;
+	return m->oom ? -1 : 0;
+}
+
+void runner_ep_assign(void *world, size_t ep, size_t gen, size_t sel,
+		      uint32_t unit)
+{
+	struct runner_epdesc *d = ((struct runner_set *)world)->ep;
+
+	d->unit_of[(ep * d->ngen + gen) * d->nsel + sel] = unit;
+}
+
+int runner_ep_build(void *world, struct runner_ep_mem *mem,
+		    struct engine_error *err)
+{
+	struct runner_set *s = world;
+	struct runner_epdesc *d = s->ep;
+	struct msg *m = calloc(1, sizeof(*m));
+	struct runner_conn *c;
+	char why[256] = "";
+	long pat = -1;
+	int rc;
+
+	if (m == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+		return ENGINE_ERR_NOMEM;
+	}
+	msg_u8(m, 'P');
+	msg_u32(m, s->id);
+	msg_u32(m, s->flags);
+	msg_u32(m, (uint32_t)d->n);
+	msg_u32(m, (uint32_t)d->nsel);
+	msg_u32(m, (uint32_t)d->ngen);
+	msg_u32(m, d->nunits);
+	msg_put(m, d->units->p, d->units->n);
+	for (size_t i = 0; i < d->n * d->ngen * d->nsel; i++)
+		msg_u32(m, d->unit_of[i]);
+	msg_free(d->load);
+	d->load = m;
+	rc = m->oom ? ENGINE_ERR_NOMEM : set_load(s, &c, &pat, why, sizeof(why));
+	if (rc != 0) {
+		engine_error_set(err, rc, pat, -1, "%s",
+				 m->oom ? "out of memory" : why);
+		return rc;
+	}
+	*mem = d->mem;
+	return 0;
+}
+
+int runner_ep_answers(void *world, const uint32_t *eps,
+		      const struct runner_bytes *in, size_t n,
+		      unsigned char *out)
+{
+	struct runner_set *s = world;
+	struct runner_conn *c;
+	struct msg m = {0};
+	char why[256];
+	long *v = malloc((n ? n : 1) * sizeof(*v));
+	int rc = v == NULL ? ENGINE_ERR_NOMEM
+			   : set_load(s, &c, NULL, why, sizeof(why));
+
+	if (rc == 0) {
+		msg_u8(&m, 'Q');
+		msg_u32(&m, s->id);
+		ep_queries_msg(eps, in, n, &m);
+		rc = call_expect(c, &m, 'A', why, sizeof(why));
+	}
+	if (rc == 0)
+		rc = answers_read(s, RUNNER_OP_IS_MATCH, &m, n, v, NULL);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		out[i] = v[i] != 0;
+	free(m.p);
+	free(v);
+	return rc;
+}
+
 /* --- timing ---------------------------------------------------------- */
 
 static void *dup_array(const void *p, size_t n, size_t size)
@@ -634,6 +889,7 @@ void *runner_add_work(void *h, const struct runner_work *w)
 	j->w.sets = dup_array(w->sets, w->nsets, sizeof(*w->sets));
 	j->w.names = dup_array(w->names, w->nnames, sizeof(*w->names));
 	j->w.inputs = dup_array(w->inputs, w->ninputs, sizeof(*w->inputs));
+
 	j->owner = s;
 	j->next = s->jobs;
 	s->jobs = j; /* freed with s from here on */
@@ -642,9 +898,32 @@ void *runner_add_work(void *h, const struct runner_work *w)
 	return j;
 }
 
-/* The 'W' request of work w; its sets are loaded in c already. */
-static void work_msg(const struct runner_work *w, struct msg *m)
+void *runner_ep_add_work(void *world, enum runner_op op, const uint32_t *eps,
+			 const struct runner_bytes *in, size_t n)
 {
+	void *sets[1] = {world};
+	struct runner_work w = {op, 1, sets, 1, NULL, 0, in, n};
+	struct runner_job *j = runner_add_work(world, &w);
+
+	if (j == NULL)
+		return NULL;
+	j->eps = dup_array(eps, n, sizeof(*eps));
+	return j->eps == NULL ? NULL : j;
+}
+
+/* The request of job j ('W', or 'X' for endpoints); its sets are loaded
+ * in c already. */
+static void work_msg(const struct runner_job *j, struct msg *m)
+{
+	const struct runner_work *w = &j->w;
+
+	if (j->eps != NULL) {
+		msg_u8(m, 'X');
+		msg_u32(m, ((const struct runner_set *)w->sets[0])->id);
+		msg_u8(m, (unsigned)w->op);
+		ep_queries_msg(j->eps, w->inputs, w->ninputs, m);
+		return;
+	}
 	msg_u8(m, 'W');
 	msg_u8(m, (unsigned)w->op);
 	msg_u8(m, w->each ? 1 : 0);
@@ -657,15 +936,6 @@ static void work_msg(const struct runner_work *w, struct msg *m)
 	msg_u32(m, (uint32_t)w->ninputs);
 	for (size_t i = 0; i < w->ninputs; i++)
 		msg_bytes(m, w->inputs[i].p, w->inputs[i].len);
-}
-
-/* Send one request and check its reply is `want`. 0 or <0 (why). */
-static int call_expect(struct runner_conn *c, struct msg *m, int want,
-		       char *why, size_t size)
-{
-	int rc = conn_call(c, m, why, size);
-
-	return rc != 0 ? rc : reply_check(m, want, NULL, why, size);
 }
 
 int runner_sample(void *job, const struct runner_timing *t,
@@ -684,7 +954,7 @@ int runner_sample(void *job, const struct runner_timing *t,
 		rc = set_load(s, &c, NULL, why, size);
 	if (rc != 0)
 		return rc;
-	work_msg(w, &m);
+	work_msg(j, &m);
 	rc = call_expect(c, &m, 'K', why, size);
 	if (rc == 0) {
 		m.n = 0;

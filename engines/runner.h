@@ -41,6 +41,14 @@
  *   'B' bench u64 benchtime_ns,       'S' u64 n, f64 ns/op, f64 B/op,
  *       u64 fixed_n, u64 warmup_ns,       f64 allocs/op, f64 floor ns/op
  *       u8 mode                           (B/op and allocs/op < 0: unknown)
+ *   'P' endpoints u32 id, u32 flags,  'P' u64 heap, u64 nocache heap,
+ *       u32 n, u32 nsel, u32 ngen,        u64 units held, or 'E'
+ *       u32 nunits, nunits x unit,
+ *       n x ngen x nsel x u32 unit
+ *   'Q' endpoint answers u32 id,      'A' as above (ids empty)
+ *       u32 n, n x (u32 ep, bytes input)
+ *   'X' endpoints work u32 id, u8 op, 'K', or 'E'
+ *       u32 n, n x (u32 ep, bytes input)
  *   'E' (reply only): u32 status, u32 pattern (index, or 0xffffffff),
  *       bytes message.  status: 1 compile error, 2 unsupported (what the
  *       language cannot do: the message says what), 5 any other failure.
@@ -77,6 +85,34 @@
  * runtime's own counters over that run where it has them (Go: MemStats
  * TotalAlloc and Mallocs, as testing.B.ReportAllocs).  The floor is the
  * same loop at the same n with op 0, timed the same way.
+ *
+ * endpoints: Cilium's DNS proxy holding n endpoints of nsel L7
+ * selectors each (the fqdn suite's --endpoints, suites/fqdn_ep.h), kept
+ * under `id` (freed by 'F').  A unit is one selector's rules as the
+ * strategy generated them: u32 nre, nre x (u32 prefix, bytes rest),
+ * u32 nnames, u8 with_ref, nnames x bytes name.  Unit 0 is the
+ * reference, given whole (prefixes 0, with_ref 0); in any other, regex i
+ * is the first `prefix` bytes of the reference's regex i then `rest`,
+ * and its names are the reference's (when with_ref) then its own: an
+ * endpoint's rules are the base policy's and a few of its own, so the
+ * description is small and the runner rebuilds every text exactly.
+ * Selector k of endpoint ep in generation g holds unit
+ * unit[(ep * ngen + g) * nsel + k].  The runner builds generation 0 of
+ * every endpoint as Cilium does: per selector the unit's regexes
+ * compiled alone (and its names in a hash map), through a cache keyed by
+ * the texts (the pattern, then the names) and counted by reference, so
+ * selectors with the same rules share one.  heap is what the world
+ * holds (Go: HeapAlloc after runtime.GC(), before and after); nocache
+ * heap what it would hold had every selector compiled its own: each
+ * unit's heap (measured by groups of units held by as many selectors)
+ * counted once per selector holding it.  A compile error is 'E' 1.
+ * answers: each query's verdict on its endpoint, CheckAllowed: the
+ * endpoint's selectors in order until one allows (its names, then its
+ * regexes in order).  work: op 5 is that verdict on the next (ep, input);
+ * op 6 a policy-update of endpoint ep (inputs empty): its selectors to
+ * the units of its other generation (ngen 2), new units first (a cache
+ * hit, or compiled), then the old ones released.  A runner without
+ * endpoints answers 'P' with 'E' unsupported (2).
  *
  * mode 0 is warm: what the runtime keeps between ops (Go's regexp
  * machine pool) stays, as in a long-running proxy.  Mode 1 is the seed's
@@ -120,6 +156,8 @@ enum runner_op {
 	RUNNER_OP_COUNT = 2,
 	RUNNER_OP_MATCH_IDS = 3,
 	RUNNER_OP_COMPILE = 4,
+	RUNNER_OP_EP_MATCH = 5,  /* endpoints: a query on its endpoint */
+	RUNNER_OP_EP_UPDATE = 6, /* endpoints: a policy-update */
 };
 
 struct runner_bytes {
@@ -207,6 +245,59 @@ void *runner_add_work(void *h, const struct runner_work *w);
  */
 int runner_sample(void *job, const struct runner_timing *t,
 		  struct runner_sample *s, char *why, size_t size);
+
+/*
+ * Endpoints ('P', the fqdn suite's --endpoints).  runner_ep_new starts a
+ * description of n endpoints x ngen generations x nsel selectors for the
+ * runner of handle h (any set of it), every regex compiled with flags:
+ * NULL out of memory.  Add its units in order (the first is the
+ * reference the others are coded against), assign every selector its
+ * unit, then runner_ep_build compiles it in this process's runner and
+ * fills *mem.  The world is a handle like a set's (runner_free,
+ * runner_add_work, runner_unload); every process that uses it builds it
+ * again in its own runner.  runner_ep_add_unit: 0, or -1 out of memory.
+ * runner_ep_build and runner_ep_answers: 0, or a negative enum
+ * engine_status (err filled: the runner's message).
+ */
+struct runner_ep_unit {
+	const struct runner_bytes *re;
+	size_t nre;
+	const struct runner_bytes *names;
+	size_t nnames;
+};
+
+struct runner_ep_mem {
+	int64_t heap;         /* the world, with the cache */
+	int64_t heap_nocache; /* had every selector its own units */
+	uint64_t units;       /* units held */
+};
+
+void *runner_ep_new(void *h, size_t n, size_t ngen, size_t nsel,
+		    unsigned flags);
+int runner_ep_add_unit(void *world, const struct runner_ep_unit *u);
+void runner_ep_assign(void *world, size_t ep, size_t gen, size_t sel,
+		      uint32_t unit);
+int runner_ep_build(void *world, struct runner_ep_mem *mem,
+		    struct engine_error *err);
+
+/* Each query in[i]'s verdict (0 or 1) on endpoint eps[i], in one
+ * request ('Q'). */
+int runner_ep_answers(void *world, const uint32_t *eps,
+		      const struct runner_bytes *in, size_t n,
+		      unsigned char *out);
+
+/*
+ * The job of an endpoints work ('X') on world, as runner_add_work()'s
+ * (copies of the arrays, not the bytes; freed with world): op
+ * RUNNER_OP_EP_MATCH asks in[i] of endpoint eps[i], cycling;
+ * RUNNER_OP_EP_UPDATE updates eps[i] (in[i] empty).  NULL out of memory.
+ */
+void *runner_ep_add_work(void *world, enum runner_op op, const uint32_t *eps,
+			 const struct runner_bytes *in, size_t n);
+
+/* Free h's set or world in this process's runner now (what it holds
+ * there), keeping the handle: a later use compiles it again. */
+void runner_unload(void *h);
 
 /*
  * A runner adapter's two functions of its own, PREFIX_version and

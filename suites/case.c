@@ -834,13 +834,16 @@ static int runner_self_time(void *job, const struct bench_opts *o,
 	return 0;
 }
 
-int case_runner_bench(struct bench *b, void *h, const struct runner_work *w)
+int case_runner_job(struct bench *b, void *job)
 {
-	void *job = runner_add_work(h, w);
-
 	if (job == NULL)
 		return -1;
 	b->self_time = runner_self_time;
 	b->self_arg = job;
 	return 0;
+}
+
+int case_runner_bench(struct bench *b, void *h, const struct runner_work *w)
+{
+	return case_runner_job(b, runner_add_work(h, w));
 }

@@ -265,6 +265,10 @@ void case_table_release(struct case_table *t);
 struct runner_work;
 int case_runner_bench(struct bench *b, void *h, const struct runner_work *w);
 
+/* The same for a job of engines/runner.h (runner_add_work(),
+ * runner_ep_add_work()); NULL (out of memory) is -1. */
+int case_runner_job(struct bench *b, void *job);
+
 /*
  * Step 3 for any items (suites not yet on the pipeline call it too): the
  * answers verification needs, computed by isolate_run() in forked

@@ -849,28 +849,50 @@ static void case_warm(struct fqdn_case *c)
  * and the regex, as Cilium's map then regexp.MatchString), and the name
  * set.  Built once per case.  0, or -1 out of memory.
  */
-static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
+/*
+ * Every query of z's sets as strategy s rewrites it, in set order, into
+ * *rin, their bytes in *rq (both NULL when *rin is not).  0, or -1 out
+ * of memory.
+ */
+static int rewrite_all(const struct fqdn_size *z, const struct fqdn_strategy *s,
+		       char **rq, struct runner_bytes **rin)
 {
 	size_t total = fqdn_total(z->sets, FQDN_NSETS), bytes = 0, at = 0;
-	const struct strset *names = &c->built->names;
 
-	if (c->rin != NULL)
+	if (*rin != NULL)
 		return 0;
 	for (size_t k = 0; k < FQDN_NSETS; k++)
 		for (size_t i = 0; i < z->q[k].n; i++)
 			bytes += z->q[k].len[i] + 2;
-	c->rq = malloc(bytes ? bytes : 1);
-	c->rin = calloc(total ? total : 1, sizeof(*c->rin));
-	c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
-	if (c->rq == NULL || c->rin == NULL || c->rnames == NULL)
+	*rq = malloc(bytes + 1);
+	*rin = calloc(total + 1, sizeof(**rin));
+	if (*rq == NULL || *rin == NULL) {
+		free(*rq);
+		free(*rin);
+		*rq = NULL;
+		*rin = NULL;
 		return -1;
+	}
 	for (size_t k = 0, j = 0; k < FQDN_NSETS; k++)
 		for (size_t i = 0; i < z->q[k].n; i++, j++) {
-			size_t n = fqdn_rewrite(c->s, z->q[k].name[i],
-						z->q[k].len[i], c->rq + at);
-			c->rin[j] = (struct runner_bytes){c->rq + at, n};
+			size_t n = fqdn_rewrite(s, z->q[k].name[i],
+						z->q[k].len[i], *rq + at);
+			(*rin)[j] = (struct runner_bytes){*rq + at, n};
 			at += z->q[k].len[i] + 2; /* its room, as counted */
 		}
+	return 0;
+}
+
+static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
+{
+	const struct strset *names = &c->built->names;
+
+	if (c->rin != NULL)
+		return 0;
+	if (c->rnames == NULL)
+		c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
+	if (c->rnames == NULL || rewrite_all(z, c->s, &c->rq, &c->rin) != 0)
+		return -1;
 	for (size_t i = 0; i < names->n; i++)
 		c->rnames[i].p = strset_key(names, i, &c->rnames[i].len);
 	return 0;
@@ -1130,7 +1152,18 @@ struct fqdn_ep_case {
 	int warm;
 	char *buf;
 	struct fqdn_ep_op op[PH_COUNT];
+	/* on a runner: every query rewritten (rq its bytes) with its
+	   endpoint, and the endpoints policy-update takes in turn */
+	struct runner_bytes *rin;
+	char *rq;
+	uint32_t *rep;
+	struct runner_bytes *upd_in;
+	uint32_t *upd_ep;
 };
+
+/* Endpoints a runner's policy-update takes in turn (the C engines' first
+ * ones: the same seeded sequence). */
+#define EP_RUNNER_UPDATES 4096
 
 /*
  * N endpoints of size z's policy: query i of an answer (the size's sets
@@ -1170,6 +1203,8 @@ static void ep_case_name(const struct fqdn_ep_case *c, const char *phase,
 		 c->e ? engine_bench_name(c->e) : "none", c->x->n, dom);
 }
 
+static int ep_runner_inputs(const struct fqdn_eps *x, struct fqdn_ep_case *c);
+
 static int ep_compile(void *arg, const struct case_item *c, void **h,
 		      char *why, size_t size)
 {
@@ -1183,9 +1218,15 @@ static int ep_compile(void *arg, const struct case_item *c, void **h,
 	if (w == NULL)
 		return ENGINE_ERR_NOMEM;
 	rc = fqdn_ep_build(w, ec->s, ec->e, &ec->x->z->policy, ec->x->n, &err);
-	if (rc != 0)
+	if (rc == 0 && w->runner != NULL && ep_runner_inputs(ec->x, ec) != 0)
+		rc = ENGINE_ERR_NOMEM;
+	if (rc != 0) { /* the pipeline drops a failed handle: freed here */
 		snprintf(why, size, "building the endpoints: %s: %s",
 			 engine_status_name(rc), err.msg);
+		fqdn_ep_free(w);
+		free(w);
+		*h = NULL;
+	}
 	return rc;
 }
 
@@ -1206,11 +1247,46 @@ static int ep_verdicts(const struct fqdn_eps *x, const struct fqdn_ep_world *w,
 	return 0;
 }
 
+/*
+ * What a runner is asked: every query of the sets as the strategy
+ * rewrites it, with its endpoint (the answer's order), and the endpoints
+ * of policy-update, from the op's seed as the C engines draw them.  0,
+ * or -1 out of memory.
+ */
+static int ep_runner_inputs(const struct fqdn_eps *x, struct fqdn_ep_case *c)
+{
+	size_t total = fqdn_total(x->z->sets, FQDN_NSETS);
+	struct rng r = c->op[PH_UPDATE].r;
+
+	if (c->rin != NULL)
+		return 0;
+	free(c->rep); /* after a failure */
+	free(c->upd_in);
+	free(c->upd_ep);
+	c->rep = calloc(total + 1, sizeof(*c->rep));
+	c->upd_in = calloc(EP_RUNNER_UPDATES, sizeof(*c->upd_in));
+	c->upd_ep = calloc(EP_RUNNER_UPDATES, sizeof(*c->upd_ep));
+	if (!c->rep || !c->upd_in || !c->upd_ep ||
+	    rewrite_all(x->z, c->s, &c->rq, &c->rin) != 0)
+		return -1;
+	for (size_t j = 0; j < total; j++)
+		c->rep[j] = (uint32_t)x->ep[j];
+	for (size_t i = 0; i < EP_RUNNER_UPDATES; i++)
+		c->upd_ep[i] = (uint32_t)rng_below(&r, x->n);
+	return 0;
+}
+
 static int ep_answer(void *arg, const struct case_item *c, void *out)
 {
+	const struct fqdn_eps *x = arg;
 	const struct fqdn_ep_case *ec = c->arg;
+	const struct fqdn_ep_world *w = c->h;
 
-	return ep_verdicts(arg, c->h, ec->buf, out);
+	if (w->runner != NULL)
+		return fqdn_ep_runner_answers(w, ec->rep, ec->rin,
+					      fqdn_total(x->z->sets, FQDN_NSETS),
+					      out);
+	return ep_verdicts(x, w, ec->buf, out);
 }
 
 /*
@@ -1342,6 +1418,8 @@ static int ep_bench(void *arg, struct case_item *c, const void *answer,
 
 	ec->w = c->h;
 	ec->want = answer;
+	if (ec->w->runner != NULL) /* warmed by the runner's own warm-up */
+		ec->warm = 1;
 	if (!ec->warm) { /* as case_warm(): what engines learn lazily */
 		unsigned char *tmp = malloc(fqdn_total(x->z->sets, FQDN_NSETS) + 1);
 		engine_phase = ENGINE_PHASE_WARM;
@@ -1359,6 +1437,17 @@ static int ep_bench(void *arg, struct case_item *c, const void *answer,
 					   (double)x->z->domains};
 	b->nextra = 1;
 	ep_metrics(ec->w, b);
+	if (ec->w->runner != NULL && op->phase == PH_UPDATE)
+		return case_runner_job(b, runner_ep_add_work(
+			ec->w->runner, RUNNER_OP_EP_UPDATE, ec->upd_ep,
+			ec->upd_in, EP_RUNNER_UPDATES));
+	if (ec->w->runner != NULL) {
+		size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
+		size_t at = x->z->off[k];
+		return case_runner_job(b, runner_ep_add_work(
+			ec->w->runner, RUNNER_OP_EP_MATCH, ec->rep + at,
+			ec->rin + at, x->z->q[k].n));
+	}
 	return 0;
 }
 
@@ -1386,9 +1475,6 @@ static int ep_add_case(struct fqdn_eps *x, struct fqdn_ep_case *c,
 	const char *gate = NULL;
 	char name[256], label[160];
 
-	if (c->e != NULL && c->e->kind == ENGINE_RUNNER)
-		gate = "a runner times one regex per query, not a regex per "
-		       "selector of an endpoint";
 	ep_case_name(c, NULL, name, sizeof(name));
 	snprintf(label, sizeof(label), "%s: strategy %s, %zu domains, %zu "
 		 "endpoints", c->e ? c->e->name : "none", c->s->name,
@@ -1463,8 +1549,15 @@ static int eps_plan(struct suite_ctx *ctx, const struct fqdn_run *r,
 static void eps_release(struct fqdn_eps *x)
 {
 	case_table_release(&x->table); /* the worlds */
-	for (size_t i = 0; i < x->ncases; i++)
-		free(x->cases[i].buf);
+	for (size_t i = 0; i < x->ncases; i++) {
+		struct fqdn_ep_case *c = &x->cases[i];
+		free(c->buf);
+		free(c->rin);
+		free(c->rq);
+		free(c->rep);
+		free(c->upd_in);
+		free(c->upd_ep);
+	}
 	free(x->cases);
 	free(x->ep);
 }

@@ -289,6 +289,114 @@ static void world_measure(struct fqdn_ep_world *w)
 	w->heap_nocache = tables + each;
 }
 
+/* --- on a runner engine --- */
+
+/*
+ * The runner's index of the unit of rules p: the one described before
+ * (seen: rules' text -> index), else p generated and described now.  The
+ * index, or a negative engine status (err filled).
+ */
+static long runner_unit(const struct fqdn_ep_world *w, void *rw,
+			struct strset *seen, const struct fqdn_policy *p,
+			struct engine_error *err)
+{
+	size_t len;
+	char *key = rules_key(p, &len);
+	struct fqdn_built b = {0};
+	struct runner_bytes *re = NULL, *names = NULL;
+	uint32_t u = (uint32_t)seen->n;
+	long rc = ENGINE_ERR_NOMEM;
+
+	if (key == NULL || strset_find(seen, key, len, &u)) {
+		free(key);
+		return key == NULL ? ENGINE_ERR_NOMEM : (long)u;
+	}
+	if (fqdn_generate(w->s, p, &b) != 0)
+		goto out;
+	if (b.unsupported != NULL) {
+		snprintf(err->msg, sizeof(err->msg), "%s", b.unsupported);
+		rc = ENGINE_ERR_UNSUPPORTED;
+		goto out;
+	}
+	re = calloc(b.nre + 1, sizeof(*re));
+	names = calloc(b.names.n + 1, sizeof(*names));
+	if (re == NULL || names == NULL)
+		goto out;
+	for (size_t i = 0; i < b.nre; i++)
+		re[i] = (struct runner_bytes){b.re[i], b.relen[i]};
+	for (size_t i = 0; i < b.names.n; i++)
+		names[i].p = strset_key(&b.names, i, &names[i].len);
+	if (runner_ep_add_unit(rw, &(struct runner_ep_unit){
+					   re, b.nre, names, b.names.n}) == 0 &&
+	    strset_add(seen, key, len, u) >= 0)
+		rc = (long)u;
+out:
+	free(re);
+	free(names);
+	free(key);
+	fqdn_built_release(&b);
+	return rc;
+}
+
+/* Describe every endpoint of both generations to the runner world rw. */
+static int runner_describe(struct fqdn_ep_world *w, void *rw,
+			   struct engine_error *err)
+{
+	struct strset seen;
+	long rc = 0;
+
+	if (strset_init(&seen, w->n) != 0)
+		return ENGINE_ERR_NOMEM;
+	for (size_t g = 0; g < 2 && rc >= 0; g++)
+		for (size_t ep = 0; ep < w->n && rc >= 0; ep++) {
+			struct fqdn_policy p;
+			char ex[FQDN_EP_EXTRA];
+			if (fqdn_ep_policy(w->base, ep + g * w->round, &p, ex) != 0) {
+				rc = ENGINE_ERR_NOMEM;
+				break;
+			}
+			rc = runner_unit(w, rw, &seen, &p, err);
+			fqdn_ep_policy_release(&p);
+			for (size_t k = 0; rc >= 0 && k < FQDN_EP_SELECTORS; k++)
+				runner_ep_assign(rw, ep, g, k, (uint32_t)rc);
+		}
+	strset_release(&seen);
+	return rc < 0 ? (int)rc : 0;
+}
+
+/* fqdn_ep_build() on a runner: the world described, built there, and the
+ * memory it reports; then freed there (every process builds its own). */
+static int runner_build(struct fqdn_ep_world *w, struct engine_error *err)
+{
+	struct runner_ep_mem mem;
+	void *any = NULL;
+	int rc = w->e->compile(NULL, 0, 0, &any, err);
+
+	if (rc != 0)
+		return rc;
+	w->runner = runner_ep_new(any, w->n, 2, FQDN_EP_SELECTORS, 0);
+	w->e->free(any);
+	if (w->runner == NULL)
+		return ENGINE_ERR_NOMEM;
+	rc = runner_describe(w, w->runner, err);
+	if (rc == 0)
+		rc = runner_ep_build(w->runner, &mem, err);
+	if (rc != 0)
+		return rc;
+	runner_unload(w->runner);
+	w->heap = mem.heap;
+	w->heap_nocache = mem.heap_nocache;
+	w->nunits = (size_t)mem.units;
+	return 0;
+}
+
+int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, const uint32_t *ep,
+			   const struct runner_bytes *q, size_t n,
+			   unsigned char *out)
+{
+	return runner_ep_answers(w->runner, ep, q, n, out);
+}
+
 int fqdn_ep_build(struct fqdn_ep_world *w, const struct fqdn_strategy *s,
 		  const struct engine *e, const struct fqdn_policy *base,
 		  size_t n, struct engine_error *err)
@@ -296,6 +404,8 @@ int fqdn_ep_build(struct fqdn_ep_world *w, const struct fqdn_strategy *s,
 	*w = (struct fqdn_ep_world){.s = s, .e = e, .base = base, .n = n,
 				    .round = (n + 19) / 20 * 20};
 	w->heap_nocache = -1;
+	if (e != NULL && e->kind == ENGINE_RUNNER)
+		return runner_build(w, err);
 	if (world_tables(w) != 0)
 		return ENGINE_ERR_NOMEM;
 	for (size_t ep = 0; ep < n; ep++) {
@@ -309,6 +419,9 @@ int fqdn_ep_build(struct fqdn_ep_world *w, const struct fqdn_strategy *s,
 
 void fqdn_ep_free(struct fqdn_ep_world *w)
 {
+	if (w->runner != NULL)
+		runner_free(w->runner);
+	w->runner = NULL;
 	for (size_t i = 0; w->sel != NULL && i < w->n * FQDN_EP_SELECTORS; i++)
 		if (w->sel[i] != NULL)
 			unit_put(w, w->sel[i]);

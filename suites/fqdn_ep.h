@@ -27,6 +27,13 @@
  * it (a compile of the same text keeps the same bytes).  Memory an
  * engine maps itself (PCRE2's JIT code) and what it builds lazily while
  * matching (RE2's DFA states) is not in it.
+ *
+ * On a runner engine (engines/runner.h: Go's regexp) the world lives in
+ * the runner, which builds it as Cilium does and measures it with its
+ * own runtime ('P'): rxbench generates every distinct unit of both
+ * generations here and sends them (coded against the base's), with the
+ * unit of every selector; the verdicts and the timed ops are the
+ * runner's (fqdn_ep_runner_answers, runner_ep_add_work()).
  */
 #ifndef RXB_FQDN_EP_H
 #define RXB_FQDN_EP_H
@@ -36,6 +43,7 @@
 
 #include "corpora/fqdn_policy.h"
 #include "engines/engine.h"
+#include "engines/runner.h"
 #include "suites/fqdn_strategies.h"
 
 /* L7 selectors per endpoint, each with the endpoint's rules (Cilium's 2). */
@@ -57,6 +65,7 @@ struct fqdn_ep_world {
 	/* measured while built (-1: no allocation hooks in this build) */
 	int64_t heap;           /* the world with the cache, bytes */
 	int64_t heap_nocache;   /* ... had every selector its own unit */
+	void *runner;           /* on a runner: the world's handle there */
 };
 
 /*
@@ -89,6 +98,15 @@ void fqdn_ep_free(struct fqdn_ep_world *w);
  */
 int fqdn_ep_decide(const struct fqdn_ep_world *w, size_t ep, const char *q,
 		   size_t len, char *buf);
+
+/*
+ * On a runner world: query q[i] (as the strategy rewrites it) on
+ * endpoint ep[i], for every i < n, in one request; out[i] its verdict.
+ * 0, or a negative engine status.
+ */
+int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, const uint32_t *ep,
+			   const struct runner_bytes *q, size_t n,
+			   unsigned char *out);
 
 /*
  * Replace endpoint ep's rules by its other generation (the rules of

@@ -19,15 +19,12 @@ rx=$1 go=$2 cache=$3 cli=$4
 domains=${5:-500} warm=${6:-1s} seedtime=${7:-1000x}
 shift $(($# < 7 ? $# : 7))
 strategies=${*:-map+reverse+sort reverse+sort}
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/go_env.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-if "$rx" list | sed -n '/^not built:/,$p' | grep -q '^  go '; then
-	echo "go_fqdn_side: SKIP: rxbench was built without go"
-	exit 77
-fi
+go_skip_unless_built go_fqdn_side
 
 for s in $strategies; do
 	if ! "$cli" "$s" "$domains" 1 >"$tmp/case.txt"; then
@@ -46,11 +43,9 @@ for s in $strategies; do
 			grep -E 'FAIL|MISMATCH|error' "$tmp/rx-$mode.txt" | head
 			fail=1
 		fi
-		if ! (cd "$here/go" && GOCACHE=$cache GOPATH=$cache/path \
-			GOPROXY=off GO111MODULE=on GOFLAGS=-trimpath \
-			RXB_FQDN_CASE=$tmp/case.txt "$go" test -run '^$' \
-			-bench "^BenchmarkFQDN\$/^mode=$mode\$" -benchtime="$bt" \
-			-count=1) >"$tmp/go-$mode.txt" 2>&1; then
+		if ! go_in_tests RXB_FQDN_CASE="$tmp/case.txt" "$go" test \
+			-run '^$' -bench "^BenchmarkFQDN\$/^mode=$mode\$" \
+			-benchtime="$bt" -count=1 >"$tmp/go-$mode.txt" 2>&1; then
 			echo "FAIL: $s: go test (mode=$mode):"
 			grep -v '^Benchmark' "$tmp/go-$mode.txt" | head
 			fail=1

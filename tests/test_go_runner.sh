@@ -9,15 +9,12 @@
 #   test_go_runner.sh RXBENCH GO GOCACHE_DIR
 set -u
 rx=$1 go=$2 cache=$3
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/go_env.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-if "$rx" list | sed -n '/^not built:/,$p' | grep -q '^  go '; then
-	echo "test_go_runner: SKIP: rxbench was built without go"
-	exit 77
-fi
+go_skip_unless_built test_go_runner
 
 # run NAME ARGS...: rxbench must exit 0 and time at least one go row.
 run() {
@@ -41,6 +38,42 @@ run scan scan --benchtime=1x
 run scan-grep scan --model=grep --benchtime=1x
 run payload payload --sizes=64,1500 --benchtime=1x
 run fqdn fqdn --domains=50 --benchtime=1x
+run endpoints fqdn --domains=20 --endpoints=40 --benchtime=1x \
+	--strategies=cilium-l7,map+cilium-l7
+
+# Endpoints on go: every phase's row verified per endpoint, with the memory
+# Go's runtime measured; the shared cache holds less than a compile per
+# selector would (every 10th endpoint is identical, two selectors each).
+/usr/bin/python3 - "$tmp/endpoints.json" <<'PY' || fail=1
+import json, sys
+rows = [b for b in json.load(open(sys.argv[1]))["benchmarks"]
+        if b["keys"].get("engine") == "go" and "endpoints" in b["keys"]]
+phases = {(b["keys"]["strategy"], b["keys"]["phase"]) for b in rows}
+bad = []
+for s in ("cilium-l7", "map+cilium-l7"):
+    for ph in ("policy-update", "match-name", "match-pattern"):
+        if (s, ph) not in phases:
+            bad.append(f"no {s} {ph} row")
+for b in rows:
+    m = {x["unit"]: x["samples"][0] for x in b["metrics"]}
+    what = b["name"]
+    if b["status"] != "ok" or "per endpoint" not in (b["verified"] or ""):
+        bad.append(f"{what}: {b['status']}, verified: {b['verified']}")
+    for unit in ("ns/op", "B(heap)", "B(heap)/endpoint", "nocache-B(heap)",
+                 "nocache-B(heap)/endpoint"):
+        if not m.get(unit, 0) > 0:
+            bad.append(f"{what}: no {unit}")
+    if m.get("B(heap)", 0) >= m.get("nocache-B(heap)", 0):
+        bad.append(f"{what}: cache {m.get('B(heap)')} >= nocache "
+                   f"{m.get('nocache-B(heap)')}")
+    if abs(m.get("B(heap)/endpoint", 0) * 40 - m.get("B(heap)", 0)) > 40:
+        bad.append(f"{what}: B(heap)/endpoint is not B(heap) / 40")
+for x in bad:
+    print("FAIL: endpoints:", x)
+print(f"ok: endpoints: {len(rows)} go rows verified per endpoint, "
+      "cache < nocache" if not bad else "")
+sys.exit(1 if bad else 0)
+PY
 
 # The Go benchmark's case, in rxbench and in go test: the same matches.
 corpus=/usr/share/common-licenses/GPL-3
@@ -58,10 +91,9 @@ for model in count grep; do
 	want=$(grep '^Benchmark' "$tmp/p.txt" | grep -o '[0-9.]* matches' | head -1)
 	bench=Count
 	[ $model = grep ] && bench=Grep
-	got=$(cd "$here/go" && GOCACHE=$cache GOPATH=$cache/path GOPROXY=off \
-		GO111MODULE=on GOFLAGS=-trimpath RXB_GO_CORPUS=$corpus \
-		RXB_GO_PATTERN=$pattern "$go" test -run '^$' -bench "^Benchmark$bench\$" \
-		-benchtime=1x 2>&1 | grep "^Benchmark$bench" | grep -o '[0-9.]* matches')
+	got=$(go_in_tests RXB_GO_CORPUS=$corpus RXB_GO_PATTERN=$pattern \
+		"$go" test -run '^$' -bench "^Benchmark$bench\$" -benchtime=1x 2>&1 |
+		grep "^Benchmark$bench" | grep -o '[0-9.]* matches')
 	if [ -z "$want" ] || [ "$want" != "$got" ]; then
 		echo "FAIL: $model: rxbench's go row says '$want', go test says '$got'"
 		fail=1

@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 	"unicode"
@@ -41,6 +42,11 @@ const (
 	repAnswer  = 'R'
 	repAnswers = 'A'
 	repSample  = 'S'
+
+	reqEndpoints = 'P'
+	reqEpAnswers = 'Q'
+	reqEpWork    = 'X'
+	repEndpoints = 'P'
 )
 
 // Ops.
@@ -87,13 +93,17 @@ type work struct {
 	lat    [][]byte // inputs as latin1 makes them, for byte-mode sets
 	next   int
 	sink   int
+	world  *epWorld // an endpoints work ('X'): eps[i] asks inputs[i]
+	eps    []int
+	failed error // an op that failed while timed
 }
 
 type runner struct {
-	in   *bufio.Reader
-	out  *bufio.Writer
-	sets map[uint32]*set
-	w    *work
+	in     *bufio.Reader
+	out    *bufio.Writer
+	sets   map[uint32]*set
+	worlds map[uint32]*epWorld
+	w      *work
 }
 
 // A request's body, read field by field; a short body is a protocol error.
@@ -520,6 +530,12 @@ func (w *work) run(op byte, n int) {
 		switch {
 		case op == opCompile:
 			sink += w.recompile()
+		case w.world != nil && op != opNone:
+			sink += w.epOp(op, w.next)
+			w.next++
+			if w.next == len(w.inputs) {
+				w.next = 0
+			}
 		case w.each:
 			if op != opNone {
 				sink += w.decide(op, w.next)
@@ -545,6 +561,9 @@ func (w *work) run(op byte, n int) {
 
 // passN: the ops of one pass over the inputs.
 func (w *work) passN() int {
+	if w.op == opEpUpdate {
+		return 1 // a pass of updates would last seconds
+	}
 	if w.each && w.op != opCompile {
 		return len(w.inputs)
 	}
@@ -655,6 +674,11 @@ func (rn *runner) bench(d *body) *reply {
 		return errorReply(errUnsupported, -1,
 			fmt.Sprintf("unknown bench mode %d", mode))
 	}
+	if mode == modeSeed && w.world != nil {
+		return errorReply(errUnsupported, -1, "the seed's method "+
+			"collects the garbage before every op: with endpoints "+
+			"that is gigabytes per op to mark")
+	}
 	t0 := time.Now()
 	for {
 		w.run(w.op, w.passN())
@@ -675,6 +699,9 @@ func (rn *runner) bench(d *body) *reply {
 			break
 		}
 		n = predictN(benchtime, n, t.ns)
+	}
+	if w.failed != nil {
+		return errorReply(errMatch, -1, w.failed.Error())
 	}
 	floor, _ := w.timeMode(mode, opNone, int(n))
 	r := &reply{}
@@ -719,7 +746,12 @@ func (rn *runner) serve() error {
 		case reqCompile:
 			r = rn.compile(d)
 		case reqFree:
-			delete(rn.sets, d.u32())
+			id := d.u32()
+			delete(rn.sets, id)
+			if rn.worlds[id] != nil { // gigabytes: back to the system
+				delete(rn.worlds, id)
+				debug.FreeOSMemory()
+			}
 			r = okReply()
 		case reqMatch:
 			r = rn.match(d)
@@ -729,6 +761,12 @@ func (rn *runner) serve() error {
 			r = rn.setWork(d)
 		case reqBench:
 			r = rn.bench(d)
+		case reqEndpoints:
+			r = rn.endpoints(d)
+		case reqEpAnswers:
+			r = rn.epAnswers(d)
+		case reqEpWork:
+			r = rn.epWork(d)
 		default:
 			r = errorReply(errMatch, -1,
 				fmt.Sprintf("unknown request %q", msg[0]))
@@ -741,9 +779,10 @@ func (rn *runner) serve() error {
 
 func main() {
 	rn := &runner{
-		in:   bufio.NewReaderSize(os.Stdin, 1<<16),
-		out:  bufio.NewWriterSize(os.Stdout, 1<<16),
-		sets: map[uint32]*set{},
+		in:     bufio.NewReaderSize(os.Stdin, 1<<16),
+		out:    bufio.NewWriterSize(os.Stdout, 1<<16),
+		sets:   map[uint32]*set{},
+		worlds: map[uint32]*epWorld{},
 	}
 	if err := rn.serve(); err != nil {
 		fmt.Fprintln(os.Stderr, "rxbench-go:", err)

@@ -283,6 +283,8 @@ function answer(s, op, data) {
 
 const handlers = {
   H: () => Buffer.concat([Buffer.from('H'), bytes(Buffer.from(process.versions.v8))]),
+  P: () => error(ERR_UNSUPPORTED, 'v8 runs no endpoints world (--endpoints): ' +
+    "the go runner builds Cilium's"),
   C: (d) => {
     const id = d.u32(), flags = d.u32(), n = d.u32();
     const pats = [];

@@ -348,6 +348,9 @@ class Runner:
         handlers = {ord("C"): self.compile, ord("M"): self.match,
                     ord("A"): self.answers,
                     ord("W"): self.set_work, ord("B"): self.bench,
+                    ord("P"): lambda d: error(
+                        ERR_UNSUPPORTED, "python-re runs no endpoints world "
+                        "(--endpoints): the go runner builds Cilium's"),
                     ord("F"): lambda d: (self.sets.pop(d.u32(), None), b"K")[1],
                     ord("H"): lambda d: b"H" + pack_bytes(
                         ("%d.%d.%d" % sys.version_info[:3]).encode())}

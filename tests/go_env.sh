@@ -1,0 +1,22 @@
+# go_env.sh - what the Go tests share (sourced by test_go_runner.sh and
+# go_fqdn_side.sh, which set rx, go and cache first): their skip when
+# rxbench has no go engine, and `go` run offline on tests/go.
+#
+#   go_skip_unless_built NAME   exit 77 (ctest's skip) naming NAME when
+#                               rxbench ($rx) was built without go
+#   go_in_tests VAR=V... CMD... CMD in tests/go with the build's Go cache
+#                               ($cache), no network, no module download
+
+go_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+go_skip_unless_built() {
+	if "$rx" list | sed -n '/^not built:/,$p' | grep -q '^  go '; then
+		echo "$1: SKIP: rxbench was built without go"
+		exit 77
+	fi
+}
+
+go_in_tests() {
+	(cd "$go_here/go" && env GOCACHE="$cache" GOPATH="$cache/path" \
+		GOPROXY=off GO111MODULE=on GOFLAGS=-trimpath GOTOOLCHAIN=local "$@")
+}
