@@ -971,6 +971,7 @@ int runner_sample(void *job, const struct runner_timing *t,
 		out->bytes_per_op = msg_f64(&m);
 		out->allocs_per_op = msg_f64(&m);
 		out->floor_ns_per_op = msg_f64(&m);
+		out->heap_per_op = msg_f64(&m);
 		if (m.oom || out->n == 0) {
 			snprintf(why, size, "runner %s sent a malformed sample",
 				 s->def->name);

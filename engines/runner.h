@@ -39,8 +39,9 @@
  *       u32 nnames, nnames x bytes,
  *       u32 ninputs, ninputs x bytes
  *   'B' bench u64 benchtime_ns,       'S' u64 n, f64 ns/op, f64 B/op,
- *       u64 fixed_n, u64 warmup_ns,       f64 allocs/op, f64 floor ns/op
- *       u8 mode                           (B/op and allocs/op < 0: unknown)
+ *       u64 fixed_n, u64 warmup_ns,       f64 allocs/op, f64 floor ns/op,
+ *       u8 mode                           f64 B(heap)/op (B/op, allocs/op
+ *                                         and B(heap)/op < 0: unknown)
  *   'P' endpoints u32 id, u32 flags,  'P' u64 heap, u64 nocache heap,
  *       u32 n, u32 nsel, u32 ngen,        u64 units held, or 'E'
  *       u32 nunits, nunits x unit,
@@ -189,6 +190,7 @@ struct runner_sample {
 	double bytes_per_op;  /* < 0: the runtime cannot tell */
 	double allocs_per_op; /* < 0: likewise */
 	double floor_ns_per_op;
+	double heap_per_op;   /* what one op keeps (compile); < 0: unknown */
 };
 
 /*

@@ -388,7 +388,7 @@ static int bench_time_metrics(const struct bench *b, uint64_t n, double per,
 static int bench_measure_self(const struct bench *b,
 			      const struct bench_opts *o, struct result *r)
 {
-	struct bench_self s = {0, 0, -1, -1, -1};
+	struct bench_self s = {0, 0, -1, -1, -1, -1};
 	int rc;
 
 	if (o->measure == BENCH_INSTRUCTIONS)
@@ -409,6 +409,9 @@ static int bench_measure_self(const struct bench *b,
 	if (!o->no_alloc && s.allocs_per_op >= 0)
 		result_metric_add(r, "allocs/op", BETTER_LOWER,
 				  s.allocs_per_op);
+	if (!o->no_alloc && s.heap_per_op >= 0)
+		result_metric_add(r, "B(heap)/op", BETTER_LOWER,
+				  s.heap_per_op);
 	return 0;
 }
 

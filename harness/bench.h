@@ -54,6 +54,7 @@ struct bench_self {
 	double bytes_per_op;  /* B/op, < 0 when the op's runtime cannot tell */
 	double allocs_per_op; /* allocs/op, likewise */
 	double floor_ns_per_op; /* the same loop doing nothing; < 0: none */
+	double heap_per_op;   /* B(heap)/op: what one op keeps; < 0: unknown */
 };
 
 struct bench_opts;

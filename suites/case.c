@@ -830,7 +830,8 @@ static int runner_self_time(void *job, const struct bench_opts *o,
 		return rc;
 	}
 	*s = (struct bench_self){rs.n, rs.ns_per_op, rs.bytes_per_op,
-				 rs.allocs_per_op, rs.floor_ns_per_op};
+				 rs.allocs_per_op, rs.floor_ns_per_op,
+				 rs.heap_per_op};
 	return 0;
 }
 

@@ -38,6 +38,11 @@ run scan scan --benchtime=1x
 run scan-grep scan --model=grep --benchtime=1x
 run payload payload --sizes=64,1500 --benchtime=1x
 run fqdn fqdn --domains=50 --benchtime=1x
+# a compile keeps what Go's heap says (B(heap)/op, as the C rows' retain)
+if ! grep -q '^BenchmarkFQDN/phase=compile/.*engine=go .* [1-9][0-9]* B(heap)/op' "$tmp/fqdn.txt"; then
+	echo "FAIL: fqdn: no go compile row with its B(heap)/op"
+	fail=1
+fi
 run endpoints fqdn --domains=20 --endpoints=40 --benchtime=1x \
 	--strategies=cilium-l7,map+cilium-l7
 

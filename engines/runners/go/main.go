@@ -523,6 +523,34 @@ func (w *work) recompile() int {
 	return n
 }
 
+// heapPerOp is what one op keeps, as rxbench's B(heap)/op: for the
+// compile op, the heap in use after a collection with every set's
+// expressions compiled again and held, less the heap before it.  -1
+// for the other ops (a match keeps nothing to measure).
+func (w *work) heapPerOp() float64 {
+	if w.op != opCompile {
+		return -1
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var kept []*regexp.Regexp
+	for _, s := range w.sets {
+		for _, e := range s.src {
+			if re, err := regexp.Compile(e); err == nil {
+				kept = append(kept, re)
+			}
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	if after.HeapAlloc < before.HeapAlloc {
+		return 0
+	}
+	return float64(after.HeapAlloc - before.HeapAlloc)
+}
+
 // run does n ops of kind op (opNone: the loop alone, the floor).
 func (w *work) run(op byte, n int) {
 	sink := 0
@@ -712,6 +740,7 @@ func (rn *runner) bench(d *body) *reply {
 	r.f64(float64(t.bytes / uint64(n)))
 	r.f64(float64(t.mallocs / uint64(n)))
 	r.f64(float64(floor.ns) / float64(n))
+	r.f64(w.heapPerOp())
 	return r
 }
 

@@ -344,7 +344,7 @@ const handlers = {
     }
     const floor = work.timed(OP_NONE, n);
     return Buffer.concat([Buffer.from('S'), u64(n), f64(ns / n),
-      f64(bytesPerOp(work, n)), f64(-1), f64(floor / n)]);
+      f64(bytesPerOp(work, n)), f64(-1), f64(floor / n), f64(-1)]);
   },
 };
 

@@ -342,7 +342,8 @@ class Runner:
                 break
             n = predict_n(benchtime, n, ns)
         floor = w.timed(OP_NONE, n)
-        return b"S" + struct.pack("<Qdddd", n, ns / n, -1.0, -1.0, floor / n)
+        return b"S" + struct.pack("<Qddddd", n, ns / n, -1.0, -1.0, floor / n,
+                                  -1.0)
 
     def serve(self, inp, out):
         handlers = {ord("C"): self.compile, ord("M"): self.match,
