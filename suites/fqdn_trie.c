@@ -850,12 +850,17 @@ static int one_star_match(const char *p, size_t m, size_t pre, const char *q,
 
 	if (n < pre + suf)
 		return 0;
-	if (!TRIE_LE || len < 8 || n < 8 || pre > 8 || suf > 8)
+	if (!TRIE_LE || len < 8 || pre > 8 || suf > 8 ||
+	    (n < 8 && n - suf + 8 > len))
 		return bytes_eq(p, q, pre) &&
 		       bytes_eq(p + pre + 1, q + n - suf, suf);
-	return ((load8(p) ^ load8(q)) & keep_low(pre)) == 0 &&
-	       (suf == 0 ||
-		((load8(p + m - 8) ^ load8(q + n - 8)) >> (64 - 8 * suf)) == 0);
+	if (((load8(p) ^ load8(q)) & keep_low(pre)) != 0)
+		return 0;
+	if (n - suf + 8 <= len) /* the word from the suffix's start */
+		return ((load8(p + pre + 1) ^ load8(q + n - suf)) &
+			keep_low(suf)) == 0;
+	return suf == 0 || /* the word that ends with it */
+	       ((load8(p + m - 8) ^ load8(q + n - 8)) >> (64 - 8 * suf)) == 0;
 }
 
 /*
@@ -1006,10 +1011,10 @@ int fqdn_trie_match(const struct fqdn_trie *t, const char *q, size_t len)
 
 	if (len == 0 || q[len - 1] != '.')
 		return 0;
-	if (!t->tld_any && !tld_has(t, q, len))
-		return 0; /* no selector ends in this label */
 	if (set_find(t, &t->names, q, len, &v))
 		return 1;
+	if (!t->tld_any && !tld_has(t, q, len))
+		return 0; /* no selector ends in this label */
 	if (t->match_all == 2 || (t->match_all && valid_name(q, len)))
 		return 1;
 	if ((t->node[0].terminal & END_SUBDOMAINS) && len > 1 &&
