@@ -284,7 +284,8 @@ static void tld_note(struct fqdn_trie *t, const char *low, size_t len)
 }
 
 /* The slot of key k in s, or the empty slot where it goes. */
-static size_t set_probe(const struct fqdn_trie *t, const struct trie_set *s,
+static inline __attribute__((always_inline)) size_t
+set_probe(const struct fqdn_trie *t, const struct trie_set *s,
 			const char *k, size_t len, uint64_t h)
 {
 	uint64_t tag = h >> 32 << 32;
@@ -345,7 +346,8 @@ static long set_add(struct fqdn_trie *t, struct trie_set *s, const char *k,
 }
 
 /* 1 and *value when k is in s, else 0. */
-static int set_find(const struct fqdn_trie *t, const struct trie_set *s,
+static inline __attribute__((always_inline)) int
+set_find(const struct fqdn_trie *t, const struct trie_set *s,
 		    const char *k, size_t len, uint32_t *value)
 {
 	size_t i;
@@ -822,14 +824,6 @@ static int trie_walk(const struct fqdn_trie *t, uint32_t node, const char *q,
 	return 0;
 }
 
-static int bytes_eq(const char *a, const char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
-}
-
 /* The low n bytes of a word (n <= 8). */
 static inline uint64_t keep_low(size_t n)
 {
@@ -840,27 +834,28 @@ static inline uint64_t keep_low(size_t n)
  * A HEAD_ONE_STAR head p[0..m) (star at p[pre]) against a plain query
  * head q[0..n) of one label, q[0..len) readable: the text before the
  * star is a prefix, the text after it a suffix.  Each compare is one
- * masked word when it fits eight bytes (the arena pads every key by
- * ARENA_PAD bytes each side), else byte by byte.
+ * masked word when it is shorter than eight bytes (the arena pads every
+ * key by ARENA_PAD bytes each side), else key_eq()'s words.
  */
 static int one_star_match(const char *p, size_t m, size_t pre, const char *q,
 			  size_t n, size_t len)
 {
 	size_t suf = m - pre - 1;
+	const char *ps = p + pre + 1, *qs = q + n - suf;
 
 	if (n < pre + suf)
 		return 0;
-	if (!TRIE_LE || len < 8 || pre > 8 || suf > 8 ||
-	    (n < 8 && n - suf + 8 > len))
-		return bytes_eq(p, q, pre) &&
-		       bytes_eq(p + pre + 1, q + n - suf, suf);
-	if (((load8(p) ^ load8(q)) & keep_low(pre)) != 0)
+	if (TRIE_LE && pre <= 8 && len >= 8
+		    ? ((load8(p) ^ load8(q)) & keep_low(pre)) != 0
+		    : !key_eq(p, q, pre))
 		return 0;
-	if (n - suf + 8 <= len) /* the word from the suffix's start */
-		return ((load8(p + pre + 1) ^ load8(q + n - suf)) &
-			keep_low(suf)) == 0;
-	return suf == 0 || /* the word that ends with it */
-	       ((load8(p + m - 8) ^ load8(q + n - 8)) >> (64 - 8 * suf)) == 0;
+	if (!TRIE_LE || suf >= 8 || len < 8)
+		return key_eq(ps, qs, suf);
+	if ((size_t)(qs - q) + 8 <= len) /* the word from its start */
+		return ((load8(ps) ^ load8(qs)) & keep_low(suf)) == 0;
+	return n < 8 ? key_eq(ps, qs, suf) /* the word that ends with it */
+		     : suf == 0 || ((load8(p + m - 8) ^ load8(q + n - 8)) >>
+				    (64 - 8 * suf)) == 0;
 }
 
 /*

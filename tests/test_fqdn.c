@@ -1031,7 +1031,7 @@ static const char *const trie_shape[] = {
 	"N.L.T",  "*.L.T",   "*.*.L.T", "*N.L.T", "N*.L.T", "N*N.T",
 	"*.T",    "L.*",     "N.L*",    "**.L.T", "**.T",   "*",
 	"**",     "*.L*N.T", "N.T.",    "N.L.T",  "*.N*.L.T", "N.D.T",
-	"N.D.L.T", "*.D.T",  "*N.D.T",
+	"N.D.L.T", "*.D.T",  "*N.D.T", "D*.L.T", "*D.T", "D*N.T",
 };
 
 /* A label of 1 to 4 letters from "ab", "T" a top-level one, "D" a long
