@@ -5,16 +5,20 @@
  *   - one lookup of the whole name in a set hashed from the key's first
  *     and last eight bytes and its length (two loads, two multiplies,
  *     whatever the name's length), the slot holding 32 bits of the hash
- *     so that a miss rarely reads a key;
+ *     so that a miss rarely reads a key, a hit compared sixteen bytes at
+ *     a time (SSE2), never by memcmp;
+ *   - then a filter of 8 Ki bits (1 KiB, in L1) of every selector's last
+ *     label: a query under any other top-level label is denied by one
+ *     word read and one bit, before any other lookup;
  *   - per group of heads (the distinct numbers of leading wildcard
- *     labels: one or two in practice), one memchr to the group's dot,
- *     one lookup of the suffix, and a check of the heads found there
- *     decided when they were inserted (a lone '*' is a class check of the
- *     label, one star a prefix and a suffix compare), the label's
- *     characters checked once for all heads;
- *   - no recursion, no backtracking, no allocation.  Only 1.19's leading
- *     "**." walks the label trie (edges keyed by the label's first eight
- *     bytes read as one number).
+ *     labels: one or two in practice), one search to the group's dot
+ *     eight bytes at a time, one lookup of the suffix, and a check of the
+ *     heads found there decided when they were inserted (a lone '*' is
+ *     a class check of the label by SSE2 range compares, one star a
+ *     prefix and a suffix compared as masked words);
+ *   - no recursion, no backtracking, no allocation, no byte loop on the
+ *     fast path.  Only 1.19's leading "**." walks the label trie (edges
+ *     keyed by the label's first eight bytes read as one number).
  */
 #define _GNU_SOURCE
 #include "suites/fqdn_trie.h"
