@@ -15,6 +15,7 @@
 #include "golden.h"
 
 #include "corpora/fqdn_policy.h"
+#include "corpora/rng.h"
 #include "harness/complexity.h"
 #include "report/text.h"
 #include "suites/suite.h"
@@ -1012,4 +1013,195 @@ Test(fqdn_endpoints, shared_units_verdicts_and_updates)
 	check_endpoints(fqdn_strategy_find("cilium-l7"), engine_find("pcre2"));
 	check_endpoints(fqdn_strategy_find("map+cilium-l7"),
 			engine_find("pcre2"));
+}
+
+/*
+ * The trie's fast paths against the reference, at random: policies of a
+ * few selectors in the shapes the trie keeps apart (names, one or more
+ * star labels, a star inside a label or in the last one, 1.19's "**.",
+ * "*" alone, selectors in upper case or with a final dot) over a small
+ * alphabet, so that labels, suffixes and top-level labels repeat; and
+ * queries made from them (stars filled with 0 to 70 class characters:
+ * labels past 63), then changed (case, final dot, another, empty or
+ * extra label, a byte changed or dropped, a byte no star matches, names
+ * under 8 and 16 bytes, where the trie reads words byte by byte).  Both
+ * semantics.
+ */
+static const char *const trie_shape[] = {
+	"N.L.T",  "*.L.T",   "*.*.L.T", "*N.L.T", "N*.L.T", "N*N.T",
+	"*.T",    "L.*",     "N.L*",    "**.L.T", "**.T",   "*",
+	"**",     "*.L*N.T", "N.T.",    "N.L.T",  "*.N*.L.T", "N.D.T",
+	"N.D.L.T", "*.D.T",  "*N.D.T", "D*.L.T", "*D.T", "D*N.T",
+};
+
+/* A label of 1 to 4 letters from "ab", "T" a top-level one, "D" a long
+ * one (keys past 16 bytes), "*" kept. */
+static void trie_fill_shape(const char *shape, struct rng *r, char *out)
+{
+	static const char *const tld[] = {"io", "com", "co", "x", "example"};
+	size_t n = 0;
+
+	for (const char *c = shape; *c; c++) {
+		if (*c == 'D') {
+			memcpy(out + n, "long-domain-of-bytes", 20);
+			n += 20;
+		} else if (*c == 'T') {
+			const char *t = tld[rng_below(r, 5)];
+			memcpy(out + n, t, strlen(t));
+			n += strlen(t);
+		} else if (*c == 'N' || *c == 'L') {
+			for (uint64_t k = 1 + rng_below(r, 4); k > 0; k--)
+				out[n++] = (char)("abAB"[rng_below(r, *c == 'N'
+								   ? 4 : 2)]);
+		} else {
+			out[n++] = *c;
+		}
+	}
+	out[n] = '\0';
+}
+
+/* A query from selector s: stars filled, then one change at random. */
+static size_t trie_query(const char *s, struct rng *r, char *q)
+{
+	static const char cls[] = "ab-_9Z";
+	size_t n = 0;
+
+	for (const char *c = s; *c; c++) {
+		if (*c != '*') {
+			q[n++] = *c;
+			continue;
+		}
+		for (uint64_t k = rng_below(r, 4) ? rng_below(r, 5)
+						  : rng_below(r, 71);
+		     k > 0; k--)
+			q[n++] = cls[rng_below(r, sizeof(cls) - 1)];
+		if (rng_below(r, 6) == 0) /* a star over two labels */
+			q[n++] = '.';
+	}
+	switch (rng_below(r, 11)) {
+	case 7: if (n > 0) q[rng_below(r, n)] = "abAB"[rng_below(r, 4)]; break;
+	case 8: if (n > 0) { size_t i = rng_below(r, n);
+			memmove(q + i, q + i + 1, n - i - 1); n--; }
+		break;
+	case 0: q[n++] = '.'; break;                   /* qualified */
+	case 1: memmove(q + 2, q, n); memcpy(q, "a.", 2); n += 2; break;
+	case 2: memmove(q + 1, q, n); q[0] = '.'; n++; break; /* empty */
+	case 3: q[n++] = '.'; q[n++] = '.'; break;
+	case 4: if (n > 0) q[rng_below(r, n)] = "$ .*"[rng_below(r, 4)]; break;
+	case 5: memcpy(q + n, ".io", 3); n += 3; break;  /* another tld */
+	case 6: for (size_t i = 0; i < n; i++)
+			q[i] = (char)(q[i] >= 'a' && q[i] <= 'z' ? q[i] - 32 : q[i]);
+		break;
+	default: break;
+	}
+	q[n] = '\0';
+	return n;
+}
+
+Test(fqdn_trie, fast_paths_agree_with_reference)
+{
+	const struct fqdn_strategy *s = fqdn_strategy_find("trie");
+	struct rng r;
+	char sel[8][64], q[256], buf[258];
+	size_t checked = 0, allowed = 0;
+
+	rng_init(&r, 15);
+	for (int round = 0; round < 1500; round++) {
+		struct fqdn_policy p;
+		struct fqdn_built b;
+		struct fqdn_ref ref;
+		size_t nsel = 1 + rng_below(&r, 8);
+
+		fqdn_policy_init(&p);
+		p.cilium = round % 2 ? FQDN_CILIUM_1_19 : FQDN_CILIUM_1_11;
+		for (size_t i = 0; i < nsel; i++) {
+			size_t k = rng_below(&r, sizeof(trie_shape) /
+						     sizeof(trie_shape[0]));
+			/* "*" and "**" allow (nearly) all: rarely */
+			if (trie_shape[k][0] == '*' && strlen(trie_shape[k]) <= 2 &&
+			    rng_below(&r, 4) != 0)
+				k = 0;
+			trie_fill_shape(trie_shape[k], &r, sel[i]);
+			cr_assert_eq(fqdn_policy_add(&p, strchr(sel[i], '*')
+							     ? FQDN_MATCH_PATTERN
+							     : FQDN_MATCH_NAME,
+						     sel[i], strlen(sel[i]), 0),
+				     0);
+		}
+		cr_assert_eq(fqdn_ref_init(&ref, &p), 0);
+		cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+		for (int k = 0; k < 24; k++) {
+			size_t n = trie_query(sel[rng_below(&r, nsel)], &r, q);
+			int want = fqdn_ref_allows(&ref, q, n);
+			cr_assert_eq(fqdn_decide(s, &b, NULL, NULL, q, n, buf), want,
+				     "%s: '%s' on %s%s%s%s%s%s%s%s", 
+				     fqdn_cilium_name(p.cilium), q, sel[0],
+				     nsel > 1 ? " " : "", nsel > 1 ? sel[1] : "",
+				     nsel > 2 ? " " : "", nsel > 2 ? sel[2] : "",
+				     nsel > 3 ? " " : "", nsel > 3 ? sel[3] : "",
+				     nsel > 4 ? " ..." : "");
+			checked++;
+			allowed += (size_t)want;
+		}
+		fqdn_built_release(&b);
+		fqdn_ref_release(&ref);
+		fqdn_policy_release(&p);
+	}
+	/* both verdicts well represented */
+	cr_expect_gt(allowed, checked / 5, "%zu of %zu", allowed, checked);
+	cr_expect_lt(allowed, checked * 4 / 5, "%zu of %zu", allowed, checked);
+}
+
+/* The trie's edges by hand: verdicts Cilium's regexes give. */
+Test(fqdn_trie, edges_by_hand)
+{
+	static const struct {
+		int v119;
+		const char *sel, *q;
+		int want;
+	} rows[] = {
+		{0, "p:*", "A.b.", 1},             /* "*" alone: valid names */
+		{0, "p:*", "a..b", 0},
+		{1, "p:*", "a..b", 1},             /* 1.19: every name */
+		{1, "p:**.svc.local", "a.b.svc.local", 1}, /* one label or more */
+		{1, "p:**.svc.local", "svc.local", 0},
+		{1, "p:**.svc.local", ".svc.local", 0},
+		{0, "p:**.svc.local", "a.b.svc.local", 0}, /* 1.11: one label */
+		{0, "p:**.svc.local", "a.svc.local", 1},
+		{0, "Api.Example.COM.", "api.example.com", 1}, /* upper, dot */
+		{0, "api.example.com", "API.EXAMPLE.COM.", 1},
+		{0, "p:*.example.com",
+		 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		 ".example.com", 1},               /* a label past 63 */
+		{0, "p:*.example.com", ".example.com", 1}, /* an empty label */
+		{0, "p:*.example.com", "a..example.com", 0},
+		{0, "p:x*y.io", "xy.io", 1},
+		{0, "p:x*y.io", "xay.io.io", 0},
+		{0, "p:a*.io", "ab.com", 0},       /* another last label */
+		{0, "p:*.io", "a.io.x", 0},
+		{0, "p:io.*", "io.anything", 1},   /* a star in the last label */
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct fqdn_strategy *s = fqdn_strategy_find("trie");
+		const char *sel = rows[i].sel;
+		struct fqdn_policy p;
+		struct fqdn_built b;
+		struct fqdn_ref ref;
+		char buf[256];
+
+		policy_of(&p, &sel, 1);
+		p.cilium = rows[i].v119 ? FQDN_CILIUM_1_19 : FQDN_CILIUM_1_11;
+		cr_assert_eq(fqdn_ref_init(&ref, &p), 0);
+		cr_expect_eq(fqdn_ref_allows(&ref, rows[i].q, strlen(rows[i].q)),
+			     rows[i].want, "row %zu: the reference", i);
+		fqdn_ref_release(&ref);
+		cr_assert_eq(fqdn_generate(s, &p, &b), 0);
+		cr_expect_eq(fqdn_decide(s, &b, NULL, NULL, rows[i].q,
+					 strlen(rows[i].q), buf),
+			     rows[i].want, "row %zu: %s on '%s'", i, sel,
+			     rows[i].q);
+		fqdn_built_release(&b);
+		fqdn_policy_release(&p);
+	}
 }
