@@ -42,9 +42,17 @@ struct run {
  * prepare() of the fqdn suite on engines e[0..n): policy file `policy`,
  * queries file `queries`, and opts (NULL-ended "name", "value" pairs).
  */
+/*
+ * The verifying child's time limit in these tests: enough for a loaded
+ * machine (0.2 s, the stuck engine's, timed out pcre2's and re2's
+ * verification of every strategy under ctest -j2).
+ */
+#define VERIFY_TIMEOUT_NS 10e9
+
 static void run_prepare_with(struct run *r, const char *policy,
 			     const char *queries, const struct engine *const *e,
-			     size_t n, const char *const *opts)
+			     size_t n, const char *const *opts,
+			     double timeout_ns)
 {
 	memset(r, 0, sizeof(*r));
 	r->s = suite_find("fqdn");
@@ -52,7 +60,7 @@ static void run_prepare_with(struct run *r, const char *policy,
 	for (size_t i = 0; i < n; i++)
 		r->eng[i] = e[i];
 	r->opts = (struct bench_opts){.benchtime_ns = 1e6, .count = 1,
-				      .isolate = 1, .timeout_ns = 200e6};
+				      .isolate = 1, .timeout_ns = timeout_ns};
 	r->ctx = (struct suite_ctx){.engines = r->eng, .nengines = n,
 				    .opts = &r->opts, .plan = &r->plan,
 				    .results = &r->res};
@@ -75,7 +83,8 @@ static void run_prepare_with(struct run *r, const char *policy,
 static void run_prepare(struct run *r, const char *policy,
 			const struct engine *const *e, size_t n)
 {
-	run_prepare_with(r, policy, "data/fqdn/edge-queries.txt", e, n, NULL);
+	run_prepare_with(r, policy, "data/fqdn/edge-queries.txt", e, n, NULL,
+			 VERIFY_TIMEOUT_NS);
 }
 
 static void run_release(struct run *r)
@@ -240,7 +249,9 @@ Test(fqdn_suite, stuck_or_crashing_engine_while_verifying, .timeout = 60)
 	stuck.is_match = stuck_is_match;
 	crashy.name = "crashy";
 	crashy.is_match = crashy_is_match;
-	run_prepare(&r, "data/fqdn/list.txt", e, 3);
+	/* 0.2 s: the stuck engine's row comes back that soon */
+	run_prepare_with(&r, "data/fqdn/list.txt", "data/fqdn/edge-queries.txt",
+			 e, 3, NULL, 200e6);
 	row = results_find(&r.res, "FQDN/strategy=reverse/engine=stuck");
 	cr_assert_not_null(row);
 	cr_expect_eq(row->status, RESULT_TIMEOUT);
@@ -375,7 +386,7 @@ Test(fqdn_suite, example_policies_load_and_verify_on_both_versions,
 			struct run r;
 			run_prepare_with(&r, examples[i].file,
 					 "data/fqdn/examples/queries.txt", e,
-					 e[1] ? 2 : 1, opts);
+					 e[1] ? 2 : 1, opts, VERIFY_TIMEOUT_NS);
 			expect_only_unsupported(&r, examples[i].file);
 			b = planned(&r, "FQDN/phase=queries/strategy=trie/"
 					"engine=none");
