@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "corpora/http_req.h"
+#include "corpora/file.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -173,6 +174,7 @@ static int bad(struct cur *c, const char *fmt, ...)
 	if (n > 0 && (size_t)n < c->size)
 		vsnprintf(c->why + n, c->size - (size_t)n, fmt, ap);
 	va_end(ap);
+	msg_escape_controls(c->why, c->size); /* a quoted Content-Type */
 	return 1;
 }
 

@@ -110,6 +110,8 @@ Test(http_req, strict_about_edge_bytes)
 		{"POST / HTTP/1.1\r\nContent-Length: 1x\r\n\r\nabc", 0, "a bad Content-Length"},
 		{"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 0, "Transfer-Encoding"},
 		{"POST / HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: 3\r\n\r\n<a>", 0, "text/xml bodies are not parsed"},
+		/* a tab quoted from the Content-Type is escaped (found by fuzz_http_req) */
+		{"POST / HTTP/1.1\r\nContent-Type: multipart/\tx\r\nContent-Length: 3\r\n\r\n<a>", 0, "line 4: multipart/\\x09x bodies are not parsed"},
 	};
 	struct http_req q;
 	char why[160];
