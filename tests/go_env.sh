@@ -5,7 +5,8 @@
 #   go_skip_unless_built NAME   exit 77 (ctest's skip) naming NAME when
 #                               rxbench ($rx) was built without go
 #   go_in_tests VAR=V... CMD... CMD in tests/go with the build's Go cache
-#                               ($cache), no network, no module download
+#                               ($cache, relative or not), no network,
+#                               no module download
 
 go_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -17,6 +18,8 @@ go_skip_unless_built() {
 }
 
 go_in_tests() {
-	(cd "$go_here/go" && env GOCACHE="$cache" GOPATH="$cache/path" \
+	local abs # go wants both absolute; a caller may name a relative cache
+	abs=$(mkdir -p "$cache" && cd "$cache" && pwd) || return 1
+	(cd "$go_here/go" && env GOCACHE="$abs" GOPATH="$abs/path" \
 		GOPROXY=off GO111MODULE=on GOFLAGS=-trimpath GOTOOLCHAIN=local "$@")
 }

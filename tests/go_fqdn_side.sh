@@ -14,6 +14,14 @@
 #
 # Defaults: 500 selectors (the seed's), 1s warm, 1000x seed (the seed's
 # -benchtime), strategies map+reverse+sort and reverse+sort.
+#
+# Each phase runs alone, rxbench's row then go test's, so the two sides
+# of a row are timed seconds apart, not a whole suite apart: this host's
+# speed drifts by tens of percent over tens of seconds.  ROUNDS=K in the
+# environment (default 1) runs K such rounds, the side that goes first
+# alternating; the table shows the medians of the K rounds, the ratio of
+# the medians and the range of the per-round ratios (as benchstat
+# compares a side-by-side -count=K).
 set -u
 rx=$1 go=$2 cache=$3 cli=$4
 domains=${5:-500} warm=${6:-1s} seedtime=${7:-1000x}
@@ -26,64 +34,116 @@ fail=0
 
 go_skip_unless_built go_fqdn_side
 
+# side_rx STRATEGY MODE ROUND PHASE: rxbench's go row into
+# rx-MODE-ROUND-PHASE.json
+side_rx() {
+	local bt=$warm
+	[ "$2" = seed ] && bt=$seedtime
+	if ! "$rx" run fqdn --engines=go --engine-opt=go.mode="$2" \
+		--domains="$domains" --strategies="$1" --count=1 --timeout=10m \
+		--bench="/phase=$4\$" --benchtime="$bt" \
+		-o "$tmp/rx-$2-$3-$4.json" >"$tmp/rx-$2.txt" 2>&1; then
+		echo "FAIL: $1: rxbench (go.mode=$2, phase $4) exited non-zero:"
+		grep -E 'FAIL|MISMATCH|error' "$tmp/rx-$2.txt" | head
+		return 1
+	fi
+}
+
+# side_go STRATEGY MODE ROUND PHASE: go test's row into
+# go-MODE-ROUND-PHASE.txt
+side_go() {
+	local bt=$warm
+	[ "$2" = seed ] && bt=$seedtime
+	if ! go_in_tests RXB_FQDN_CASE="$tmp/case.txt" "$go" test \
+		-run '^$' -bench "^BenchmarkFQDN\$/^mode=$2\$/^phase=$4\$" \
+		-benchtime="$bt" -count=1 >"$tmp/go-$2-$3-$4.txt" 2>&1; then
+		echo "FAIL: $1: go test (mode=$2, phase $4):"
+		grep -v '^Benchmark' "$tmp/go-$2-$3-$4.txt" | head
+		return 1
+	fi
+}
+
 for s in $strategies; do
 	if ! "$cli" "$s" "$domains" 1 >"$tmp/case.txt"; then
 		echo "FAIL: fqdn_case_cli $s $domains 1"
 		fail=1
 		continue
 	fi
-	for mode in warm seed; do
-		bt=$warm
-		[ $mode = seed ] && bt=$seedtime
-		if ! "$rx" run fqdn --engines=go --engine-opt=go.mode=$mode \
-			--domains="$domains" --strategies="$s" --count=1 --timeout=10m \
-			--bench="/phase=(compile|.*match)" --benchtime="$bt" \
-			-o "$tmp/rx-$mode.json" >"$tmp/rx-$mode.txt" 2>&1; then
-			echo "FAIL: $s: rxbench (go.mode=$mode) exited non-zero:"
-			grep -E 'FAIL|MISMATCH|error' "$tmp/rx-$mode.txt" | head
-			fail=1
-		fi
-		if ! go_in_tests RXB_FQDN_CASE="$tmp/case.txt" "$go" test \
-			-run '^$' -bench "^BenchmarkFQDN\$/^mode=$mode\$" \
-			-benchtime="$bt" -count=1 >"$tmp/go-$mode.txt" 2>&1; then
-			echo "FAIL: $s: go test (mode=$mode):"
-			grep -v '^Benchmark' "$tmp/go-$mode.txt" | head
-			fail=1
-		fi
+	# the phases: compile and every query set of the case
+	phases="compile $(sed -n 's/^set\t//p' "$tmp/case.txt" | tr '\n' ' ')"
+	for ((round = 1; round <= ${ROUNDS:-1}; round++)); do
+		sides="rx go"
+		[ $((round % 2)) -eq 0 ] && sides="go rx"
+		for mode in warm seed; do
+			for phase in $phases; do
+				for side in $sides; do
+					side_$side "$s" $mode $round $phase || fail=1
+				done
+			done
+		done
 	done
-	/usr/bin/python3 - "$s" "$domains" "$tmp" <<'PY' || fail=1
-import json, re, sys
-strategy, domains, tmp = sys.argv[1:]
-print(f"strategy={strategy} domains={domains}: rxbench go row / go test")
-print(f"| mode | phase | ns/op rx | ns/op go | ratio | B/op rx | B/op go "
-      f"| allocs/op rx | allocs/op go |")
-print("|---|---|---|---|---|---|---|---|---|")
-bad = 0
-for mode in ("warm", "seed"):
-    rx = {}
-    try:
-        for b in json.load(open(f"{tmp}/rx-{mode}.json"))["benchmarks"]:
-            m = {x["unit"]: x["samples"][0] for x in b.get("metrics", [])}
-            rx[b["keys"]["phase"]] = m
-    except (OSError, ValueError, KeyError):
-        pass
-    gt = {}
-    for line in open(f"{tmp}/go-{mode}.txt"):
+	/usr/bin/python3 - "$s" "$domains" "$tmp" "${ROUNDS:-1}" <<'PY' || fail=1
+import glob, json, re, statistics, sys
+strategy, domains, tmp, rounds = sys.argv[1:]
+rounds = int(rounds)
+
+
+def rx_rows(pattern):
+    """phase -> {unit: value} of a round's rxbench runs (one sample each)."""
+    rows = {}
+    for path in glob.glob(pattern):
+        try:
+            for b in json.load(open(path))["benchmarks"]:
+                rows[b["keys"]["phase"]] = {x["unit"]: x["samples"][0]
+                                            for x in b.get("metrics", [])}
+        except (OSError, ValueError, KeyError):
+            pass
+    return rows
+
+
+def go_rows(pattern):
+    """phase -> {unit: value} of a round's go test -count=1 runs."""
+    rows = {}
+    lines = []
+    for path in glob.glob(pattern):
+        lines += open(path).readlines()
+    for line in lines:
         g = re.match(r"BenchmarkFQDN/mode=\w+/phase=([a-z-]+?)(?:-\d+)?\s+\d+\s+(.*)",
                      line)
         if g:
             f = g.group(2).split()
-            gt[g.group(1)] = {f[i + 1]: float(f[i]) for i in range(0, len(f) - 1, 2)}
-    for phase in sorted(set(rx) | set(gt)):
-        r, g = rx.get(phase, {}), gt.get(phase, {})
-        if not r or not g:
-            print(f"missing: {mode} {phase} (rxbench {bool(r)}, go test {bool(g)})")
+            rows[g.group(1)] = {f[i + 1]: float(f[i]) for i in range(0, len(f) - 1, 2)}
+    return rows
+
+
+def med(runs, phase, unit):
+    return statistics.median(r[phase].get(unit, -1) for r in runs)
+
+
+what = "medians of %d interleaved rounds, " % rounds if rounds > 1 else ""
+print(f"strategy={strategy} domains={domains}: rxbench go row / go test ({what}ns/op ratio rx/go)")
+print("| mode | phase | ns/op rx | ns/op go | ratio | round ratios | B/op rx | B/op go "
+      "| allocs/op rx | allocs/op go |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+bad = 0
+for mode in ("warm", "seed"):
+    rx = [rx_rows(f"{tmp}/rx-{mode}-{k}-*.json") for k in range(1, rounds + 1)]
+    gt = [go_rows(f"{tmp}/go-{mode}-{k}-*.txt") for k in range(1, rounds + 1)]
+    for phase in sorted(set().union(*rx, *gt)):
+        if not all(phase in r for r in rx) or not all(phase in g for g in gt):
+            print(f"missing: {mode} {phase} in some round (rxbench "
+                  f"{sum(phase in r for r in rx)}, go test "
+                  f"{sum(phase in g for g in gt)} of {rounds})")
             bad = 1
             continue
-        ratio = r["ns/op"] / g["ns/op"] if g.get("ns/op") else float("nan")
-        print(f"| {mode} | {phase} | {r['ns/op']:.0f} | {g['ns/op']:.0f} | "
-              f"{ratio:.2f} | {r.get('B/op', -1):.0f} | {g.get('B/op', -1):.0f} | "
-              f"{r.get('allocs/op', -1):.0f} | {g.get('allocs/op', -1):.0f} |")
+        rn, gn = med(rx, phase, "ns/op"), med(gt, phase, "ns/op")
+        each = sorted(r[phase]["ns/op"] / g[phase]["ns/op"]
+                      for r, g in zip(rx, gt) if g[phase].get("ns/op"))
+        span = f"{each[0]:.2f}..{each[-1]:.2f}" if each else "-"
+        ratio = rn / gn if gn else float("nan")
+        print(f"| {mode} | {phase} | {rn:.0f} | {gn:.0f} | {ratio:.2f} | {span} | "
+              f"{med(rx, phase, 'B/op'):.0f} | {med(gt, phase, 'B/op'):.0f} | "
+              f"{med(rx, phase, 'allocs/op'):.0f} | {med(gt, phase, 'allocs/op'):.0f} |")
 sys.exit(bad)
 PY
 done
