@@ -21,7 +21,10 @@
 # environment (default 1) runs K such rounds, the side that goes first
 # alternating; the table shows the medians of the K rounds, the ratio of
 # the medians and the range of the per-round ratios (as benchstat
-# compares a side-by-side -count=K).
+# compares a side-by-side -count=K).  CPUS="A B" runs the two sides of a
+# phase at once instead, each pinned to its own CPU (taskset), swapping
+# CPUs each round: both then see the same seconds of the host, and each
+# Go process has one P.
 set -u
 rx=$1 go=$2 cache=$3 cli=$4
 domains=${5:-500} warm=${6:-1s} seedtime=${7:-1000x}
@@ -34,12 +37,14 @@ fail=0
 
 go_skip_unless_built go_fqdn_side
 
+pin=() # a command prefix for a side: taskset in both_at_once
+
 # side_rx STRATEGY MODE ROUND PHASE: rxbench's go row into
 # rx-MODE-ROUND-PHASE.json
 side_rx() {
 	local bt=$warm
 	[ "$2" = seed ] && bt=$seedtime
-	if ! "$rx" run fqdn --engines=go --engine-opt=go.mode="$2" \
+	if ! "${pin[@]}" "$rx" run fqdn --engines=go --engine-opt=go.mode="$2" \
 		--domains="$domains" --strategies="$1" --count=1 --timeout=10m \
 		--bench="/phase=$4\$" --benchtime="$bt" \
 		-o "$tmp/rx-$2-$3-$4.json" >"$tmp/rx-$2.txt" 2>&1; then
@@ -54,13 +59,28 @@ side_rx() {
 side_go() {
 	local bt=$warm
 	[ "$2" = seed ] && bt=$seedtime
-	if ! go_in_tests RXB_FQDN_CASE="$tmp/case.txt" "$go" test \
+	if ! go_in_tests RXB_FQDN_CASE="$tmp/case.txt" "${pin[@]}" "$go" test \
 		-run '^$' -bench "^BenchmarkFQDN\$/^mode=$2\$/^phase=$4\$" \
 		-benchtime="$bt" -count=1 >"$tmp/go-$2-$3-$4.txt" 2>&1; then
 		echo "FAIL: $1: go test (mode=$2, phase $4):"
 		grep -v '^Benchmark' "$tmp/go-$2-$3-$4.txt" | head
 		return 1
 	fi
+}
+
+# both_at_once STRATEGY MODE ROUND PHASE: the two sides together on the
+# two CPUs of $CPUS, rxbench on the first in odd rounds, on the second in
+# even ones.
+both_at_once() {
+	local cpus=($CPUS) rc=0 a b
+	[ $(($3 % 2)) -eq 0 ] && cpus=(${cpus[1]} ${cpus[0]})
+	(pin=(taskset -c "${cpus[0]}"); side_rx "$@") &
+	a=$!
+	(pin=(taskset -c "${cpus[1]}"); side_go "$@") &
+	b=$!
+	wait $a || rc=1
+	wait $b || rc=1
+	return $rc
 }
 
 for s in $strategies; do
@@ -76,6 +96,10 @@ for s in $strategies; do
 		[ $((round % 2)) -eq 0 ] && sides="go rx"
 		for mode in warm seed; do
 			for phase in $phases; do
+				if [ -n "${CPUS:-}" ]; then
+					both_at_once "$s" $mode $round $phase || fail=1
+					continue
+				fi
 				for side in $sides; do
 					side_$side "$s" $mode $round $phase || fail=1
 				done
