@@ -902,7 +902,8 @@ void *runner_ep_add_work(void *world, enum runner_op op, const uint32_t *eps,
 			 const struct runner_bytes *in, size_t n)
 {
 	void *sets[1] = {world};
-	struct runner_work w = {op, 1, sets, 1, NULL, 0, in, n};
+	struct runner_work w = {op, 1, sets, 1, NULL, 0, in, n,
+				RUNNER_REWRITE_NONE};
 	struct runner_job *j = runner_add_work(world, &w);
 
 	if (j == NULL)
@@ -926,7 +927,7 @@ static void work_msg(const struct runner_job *j, struct msg *m)
 	}
 	msg_u8(m, 'W');
 	msg_u8(m, (unsigned)w->op);
-	msg_u8(m, w->each ? 1 : 0);
+	msg_u8(m, (w->each ? 1u : 0u) | w->rewrite);
 	msg_u32(m, (uint32_t)w->nsets);
 	for (size_t i = 0; i < w->nsets; i++)
 		msg_u32(m, ((const struct runner_set *)w->sets[i])->id);
@@ -936,6 +937,38 @@ static void work_msg(const struct runner_job *j, struct msg *m)
 	msg_u32(m, (uint32_t)w->ninputs);
 	for (size_t i = 0; i < w->ninputs; i++)
 		msg_bytes(m, w->inputs[i].p, w->inputs[i].len);
+}
+
+int runner_work_values(const struct runner_work *w, long *values, char *why,
+		       size_t size)
+{
+	struct runner_job j = {NULL, NULL, *w, NULL};
+	struct runner_conn *c = NULL;
+	struct msg m = {0};
+	int rc = w->nsets == 0 ? ENGINE_ERR_MATCH : 0;
+
+	if (rc != 0)
+		snprintf(why, size, "a work without a set");
+	for (size_t i = 0; rc == 0 && i < w->nsets; i++)
+		rc = set_load(w->sets[i], &c, NULL, why, size);
+	if (rc != 0)
+		return rc;
+	j.owner = w->sets[0];
+	work_msg(&j, &m);
+	rc = call_expect(c, &m, 'K', why, size);
+	if (rc == 0) {
+		m.n = 0;
+		msg_u8(&m, 'V');
+		rc = call_expect(c, &m, 'A', why, size);
+	}
+	if (rc == 0 && answers_read(j.owner, RUNNER_OP_IS_MATCH, &m,
+				    w->ninputs, values, NULL) != 0) {
+		snprintf(why, size, "runner %s sent malformed values",
+			 j.owner->def->name);
+		rc = STATUS_CRASHED;
+	}
+	free(m.p);
+	return rc;
 }
 
 int runner_sample(void *job, const struct runner_timing *t,

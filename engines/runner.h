@@ -34,10 +34,11 @@
  *       bytes input                       one byte per pattern, else empty)
  *   'A' answers u32 id, u8 op,        'A' u32 n, n x (u64 value, bytes ids)
  *       u32 n, n x bytes input
- *   'W' work u8 op, u8 each,          'K', or 'E'
+ *   'W' work u8 op, u8 flags,         'K', or 'E'
  *       u32 nsets, nsets x u32 id,
  *       u32 nnames, nnames x bytes,
  *       u32 ninputs, ninputs x bytes
+ *   'V' work values                   'A' as answers (ids empty)
  *   'B' bench u64 benchtime_ns,       'S' u64 n, f64 ns/op, f64 B/op,
  *       u64 fixed_n, u64 warmup_ns,       f64 allocs/op, f64 floor ns/op,
  *       u8 mode                           f64 B(heap)/op (B/op, allocs/op
@@ -71,12 +72,23 @@
  *
  * work: what the next bench times.  op 0 is nothing (the floor), 1-3 as
  * above, 4 compile (one op compiles every pattern of the sets again).
- * each = 1: one op is the op on the next input, cycling over them (a
- * packet, a query); each = 0: one op is the op on every input in turn (a
- * corpus, the lines of a file).  names, when there are any: an input
- * found in this set of names counts 1 without asking the regex (the map
- * of the fqdn suite's map+ strategies, looked up first as Cilium does).
- * The value of one input is the sum over the sets.
+ * flags bit 0 (each) set: one op is the op on the next input, cycling
+ * over them (a packet, a query); clear: one op is the op on every input
+ * in turn (a corpus, the lines of a file).  Bit 1 (fqdn): each op first
+ * rewrites its input as the fqdn suite does (suites/fqdn_strategies.h,
+ * fqdn_rewrite: lower case as Go's strings.ToLower as far as a verdict
+ * can tell, that is ASCII letters, U+0130 to 'i' and U+212A to 'k';
+ * then a trailing dot unless the input ends with one), and bit 2
+ * (reverse, only with bit 1) then reverses its bytes: the proxy's work,
+ * in the op as the C engines' ops do it.  names, when there are any: an
+ * input (rewritten) found in this set of names counts 1 without asking
+ * the regex (the map of the fqdn suite's map+ strategies, looked up
+ * first as Cilium does).  The value of one input is the sum over the
+ * sets.  Other flag bits are an error.
+ *
+ * values: the current work's op (each set, op 1-3) on each of its inputs
+ * in turn, exactly as a bench's op computes it, rewrite and names
+ * included: what rxbench verifies of a work that rewrites.
  *
  * bench: one sample with --benchtime's rules: a warm-up of whole passes
  * over the inputs until warmup_ns has gone by (at least one pass), then n
@@ -113,7 +125,9 @@
  * op 6 a policy-update of endpoint ep (inputs empty): its selectors to
  * the units of its other generation (ngen 2), new units first (a cache
  * hit, or compiled), then the old ones released.  A runner without
- * endpoints answers 'P' with 'E' unsupported (2).
+ * endpoints answers 'P' with 'E' unsupported (2).  Endpoint queries come
+ * rewritten by rxbench (no 'W' flags here): the rewrite, tens of ns, is
+ * left out of ops of tens of microseconds on Go.
  *
  * mode 0 is warm: what the runtime keeps between ops (Go's regexp
  * machine pool) stays, as in a long-running proxy.  Mode 1 is the seed's
@@ -166,6 +180,13 @@ struct runner_bytes {
 	size_t len;
 };
 
+/* What a work's op does to its input first ('W' flags bits 1 and 2). */
+enum runner_rewrite {
+	RUNNER_REWRITE_NONE = 0,
+	RUNNER_REWRITE_FQDN = 1u << 1,    /* lower case, a trailing dot */
+	RUNNER_REWRITE_REVERSE = 1u << 2, /* then reversed (with _FQDN) */
+};
+
 /* What a benchmark times ('W'); the arrays are the caller's. */
 struct runner_work {
 	enum runner_op op;
@@ -176,6 +197,7 @@ struct runner_work {
 	size_t nnames;
 	const struct runner_bytes *inputs; /* at least one */
 	size_t ninputs;
+	unsigned rewrite; /* enum runner_rewrite bits */
 };
 
 struct runner_timing {
@@ -227,6 +249,16 @@ int runner_answers(void *h, enum runner_op op, const struct runner_bytes *in,
  * runner_answers(). */
 int runner_is_match_each(void *h, const struct runner_bytes *in, size_t n,
 			 unsigned char *hit);
+
+/*
+ * The values work w's op computes on each of its inputs ('W' then 'V':
+ * each = 1, op 1-3, not endpoints), into values[0..w->ninputs), in this
+ * process's runner (its sets compiled there first).  This is how a work
+ * whose op does more than the regex (a rewrite, a map) is verified.  0,
+ * or a negative enum engine_status with why filled.
+ */
+int runner_work_values(const struct runner_work *w, long *values, char *why,
+		       size_t size);
 
 /* The version the runner reports ("1.19.8"), asked once; "unknown" when
  * it cannot start.  Never NULL. */

@@ -132,8 +132,9 @@ struct fqdn_case {
 	struct fqdn_built kept;   /* held between retain and release */
 	void *kept_h;
 	struct fqdn_op op[PH_COUNT];
-	/* on a runner engine: every query rewritten, in set order, and the
-	   name set (engines/runner.h); NULL until a match phase is planned */
+	/* on a runner engine: every query as it is, in set order (the
+	   runner's op rewrites it), and the name set (engines/runner.h);
+	   NULL until the runner is first asked */
 	char *rq;
 	struct runner_bytes *rin, *rnames;
 };
@@ -720,22 +721,8 @@ static int fqdn_compile(void *arg, const struct case_item *c, void **h,
 	return rc == 0 ? 0 : compile_failure(fc, rc, &err, why, size);
 }
 
-/*
- * A runner's verdicts: the name set looked up here, the regexes asked
- * about every rewritten query in one request (engines/runner.h).
- */
-static int runner_answer(const struct fqdn_size *z, const struct fqdn_case *c,
-			 void *h, unsigned char *out)
-{
-	size_t total = fqdn_total(z->sets, FQDN_NSETS);
-	int rc = runner_is_match_each(h, c->rin, total, out);
-
-	for (size_t j = 0; rc == 0 && j < total; j++)
-		out[j] |= (unsigned char)fqdn_built_has_name(c->built,
-							      c->rin[j].p,
-							      c->rin[j].len);
-	return rc;
-}
+static int runner_answer(const struct fqdn_size *z, struct fqdn_case *c,
+			 void *h, unsigned char *out);
 
 static int fqdn_case_answer(void *arg, const struct case_item *c, void *out)
 {
@@ -844,12 +831,6 @@ static void case_warm(struct fqdn_case *c)
 }
 
 /*
- * What a runner needs to time case c's match phases: every query as the
- * strategy rewrites it (the runner's op is then the name set's lookup
- * and the regex, as Cilium's map then regexp.MatchString), and the name
- * set.  Built once per case.  0, or -1 out of memory.
- */
-/*
  * Every query of z's sets as strategy s rewrites it, in set order, into
  * *rin, their bytes in *rq (both NULL when *rin is not).  0, or -1 out
  * of memory.
@@ -883,19 +864,79 @@ static int rewrite_all(const struct fqdn_size *z, const struct fqdn_strategy *s,
 	return 0;
 }
 
+/*
+ * What a runner needs to verify and time case c's match phases: every
+ * query as it is, in set order (the runner's op rewrites it, looks it up
+ * in the name set, then asks the regex, as Cilium's proxy lowercases,
+ * then its map, then regexp.MatchString), and the name set.  Built once
+ * per case.  0, or -1 out of memory.
+ */
 static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
 {
 	const struct strset *names = &c->built->names;
+	size_t total = fqdn_total(z->sets, FQDN_NSETS), j = 0;
 
 	if (c->rin != NULL)
 		return 0;
 	if (c->rnames == NULL)
 		c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
-	if (c->rnames == NULL || rewrite_all(z, c->s, &c->rq, &c->rin) != 0)
+	c->rin = calloc(total + 1, sizeof(*c->rin));
+	if (c->rnames == NULL || c->rin == NULL)
 		return -1;
+	for (size_t k = 0; k < FQDN_NSETS; k++)
+		for (size_t i = 0; i < z->q[k].n; i++)
+			c->rin[j++] = (struct runner_bytes){z->q[k].name[i],
+							    z->q[k].len[i]};
 	for (size_t i = 0; i < names->n; i++)
 		c->rnames[i].p = strset_key(names, i, &c->rnames[i].len);
 	return 0;
+}
+
+/*
+ * The work of case c (compiled as h) on n queries from `in`: the
+ * strategy's op, one query per op, each rewritten by the runner as the
+ * strategy rewrites it (engines/runner.h, 'W').  _ALL asks every regex
+ * (match_ids), the others stop at the first that matches (is_match).
+ */
+static struct runner_work runner_queries(const struct fqdn_case *c,
+					 void *const *h,
+					 const struct runner_bytes *in,
+					 size_t n)
+{
+	enum runner_op op = c->s->op == FQDN_OP_ALL ? RUNNER_OP_MATCH_IDS
+						    : RUNNER_OP_IS_MATCH;
+	unsigned rw = RUNNER_REWRITE_FQDN;
+
+	if (c->s->flags & FQDN_S_REVERSE)
+		rw |= RUNNER_REWRITE_REVERSE;
+	return (struct runner_work){op, 1, h, 1, c->rnames,
+				    c->built->names.n, in, n, rw};
+}
+
+/*
+ * A runner's verdicts: its timed op's values on every query, in one
+ * request ('W' then 'V', engines/runner.h), so the rewrite, the name set
+ * and the regex verified are the ones timed.
+ */
+static int runner_answer(const struct fqdn_size *z, struct fqdn_case *c,
+			 void *h, unsigned char *out)
+{
+	size_t total = fqdn_total(z->sets, FQDN_NSETS);
+	long *v = malloc((total ? total : 1) * sizeof(*v));
+	struct runner_work w;
+	char why[256];
+	int rc = v == NULL || runner_inputs(z, c) != 0 ? ENGINE_ERR_NOMEM : 0;
+
+	if (rc == 0) {
+		w = runner_queries(c, &h, c->rin, total);
+		rc = runner_work_values(&w, v, why, sizeof(why));
+		if (rc != 0)
+			fprintf(stderr, "rxbench: %s\n", why);
+	}
+	for (size_t j = 0; rc == 0 && j < total; j++)
+		out[j] = v[j] != 0;
+	free(v);
+	return rc;
 }
 
 /* b timed by op->c's runner: the compile op, or a query set's. */
@@ -905,20 +946,13 @@ static int runner_fill(const struct fqdn_size *z, struct fqdn_op *op,
 	struct fqdn_case *c = op->c;
 	static const struct runner_bytes none = {"", 0};
 	struct runner_work w = {RUNNER_OP_COMPILE, 0, &c->h, 1, NULL, 0,
-				&none, 1};
+				&none, 1, RUNNER_REWRITE_NONE};
 	size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
 
 	if (op->phase >= PH_MATCH_FIRST) {
 		if (runner_inputs(z, c) != 0)
 			return -1;
-		/* _ALL asks every regex (match_ids), the others stop at the
-		   first that matches (is_match): engines/runner.h */
-		enum runner_op rop = c->s->op == FQDN_OP_ALL
-					     ? RUNNER_OP_MATCH_IDS
-					     : RUNNER_OP_IS_MATCH;
-		w = (struct runner_work){rop, 1, &c->h, 1,
-					 c->rnames, c->built->names.n,
-					 c->rin + z->off[k], z->q[k].n};
+		w = runner_queries(c, &c->h, c->rin + z->off[k], z->q[k].n);
 	}
 	b->retain = NULL; /* the runner's heap is not this process's */
 	b->release = NULL;

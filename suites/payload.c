@@ -967,7 +967,8 @@ int payload_runner_fill(struct pcase *pc, enum runner_op op,
 {
 	const struct packets *pk = pc->ss->pk;
 	struct runner_bytes *in = payload_runner_inputs(pk);
-	struct runner_work w = {op, 1, sets, nsets, NULL, 0, in, pk->n};
+	struct runner_work w = {op, 1, sets, nsets, NULL, 0, in, pk->n,
+				RUNNER_REWRITE_NONE};
 	int rc;
 
 	if (in == NULL)

@@ -613,7 +613,8 @@ static int scan_runner_bench(struct scan_run *r, struct case_item *c,
 {
 	int grep = r->model == MODEL_GREP;
 	struct runner_work w = {grep ? RUNNER_OP_IS_MATCH : RUNNER_OP_COUNT,
-				0, &c->h, 1, NULL, 0, NULL, 0};
+				0, &c->h, 1, NULL, 0, NULL, 0,
+				RUNNER_REWRITE_NONE};
 
 	if (r->rin == NULL) {
 		size_t n = grep ? (size_t)r->nlines : 1;

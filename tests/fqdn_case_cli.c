@@ -8,10 +8,13 @@
  *   fqdn_case_cli STRATEGY N SEED
  *
  * Prints lines of a tag, a tab and its text: "op one|first|all" (how the
- * regexes are asked: fqdn_strategies.h), "re REGEX" for each regex,
- * "name KEY" for each key of the name set, then per query set "set NAME"
- * followed by "q QUERY" for each query as the strategy rewrites it and
- * "v 0|1" the reference's verdict on it.  Exit 0, or 2 with a message.
+ * regexes are asked: fqdn_strategies.h), "reverse 0|1" (whether the
+ * strategy reverses a query after lowering and qualifying it, as the
+ * runner's op does: engines/runner.h), "re REGEX" for each regex, "name
+ * KEY" for each key of the name set (rewritten, as the strategy keeps
+ * them), then per query set "set NAME" followed by "q QUERY" for each
+ * query as generated (the op rewrites it) and "v 0|1" the reference's
+ * verdict on it.  Exit 0, or 2 with a message.
  */
 #include "corpora/fqdn_policy.h"
 #include "suites/fqdn_ref.h"
@@ -28,6 +31,7 @@ static void print_built(const struct fqdn_strategy *s,
 			const struct fqdn_built *b)
 {
 	printf("op\t%s\n", op_names[s->op]);
+	printf("reverse\t%d\n", (s->flags & FQDN_S_REVERSE) != 0);
 	for (size_t i = 0; i < b->nre; i++)
 		printf("re\t%.*s\n", (int)b->relen[i], b->re[i]);
 	for (size_t i = 0; i < b->names.n; i++) {
@@ -37,9 +41,8 @@ static void print_built(const struct fqdn_strategy *s,
 	}
 }
 
-/* Query set k of policy p: its queries rewritten, each with its verdict. */
-static int print_set(const struct fqdn_strategy *s,
-		     const struct fqdn_policy *p, const struct fqdn_ref *r,
+/* Query set k of policy p: its queries, each with its verdict. */
+static int print_set(const struct fqdn_policy *p, const struct fqdn_ref *r,
 		     enum fqdn_qset k, unsigned long long seed)
 {
 	struct fqdn_queries q;
@@ -50,16 +53,12 @@ static int print_set(const struct fqdn_strategy *s,
 		rc = -1;
 	printf("set\t%s\n", fqdn_qset_name(k));
 	for (size_t i = 0; rc == 0 && i < q.n; i++) {
-		char *buf = malloc(q.len[i] + 2);
 		int v = fqdn_ref_allows(r, q.name[i], q.len[i]);
-		if (buf == NULL || v < 0) {
-			free(buf);
+		if (v < 0) {
 			rc = -1;
 			break;
 		}
-		printf("q\t%.*s\nv\t%d\n",
-		       (int)fqdn_rewrite(s, q.name[i], q.len[i], buf), buf, v);
-		free(buf);
+		printf("q\t%.*s\nv\t%d\n", (int)q.len[i], q.name[i], v);
 	}
 	fqdn_queries_release(&q);
 	return rc;
@@ -100,7 +99,7 @@ int main(int argc, char **argv)
 		print_built(s, &b);
 		rc = 0;
 		for (int k = 0; rc == 0 && k < FQDN_Q_COUNT; k++)
-			rc = print_set(s, &p, &r, (enum fqdn_qset)k, seed);
+			rc = print_set(&p, &r, (enum fqdn_qset)k, seed);
 		rc = rc == 0 ? 0 : 2;
 	}
 	fqdn_ref_release(&r);

@@ -34,6 +34,7 @@ const (
 	reqMatch   = 'M'
 	reqAnswers = 'A'
 	reqWork    = 'W'
+	reqValues  = 'V'
 	reqBench   = 'B'
 
 	repHello   = 'H'
@@ -76,6 +77,14 @@ const (
 	errMatch       = 5
 )
 
+// WORK's flags byte.
+const (
+	workEach    = 1 << 0 // an op is one input, cycling
+	workFQDN    = 1 << 1 // rewrite each input as the fqdn suite does
+	workReverse = 1 << 2 // and reverse its bytes after
+	workKnown   = 1<<3 - 1
+)
+
 // A compiled set: what COMPILE built.
 type set struct {
 	src   []string // the Go expressions, for the compile op
@@ -86,7 +95,9 @@ type set struct {
 // What WORK describes: the op a BENCH times.
 type work struct {
 	op     byte
-	each   bool // an op is one input (cycling), else all of them
+	each   bool   // an op is one input (cycling), else all of them
+	flags  byte   // workFQDN, workReverse: what decide does to an input
+	buf    []byte // decide's rewritten input
 	sets   []*set
 	names  map[string]struct{}
 	inputs [][]byte
@@ -466,7 +477,12 @@ func (rn *runner) answers(d *body) *reply {
 }
 
 func (rn *runner) setWork(d *body) *reply {
-	w := &work{op: d.u8(), each: d.u8() != 0}
+	w := &work{op: d.u8()}
+	w.flags = d.u8()
+	w.each = w.flags&workEach != 0
+	if w.flags&^workKnown != 0 || (w.flags&workFQDN == 0 && w.flags&workReverse != 0) {
+		return errorReply(errMatch, -1, "bad work flags")
+	}
 	nsets := d.u32()
 	for i := uint32(0); i < nsets && d.err == nil; i++ {
 		s := rn.sets[d.u32()]
@@ -495,19 +511,73 @@ func (rn *runner) setWork(d *body) *reply {
 	return okReply()
 }
 
-// decide is one input through the work's op: a name in the map is a
-// match without the regex (Cilium's DNS proxy), then every set.
+// values: the work's op on each of its inputs in turn, the values a
+// bench would compute (what rxbench verifies of a work that rewrites).
+func (rn *runner) values() *reply {
+	w := rn.w
+	if w == nil || !w.each || w.op == opCompile || w.world != nil {
+		return errorReply(errMatch, -1, "values before a work of one input per op")
+	}
+	r := &reply{}
+	r.u8(repAnswers)
+	r.u32(uint32(len(w.inputs)))
+	for i := range w.inputs {
+		r.u64(uint64(w.decide(w.op, i)))
+		r.bytes(nil)
+	}
+	return r
+}
+
+// decide is one input through the work's op: rewritten when the work
+// says so, then a name in the map is a match without the regex
+// (Cilium's DNS proxy), then every set.
 func (w *work) decide(op byte, i int) int {
+	in, lat := w.inputs[i], w.lat[i]
+	if w.flags&workFQDN != 0 {
+		w.buf = fqdnRewrite(w.buf[:0], in, w.flags&workReverse != 0)
+		in = w.buf
+		lat = latin1(in) // in itself but for a non-ASCII query
+	}
 	if w.names != nil {
-		if _, ok := w.names[string(w.inputs[i])]; ok {
+		if _, ok := w.names[string(in)]; ok {
 			return 1
 		}
 	}
 	n := 0
 	for _, s := range w.sets {
-		n += s.do(op, w.inputs[i], w.lat[i], nil)
+		n += s.do(op, in, lat, nil)
 	}
 	return n
+}
+
+// fqdnRewrite appends q to dst as the fqdn suite rewrites a query
+// (suites/fqdn_strategies.h, fqdn_rewrite): lower case as Go's
+// strings.ToLower as far as a verdict can tell (ASCII letters, U+0130
+// to 'i', U+212A to 'k', other bytes kept), a trailing dot unless q
+// ends with one, then every byte reversed when reverse.  No allocation
+// once dst has grown to the longest query.
+func fqdnRewrite(dst, q []byte, reverse bool) []byte {
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == 0xc4 && i+1 < len(q) && q[i+1] == 0xb0:
+			c, i = 'i', i+1
+		case c == 0xe2 && i+2 < len(q) && q[i+1] == 0x84 && q[i+2] == 0xaa:
+			c, i = 'k', i+2
+		}
+		dst = append(dst, c)
+	}
+	if len(q) == 0 || q[len(q)-1] != '.' {
+		dst = append(dst, '.')
+	}
+	if reverse {
+		for i, j := 0, len(dst)-1; i < j; i, j = i+1, j-1 {
+			dst[i], dst[j] = dst[j], dst[i]
+		}
+	}
+	return dst
 }
 
 // recompile is the compile op: every set's expressions compiled again.
@@ -788,6 +858,8 @@ func (rn *runner) serve() error {
 			r = rn.answers(d)
 		case reqWork:
 			r = rn.setWork(d)
+		case reqValues:
+			r = rn.values()
 		case reqBench:
 			r = rn.bench(d)
 		case reqEndpoints:

@@ -208,18 +208,48 @@ class RSet {
   }
 }
 
+// WORK's flags: an op is one input; rewrite it as the fqdn suite does;
+// reverse it after
+const WORK_EACH = 1, WORK_FQDN = 2, WORK_REVERSE = 4;
+
+// A query as the fqdn suite rewrites it (suites/fqdn_strategies.h,
+// fqdn_rewrite): lower case as Go's strings.ToLower as far as a verdict
+// can tell (ASCII letters, U+0130 to 'i', U+212A to 'k', other bytes
+// kept), a trailing dot unless it ends with one, reversed when asked.
+// Bytes in, latin1 string out (one char per byte).
+function fqdnRewrite(b, reverse) {
+  let s = b.toString('latin1').replace(/\xc4\xb0/g, 'i')
+    .replace(/\xe2\x84\xaa/g, 'k').replace(/[A-Z]+/g, (u) => u.toLowerCase());
+  if (!s.endsWith('.')) s += '.';
+  return reverse ? s.split('').reverse().join('') : s;
+}
+
 class Work {
-  constructor(op, each, sets, names, inputs) {
-    Object.assign(this, { op, each, sets, inputs, next: 0 });
+  constructor(op, flags, sets, names, inputs) {
+    Object.assign(this, { op, sets, inputs, next: 0 });
+    this.each = (flags & WORK_EACH) !== 0;
+    this.fqdn = (flags & WORK_FQDN) !== 0;
+    this.reverse = (flags & WORK_REVERSE) !== 0;
     this.names = names.length ? new Set(names.map((b) => b.toString('latin1'))) : null;
     this.keys = inputs.map((b) => b.toString('latin1'));
     this.text = sets.map((s) => inputs.map((b) => s.text(b)));
   }
   decide(op, i) {
+    if (this.fqdn) return this.decideRewritten(op, i);
     if (this.names !== null && this.names.has(this.keys[i])) return 1;
     let n = 0;
     for (let k = 0; k < this.sets.length; k++)
       n += this.sets[k].do(op, this.text[k][i], null);
+    return n;
+  }
+  // the query rewritten per op, as the proxy does
+  decideRewritten(op, i) {
+    const key = fqdnRewrite(this.inputs[i], this.reverse);
+    if (this.names !== null && this.names.has(key)) return 1;
+    const b = Buffer.from(key, 'latin1');
+    let n = 0;
+    for (let k = 0; k < this.sets.length; k++)
+      n += this.sets[k].do(op, this.sets[k].text(b), null);
     return n;
   }
   run(op, n) {
@@ -316,18 +346,28 @@ const handlers = {
     return Buffer.concat(parts);
   },
   W: (d) => {
-    const op = d.u8(), each = d.u8() !== 0;
+    const op = d.u8(), flags = d.u8();
     const ws = [], names = [], inputs = [];
     for (let i = 0, n = d.u32(); i < n; i++) ws.push(sets.get(d.u32()));
     for (let i = 0, n = d.u32(); i < n; i++) names.push(d.bytes());
     for (let i = 0, n = d.u32(); i < n; i++) inputs.push(d.bytes());
-    if (ws.includes(undefined) || inputs.length === 0 || op > OP_COMPILE)
+    if (ws.includes(undefined) || inputs.length === 0 || op > OP_COMPILE ||
+        flags > 7 || ((flags & WORK_REVERSE) && !(flags & WORK_FQDN)))
       return error(ERR_MATCH, 'bad work request');
     if (op === OP_COMPILE) // new RegExp would time V8's cache, not a compile
       return error(ERR_UNSUPPORTED, 'V8 compiles a RegExp lazily and caches ' +
         'it by source and flags: its compile cannot be timed from JavaScript');
-    work = new Work(op, each, ws, names, inputs);
+    work = new Work(op, flags, ws, names, inputs);
     return Buffer.from('K');
+  },
+  // the work's op on each of its inputs: what a bench computes
+  V: () => {
+    if (work === null || !work.each)
+      return error(ERR_MATCH, 'values before a work of one input per op');
+    const parts = [Buffer.from('A'), u32(work.inputs.length)];
+    for (let i = 0; i < work.inputs.length; i++)
+      parts.push(u64(work.decide(work.op, i)), bytes(Buffer.alloc(0)));
+    return Buffer.concat(parts);
   },
   B: (d) => {
     const benchtime = d.u64(), fixed = d.u64(), warmup = d.u64(), mode = d.u8();

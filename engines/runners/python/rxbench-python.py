@@ -19,6 +19,9 @@ import warnings
 CASELESS, DOTALL, ANCHORED, SINGLEMATCH, UTF8, MULTILINE = (1 << i for i in range(6))
 KNOWN = (1 << 6) - 1
 OP_NONE, OP_IS_MATCH, OP_COUNT, OP_MATCH_IDS, OP_COMPILE = range(5)
+# WORK's flags: an op is one input; rewrite it as the fqdn suite does;
+# reverse it after
+WORK_EACH, WORK_FQDN, WORK_REVERSE = 1, 2, 4
 ERR_COMPILE, ERR_UNSUPPORTED, ERR_MATCH = 1, 2, 5
 
 
@@ -211,18 +214,39 @@ def count(r, data):
     return n
 
 
+def fqdn_rewrite(q, reverse):
+    """A query as the fqdn suite rewrites it (suites/fqdn_strategies.h,
+    fqdn_rewrite): lower case as Go's strings.ToLower as far as a verdict
+    can tell (ASCII letters, U+0130 to 'i', U+212A to 'k', other bytes
+    kept), a trailing dot unless it ends with one, reversed when asked.
+    The two sequences share no byte, so replacing them first is the
+    same as Go's left-to-right decoding."""
+    q = q.replace(b"\xc4\xb0", b"i").replace(b"\xe2\x84\xaa", b"k").lower()
+    if not q.endswith(b"."):
+        q += b"."
+    return q[::-1] if reverse else q
+
+
 class Work:
     """WORK's: what BENCH times."""
 
-    def __init__(self, op, each, sets, names, inputs):
-        self.op, self.each, self.sets = op, each, sets
+    def __init__(self, op, flags, sets, names, inputs):
+        self.op, self.sets = op, sets
+        self.each = bool(flags & WORK_EACH)
+        self.fqdn, self.reverse = flags & WORK_FQDN, flags & WORK_REVERSE
         self.names = set(names) if names else None
         self.inputs = inputs
         # each set reads the inputs as its mode spells them, made once
+        # (rewritten queries are made per op, as the proxy does)
         self.text = [[s.text(b) for b in inputs] for s in sets]
         self.next = 0
 
     def decide(self, op, i):
+        if self.fqdn:
+            q = fqdn_rewrite(self.inputs[i], self.reverse)
+            if self.names is not None and q in self.names:
+                return 1
+            return sum(s.do(op, s.text(q)) for s in self.sets)
         if self.names is not None and self.inputs[i] in self.names:
             return 1
         return sum(s.do(op, t[i]) for s, t in zip(self.sets, self.text))
@@ -313,14 +337,24 @@ class Runner:
             self.answer(s, op, data) for data in inputs)
 
     def set_work(self, d):
-        op, each = d.u8(), d.u8()
+        op, flags = d.u8(), d.u8()
         sets = [self.sets.get(d.u32()) for _ in range(d.u32())]
         names = [d.bytes() for _ in range(d.u32())]
         inputs = [d.bytes() for _ in range(d.u32())]
-        if None in sets or not inputs or op > OP_COMPILE:
+        if None in sets or not inputs or op > OP_COMPILE or flags > 7 or (
+                flags & WORK_REVERSE and not flags & WORK_FQDN):
             return error(ERR_MATCH, "bad work request")
-        self.work = Work(op, each, sets, names, inputs)
+        self.work = Work(op, flags, sets, names, inputs)
         return b"K"
+
+    def values(self, d):
+        """The work's op on each of its inputs: what a bench computes."""
+        w = self.work
+        if w is None or not w.each or w.op == OP_COMPILE:
+            return error(ERR_MATCH, "values before a work of one input per op")
+        return b"A" + struct.pack("<I", len(w.inputs)) + b"".join(
+            struct.pack("<Q", w.decide(w.op, i)) + pack_bytes(b"")
+            for i in range(len(w.inputs)))
 
     def bench(self, d):
         benchtime, fixed, warmup, mode = d.u64(), d.u64(), d.u64(), d.u8()
@@ -348,7 +382,8 @@ class Runner:
     def serve(self, inp, out):
         handlers = {ord("C"): self.compile, ord("M"): self.match,
                     ord("A"): self.answers,
-                    ord("W"): self.set_work, ord("B"): self.bench,
+                    ord("W"): self.set_work, ord("V"): self.values,
+                    ord("B"): self.bench,
                     ord("P"): lambda d: error(
                         ERR_UNSUPPORTED, "python-re runs no endpoints world "
                         "(--endpoints): the go runner builds Cilium's"),
