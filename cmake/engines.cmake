@@ -180,7 +180,8 @@ function(rxb_add_go_runner target)
       GOFLAGS=-trimpath GOTOOLCHAIN=local
       ${RXB_GO} build -o ${dir}/rxbench-go .
     WORKING_DIRECTORY ${src}
-    DEPENDS ${src}/main.go ${src}/endpoints.go ${src}/go.mod
+    DEPENDS ${src}/main.go ${src}/endpoints.go ${src}/fqdnop/rewrite.go
+            ${src}/go.mod
     COMMENT "Building the Go runner (engines/runners/go)")
   add_custom_target(rxb_runner_go ALL DEPENDS ${dir}/rxbench-go)
   add_dependencies(${target} rxb_runner_go)

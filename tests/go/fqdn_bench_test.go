@@ -12,7 +12,8 @@
 //	                                 around the op alone
 //
 // A query op is the query lowered as strings.ToLower does and qualified
-// (a trailing dot), reversed for the reverse strategies, then the name
+// (a trailing dot), reversed for the reverse strategies (the runner's own
+// fqdnop.Rewrite: the op is the same code on both sides), then the name
 // set's lookup (a Go map, as Cilium's), then the regexes: "one" and
 // "first" until one matches, "all" every one.  The
 // compile phase compiles every regex again.  Each query phase reports
@@ -29,6 +30,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"rxbench/runners/go/fqdnop"
 )
 
 type fqdnSet struct {
@@ -88,42 +91,12 @@ func loadCase(b *testing.B) *fqdnCase {
 	return c
 }
 
-// rewrite is q as the proxy matches it: lower case, a trailing dot,
-// reversed when the strategy reverses.  An ASCII query is lowered in
-// place in c.buf (no allocation, as strings.ToLower of an ASCII string
-// with no upper case); another goes through strings.ToLower.
-func (c *fqdnCase) rewrite(q []byte) []byte {
-	b := append(c.buf[:0], q...)
-	ascii := true
-	for i, ch := range b {
-		if ch >= 0x80 {
-			ascii = false
-			break
-		}
-		if 'A' <= ch && ch <= 'Z' {
-			b[i] = ch | 0x20
-		}
-	}
-	if !ascii {
-		b = append(b[:0], strings.ToLower(string(q))...)
-	}
-	if len(b) == 0 || b[len(b)-1] != '.' {
-		b = append(b, '.')
-	}
-	if c.reverse {
-		for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
-			b[i], b[j] = b[j], b[i]
-		}
-	}
-	c.buf = b
-	return b
-}
-
 // allows is the DNS proxy's verdict on a query, the op the runner times
 // (engines/runners/go: decide, then set.do): the rewrite, the map, then
 // the regexes on the rewritten bytes.
 func (c *fqdnCase) allows(q []byte) bool {
-	q = c.rewrite(q)
+	c.buf, _ = fqdnop.Rewrite(c.buf, q, c.reverse)
+	q = c.buf
 	if _, ok := c.names[string(q)]; ok {
 		return true
 	}

@@ -24,6 +24,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"rxbench/runners/go/fqdnop"
 )
 
 // Requests and replies (engines/runner.h).
@@ -534,9 +536,12 @@ func (rn *runner) values() *reply {
 func (w *work) decide(op byte, i int) int {
 	in, lat := w.inputs[i], w.lat[i]
 	if w.flags&workFQDN != 0 {
-		w.buf = fqdnRewrite(w.buf[:0], in, w.flags&workReverse != 0)
-		in = w.buf
-		lat = latin1(in) // in itself but for a non-ASCII query
+		var ascii bool
+		w.buf, ascii = fqdnop.Rewrite(w.buf, in, w.flags&workReverse != 0)
+		in, lat = w.buf, w.buf
+		if !ascii {
+			lat = latin1(in)
+		}
 	}
 	if w.names != nil {
 		if _, ok := w.names[string(in)]; ok {
@@ -548,36 +553,6 @@ func (w *work) decide(op byte, i int) int {
 		n += s.do(op, in, lat, nil)
 	}
 	return n
-}
-
-// fqdnRewrite appends q to dst as the fqdn suite rewrites a query
-// (suites/fqdn_strategies.h, fqdn_rewrite): lower case as Go's
-// strings.ToLower as far as a verdict can tell (ASCII letters, U+0130
-// to 'i', U+212A to 'k', other bytes kept), a trailing dot unless q
-// ends with one, then every byte reversed when reverse.  No allocation
-// once dst has grown to the longest query.
-func fqdnRewrite(dst, q []byte, reverse bool) []byte {
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c == 0xc4 && i+1 < len(q) && q[i+1] == 0xb0:
-			c, i = 'i', i+1
-		case c == 0xe2 && i+2 < len(q) && q[i+1] == 0x84 && q[i+2] == 0xaa:
-			c, i = 'k', i+2
-		}
-		dst = append(dst, c)
-	}
-	if len(q) == 0 || q[len(q)-1] != '.' {
-		dst = append(dst, '.')
-	}
-	if reverse {
-		for i, j := 0, len(dst)-1; i < j; i, j = i+1, j-1 {
-			dst[i], dst[j] = dst[j], dst[i]
-		}
-	}
-	return dst
 }
 
 // recompile is the compile op: every set's expressions compiled again.
