@@ -34,6 +34,14 @@ run() {
 	echo "ok: $name: $(grep -c '^Benchmark.*engine=go' "$tmp/$name.txt") go rows"
 }
 
+# the runner's fqdn rewrite (engines/runners/go/fqdnop) against its slow
+# spelling, the package the Go benchmark shares with the runner
+if ! go_in_tests "$go" test rxbench/runners/go/fqdnop >"$tmp/fqdnop.txt" 2>&1; then
+	echo "FAIL: go test fqdnop:"
+	tail -5 "$tmp/fqdnop.txt"
+	fail=1
+fi
+
 run scan scan --benchtime=1x
 run scan-grep scan --model=grep --benchtime=1x
 run payload payload --sizes=64,1500 --benchtime=1x

@@ -3,6 +3,11 @@
 // tests/go so that both time the same op.
 package fqdnop
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // Rewrite returns q as the DNS proxy matches it (suites/fqdn_strategies.h,
 // fqdn_rewrite), in dst's storage: lower case as Go's strings.ToLower as
 // far as a verdict can tell (ASCII letters, U+0130 to 'i', U+212A to 'k',
@@ -11,24 +16,54 @@ package fqdnop
 // 0x7f.  No allocation once dst has grown to the longest query.
 func Rewrite(dst, q []byte, reverse bool) (out []byte, ascii bool) {
 	out, ascii = append(dst[:0], q...), true
-	for i, c := range out {
-		if c-'A' < 26 {
-			out[i] = c + ('a' - 'A')
-		} else if c >= 0x80 {
-			out = lowerNonASCII(out[:0], q)
-			ascii = !hasHigh(out)
-			break
-		}
+	if lowerASCII(out) {
+		out = lowerNonASCII(out[:0], q)
+		ascii = !hasHigh(out)
 	}
 	if len(out) == 0 || out[len(out)-1] != '.' {
 		out = append(out, '.')
 	}
 	if reverse {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
+		reverseBytes(out)
 	}
 	return out, ascii
+}
+
+const high = 0x8080808080808080
+
+// lower8 is eight bytes w with every ASCII 'A'-'Z' lowered: a byte is
+// upper case when its low seven bits plus 0x3f carry into bit 7 ('A' and
+// above) and plus 0x25 do not ('Z' and below), and its own bit 7 is
+// clear; bit 5 is then set (as the C rewrite's lower8).
+func lower8(w uint64) uint64 {
+	low7 := w &^ high
+	return w | ((low7+0x3f3f3f3f3f3f3f3f)^(low7+0x2525252525252525))&^w&high>>2
+}
+
+// lowerASCII lowers b's ASCII letters in place, eight bytes at a time
+// (the last eight again: lowering twice changes nothing); true when b
+// has a byte above 0x7f, which the caller lowers the slow way.
+func lowerASCII(b []byte) bool {
+	var any uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		any |= w
+		binary.LittleEndian.PutUint64(b[i:], lower8(w))
+	}
+	if i < len(b) && len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b[len(b)-8:])
+		any |= w
+		binary.LittleEndian.PutUint64(b[len(b)-8:], lower8(w))
+	} else {
+		for ; i < len(b); i++ {
+			any |= uint64(b[i])
+			if b[i]-'A' < 26 {
+				b[i] += 'a' - 'A'
+			}
+		}
+	}
+	return any&high != 0
 }
 
 // lowerNonASCII appends q lowered the slow way: the two runes Go lowers
@@ -48,6 +83,21 @@ func lowerNonASCII(dst, q []byte) []byte {
 		dst = append(dst, c)
 	}
 	return dst
+}
+
+// reverseBytes reverses b in place: eight bytes from each end at a time
+// while sixteen or more are left between them, then byte by byte.
+func reverseBytes(b []byte) {
+	i, j := 0, len(b)
+	for ; j-i >= 16; i, j = i+8, j-8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		y := binary.LittleEndian.Uint64(b[j-8:])
+		binary.LittleEndian.PutUint64(b[i:], bits.ReverseBytes64(y))
+		binary.LittleEndian.PutUint64(b[j-8:], bits.ReverseBytes64(x))
+	}
+	for j--; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
 }
 
 func hasHigh(b []byte) bool {
