@@ -24,7 +24,8 @@
 # compares a side-by-side -count=K).  CPUS="A B" runs the two sides of a
 # phase at once instead, each pinned to its own CPU (taskset), swapping
 # CPUs each round: both then see the same seconds of the host, and each
-# Go process has one P.
+# Go process has one P.  MODES="warm seed" and PHASES="compile
+# match-name ..." (default: both modes, every phase) choose the rows.
 set -u
 rx=$1 go=$2 cache=$3 cli=$4
 domains=${5:-500} warm=${6:-1s} seedtime=${7:-1000x}
@@ -90,11 +91,11 @@ for s in $strategies; do
 		continue
 	fi
 	# the phases: compile and every query set of the case
-	phases="compile $(sed -n 's/^set\t//p' "$tmp/case.txt" | tr '\n' ' ')"
+	phases=${PHASES:-compile $(sed -n 's/^set\t//p' "$tmp/case.txt" | tr '\n' ' ')}
 	for ((round = 1; round <= ${ROUNDS:-1}; round++)); do
 		sides="rx go"
 		[ $((round % 2)) -eq 0 ] && sides="go rx"
-		for mode in warm seed; do
+		for mode in ${MODES:-warm seed}; do
 			for phase in $phases; do
 				if [ -n "${CPUS:-}" ]; then
 					both_at_once "$s" $mode $round $phase || fail=1
@@ -107,7 +108,7 @@ for s in $strategies; do
 		done
 	done
 	/usr/bin/python3 - "$s" "$domains" "$tmp" "${ROUNDS:-1}" <<'PY' || fail=1
-import glob, json, re, statistics, sys
+import glob, json, os, re, statistics, sys
 strategy, domains, tmp, rounds = sys.argv[1:]
 rounds = int(rounds)
 
@@ -150,7 +151,7 @@ print("| mode | phase | ns/op rx | ns/op go | ratio | round ratios | B/op rx | B
       "| allocs/op rx | allocs/op go |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 bad = 0
-for mode in ("warm", "seed"):
+for mode in os.environ.get("MODES", "warm seed").split():
     rx = [rx_rows(f"{tmp}/rx-{mode}-{k}-*.json") for k in range(1, rounds + 1)]
     gt = [go_rows(f"{tmp}/go-{mode}-{k}-*.txt") for k in range(1, rounds + 1)]
     for phase in sorted(set().union(*rx, *gt)):
