@@ -25,12 +25,15 @@
  * query that differs, and no time.  The answers are computed in a forked
  * child, each within --timeout: an engine stuck, crashing or failing
  * while verifying is a timeout or error row naming the query it was
- * asked (memory shared with the child), and the run goes on.  A case that
- * verified then asks its queries once in the parent, so that the
- * measuring children start with what RE2's lazy DFA learned (steady
- * state, as before; cold, RE2's baseline at 500 selectors took 3 ms a
- * query instead of 5 us).  The timed match loop checks each verdict again
- * against the verified answer.  A regex that an engine rejects although
+ * asked (memory shared with the child), and the run goes on.  One answer
+ * serves every phase of a case: its phases time the same compiled regex
+ * on the same queries.  Each measuring child warms its own engine with
+ * whole passes over its query set before it times (harness/bench.h), so
+ * what an engine learns lazily is learnt there (cold, RE2's baseline at
+ * 500 selectors took 3 ms a query instead of 5 us); only an engine with
+ * a note (re2: did its DFA run out of memory?) is asked the queries once
+ * more in the parent, to read it (case_warm).  The timed match loop
+ * checks each verdict again against the verified answer.  A regex that an engine rejects although
  * it is valid syntax (the reference parser reads it) is beyond that
  * engine's limits: an unsupported row; an invalid one is an error.  The
  * queries phase also reports `allowed`, how many of the --queries names
@@ -803,12 +806,26 @@ static void fqdn_failed(void *arg, const struct case_item *c, char *buf,
 }
 
 /*
- * Ask a verified case every query once more, here: what an engine builds
- * lazily while matching (RE2's DFA states) is then in the parent, and
- * every measuring child starts from it, as a long-running proxy would
- * (before verification moved to a child, it did this).  Safe to run in
- * this process: the child just gave each of these answers within
- * --timeout without crashing.
+ * Whether verified case c asks its queries once in this process before
+ * timing: only to read the engine's note (re2: did its DFA run out of
+ * memory?), which says something only of the engine's own handle (one
+ * regex or a set; FIRST and ALL keep a struct fqdn_each of handles).
+ * It warms nothing the timing needs: every measuring child runs whole
+ * passes over its query set before it times (harness/bench.h), so what
+ * an engine learns lazily (RE2's DFA states) it learns there.
+ */
+static int case_looks(const struct fqdn_case *c)
+{
+	return c->h != NULL && c->e->kind != ENGINE_RUNNER &&
+	       c->e->note != NULL &&
+	       (c->s->op == FQDN_OP_ONE || c->s->op == FQDN_OP_SET);
+}
+
+/*
+ * Ask verified case c every query once, here, in ENGINE_PHASE_WARM, and
+ * keep the engine's note on what it saw.  Safe to run in this process:
+ * the verifying child just gave each of these answers within --timeout
+ * without crashing.
  */
 static void case_warm(struct fqdn_case *c)
 {
@@ -819,11 +836,7 @@ static void case_warm(struct fqdn_case *c)
 			(void)case_allows(c, q->name[i], q->len[i]);
 	}
 	engine_phase = ENGINE_PHASE_PARENT;
-	/* c->h is the engine's own handle only for one regex or a set
-	   (FIRST and ALL keep a struct fqdn_each of handles) */
-	if (c->e != NULL && c->e->note != NULL &&
-	    (c->s->op == FQDN_OP_ONE || c->s->op == FQDN_OP_SET) &&
-	    c->e->note(c->h, c->note, sizeof(c->note)) > 0) {
+	if (c->e->note(c->h, c->note, sizeof(c->note)) > 0) {
 		char name[256];
 		case_name(c, NULL, name, sizeof(name));
 		fprintf(stderr, "rxbench: %s: %s\n", name, c->note);
@@ -959,7 +972,7 @@ static int runner_fill(const struct fqdn_size *z, struct fqdn_op *op,
 	return case_runner_bench(b, c->h, &w);
 }
 
-/* Phase op->phase of a verified case (b->arg is op); warm it first. */
+/* Phase op->phase of a verified case (b->arg is op); its note first. */
 static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 		      struct bench *b)
 {
@@ -969,7 +982,7 @@ static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 
 	fc->h = c->h;
 	fc->want = answer;
-	if (!fc->warm && fc->h != NULL && fc->e->kind != ENGINE_RUNNER)
+	if (!fc->warm && case_looks(fc))
 		case_warm(fc);
 	fc->warm = 1;
 	op_fill(op, b);
