@@ -49,6 +49,9 @@ struct run {
  */
 #define VERIFY_TIMEOUT_NS 10e9
 
+/* 1: prepare as a run without --engines (suite_ctx.engines_default). */
+static int default_engines;
+
 static void run_prepare_with(struct run *r, const char *policy,
 			     const char *queries, const struct engine *const *e,
 			     size_t n, const char *const *opts,
@@ -63,7 +66,8 @@ static void run_prepare_with(struct run *r, const char *policy,
 				      .isolate = 1, .timeout_ns = timeout_ns};
 	r->ctx = (struct suite_ctx){.engines = r->eng, .nengines = n,
 				    .opts = &r->opts, .plan = &r->plan,
-				    .results = &r->res};
+				    .results = &r->res,
+				    .engines_default = default_engines};
 	results_init(&r->res);
 	r->cfg = calloc(1, r->s->config_size);
 	cr_assert_not_null(r->cfg);
@@ -207,6 +211,56 @@ Test(fqdn_suite, only_an_engine_with_a_note_is_asked_in_the_parent,
 	b = planned(&r, "FQDN/phase=match-name/strategy=baseline/engine=counting");
 	cr_assert_not_null(b);
 	cr_expect_null(b->note);
+	run_release(&r);
+}
+
+/* The value of results pair `key`, or NULL. */
+static const char *config_value(const struct results *res, const char *key)
+{
+	for (size_t i = 0; i < res->ncfg; i++)
+		if (strcmp(res->cfg[i].key, key) == 0)
+			return res->cfg[i].value;
+	return NULL;
+}
+
+/*
+ * A run without --engines or --strategies leaves out the slowest engine
+ * x strategy pairs (tre's baseline among them: PCRE2 under tre's name
+ * here) and says so in the results; the engine keeps its other
+ * strategies, and naming strategies, or running with named engines,
+ * brings the pair back.
+ */
+Test(fqdn_suite, a_default_run_leaves_out_the_slowest_pairs, .timeout = 60)
+{
+	static const char *const named[] = {"strategies", "baseline,reverse",
+					    NULL};
+	struct engine slow = *engine_find("pcre2");
+	const struct engine *e[] = {&slow};
+	struct run r;
+
+	slow.name = "tre";
+	default_engines = 1;
+	run_prepare(&r, "data/fqdn/list.txt", e, 1);
+	cr_expect_null(planned(&r, "FQDN/phase=match-name/strategy=baseline/"
+				   "engine=tre"));
+	cr_expect_null(results_find(&r.res, "FQDN/strategy=baseline/engine=tre"));
+	cr_expect_not_null(planned(&r, "FQDN/phase=match-name/strategy=reverse/"
+				       "engine=tre"));
+	cr_assert_not_null(config_value(&r.res, "fqdn-left-out"));
+	cr_expect(strstr(config_value(&r.res, "fqdn-left-out"),
+			 "tre x baseline") != NULL, "%s",
+		  config_value(&r.res, "fqdn-left-out"));
+	run_release(&r);
+	run_prepare_with(&r, "data/fqdn/list.txt", "data/fqdn/edge-queries.txt",
+			 e, 1, named, VERIFY_TIMEOUT_NS);
+	cr_expect_not_null(planned(&r, "FQDN/phase=match-name/strategy=baseline/"
+				       "engine=tre"));
+	cr_expect_null(config_value(&r.res, "fqdn-left-out"));
+	run_release(&r);
+	default_engines = 0;
+	run_prepare(&r, "data/fqdn/list.txt", e, 1);
+	cr_expect_not_null(planned(&r, "FQDN/phase=match-name/strategy=baseline/"
+				       "engine=tre"));
 	run_release(&r);
 }
 
