@@ -1102,7 +1102,7 @@ static size_t size_maxq(const struct fqdn_size *z)
  * compiles in 0.4 to 0.6 s (three times per sample).  Together they took
  * 62 s of CPU of the suite's 148, which put make bench over five minutes.
  * Naming engines (--engines) or strategies (--strategies, all) runs
- * them.  README, "Strategies", says the same.
+ * them.  README, "The fqdn suite", says the same.
  */
 #define FQDN_SLOW_BUT_ONE(e)                                                 \
 	{e, "baseline"}, {e, "baseline-optimized"}, {e, "reverse"},          \
