@@ -13,6 +13,7 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -42,7 +43,7 @@ struct cre2_options {
 
 struct cre2_regexp {
 	re2::RE2 re;
-	std::unique_ptr<re2::RE2> twin; /* cre2_dfa_fails(): errors logged */
+	std::unique_ptr<re2::RE2> twin; /* cre2_match_probe(): errors logged */
 
 	cre2_regexp(const char *p, size_t len, const re2::RE2::Options &o)
 		: re(re2::StringPiece(p, len), o)
@@ -165,18 +166,18 @@ int cre2_program_size(const cre2_regexp_t *re)
 	return re->re.ok() ? re->re.ProgramSize() : -1;
 }
 
-int cre2_match(const cre2_regexp_t *re, const char *text, size_t len,
-	       size_t start, size_t end, cre2_anchor_t anchor,
-	       cre2_string_t *match, int nmatch)
+/* One search of r, as cre2_match() describes it. */
+static int cre2_search(const re2::RE2 &r, const char *text, size_t len,
+		       size_t start, size_t end, cre2_anchor_t anchor,
+		       cre2_string_t *match, int nmatch)
 {
 	re2::StringPiece sub[CRE2_MAX_SUBMATCH];
 
-	if (!re->re.ok() || nmatch < 0 || nmatch > CRE2_MAX_SUBMATCH)
+	if (!r.ok() || nmatch < 0 || nmatch > CRE2_MAX_SUBMATCH)
 		return -1;
 	try {
-		bool found = re->re.Match(re2::StringPiece(text, len), start,
-					  end, cre2_to_anchor(anchor), sub,
-					  nmatch);
+		bool found = r.Match(re2::StringPiece(text, len), start, end,
+				     cre2_to_anchor(anchor), sub, nmatch);
 		if (!found)
 			return 0;
 		for (int i = 0; i < nmatch; i++) {
@@ -189,49 +190,76 @@ int cre2_match(const cre2_regexp_t *re, const char *text, size_t len,
 	}
 }
 
-/* Whether text has "DFA out of memory" in the first 64 KiB of f. */
-static int cre2_log_says_oom(FILE *f)
+int cre2_match(const cre2_regexp_t *re, const char *text, size_t len,
+	       size_t start, size_t end, cre2_anchor_t anchor,
+	       cre2_string_t *match, int nmatch)
+{
+	return cre2_search(re->re, text, len, start, end, anchor, match,
+			   nmatch);
+}
+
+/*
+ * The probes' log: one temporary file for the process, made at the first
+ * probe (a file per search cost more than the search: an inode each), fd
+ * 2 pointed at it around each probe.  Only what a probe appends is read.
+ */
+static FILE *cre2_log(void)
+{
+	static FILE *log;
+
+	if (log == nullptr)
+		log = std::tmpfile();
+	return log;
+}
+
+/* The size of f's file, or -1. */
+static off_t cre2_log_size(FILE *f)
+{
+	struct stat st;
+
+	return fstat(fileno(f), &st) == 0 ? st.st_size : -1;
+}
+
+/* Whether what the log holds from `from` on (its first 64 KiB) says
+ * "DFA out of memory". */
+static int cre2_log_says_oom(FILE *f, off_t from)
 {
 	static char buf[1 << 16];
-	size_t n;
+	ssize_t n = pread(fileno(f), buf, sizeof(buf) - 1, from);
 
-	rewind(f);
-	n = std::fread(buf, 1, sizeof(buf) - 1, f);
+	if (n <= 0)
+		return 0;
 	buf[n] = '\0';
 	return std::strstr(buf, "DFA out of memory") != nullptr;
 }
 
-/* One search of re's twin with fd 2 sent to a temporary file. */
-static int cre2_twin_search(cre2_regexp_t *re, re2::StringPiece text,
-			    size_t start, cre2_anchor_t anchor)
+/* Point fd 2 at the log (*saved: the old one), or back (log NULL). */
+static int cre2_redirect(FILE *log, int *saved)
 {
-	FILE *log = std::tmpfile();
-	int saved = -1, says;
-
-	if (log == nullptr)
-		return -1;
 	std::fflush(stderr);
-	saved = dup(2);
-	if (saved < 0 || dup2(fileno(log), 2) < 0) {
-		std::fclose(log);
-		if (saved >= 0)
-			close(saved);
-		return -1;
+	if (log == nullptr) {
+		dup2(*saved, 2);
+		close(*saved);
+		return 0;
 	}
-	re->twin->Match(text, start, text.size(), cre2_to_anchor(anchor),
-			nullptr, 0);
-	std::fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	says = cre2_log_says_oom(log);
-	std::fclose(log);
-	return says;
+	*saved = dup(2);
+	if (*saved >= 0 && dup2(fileno(log), 2) >= 0)
+		return 0;
+	if (*saved >= 0)
+		close(*saved);
+	return -1;
 }
 
-int cre2_dfa_fails(cre2_regexp_t *re, const char *text, size_t len,
-		   size_t start, cre2_anchor_t anchor)
+int cre2_match_probe(cre2_regexp_t *re, const char *text, size_t len,
+		     size_t start, size_t end, cre2_anchor_t anchor,
+		     cre2_string_t *match, int nmatch, int *dfa_failed)
 {
-	if (!re->re.ok())
+	FILE *log = cre2_log();
+	off_t from = log != nullptr ? cre2_log_size(log) : -1;
+	int saved = -1, rc;
+
+	*dfa_failed = 0;
+	if (!re->re.ok() || from < 0)
 		return -1;
 	try {
 		if (re->twin == nullptr) {
@@ -239,11 +267,22 @@ int cre2_dfa_fails(cre2_regexp_t *re, const char *text, size_t len,
 			o.set_log_errors(true);
 			re->twin.reset(new re2::RE2(re->re.pattern(), o));
 		}
-		return cre2_twin_search(re, re2::StringPiece(text, len), start,
-					anchor);
 	} catch (...) {
 		return -1;
 	}
+	if (cre2_redirect(log, &saved) != 0)
+		return -1;
+	rc = cre2_search(*re->twin, text, len, start, end, anchor, match,
+			 nmatch);
+	cre2_redirect(nullptr, &saved);
+	if (cre2_log_size(log) > from)
+		*dfa_failed = cre2_log_says_oom(log, from);
+	return rc;
+}
+
+void cre2_drop_twin(cre2_regexp_t *re)
+{
+	re->twin.reset();
 }
 
 int cre2_partial_match(const cre2_regexp_t *re, const char *text, size_t len)

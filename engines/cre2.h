@@ -95,15 +95,22 @@ int cre2_match(const cre2_regexp_t *re, const char *text, size_t len,
 	       cre2_string_t *match, int nmatch);
 
 /*
- * Whether RE2's DFA runs out of its memory budget searching
- * text[start..len) as cre2_match() would (RE2 then falls back to the
- * NFA, which RE2 says only in its log).  Asked of a twin of re made at the
- * first call and kept in re, whose errors are logged, with stderr
- * captured around the search: for a look before timing, never inside it.
- * 1 it did, 0 not, -1 the twin or the capture failed.
+ * cre2_match() asked of a twin of re (made at the first call and kept in
+ * re until cre2_drop_twin() or cre2_delete()) whose errors are logged,
+ * with fd 2 captured around the search into one temporary file the
+ * process keeps: the same answer, and *dfa_failed set to 1 when RE2's DFA
+ * ran out of its memory budget on this search (RE2 then falls back to the
+ * NFA, which it says only in its log), else 0.  The twin has the same
+ * pattern and options as re, so it answers as re does; re itself is not
+ * asked.  For a look before timing from one thread, never inside it.
+ * Returns as cre2_match(); -1 too when the twin or the capture failed.
  */
-int cre2_dfa_fails(cre2_regexp_t *re, const char *text, size_t len,
-		   size_t start, cre2_anchor_t anchor);
+int cre2_match_probe(cre2_regexp_t *re, const char *text, size_t len,
+		     size_t start, size_t end, cre2_anchor_t anchor,
+		     cre2_string_t *match, int nmatch, int *dfa_failed);
+
+/* Free re's twin (cre2_match_probe()) and what its DFA learned. */
+void cre2_drop_twin(cre2_regexp_t *re);
 
 /* 1 if re matches anywhere in text[0..len), 0 if not, -1 on error. */
 int cre2_partial_match(const cre2_regexp_t *re, const char *text, size_t len);

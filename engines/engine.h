@@ -164,7 +164,9 @@ struct engine {
 	 * Optional: whether h left its fast path while it matched in
 	 * ENGINE_PHASE_WARM (RE2's DFA out of its memory budget, falling
 	 * back to the NFA).  1 with a one-line message naming the option to
-	 * change in msg[0..size), 0 when nothing to say.  May be NULL.
+	 * change in msg[0..size), 0 when nothing to say.  Read once, after
+	 * the warm pass: it may free what h kept to tell (re2's logging
+	 * twins).  May be NULL.
 	 */
 	int (*note)(void *h, char *msg, size_t size);
 

@@ -17,7 +17,8 @@
  * what many do.  Before that, in the same
  * process, a warm-up (bench_opts.warmup_ns, bench.pass_n).  Then a
  * separate short run with allocation counting gives B/op and allocs/op,
- * and retain/release give B(heap)/op.
+ * and retain/release give B(heap)/op (and B/op and allocs/op too when
+ * that short run would be a single op: the retained op is counted).
  *
  * Options beyond Go's (see bench_opts): each sample may run in a forked
  * child with a time limit (harness/isolate.h; the sample comes back in
@@ -69,7 +70,10 @@ struct bench {
 
 	/*
 	 * Optional, for B(heap)/op: do one op and keep what it built
-	 * (a compiled regex, a map) until release().  0 or negative.
+	 * (a compiled regex, a map) until release().  0 or negative.  It
+	 * allocates what one op of run() does (only the frees differ), so
+	 * where the allocation run would be one op, the retained op is
+	 * counted for B/op and allocs/op too.
 	 */
 	int (*retain)(void *arg);
 	void (*release)(void *arg);

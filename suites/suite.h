@@ -40,6 +40,9 @@ struct suite_ctx {
 	struct plan *plan;        /* prepare() adds benchmarks here */
 	struct results *results;  /* verification rows go here */
 	int allow_unverified;     /* --allow-unverified (suites/case.h) */
+	int engines_default;      /* no --engines: the default engines, of
+				     which a suite's default run may leave
+				     out what it says it does (fqdn) */
 	FILE *list;               /* --list: print the chosen names here */
 	struct strset *listed;    /* --list: the names printed */
 };

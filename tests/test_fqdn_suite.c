@@ -49,6 +49,9 @@ struct run {
  */
 #define VERIFY_TIMEOUT_NS 10e9
 
+/* 1: prepare as a run without --engines (suite_ctx.engines_default). */
+static int default_engines;
+
 static void run_prepare_with(struct run *r, const char *policy,
 			     const char *queries, const struct engine *const *e,
 			     size_t n, const char *const *opts,
@@ -63,7 +66,8 @@ static void run_prepare_with(struct run *r, const char *policy,
 				      .isolate = 1, .timeout_ns = timeout_ns};
 	r->ctx = (struct suite_ctx){.engines = r->eng, .nengines = n,
 				    .opts = &r->opts, .plan = &r->plan,
-				    .results = &r->res};
+				    .results = &r->res,
+				    .engines_default = default_engines};
 	results_init(&r->res);
 	r->cfg = calloc(1, r->s->config_size);
 	cr_assert_not_null(r->cfg);
@@ -158,25 +162,107 @@ static int counting_is_match(void *h, const char *data, size_t len)
 	return engine_find("pcre2")->is_match(h, data, len);
 }
 
+/* The same with a note, as re2's on its DFA: warm calls seen, if any. */
+static size_t noting_calls;
+
+static int noting_is_match(void *h, const char *data, size_t len)
+{
+	noting_calls += engine_phase == ENGINE_PHASE_WARM;
+	return engine_find("pcre2")->is_match(h, data, len);
+}
+
+static int noting_note(void *h, char *msg, size_t size)
+{
+	(void)h;
+	snprintf(msg, size, "noting: looked");
+	return 1;
+}
+
 /*
- * The answers come from children; a verified case then asks its queries
- * once in the parent, so that measuring children inherit a warm engine
- * (RE2's lazy DFA): 25 queries of data/fqdn/list.txt's sets (4 x 4
+ * The answers come from children, and every measuring child warms its
+ * own engine, so an engine without a note is asked nothing in the
+ * parent; one with a note (re2's DFA) asks a verified case its queries
+ * once there to read it (ENGINE_PHASE_WARM), and the note reaches the
+ * match phases' rows: 25 queries of data/fqdn/list.txt's sets (4 x 4
  * generated, 9 from the file) per strategy, fewer for the map strategies
  * (names in the set never reach the engine).
  */
-Test(fqdn_suite, verified_cases_are_warmed_in_the_parent, .timeout = 60)
+Test(fqdn_suite, only_an_engine_with_a_note_is_asked_in_the_parent,
+     .timeout = 60)
 {
-	struct engine counting = *engine_find("pcre2");
-	const struct engine *e[] = {&counting};
+	struct engine counting = *engine_find("pcre2"), noting = counting;
+	const struct engine *e[] = {&counting, &noting};
+	const struct bench *b;
 	struct run r;
 
 	counting.name = "counting";
 	counting.is_match = counting_is_match;
+	noting.name = "noting";
+	noting.is_match = noting_is_match;
+	noting.note = noting_note;
+	run_prepare(&r, "data/fqdn/list.txt", e, 2);
+	cr_expect_eq(r.res.n, 2, "map+multi only");
+	cr_expect_eq(parent_calls, 0, "%zu", parent_calls);
+	cr_expect_geq(noting_calls, 4 * 25, "%zu", noting_calls);
+	cr_expect_leq(noting_calls, 7 * 25, "%zu", noting_calls);
+	b = planned(&r, "FQDN/phase=match-name/strategy=baseline/engine=noting");
+	cr_assert_not_null(b);
+	cr_expect_str_eq(b->note != NULL ? b->note : "", "noting: looked");
+	b = planned(&r, "FQDN/phase=match-name/strategy=baseline/engine=counting");
+	cr_assert_not_null(b);
+	cr_expect_null(b->note);
+	run_release(&r);
+}
+
+/* The value of results pair `key`, or NULL. */
+static const char *config_value(const struct results *res, const char *key)
+{
+	for (size_t i = 0; i < res->ncfg; i++)
+		if (strcmp(res->cfg[i].key, key) == 0)
+			return res->cfg[i].value;
+	return NULL;
+}
+
+/*
+ * A run without --engines or --strategies leaves out the slowest engine
+ * x strategy pairs (tre's but map+reverse+sort: PCRE2 under tre's name
+ * here) and says so in the results; the engine keeps map+reverse+sort,
+ * and naming strategies, or running with named engines, brings the
+ * pairs back.
+ */
+Test(fqdn_suite, a_default_run_leaves_out_the_slowest_pairs, .timeout = 60)
+{
+	static const char *const named[] = {"strategies", "baseline,reverse",
+					    NULL};
+	struct engine slow = *engine_find("pcre2");
+	const struct engine *e[] = {&slow};
+	struct run r;
+
+	slow.name = "tre";
+	default_engines = 1;
 	run_prepare(&r, "data/fqdn/list.txt", e, 1);
-	cr_expect_eq(r.res.n, 1, "map+multi only");
-	cr_expect_geq(parent_calls, 4 * 25, "%zu", parent_calls);
-	cr_expect_leq(parent_calls, 7 * 25, "%zu", parent_calls);
+	cr_expect_null(planned(&r, "FQDN/phase=match-name/strategy=baseline/"
+				   "engine=tre"));
+	cr_expect_null(results_find(&r.res, "FQDN/strategy=baseline/engine=tre"));
+	cr_expect_null(planned(&r, "FQDN/phase=match-name/strategy=reverse/"
+				   "engine=tre"));
+	cr_expect_not_null(planned(&r, "FQDN/phase=match-name/strategy="
+				       "map+reverse+sort/engine=tre"));
+	cr_assert_not_null(config_value(&r.res, "fqdn-left-out"));
+	cr_expect(strstr(config_value(&r.res, "fqdn-left-out"),
+			 "tre x baseline") != NULL, "%s",
+		  config_value(&r.res, "fqdn-left-out"));
+	run_release(&r);
+	run_prepare_with(&r, "data/fqdn/list.txt", "data/fqdn/edge-queries.txt",
+			 e, 1, named, VERIFY_TIMEOUT_NS);
+	cr_expect_not_null(planned(&r, "FQDN/phase=match-name/strategy=baseline/"
+				       "engine=tre"));
+	cr_expect_null(config_value(&r.res, "fqdn-left-out"));
+	run_release(&r);
+	default_engines = 0;
+	run_prepare(&r, "data/fqdn/list.txt", e, 1);
+	cr_expect_not_null(planned(&r, "FQDN/phase=match-name/strategy=baseline/"
+				       "engine=tre"));
 	run_release(&r);
 }
 

@@ -295,6 +295,71 @@ Test(alloc, heap_sees_retained_allocation)
 	result_release(&r);
 }
 
+/* A long op (1 ms) that allocates 1,000 bytes twice and frees them. */
+static int long_alloc_run(void *arg, uint64_t n)
+{
+	struct spin *s = arg;
+
+	s->calls++;
+	s->total += n;
+	for (uint64_t i = 0; i < n; i++) {
+		void *a = malloc(1000), *b = malloc(1000);
+		__asm__ volatile("" : : "r"(a), "r"(b) : "memory");
+		free(a);
+		free(b);
+		spin_for(1000000);
+	}
+	return 0;
+}
+
+/* That op kept: the same two blocks, the first until release(). */
+static int long_alloc_retain(void *arg)
+{
+	struct spin *s = arg;
+	void *b;
+
+	s->kept = malloc(1000);
+	b = malloc(1000);
+	__asm__ volatile("" : : "r"(b) : "memory");
+	free(b);
+	return s->kept ? 0 : -1;
+}
+
+static void long_alloc_release(void *arg)
+{
+	struct spin *s = arg;
+
+	free(s->kept);
+	s->kept = NULL;
+}
+
+/*
+ * Where the allocation run would be one op (an op of 1 ms at 1x), the
+ * retained op is the one counted: B/op and allocs/op are its own, and
+ * run() does the warm-up's op and the timed op only, not a third.
+ */
+Test(alloc, one_long_op_is_counted_once_retained)
+{
+	struct spin s = {0};
+	struct bench b = {.name = "T", .suite = "t", .run = long_alloc_run,
+			  .retain = long_alloc_retain,
+			  .release = long_alloc_release, .arg = &s};
+	struct bench_opts o = {.count = 1};
+	struct result r = {0};
+
+	if (!alloc_hooks_available())
+		cr_skip_test("allocation hooks are off in sanitizer builds");
+	cr_assert_eq(bench_parse_benchtime("1x", &o), 0);
+	cr_assert_eq(bench_measure(&b, &o, &r), 0);
+	cr_expect_eq(s.total, 2, "ops run: %llu", (unsigned long long)s.total);
+	cr_expect_float_eq(result_metric(&r, "allocs/op")->v[0], 2, 1e-9);
+	cr_expect_float_eq(result_metric(&r, "B/op")->v[0], 2000, 1e-9);
+	cr_expect_geq(result_metric(&r, "B(heap)/op")->v[0], 1000);
+	cr_expect_leq(result_metric(&r, "B(heap)/op")->v[0], 1000 + 32);
+	cr_expect_null(s.kept, "release() was called");
+	result_release(&r);
+}
+
 Test(alloc, counting_is_off_outside_the_window)
 {
 	struct alloc_stats st;

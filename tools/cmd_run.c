@@ -153,7 +153,8 @@ static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 	struct suite_ctx ctx = {.engines = a->engines,
 				.nengines = a->nengines, .opts = &opts,
 				.filter = filter, .plan = &plan, .results = res,
-				.allow_unverified = a->allow_unverified};
+				.allow_unverified = a->allow_unverified,
+				.engines_default = a->engines_arg == NULL};
 	size_t before = res->n;
 	uint64_t t0 = clock_ns();
 	void *run = NULL;
@@ -383,7 +384,8 @@ static int list_main(struct run_args *a)
 					.nengines = a->nengines,
 					.opts = &a->opts, .filter = &filter,
 					.plan = &plan, .results = &res,
-					.list = stdout, .listed = &listed};
+					.list = stdout, .listed = &listed,
+					.engines_default = a->engines_arg == NULL};
 		void *run = s->prepare(&ctx, a->cfg[i]);
 		if (run == NULL)
 			status = EXIT_USAGE;
