@@ -1099,7 +1099,7 @@ static size_t size_maxq(const struct fqdn_size *z)
  * (the seed's fastest: their other strategies answer in up to 1.1 ms a
  * query, each verified, then warmed, over 2,000 queries), go leaves out
  * its two slowest (up to 1.9 ms a query) and hyperscan the sets it
- * compiles in 0.4 to 0.6 s (three times per sample).  Together they took
+ * compiles in 0.4 to 0.6 s each.  Together they took
  * 62 s of CPU of the suite's 148, which put make bench over five minutes.
  * Naming engines (--engines) or strategies (--strategies, all) runs
  * them.  README, "The fqdn suite", says the same.
