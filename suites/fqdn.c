@@ -139,7 +139,6 @@ struct fqdn_case {
 	/* on a runner engine: every query as it is, in set order (the
 	   runner's op rewrites it), and the name set (engines/runner.h);
 	   NULL until the runner is first asked */
-	char *rq;
 	struct runner_bytes *rin, *rnames;
 };
 
@@ -440,7 +439,6 @@ static void size_release(struct fqdn_size *z)
 	case_table_release(&z->table); /* the compiled regexes */
 	for (size_t i = 0; i < z->ncases; i++) {
 		free(z->cases[i].buf);
-		free(z->cases[i].rq);
 		free(z->cases[i].rin);
 		free(z->cases[i].rnames);
 	}

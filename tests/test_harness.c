@@ -325,14 +325,6 @@ static int long_alloc_retain(void *arg)
 	return s->kept ? 0 : -1;
 }
 
-static void long_alloc_release(void *arg)
-{
-	struct spin *s = arg;
-
-	free(s->kept);
-	s->kept = NULL;
-}
-
 /*
  * Where the allocation run would be one op (an op of 1 ms at 1x), the
  * retained op is the one counted: B/op and allocs/op are its own, and
@@ -343,7 +335,7 @@ Test(alloc, one_long_op_is_counted_once_retained)
 	struct spin s = {0};
 	struct bench b = {.name = "T", .suite = "t", .run = long_alloc_run,
 			  .retain = long_alloc_retain,
-			  .release = long_alloc_release, .arg = &s};
+			  .release = keep_release, .arg = &s};
 	struct bench_opts o = {.count = 1};
 	struct result r = {0};
 

@@ -231,8 +231,12 @@ class Work {
     this.fqdn = (flags & WORK_FQDN) !== 0;
     this.reverse = (flags & WORK_REVERSE) !== 0;
     this.names = names.length ? new Set(names.map((b) => b.toString('latin1'))) : null;
-    this.keys = inputs.map((b) => b.toString('latin1'));
-    this.text = sets.map((s) => inputs.map((b) => s.text(b)));
+    // each set's text of the inputs, made once (a rewritten query is
+    // made per op, as the proxy does)
+    if (!this.fqdn) {
+      this.keys = inputs.map((b) => b.toString('latin1'));
+      this.text = sets.map((s) => inputs.map((b) => s.text(b)));
+    }
   }
   decide(op, i) {
     if (this.fqdn) return this.decideRewritten(op, i);

@@ -237,8 +237,9 @@ class Work:
         self.names = set(names) if names else None
         self.inputs = inputs
         # each set reads the inputs as its mode spells them, made once
-        # (rewritten queries are made per op, as the proxy does)
-        self.text = [[s.text(b) for b in inputs] for s in sets]
+        # (a rewritten query is made per op, as the proxy does)
+        self.text = None if self.fqdn else [[s.text(b) for b in inputs]
+                                            for s in sets]
         self.next = 0
 
     def decide(self, op, i):
