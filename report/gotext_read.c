@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,8 @@ static int parse_iters(struct gt *g, const char *s, uint64_t *v)
 			       "number", s);
 	errno = 0;
 	n = strtoull(s, &end, 10);
-	if (*end != '\0' || errno != 0)
+	/* testing.B's N is a Go int: at most INT64_MAX (JSON's range too) */
+	if (*end != '\0' || errno != 0 || n > INT64_MAX)
 		return gt_fail(g, "iteration count \"%.40s\" is not a "
 			       "number in range", s);
 	*v = n;

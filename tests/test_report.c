@@ -426,6 +426,9 @@ Test(gotext_read, errors_name_the_line)
 		     "g.txt:3: value \"fast\" is not a number");
 	gotext_error("BenchmarkX 99999999999999999999999 1 ns/op\n",
 		     "not a number in range");
+	/* one past Go's int: written to JSON it would read back negative */
+	gotext_error("BenchmarkX 9223372036854775808 1 ns/op\n",
+		     "not a number in range");
 	gotext_error("Unit\n", "Unit line without a unit");
 	gotext_error("goos: linux\nk\xc0y: v\n",
 		     "g.txt:2: configuration key is not UTF-8");
