@@ -840,7 +840,7 @@ int runner_ep_build(void *world, struct runner_ep_mem *mem,
 	return 0;
 }
 
-int runner_ep_answers(void *world, const uint32_t *eps,
+int runner_ep_answers(void *world, unsigned rewrite, const uint32_t *eps,
 		      const struct runner_bytes *in, size_t n,
 		      unsigned char *out)
 {
@@ -855,6 +855,7 @@ int runner_ep_answers(void *world, const uint32_t *eps,
 	if (rc == 0) {
 		msg_u8(&m, 'Q');
 		msg_u32(&m, s->id);
+		msg_u8(&m, rewrite);
 		ep_queries_msg(eps, in, n, &m);
 		rc = call_expect(c, &m, 'A', why, sizeof(why));
 	}
@@ -898,12 +899,12 @@ void *runner_add_work(void *h, const struct runner_work *w)
 	return j;
 }
 
-void *runner_ep_add_work(void *world, enum runner_op op, const uint32_t *eps,
-			 const struct runner_bytes *in, size_t n)
+void *runner_ep_add_work(void *world, enum runner_op op, unsigned rewrite,
+			 const uint32_t *eps, const struct runner_bytes *in,
+			 size_t n)
 {
 	void *sets[1] = {world};
-	struct runner_work w = {op, 1, sets, 1, NULL, 0, in, n,
-				RUNNER_REWRITE_NONE};
+	struct runner_work w = {op, 1, sets, 1, NULL, 0, in, n, rewrite};
 	struct runner_job *j = runner_add_work(world, &w);
 
 	if (j == NULL)
@@ -922,6 +923,7 @@ static void work_msg(const struct runner_job *j, struct msg *m)
 		msg_u8(m, 'X');
 		msg_u32(m, ((const struct runner_set *)w->sets[0])->id);
 		msg_u8(m, (unsigned)w->op);
+		msg_u8(m, w->rewrite);
 		ep_queries_msg(j->eps, w->inputs, w->ninputs, m);
 		return;
 	}

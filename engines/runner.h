@@ -48,9 +48,11 @@
  *       u32 nunits, nunits x unit,
  *       n x ngen x nsel x u32 unit
  *   'Q' endpoint answers u32 id,      'A' as above (ids empty)
- *       u32 n, n x (u32 ep, bytes input)
+ *       u8 flags, u32 n,
+ *       n x (u32 ep, bytes input)
  *   'X' endpoints work u32 id, u8 op, 'K', or 'E'
- *       u32 n, n x (u32 ep, bytes input)
+ *       u8 flags, u32 n,
+ *       n x (u32 ep, bytes input)
  *   'E' (reply only): u32 status, u32 pattern (index, or 0xffffffff),
  *       bytes message.  status: 1 compile error, 2 unsupported (what the
  *       language cannot do: the message says what), 5 any other failure.
@@ -125,9 +127,9 @@
  * op 6 a policy-update of endpoint ep (inputs empty): its selectors to
  * the units of its other generation (ngen 2), new units first (a cache
  * hit, or compiled), then the old ones released.  A runner without
- * endpoints answers 'P' with 'E' unsupported (2).  Endpoint queries come
- * rewritten by rxbench (no 'W' flags here): the rewrite, tens of ns, is
- * left out of ops of tens of microseconds on Go.
+ * endpoints answers 'P' with 'E' unsupported (2).  flags are work's bits
+ * 1 and 2 (others are an error): each query is rewritten first, in the
+ * answers and in the timed op, as the C engines' endpoint ops do.
  *
  * mode 0 is warm: what the runtime keeps between ops (Go's regexp
  * machine pool) stays, as in a long-running proxy.  Mode 1 is the seed's
@@ -315,8 +317,9 @@ int runner_ep_build(void *world, struct runner_ep_mem *mem,
 		    struct engine_error *err);
 
 /* Each query in[i]'s verdict (0 or 1) on endpoint eps[i], in one
- * request ('Q'). */
-int runner_ep_answers(void *world, const uint32_t *eps,
+ * request ('Q'), each rewritten first as `rewrite` (enum runner_rewrite)
+ * says. */
+int runner_ep_answers(void *world, unsigned rewrite, const uint32_t *eps,
 		      const struct runner_bytes *in, size_t n,
 		      unsigned char *out);
 
@@ -324,9 +327,11 @@ int runner_ep_answers(void *world, const uint32_t *eps,
  * The job of an endpoints work ('X') on world, as runner_add_work()'s
  * (copies of the arrays, not the bytes; freed with world): op
  * RUNNER_OP_EP_MATCH asks in[i] of endpoint eps[i], cycling;
- * RUNNER_OP_EP_UPDATE updates eps[i] (in[i] empty).  NULL out of memory.
+ * RUNNER_OP_EP_UPDATE updates eps[i] (in[i] empty); a match rewrites its
+ * query first as `rewrite` says.  NULL out of memory.
  */
-void *runner_ep_add_work(void *world, enum runner_op op, const uint32_t *eps,
+void *runner_ep_add_work(void *world, enum runner_op op, unsigned rewrite,
+			 const uint32_t *eps,
 			 const struct runner_bytes *in, size_t n);
 
 /* Free h's set or world in this process's runner now (what it holds

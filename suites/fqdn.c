@@ -846,37 +846,32 @@ static void case_warm(struct fqdn_case *c)
 }
 
 /*
- * Every query of z's sets as strategy s rewrites it, in set order, into
- * *rin, their bytes in *rq (both NULL when *rin is not).  0, or -1 out
- * of memory.
+ * Every query of z's sets as it is, in set order, into *rin (the
+ * runner's op rewrites it); nothing when *rin is there.  0, or -1 out of
+ * memory.
  */
-static int rewrite_all(const struct fqdn_size *z, const struct fqdn_strategy *s,
-		       char **rq, struct runner_bytes **rin)
+static int queries_all(const struct fqdn_size *z, struct runner_bytes **rin)
 {
-	size_t total = fqdn_total(z->sets, FQDN_NSETS), bytes = 0, at = 0;
+	size_t total = fqdn_total(z->sets, FQDN_NSETS), j = 0;
 
 	if (*rin != NULL)
 		return 0;
+	*rin = calloc(total + 1, sizeof(**rin));
+	if (*rin == NULL)
+		return -1;
 	for (size_t k = 0; k < FQDN_NSETS; k++)
 		for (size_t i = 0; i < z->q[k].n; i++)
-			bytes += z->q[k].len[i] + 2;
-	*rq = malloc(bytes + 1);
-	*rin = calloc(total + 1, sizeof(**rin));
-	if (*rq == NULL || *rin == NULL) {
-		free(*rq);
-		free(*rin);
-		*rq = NULL;
-		*rin = NULL;
-		return -1;
-	}
-	for (size_t k = 0, j = 0; k < FQDN_NSETS; k++)
-		for (size_t i = 0; i < z->q[k].n; i++, j++) {
-			size_t n = fqdn_rewrite(s, z->q[k].name[i],
-						z->q[k].len[i], *rq + at);
-			(*rin)[j] = (struct runner_bytes){*rq + at, n};
-			at += z->q[k].len[i] + 2; /* its room, as counted */
-		}
+			(*rin)[j++] = (struct runner_bytes){z->q[k].name[i],
+							    z->q[k].len[i]};
 	return 0;
+}
+
+/* How a runner's op rewrites a query of strategy s (enum runner_rewrite):
+ * as fqdn_rewrite() does. */
+static unsigned runner_rewrite_of(const struct fqdn_strategy *s)
+{
+	return RUNNER_REWRITE_FQDN |
+	       (s->flags & FQDN_S_REVERSE ? RUNNER_REWRITE_REVERSE : 0);
 }
 
 /*
@@ -889,19 +884,13 @@ static int rewrite_all(const struct fqdn_size *z, const struct fqdn_strategy *s,
 static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
 {
 	const struct strset *names = &c->built->names;
-	size_t total = fqdn_total(z->sets, FQDN_NSETS), j = 0;
 
 	if (c->rin != NULL)
 		return 0;
 	if (c->rnames == NULL)
 		c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
-	c->rin = calloc(total + 1, sizeof(*c->rin));
-	if (c->rnames == NULL || c->rin == NULL)
+	if (c->rnames == NULL || queries_all(z, &c->rin) != 0)
 		return -1;
-	for (size_t k = 0; k < FQDN_NSETS; k++)
-		for (size_t i = 0; i < z->q[k].n; i++)
-			c->rin[j++] = (struct runner_bytes){z->q[k].name[i],
-							    z->q[k].len[i]};
 	for (size_t i = 0; i < names->n; i++)
 		c->rnames[i].p = strset_key(names, i, &c->rnames[i].len);
 	return 0;
@@ -920,12 +909,10 @@ static struct runner_work runner_queries(const struct fqdn_case *c,
 {
 	enum runner_op op = c->s->op == FQDN_OP_ALL ? RUNNER_OP_MATCH_IDS
 						    : RUNNER_OP_IS_MATCH;
-	unsigned rw = RUNNER_REWRITE_FQDN;
 
-	if (c->s->flags & FQDN_S_REVERSE)
-		rw |= RUNNER_REWRITE_REVERSE;
 	return (struct runner_work){op, 1, h, 1, c->rnames,
-				    c->built->names.n, in, n, rw};
+				    c->built->names.n, in, n,
+				    runner_rewrite_of(c->s)};
 }
 
 /*
@@ -1277,10 +1264,9 @@ struct fqdn_ep_case {
 	int warm;
 	char *buf;
 	struct fqdn_ep_op op[PH_COUNT];
-	/* on a runner: every query rewritten (rq its bytes) with its
-	   endpoint, and the endpoints policy-update takes in turn */
+	/* on a runner: every query as it is (the runner's op rewrites it)
+	   with its endpoint, and the endpoints policy-update takes in turn */
 	struct runner_bytes *rin;
-	char *rq;
 	uint32_t *rep;
 	struct runner_bytes *upd_in;
 	uint32_t *upd_ep;
@@ -1373,8 +1359,9 @@ static int ep_verdicts(const struct fqdn_eps *x, const struct fqdn_ep_world *w,
 }
 
 /*
- * What a runner is asked: every query of the sets as the strategy
- * rewrites it, with its endpoint (the answer's order), and the endpoints
+ * What a runner is asked: every query of the sets as it is (the runner
+ * rewrites it in its op, as the strategy does), with its endpoint (the
+ * answer's order), and the endpoints
  * of policy-update, from the op's seed as the C engines draw them.  0,
  * or -1 out of memory.
  */
@@ -1392,7 +1379,7 @@ static int ep_runner_inputs(const struct fqdn_eps *x, struct fqdn_ep_case *c)
 	c->upd_in = calloc(EP_RUNNER_UPDATES, sizeof(*c->upd_in));
 	c->upd_ep = calloc(EP_RUNNER_UPDATES, sizeof(*c->upd_ep));
 	if (!c->rep || !c->upd_in || !c->upd_ep ||
-	    rewrite_all(x->z, c->s, &c->rq, &c->rin) != 0)
+	    queries_all(x->z, &c->rin) != 0)
 		return -1;
 	for (size_t j = 0; j < total; j++)
 		c->rep[j] = (uint32_t)x->ep[j];
@@ -1408,7 +1395,8 @@ static int ep_answer(void *arg, const struct case_item *c, void *out)
 	const struct fqdn_ep_world *w = c->h;
 
 	if (w->runner != NULL)
-		return fqdn_ep_runner_answers(w, ec->rep, ec->rin,
+		return fqdn_ep_runner_answers(w, runner_rewrite_of(ec->s),
+					      ec->rep, ec->rin,
 					      fqdn_total(x->z->sets, FQDN_NSETS),
 					      out);
 	return ep_verdicts(x, w, ec->buf, out);
@@ -1564,13 +1552,14 @@ static int ep_bench(void *arg, struct case_item *c, const void *answer,
 	ep_metrics(ec->w, b);
 	if (ec->w->runner != NULL && op->phase == PH_UPDATE)
 		return case_runner_job(b, runner_ep_add_work(
-			ec->w->runner, RUNNER_OP_EP_UPDATE, ec->upd_ep,
-			ec->upd_in, EP_RUNNER_UPDATES));
+			ec->w->runner, RUNNER_OP_EP_UPDATE, RUNNER_REWRITE_NONE,
+			ec->upd_ep, ec->upd_in, EP_RUNNER_UPDATES));
 	if (ec->w->runner != NULL) {
 		size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
 		size_t at = x->z->off[k];
 		return case_runner_job(b, runner_ep_add_work(
-			ec->w->runner, RUNNER_OP_EP_MATCH, ec->rep + at,
+			ec->w->runner, RUNNER_OP_EP_MATCH,
+			runner_rewrite_of(ec->s), ec->rep + at,
 			ec->rin + at, x->z->q[k].n));
 	}
 	return 0;
@@ -1678,7 +1667,6 @@ static void eps_release(struct fqdn_eps *x)
 		struct fqdn_ep_case *c = &x->cases[i];
 		free(c->buf);
 		free(c->rin);
-		free(c->rq);
 		free(c->rep);
 		free(c->upd_in);
 		free(c->upd_ep);

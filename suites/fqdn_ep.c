@@ -390,11 +390,12 @@ static int runner_build(struct fqdn_ep_world *w, struct engine_error *err)
 	return 0;
 }
 
-int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, const uint32_t *ep,
+int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, unsigned rewrite,
+			   const uint32_t *ep,
 			   const struct runner_bytes *q, size_t n,
 			   unsigned char *out)
 {
-	return runner_ep_answers(w->runner, ep, q, n, out);
+	return runner_ep_answers(w->runner, rewrite, ep, q, n, out);
 }
 
 int fqdn_ep_build(struct fqdn_ep_world *w, const struct fqdn_strategy *s,

@@ -100,11 +100,13 @@ int fqdn_ep_decide(const struct fqdn_ep_world *w, size_t ep, const char *q,
 		   size_t len, char *buf);
 
 /*
- * On a runner world: query q[i] (as the strategy rewrites it) on
- * endpoint ep[i], for every i < n, in one request; out[i] its verdict.
- * 0, or a negative engine status.
+ * On a runner world: query q[i] (as it came; the runner rewrites it as
+ * `rewrite`, enum runner_rewrite, says) on endpoint ep[i], for every
+ * i < n, in one request; out[i] its verdict.  0, or a negative engine
+ * status.
  */
-int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, const uint32_t *ep,
+int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, unsigned rewrite,
+			   const uint32_t *ep,
 			   const struct runner_bytes *q, size_t n,
 			   unsigned char *out);
 

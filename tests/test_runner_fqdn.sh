@@ -6,7 +6,10 @@
 # ('V') against the reference: on data/fqdn/edge-queries.txt (upper case,
 # U+212A and U+0130, NUL, a high byte, CR, a bare dot, a trailing dot) and
 # every strategy, each runner's rows must verify (rxbench exits 0 only
-# then) and time the queries phase.  Skipped (77) when none is built.
+# then) and time the queries phase.  A runner with endpoints (go) does
+# the same on --endpoints ('Q' and 'X' carry the same flags: its
+# verdicts per endpoint and its timed op rewrite each query).  Skipped
+# (77) when none is built.
 #
 #   test_runner_fqdn.sh RXBENCH
 set -u
@@ -20,25 +23,37 @@ if ! "$rx" list >"$tmp/list.txt" 2>&1; then
 	exit 1
 fi
 built=$(sed '/^not built:/,$d' "$tmp/list.txt" | awk '$2 ~ /^runner/ {print $1}')
-for e in $built; do
-	ran=1
+
+# edge TAG ENGINE ROWS MIN WHAT [rxbench options...]: the edge queries on
+# ENGINE must verify (exit 0) and time at least MIN rows matching ROWS.
+edge() {
+	local tag=$1 e=$2 rows=$3 min=$4 what=$5 n
+	shift 5
 	if ! "$rx" run fqdn --engines="$e" --policy=data/fqdn/list.txt \
-		--queries=data/fqdn/edge-queries.txt --strategies=all \
-		--benchtime=1x --warmup=0 --no-alloc -o "$tmp/$e.json" \
-		>"$tmp/$e.txt" 2>&1; then
-		echo "FAIL: $e: rxbench exited non-zero:"
-		grep -E 'mismatch|error|timeout' "$tmp/$e.txt" | head -5 ||
-			tail -3 "$tmp/$e.txt"
+		--queries=data/fqdn/edge-queries.txt --benchtime=1x --warmup=0 \
+		--no-alloc -o "$tmp/$tag.json" "$@" >"$tmp/$tag.txt" 2>&1; then
+		echo "FAIL: $tag: rxbench exited non-zero:"
+		grep -E 'mismatch|error|timeout' "$tmp/$tag.txt" | head -5 ||
+			tail -3 "$tmp/$tag.txt"
 		fail=1
-		continue
+		return
 	fi
-	n=$(grep -c "^BenchmarkFQDN/phase=queries/.*engine=$e[ ,]" "$tmp/$e.txt")
-	if [ "$n" -lt 5 ]; then
-		echo "FAIL: $e: $n timed queries rows (want one per strategy it runs)"
+	n=$(grep -c "^BenchmarkFQDN/phase=queries/.*engine=$e$rows" "$tmp/$tag.txt")
+	if [ "$n" -lt "$min" ]; then
+		echo "FAIL: $tag: $n timed queries rows (want $min or more)"
 		fail=1
 	else
-		echo "ok: $e: $n strategies verified and timed on the edge queries"
+		echo "ok: $tag: $n $what verified and timed on the edge queries"
 	fi
+}
+
+for e in $built; do
+	ran=1
+	edge "$e" "$e" '[ ,]' 5 strategies --strategies=all
+	[ "$e" = go ] &&
+		edge "$e-endpoints" "$e" /endpoints=4 2 "strategies on 4 endpoints" \
+			--endpoints=4 --strategies=cilium-l7,map+cilium-l7 \
+			--bench=/phase=queries
 done
 if [ $ran -eq 0 ]; then
 	echo "test_runner_fqdn: SKIP: no runner engine built"

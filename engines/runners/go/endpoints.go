@@ -311,21 +311,32 @@ func epQueries(d *body, w *epWorld) (eps []int, in [][]byte, err error) {
 	return eps, in, d.err
 }
 
-// epAnswers ('Q'): each query's verdict on its endpoint, an 'A' reply.
+// epFlags reads the rewrite flags of a 'Q' or 'X' request: WORK's
+// bits 1 and 2, nothing else.
+func epFlags(d *body) (byte, bool) {
+	f := d.u8()
+	return f, f&^(workFQDN|workReverse) == 0 &&
+		(f&workReverse == 0 || f&workFQDN != 0)
+}
+
+// epAnswers ('Q'): each query's verdict on its endpoint, an 'A' reply,
+// each query rewritten first as the flags say (the timed op's work).
 func (rn *runner) epAnswers(d *body) *reply {
 	w := rn.worlds[d.u32()]
 	if w == nil {
 		return errorReply(errMatch, -1, "no such endpoints world")
 	}
+	flags, ok := epFlags(d)
 	eps, in, err := epQueries(d, w)
-	if err != nil {
-		return errorReply(errMatch, -1, err.Error())
+	if err != nil || !ok {
+		return errorReply(errMatch, -1, "bad endpoint answers request")
 	}
+	wk := &work{flags: flags, world: w, eps: eps, inputs: in}
 	r := &reply{}
 	r.u8(repAnswers)
 	r.u32(uint32(len(in)))
 	for i := range in {
-		r.u64(uint64(w.decide(eps[i], in[i], latin1(in[i]))))
+		r.u64(uint64(wk.epOp(opEpMatch, i)))
 		r.bytes(nil)
 	}
 	return r
@@ -338,11 +349,12 @@ func (rn *runner) epWork(d *body) *reply {
 	if w == nil || op != opEpMatch && op != opEpUpdate {
 		return errorReply(errMatch, -1, "bad endpoints work request")
 	}
+	flags, ok := epFlags(d)
 	eps, in, err := epQueries(d, w)
-	if err != nil || len(eps) == 0 {
+	if err != nil || len(eps) == 0 || !ok {
 		return errorReply(errMatch, -1, "bad endpoints work request")
 	}
-	wk := &work{op: op, each: true, world: w, eps: eps}
+	wk := &work{op: op, each: true, flags: flags, world: w, eps: eps}
 	for _, q := range in {
 		wk.inputs = append(wk.inputs, q)
 		wk.lat = append(wk.lat, latin1(q))
@@ -351,10 +363,13 @@ func (rn *runner) epWork(d *body) *reply {
 	return okReply()
 }
 
-// epOp is op (opEpMatch or opEpUpdate) on the work's i-th item.
+// epOp is op (opEpMatch or opEpUpdate) on the work's i-th item; a
+// match rewrites its query first when the work's flags say so, as the
+// proxy lowercases and qualifies a name before CheckAllowed.
 func (w *work) epOp(op byte, i int) int {
 	if op == opEpMatch {
-		return w.world.decide(w.eps[i], w.inputs[i], w.lat[i])
+		in, lat := w.rewrite(i)
+		return w.world.decide(w.eps[i], in, lat)
 	}
 	if err := w.world.update(w.eps[i]); err != nil {
 		w.failed = err

@@ -530,19 +530,30 @@ func (rn *runner) values() *reply {
 	return r
 }
 
+// rewrite is input i as an op sees it: rewritten into w.buf when the
+// work's flags say so, with its Latin-1 spelling for byte-mode sets
+// (inputs made without lat get theirs here).
+func (w *work) rewrite(i int) (in, lat []byte) {
+	in = w.inputs[i]
+	if w.flags&workFQDN == 0 {
+		if i < len(w.lat) {
+			return in, w.lat[i]
+		}
+		return in, latin1(in)
+	}
+	var ascii bool
+	w.buf, ascii = fqdnop.Rewrite(w.buf, in, w.flags&workReverse != 0)
+	if !ascii {
+		return w.buf, latin1(w.buf)
+	}
+	return w.buf, w.buf
+}
+
 // decide is one input through the work's op: rewritten when the work
 // says so, then a name in the map is a match without the regex
 // (Cilium's DNS proxy), then every set.
 func (w *work) decide(op byte, i int) int {
-	in, lat := w.inputs[i], w.lat[i]
-	if w.flags&workFQDN != 0 {
-		var ascii bool
-		w.buf, ascii = fqdnop.Rewrite(w.buf, in, w.flags&workReverse != 0)
-		in, lat = w.buf, w.buf
-		if !ascii {
-			lat = latin1(in)
-		}
-	}
+	in, lat := w.rewrite(i)
 	if w.names != nil {
 		if _, ok := w.names[string(in)]; ok {
 			return 1
