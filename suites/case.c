@@ -199,7 +199,8 @@ static void case_row(struct suite_ctx *ctx, const struct case_table *t,
 		case_inputs_to(t, c, &r->in); /* out of memory: fewer inputs */
 }
 
-/* Steps 1 and 2: gate and compile one case; 0 when it has a handle. */
+/* Steps 1 and 2: gate and compile one case; 0 when it has a handle (a
+ * compile a SIGINT cut short, STATUS_INTERRUPTED, leaves no row). */
 static int case_compile(struct case_table *t, struct suite_ctx *ctx,
 			struct case_item *c)
 {
@@ -223,7 +224,8 @@ static int case_compile(struct case_table *t, struct suite_ctx *ctx,
 	if (rc == 0)
 		return 0;
 	c->h = NULL;
-	case_row(ctx, t, c, result_status_of(rc), why);
+	if (rc != STATUS_INTERRUPTED) /* a compile cut short has no row */
+		case_row(ctx, t, c, result_status_of(rc), why);
 	return -1;
 }
 

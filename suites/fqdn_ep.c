@@ -6,6 +6,7 @@
 #include "suites/fqdn_ep.h"
 
 #include "harness/alloc.h"
+#include "harness/interrupt.h"
 #include "suites/reference.h"
 #include "suites/strset.h"
 
@@ -410,7 +411,8 @@ int fqdn_ep_build(struct fqdn_ep_world *w, const struct fqdn_strategy *s,
 	if (world_tables(w) != 0)
 		return ENGINE_ERR_NOMEM;
 	for (size_t ep = 0; ep < n; ep++) {
-		int rc = ep_set(w, ep, 0, 1, err);
+		int rc = interrupt_signal() ? STATUS_INTERRUPTED
+					    : ep_set(w, ep, 0, 1, err);
 		if (rc != 0)
 			return rc;
 	}

@@ -83,8 +83,10 @@ void fqdn_ep_policy_release(struct fqdn_policy *p);
  * Build n endpoints of base's rules under strategy s on engine e (NULL
  * for the trie) into w, sharing units through the cache, and measure
  * them.  0, or a negative engine status with err filled (a compile
- * failure: err->pattern the unit's regex).  Free with fqdn_ep_free()
- * (also after a failure).
+ * failure: err->pattern the unit's regex), or STATUS_INTERRUPTED when a
+ * SIGINT or SIGTERM came between two endpoints (10,000 endpoints on
+ * Hyperscan compile for minutes).  Free with fqdn_ep_free() (also after
+ * a failure).
  */
 int fqdn_ep_build(struct fqdn_ep_world *w, const struct fqdn_strategy *s,
 		  const struct engine *e, const struct fqdn_policy *base,
