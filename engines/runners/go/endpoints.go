@@ -328,8 +328,11 @@ func (rn *runner) epAnswers(d *body) *reply {
 	}
 	flags, ok := epFlags(d)
 	eps, in, err := epQueries(d, w)
-	if err != nil || !ok {
-		return errorReply(errMatch, -1, "bad endpoint answers request")
+	if err != nil {
+		return errorReply(errMatch, -1, err.Error())
+	}
+	if !ok {
+		return errorReply(errMatch, -1, "bad endpoint answers flags")
 	}
 	wk := &work{flags: flags, world: w, eps: eps, inputs: in}
 	r := &reply{}
