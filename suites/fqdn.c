@@ -1361,9 +1361,8 @@ static int ep_verdicts(const struct fqdn_eps *x, const struct fqdn_ep_world *w,
 /*
  * What a runner is asked: every query of the sets as it is (the runner
  * rewrites it in its op, as the strategy does), with its endpoint (the
- * answer's order), and the endpoints
- * of policy-update, from the op's seed as the C engines draw them.  0,
- * or -1 out of memory.
+ * answer's order), and the endpoints of policy-update, from the op's
+ * seed as the C engines draw them.  0, or -1 out of memory.
  */
 static int ep_runner_inputs(const struct fqdn_eps *x, struct fqdn_ep_case *c)
 {

@@ -315,8 +315,7 @@ func epQueries(d *body, w *epWorld) (eps []int, in [][]byte, err error) {
 // bits 1 and 2, nothing else.
 func epFlags(d *body) (byte, bool) {
 	f := d.u8()
-	return f, f&^(workFQDN|workReverse) == 0 &&
-		(f&workReverse == 0 || f&workFQDN != 0)
+	return f, flagsOK(f, workFQDN|workReverse)
 }
 
 // epAnswers ('Q'): each query's verdict on its endpoint, an 'A' reply,
@@ -359,8 +358,7 @@ func (rn *runner) epWork(d *body) *reply {
 	}
 	wk := &work{op: op, each: true, flags: flags, world: w, eps: eps}
 	for _, q := range in {
-		wk.inputs = append(wk.inputs, q)
-		wk.lat = append(wk.lat, latin1(q))
+		wk.addInput(q)
 	}
 	rn.w = wk
 	return okReply()

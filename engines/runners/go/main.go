@@ -482,7 +482,7 @@ func (rn *runner) setWork(d *body) *reply {
 	w := &work{op: d.u8()}
 	w.flags = d.u8()
 	w.each = w.flags&workEach != 0
-	if w.flags&^workKnown != 0 || (w.flags&workFQDN == 0 && w.flags&workReverse != 0) {
+	if !flagsOK(w.flags, workKnown) {
 		return errorReply(errMatch, -1, "bad work flags")
 	}
 	nsets := d.u32()
@@ -502,9 +502,7 @@ func (rn *runner) setWork(d *body) *reply {
 	}
 	ninputs := d.u32()
 	for i := uint32(0); i < ninputs && d.err == nil; i++ {
-		in := d.bytes()
-		w.inputs = append(w.inputs, in)
-		w.lat = append(w.lat, latin1(in))
+		w.addInput(d.bytes())
 	}
 	if d.err != nil || w.op > opCompile || len(w.inputs) == 0 {
 		return errorReply(errMatch, -1, "bad work request")
@@ -528,6 +526,21 @@ func (rn *runner) values() *reply {
 		r.bytes(nil)
 	}
 	return r
+}
+
+// flagsOK: no bit outside known, and reverse (bit 2) only with the fqdn
+// rewrite (bit 1).
+func flagsOK(f, known byte) bool {
+	return f&^known == 0 && (f&workReverse == 0 || f&workFQDN != 0)
+}
+
+// addInput appends an input, with its Latin-1 spelling when the op
+// takes it as it is (a rewritten one gets its spelling per op).
+func (w *work) addInput(in []byte) {
+	w.inputs = append(w.inputs, in)
+	if w.flags&workFQDN == 0 {
+		w.lat = append(w.lat, latin1(in))
+	}
 }
 
 // rewrite is input i as an op sees it: rewritten into w.buf when the
