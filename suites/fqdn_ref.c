@@ -81,6 +81,53 @@ static unsigned char lower_rune(uint32_t r)
 }
 
 /*
+ * The width of the last rune of s[0..end) as Go's
+ * utf8.DecodeLastRuneInString reads it: look back at most four bytes for
+ * a byte that starts a rune, decode from there, and take that rune only
+ * when it ends exactly at end (else width 1).  end > 0.
+ */
+static size_t last_rune_width(const unsigned char *s, size_t end)
+{
+	long start = (long)end - 1, lim = (long)end - 4;
+	size_t w;
+
+	if (s[start] < 0x80)
+		return 1;
+	if (lim < 0)
+		lim = 0;
+	for (start--; start >= lim; start--)
+		if ((s[start] & 0xc0) != 0x80)
+			break;
+	if (start < 0)
+		start = 0;
+	decode_rune(s + start, end - (size_t)start, &w);
+	return (size_t)start + w == end ? w : 1;
+}
+
+/*
+ * dns.IsFqdn of the DNS library (miekg/dns in 1.11, its copy in
+ * pkg/fqdn/dns since): q ends with '.' and the byte count from the start
+ * of the last rune before that dot that is not a backslash, to the dot,
+ * is odd.  Meant to count escaping backslashes, it counts the bytes of
+ * that rune too: a name ending in a two- or four-byte rune and a dot
+ * (U+0130 then a dot: bytes c4 b0 2e) is not qualified, and dns.Fqdn
+ * adds a second dot.
+ */
+static int is_fqdn(const unsigned char *q, size_t len)
+{
+	size_t end, w = 1;
+
+	if (len == 0 || q[len - 1] != '.')
+		return 0;
+	end = len - 1;
+	while (end > 0 && q[end - 1] == '\\')
+		end--;
+	if (end > 0)
+		w = last_rune_width(q, end);
+	return (len - 1 - end + w) % 2 != 0;
+}
+
+/*
  * strings.ToLower(dns.Fqdn(q)) into out (len + 1 bytes), one byte per
  * rune: what a selector can match of it.  Returns its length.
  */
@@ -91,7 +138,7 @@ static size_t lower_fqdn(const char *q, size_t len, char *out)
 
 	for (size_t i = 0; i < len; i += w)
 		out[n++] = (char)lower_rune(decode_rune(s + i, len - i, &w));
-	if (len == 0 || q[len - 1] != '.')
+	if (!is_fqdn(s, len))
 		out[n++] = '.';
 	return n;
 }
@@ -231,14 +278,25 @@ static int sel_cut(struct fqdn_ref_sel *s, size_t n)
 	return 0;
 }
 
-/* 1 when s[0..len) is stars only ("*", "**", ...). */
-static int stars_only(const char *s, size_t len)
+/* How many stars s[0..len) starts with. */
+static size_t leading_stars(const char *s, size_t len)
 {
 	size_t i = 0;
 
 	while (i < len && s[i] == '*')
 		i++;
-	return len > 0 && i == len;
+	return i;
+}
+
+/*
+ * 1.19's isDNSWildcard: stars only ("*", "**", ...), with or without
+ * one final dot ("*.", "***.").
+ */
+static int dns_wildcard(const char *s, size_t len)
+{
+	if (len > 0 && s[len - 1] == '.')
+		len--;
+	return len > 0 && leading_stars(s, len) == len;
 }
 
 /* What kind of match-all pattern s is under version v (0: none). */
@@ -247,8 +305,19 @@ static int match_all_kind(const struct fqdn_selector *s, enum fqdn_cilium v)
 	if (s->kind != FQDN_MATCH_PATTERN)
 		return 0;
 	if (v == FQDN_CILIUM_1_19)
-		return stars_only(s->text, s->len) ? REF_ALL_NAMES : 0;
+		return dns_wildcard(s->text, s->len) ? REF_ALL_NAMES : 0;
 	return s->len == 1 && s->text[0] == '*' ? REF_ALL_VALID : 0;
+}
+
+/*
+ * 1.19's subdomain wildcard: two stars or more, then a dot, then the
+ * rest (escapeRegexpCharacters).  The length of that prefix, or 0.
+ */
+static size_t subdomain_prefix(const char *s, size_t len)
+{
+	size_t k = leading_stars(s, len);
+
+	return k >= 2 && k < len && s[k] == '.' ? k + 1 : 0;
 }
 
 /* Selectors are ASCII (fqdn_selector_check): ASCII lower case suffices. */
@@ -262,11 +331,12 @@ static int ref_sel_init(struct fqdn_ref_sel *rs, const struct fqdn_selector *s,
 	rs->match_all = match_all_kind(s, v);
 	if (rs->match_all)
 		return 0;
-	if (v == FQDN_CILIUM_1_19 && s->kind == FQDN_MATCH_PATTERN && n >= 3 &&
-	    memcmp(text, "**.", 3) == 0) {
+	if (v == FQDN_CILIUM_1_19 && s->kind == FQDN_MATCH_PATTERN &&
+	    subdomain_prefix(text, n) > 0) {
+		size_t k = subdomain_prefix(text, n);
 		rs->subdomains = 1;
-		text += 3;
-		n -= 3;
+		text += k;
+		n -= k;
 	}
 	if (n == 0 && !rs->subdomains)
 		return 0; /* Cilium skips an empty selector: no labels, no match */

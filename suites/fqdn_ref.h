@@ -34,19 +34,25 @@
  * is allowed by the matchName "kube.io", as in Cilium.
  *
  * Bytes are exact: a query holding NUL, CR or a blank is matched as is
- * (and denied: no selector has those characters).  dns.Fqdn looks at the
- * last byte only; later miekg/dns versions also count backslashes before
- * it, which changes no verdict, since no selector matches a backslash.
+ * (and denied: no selector has those characters).  dns.Fqdn adds the
+ * final dot unless IsFqdn says the name has one: in both versions'
+ * DNS library IsFqdn counts the bytes from the last rune that is not a
+ * backslash to the dot, meaning to count escapes; a name ending in a
+ * two- or four-byte rune and a dot (U+0130 then '.') is taken as not
+ * qualified and gets a second dot, so it matches no selector but a
+ * match-all (fqdn_ref.c: is_fqdn).
  *
  * Cilium v1.19 (policy->cilium, --cilium=1.19) reads matchPatterns
  * otherwise (matchpattern.ToUnAnchoredRegexp, GeneratePattern):
- *   - a pattern of stars only ("*", "**", ...) is the proxy's match-all,
- *     GeneratePattern's "(?:)": it allows every name, whatever its bytes;
- *   - a leading "**." (exactly those three characters) stands for one or
- *     more labels, each a non-empty run of [-a-zA-Z0-9_]; so
- *     "**.a.com" allows "x.a.com." and "x.y.a.com." but not "a.com.";
+ *   - a pattern of stars only, with or without one final dot ("*", "**",
+ *     "*.", "***."), is a DNS wildcard (isDNSWildcard), the proxy's
+ *     match-all: it allows every name, whatever its bytes;
+ *   - two or more leading stars and a dot ("**.a.com", "****.a.com")
+ *     stand for one or more labels, each a non-empty run of
+ *     [-a-zA-Z0-9_]; so "**.a.com" allows "x.a.com." and "x.y.a.com."
+ *     but not "a.com.";
  *   - any other run of stars is one '*' (which the label matcher below
- *     cannot tell from a single star anyway): "***.a.com" is "*.a.com".
+ *     cannot tell from a single star anyway): "***a.com" is "*a.com".
  *
  * No regex engine, and no code shared with the strategies it checks.
  */
@@ -61,8 +67,9 @@
 struct fqdn_ref_sel {
 	int match_all;  /* REF_ALL_VALID: "*" in 1.11; REF_ALL_NAMES: stars
 			   only in 1.19; else 0 */
-	int subdomains; /* 1.19's leading "**.": cut off, and low holds the
-			   rest, which needs one label or more before it */
+	int subdomains; /* 1.19's leading "**.", "***.", ...: cut off, and
+			   low holds the rest, which needs one label or
+			   more before it */
 	char *low;     /* the selector lower-cased with its final dot */
 	size_t nlabels;
 	size_t *off, *len; /* label i is low[off[i]..off[i] + len[i]) */

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "suites/fqdn_strategies.h"
 
+#include "suites/fqdn_forms.h"
 #include "suites/fqdn_trie.h"
 
 #include <stdint.h>
@@ -293,24 +294,25 @@ static int generate_trie(const struct fqdn_strategy *st,
 
 /* --- Cilium's per-selector shapes --- */
 
-/* 1 when s is a matchPattern of stars only. */
+/* 1 when s is a 1.19 DNS wildcard matchPattern ("*", "**.": fqdn_forms.h). */
 static int stars_only(const struct fqdn_selector *s)
 {
-	return s->kind == FQDN_MATCH_PATTERN && s->len > 0 &&
-	       strspn(s->text, "*") == s->len;
+	return s->kind == FQDN_MATCH_PATTERN &&
+	       fqdn_dns_wildcard(s->text, s->len);
 }
 
-/* 1 when s starts with 1.19's subdomain wildcard "**.". */
-static int subdomain_wild(const struct fqdn_selector *s)
+/* The length of s's 1.19 subdomain wildcard prefix ("**.", "***."), or 0. */
+static size_t subdomain_wild(const struct fqdn_selector *s)
 {
-	return s->kind == FQDN_MATCH_PATTERN && s->len >= 3 &&
-	       memcmp(s->text, "**.", 3) == 0;
+	return s->kind == FQDN_MATCH_PATTERN
+		       ? fqdn_subdomain_prefix(s->text, s->len)
+		       : 0;
 }
 
 /*
  * Why a strategy built with 1.11's ToRegexp cannot express p as 1.19
- * reads it (NULL: it can).  l3: the name manager's anchored shape, whose
- * match-all keeps to valid names.
+ * reads it (NULL: it can), naming what runs it.  l3: the name manager's
+ * anchored shape, whose match-all keeps to valid names.
  */
 static const char *v119_gap(const struct fqdn_policy *p, int l3)
 {
@@ -318,23 +320,30 @@ static const char *v119_gap(const struct fqdn_policy *p, int l3)
 		return NULL;
 	for (size_t i = 0; i < p->n; i++) {
 		if (stars_only(&p->sel[i]))
-			return l3 ? "Cilium 1.19: a stars-only matchPattern allows "
-				    "every name in the proxy; ToAnchoredRegexp's "
-				    "match-all allows valid names only"
-				  : "Cilium 1.19: a stars-only matchPattern allows "
-				    "every name; this strategy's regex is 1.11's "
-				    "ToRegexp";
+			return l3 ? "Cilium 1.19: a stars-only matchPattern ('*', "
+				    "'**.') allows every name in the proxy; "
+				    "ToAnchoredRegexp's match-all allows valid "
+				    "names only (cilium-l7, map+cilium-l7 and "
+				    "trie give the proxy's verdict)"
+				  : "Cilium 1.19: a stars-only matchPattern ('*', "
+				    "'**.') allows every name; this strategy's "
+				    "regex is 1.11's ToRegexp (cilium-l7, "
+				    "map+cilium-l7 and trie run it; --cilium=1.11 "
+				    "reads it as 1.11 did)";
 		if (!l3 && subdomain_wild(&p->sel[i]))
 			return "Cilium 1.19: a leading '**.' matches one label or "
-			       "more; this strategy's regex is 1.11's ToRegexp";
+			       "more; this strategy's regex is 1.11's ToRegexp "
+			       "(cilium-l7, map+cilium-l7 and trie run it; "
+			       "--cilium=1.11 reads it as 1.11 did)";
 	}
 	return NULL;
 }
 
 /*
  * 1.19's ToUnAnchoredRegexp of a selector, lower case and fully qualified
- * (Sanitize): a leading "**." is FQDN_SUBDOMAINS_RE, a run of stars one
- * class star, '.' is [.].  Stars-only patterns are the caller's.
+ * (Sanitize): a leading "**." ("***.", ...) is FQDN_SUBDOMAINS_RE, a
+ * run of stars one class star, '.' is [.].  DNS wildcards ("*", "**.")
+ * are the caller's.
  */
 static void sb_regex_119(struct sbuf *b, const struct fqdn_selector *s)
 {
@@ -346,9 +355,9 @@ static void sb_regex_119(struct sbuf *b, const struct fqdn_selector *s)
 		b->oom = 1;
 		return;
 	}
-	if (subdomain_wild(s)) {
+	if (subdomain_wild(s) > 0) {
 		sb_str(b, FQDN_SUBDOMAINS_RE);
-		i = 3;
+		i = subdomain_wild(s);
 	}
 	for (; i < low.n; i++) {
 		if (low.p[i] == '*' && i > 0 && low.p[i - 1] == '*')
@@ -525,8 +534,8 @@ const struct fqdn_strategy fqdn_strategies[] = {
 	{"map+multi", FQDN_S_MAP | FQDN_S_MULTI, generate_regex,
 	 &spec_map_multi, FQDN_OP_SET},
 	{"trie", FQDN_S_TRIE, generate_trie, NULL, FQDN_OP_ONE},
-	{"cilium-l7", FQDN_S_EXTRA, generate_l7, NULL, FQDN_OP_FIRST},
-	{"map+cilium-l7", FQDN_S_EXTRA | FQDN_S_MAP, generate_l7, NULL,
+	{"cilium-l7", 0, generate_l7, NULL, FQDN_OP_FIRST},
+	{"map+cilium-l7", FQDN_S_MAP, generate_l7, NULL,
 	 FQDN_OP_FIRST},
 	{"cilium-l3", FQDN_S_EXTRA, generate_l3, NULL, FQDN_OP_ALL},
 	{"map+cilium-l3", FQDN_S_EXTRA | FQDN_S_MAP, generate_l3, NULL,
@@ -679,12 +688,77 @@ static size_t lower_go(const char *q, size_t len, char *buf)
 	return any & 0x8080808080808080ull ? lower_non_ascii(q, len, buf) : len;
 }
 
+/*
+ * The width of the rune s[0..n) starts with, as Go's utf8.DecodeRune reads
+ * it: the shortest form only, no surrogates, at most U+10FFFF; 1 for a
+ * byte that starts no valid sequence.  n > 0.
+ */
+static size_t go_rune_width(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t w = c >= 0xc2 && c <= 0xdf   ? 2
+		   : c >= 0xe0 && c <= 0xef ? 3
+		   : c >= 0xf0 && c <= 0xf4 ? 4
+					    : 1;
+
+	if (w == 1 || n < w)
+		return 1;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 1;
+	for (size_t i = 2; i < w; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 1;
+	return w;
+}
+
+/*
+ * dns.IsFqdn as the proxy's DNS library decides it (fqdn_ref.h): q ends
+ * with '.', and the bytes from the start of the last rune before it that
+ * is not a backslash, to the dot, are an odd count.  A name ending in a
+ * two- or four-byte rune and a dot is not qualified.  The usual name
+ * (an ASCII byte other than '\' before the dot) is decided at once.
+ */
+static int dns_is_fqdn(const char *q, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)q;
+	size_t end, w = 1;
+	long start, lim;
+
+	if (len == 0 || s[len - 1] != '.')
+		return 0;
+	if (len == 1 || (s[len - 2] < 0x80 && s[len - 2] != '\\'))
+		return 1;
+	end = len - 1;
+	while (end > 0 && s[end - 1] == '\\')
+		end--;
+	if (end > 0 && s[end - 1] >= 0x80) { /* utf8.DecodeLastRuneInString */
+		lim = end >= 4 ? (long)end - 4 : 0;
+		for (start = (long)end - 2; start >= lim; start--)
+			if ((s[start] & 0xc0) != 0x80)
+				break;
+		if (start < 0)
+			start = 0;
+		w = go_rune_width(s + start, end - (size_t)start);
+		if ((size_t)start + w != end)
+			w = 1;
+	}
+	return (len - 1 - end + w) % 2 != 0;
+}
+
 size_t fqdn_rewrite(const struct fqdn_strategy *s, const char *q, size_t len,
 		    char *buf)
 {
 	size_t n = lower_go(q, len, buf);
 
-	if (len == 0 || q[len - 1] != '.')
+	if (!dns_is_fqdn(q, len))
 		buf[n++] = '.';
 	buf[n] = '\0';
 	if (s->flags & FQDN_S_REVERSE)

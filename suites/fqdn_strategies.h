@@ -143,7 +143,9 @@ void fqdn_built_release(struct fqdn_built *b);
 
 /*
  * The query as strategy s matches it: lower case (Go's, see above), a
- * trailing dot added when q does not end with one (dns.Fqdn), reversed
+ * trailing dot added unless the DNS library's IsFqdn takes q as
+ * qualified (dns.Fqdn; a name ending in a two- or four-byte rune and a
+ * dot gets a second one, see fqdn_ref.h), reversed
  * for FQDN_S_REVERSE.  buf holds len + 2 bytes; the result is
  * NUL-terminated.  Returns its length.
  */

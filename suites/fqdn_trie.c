@@ -23,6 +23,8 @@
 #define _GNU_SOURCE
 #include "suites/fqdn_trie.h"
 
+#include "suites/fqdn_forms.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,11 +544,11 @@ static int insert_pattern(struct fqdn_trie *t, const char *low, size_t len,
 	return 0;
 }
 
-/* 1 when s is a pattern of stars only. */
+/* 1 when s is a 1.19 DNS wildcard pattern ("*", "**.": fqdn_forms.h). */
 static int all_stars(const struct fqdn_selector *s)
 {
-	return s->kind == FQDN_MATCH_PATTERN && s->len > 0 &&
-	       strspn(s->text, "*") == s->len;
+	return s->kind == FQDN_MATCH_PATTERN &&
+	       fqdn_dns_wildcard(s->text, s->len);
 }
 
 /* The group of heads of j labels, made when absent; NULL when full. */
@@ -631,8 +633,9 @@ static int insert_head(struct fqdn_trie *t, const char *low, size_t len)
 static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s,
 		       enum fqdn_cilium v)
 {
-	char low[FQDN_NAME_MAX + 2];
+	char *low;
 	size_t len, skip = 0;
+	int rc;
 
 	if (v == FQDN_CILIUM_1_19 && all_stars(s)) {
 		t->match_all = 2;
@@ -644,21 +647,24 @@ static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s,
 		t->tld_any = 1;
 		return 0;
 	}
-	if (s->len > FQDN_NAME_MAX)
+	low = malloc(s->len + 2);
+	if (low == NULL)
 		return -1;
 	len = lower_fqdn(s, low);
 	tld_note(t, low, len);
-	if (s->kind == FQDN_MATCH_NAME)
-		return set_add(t, &t->names, low, len, 0) < 0 ? -1 : 0;
-	if (v == FQDN_CILIUM_1_19 && len >= 3 && memcmp(low, "**.", 3) == 0)
-		skip = 3;
-	if (!skip) {
-		int rc = insert_head(t, low, len);
-		if (rc != 0)
-			return rc < 0 ? -1 : 0;
+	if (s->kind == FQDN_MATCH_NAME) {
+		rc = set_add(t, &t->names, low, len, 0) < 0 ? -1 : 0;
+		free(low);
+		return rc;
 	}
-	return insert_pattern(t, low + skip, len - skip,
-			      skip ? END_SUBDOMAINS : END_HERE);
+	if (v == FQDN_CILIUM_1_19)
+		skip = fqdn_subdomain_prefix(low, len);
+	rc = skip ? 0 : insert_head(t, low, len);
+	if (rc == 0)
+		rc = insert_pattern(t, low + skip, len - skip,
+				    skip ? END_SUBDOMAINS : END_HERE);
+	free(low);
+	return rc < 0 ? -1 : 0;
 }
 
 struct fqdn_trie *fqdn_trie_build(const struct fqdn_policy *p)

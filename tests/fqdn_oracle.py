@@ -11,8 +11,9 @@ itself builds, in Python from Cilium's own recipe, and asks Python's `re`:
         patterns are Sanitize'd (lower case, dns.Fqdn) and get '*' ->
         [-a-zA-Z0-9_]*, '.' -> [.], anchored ^...$.
   1.19  GeneratePattern: ^(?:p1|p2|...)$ of ToUnAnchoredRegexp pieces; a
-        stars-only pattern is MatchAllUnAnchoredPattern, which makes the
-        whole regex "(?:)"; a leading "**." is
+        DNS wildcard (stars only, with or without one final dot) is
+        MatchAllUnAnchoredPattern, which makes the whole regex "(?:)";
+        two or more leading stars and a dot ("**.", "****.") are
         ([-a-zA-Z0-9_]+([.][-a-zA-Z0-9_]+){0,})[.]; other runs of stars
         are one [-a-zA-Z0-9_]*.
 
@@ -56,8 +57,8 @@ def sanitize_111(p):
 
 
 def sanitize_119(p):
-    """1.19 leaves every stars-only pattern alone (the match-all)."""
-    return p if stars_only(p) else fqdn(p).lower()
+    """1.19 leaves every DNS wildcard alone (the match-all)."""
+    return p if dns_wildcard_119(p) else fqdn(p).lower()
 
 
 def selector_regex_111(sels):
@@ -73,13 +74,19 @@ def escape_119(p):
     return p.replace(".", "[.]").replace("*", CLASS + "*")
 
 
+def dns_wildcard_119(p):
+    """isDNSWildcard of 1.19: stars only, with or without one final dot."""
+    return stars_only(p[:-1] if p.endswith(".") else p)
+
+
 def to_unanchored_119(p):
     """matchpattern.ToUnAnchoredRegexp of 1.19, or None for match-all."""
     p = p.strip().lower()
-    if stars_only(p):
+    if dns_wildcard_119(p):
         return None
-    if p.startswith("**."):
-        return SUBDOMAINS + escape_119(p[3:])
+    stars = len(p) - len(p.lstrip("*"))
+    if stars >= 2 and p[stars:stars + 1] == ".":
+        return SUBDOMAINS + escape_119(p[stars + 1:])
     return escape_119(p)
 
 
@@ -103,9 +110,10 @@ def rand_selector(rng):
     labels = [rng.choice(LABELS) for _ in range(n)]
     roll = rng.random()
     if roll < 0.08:
-        return ("pattern", rng.choice(["*", "**", "***"]))
+        return ("pattern", rng.choice(["*", "**", "***", "*.", "**.",
+                                       "***."]))
     if roll < 0.3:
-        labels = ["**"] + labels
+        labels = [rng.choice(["**", "**", "***", "****"])] + labels
     text = ".".join(labels)
     if rng.random() < 0.3:
         text += "."

@@ -116,22 +116,26 @@ static double metric(const struct bench *b, const char *unit)
 }
 
 /*
- * Every strategy on PCRE2 and the trie verifies ("." under "*.", Kelvin
- * and dotted-I names allowed, " example.com", NUL, CR denied) and times
- * the queries phase with allowed = 5; the only row is map+multi's
- * (PCRE2 has no native set).
+ * Under Cilium 1.11 every strategy on PCRE2 and the trie verifies ("."
+ * under "*.", Kelvin and dotted-I names allowed, " example.com", NUL, CR
+ * denied) and times the queries phase with allowed = 5; the only row is
+ * map+multi's (PCRE2 has no native set).
  */
 Test(fqdn_suite, edge_queries_verify_and_count_allowed, .timeout = 60)
 {
 	const struct engine *e[] = {engine_find("pcre2")};
 	static const char *const strategies[] = {
 		"baseline", "baseline-optimized", "reverse", "reverse+sort",
-		"map+baseline", "map+optimized", "map+reverse+sort"};
+		"map+baseline", "map+optimized", "map+reverse+sort",
+		"cilium-l7", "map+cilium-l7"};
+	static const char *const v111[] = {"cilium", "1.11", NULL};
 	const struct bench *b;
 	struct run r;
 	char name[256];
 
-	run_prepare(&r, "data/fqdn/star_dot.txt", e, 1);
+	run_prepare_with(&r, "data/fqdn/star_dot.txt",
+			 "data/fqdn/edge-queries.txt", e, 1, v111,
+			 VERIFY_TIMEOUT_NS);
 	for (size_t i = 0; i < r.res.n; i++)
 		cr_expect(strstr(r.res.r[i].name, "strategy=map+multi") != NULL,
 			  "%s: %s", r.res.r[i].name, r.res.r[i].message);
@@ -150,6 +154,42 @@ Test(fqdn_suite, edge_queries_verify_and_count_allowed, .timeout = 60)
 	b = planned(&r, "FQDN/phase=match-name/strategy=trie/engine=none");
 	cr_assert_not_null(b);
 	cr_expect_eq(metric(b, "allowed"), -1, "queries phase only");
+	run_release(&r);
+}
+
+/*
+ * Under Cilium 1.19 (the default) "*." is a DNS wildcard: the proxy
+ * allows every one of the nine edge queries.  The seed's seven build
+ * 1.11's regex, so each is an unsupported row naming what runs it;
+ * cilium-l7, map+cilium-l7 and the trie are in the default run and
+ * verify, with no other option.
+ */
+Test(fqdn_suite, star_dot_is_a_wildcard_in_1_19, .timeout = 60)
+{
+	const struct engine *e[] = {engine_find("pcre2")};
+	static const char *const ok[] = {"cilium-l7/engine=pcre2",
+					 "map+cilium-l7/engine=pcre2",
+					 "trie/engine=none"};
+	char name[256];
+	struct run r;
+
+	run_prepare(&r, "data/fqdn/star_dot.txt", e, 1);
+	cr_expect_eq(r.res.n, 8, "seven unsupported and map+multi's");
+	for (size_t i = 0; i < r.res.n; i++)
+		if (strstr(r.res.r[i].name, "map+multi") == NULL)
+			cr_expect(strstr(r.res.r[i].message, "cilium-l7, "
+					 "map+cilium-l7 and trie run it") !=
+					  NULL,
+				  "%s: %s", r.res.r[i].name,
+				  r.res.r[i].message);
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		const struct bench *b;
+		snprintf(name, sizeof(name), "FQDN/phase=queries/strategy=%s",
+			 ok[i]);
+		b = planned(&r, name);
+		cr_assert_not_null(b, "%s not planned", name);
+		cr_expect_eq(metric(b, "allowed"), 9, "%s", name);
+	}
 	run_release(&r);
 }
 
@@ -356,8 +396,9 @@ Test(fqdn_suite, stuck_or_crashing_engine_while_verifying, .timeout = 60)
 				       "engine=pcre2"));
 	cr_expect_null(planned(&r, "FQDN/phase=queries/strategy=reverse/"
 				   "engine=stuck"));
-	/* 7 strategies x 2 failing engines, and map+multi x 3 unsupported */
-	cr_expect_eq(r.res.n, 7 * 2 + 3);
+	/* 9 strategies (the seed's seven, cilium-l7 and map+cilium-l7) x 2
+	   failing engines, and map+multi x 3 unsupported */
+	cr_expect_eq(r.res.n, 9 * 2 + 3);
 	run_release(&r);
 }
 

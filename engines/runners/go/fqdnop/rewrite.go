@@ -6,13 +6,14 @@ package fqdnop
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 )
 
 // Rewrite returns q as the DNS proxy matches it (suites/fqdn_strategies.h,
 // fqdn_rewrite), in dst's storage: lower case as Go's strings.ToLower as
 // far as a verdict can tell (ASCII letters, U+0130 to 'i', U+212A to 'k',
-// other bytes kept), a trailing dot unless q ends with one, then every
-// byte reversed when reverse.  ascii says the result has no byte above
+// other bytes kept), a trailing dot unless the DNS library takes q as
+// qualified (isFqdn), then every byte reversed when reverse.  ascii says the result has no byte above
 // 0x7f.  No allocation once dst has grown to the longest query.
 func Rewrite(dst, q []byte, reverse bool) (out []byte, ascii bool) {
 	out, ascii = append(dst[:0], q...), true
@@ -20,13 +21,37 @@ func Rewrite(dst, q []byte, reverse bool) (out []byte, ascii bool) {
 		out = lowerNonASCII(out[:0], q)
 		ascii = !hasHigh(out)
 	}
-	if len(out) == 0 || out[len(out)-1] != '.' {
+	if !isFqdn(q) {
 		out = append(out, '.')
 	}
 	if reverse {
 		reverseBytes(out)
 	}
 	return out, ascii
+}
+
+// isFqdn is the DNS library's IsFqdn (dns.Fqdn's test, suites/fqdn_ref.h):
+// q ends with '.', and the bytes from the start of the last rune before
+// that dot which is not a backslash, to the dot, are an odd count.  Meant
+// to count escaping backslashes, it counts that rune's bytes too: a name
+// ending in a two- or four-byte rune and a dot is not qualified.
+func isFqdn(q []byte) bool {
+	n := len(q)
+	if n == 0 || q[n-1] != '.' {
+		return false
+	}
+	if n == 1 || (q[n-2] < utf8.RuneSelf && q[n-2] != '\\') {
+		return true // the usual name, decided at once
+	}
+	end := n - 1
+	for end > 0 && q[end-1] == '\\' {
+		end--
+	}
+	w := 1
+	if end > 0 {
+		_, w = utf8.DecodeLastRune(q[:end])
+	}
+	return (n-1-end+w)%2 != 0
 }
 
 const high = 0x8080808080808080
