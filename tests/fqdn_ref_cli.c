@@ -1,32 +1,82 @@
 /*
- * fqdn_ref_cli.c - the FQDN suite's reference matcher on the command
- * line, for tests/fqdn_oracle.py and for reproducing what it reports.
- * Built with the tests, never installed.
+ * fqdn_ref_cli.c - the FQDN suite's reference matcher (or, with --trie,
+ * the trie strategy) on the command line, for tests/fqdn_oracle.py and
+ * tests/fqdn_cilium_diff.py and for reproducing what they report.  Built
+ * with the tests, never installed.
  *
- *   fqdn_ref_cli 1.11|1.19 POLICY_FILE QUERIES_FILE
+ *   fqdn_ref_cli [--trie] 1.11|1.19 POLICY_FILE QUERIES_FILE
  *
  * POLICY_FILE is what --policy reads (YAML or a list); QUERIES_FILE what
  * --queries reads (each line's exact bytes).  Prints one line per query,
- * "1" allowed or "0" denied, in order.  Exit 0, or 2 with a message on
+ * "1" allowed or "0" denied, in order: the reference's verdict, or with
+ * --trie the trie's (suites/fqdn_trie.h) on the query as the trie
+ * strategy rewrites it (fqdn_rewrite).  Exit 0, or 2 with a message on
  * unusable input.
  */
 #include "corpora/fqdn_policy.h"
 #include "suites/fqdn_ref.h"
+#include "suites/fqdn_strategies.h"
+#include "suites/fqdn_trie.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The reference's verdicts on q, one line each.  0, or -1 out of memory. */
+static int print_ref(const struct fqdn_policy *p, const struct fqdn_queries *q)
+{
+	struct fqdn_ref r;
+
+	if (fqdn_ref_init(&r, p) != 0)
+		return -1;
+	for (size_t i = 0; i < q->n; i++) {
+		int v = fqdn_ref_allows(&r, q->name[i], q->len[i]);
+		if (v < 0)
+			break;
+		printf("%d\n", v);
+	}
+	fqdn_ref_release(&r);
+	return 0;
+}
+
+/* The trie's verdicts on q as the trie strategy rewrites each query.
+ * 0, or -1 out of memory. */
+static int print_trie(const struct fqdn_policy *p,
+		      const struct fqdn_queries *q)
+{
+	const struct fqdn_strategy *st = fqdn_strategy_find("trie");
+	struct fqdn_trie *t = fqdn_trie_build(p);
+	char *buf = malloc(q->maxlen + 2);
+	int rc = -1;
+
+	if (st == NULL || t == NULL || buf == NULL)
+		goto out;
+	for (size_t i = 0; i < q->n; i++) {
+		size_t n = fqdn_rewrite(st, q->name[i], q->len[i], buf);
+		printf("%d\n", fqdn_trie_match(t, buf, n));
+	}
+	rc = 0;
+out:
+	free(buf);
+	if (t != NULL)
+		fqdn_trie_free(t);
+	return rc;
+}
 
 int main(int argc, char **argv)
 {
 	struct fqdn_policy p;
 	struct fqdn_queries q;
-	struct fqdn_ref r;
 	char err[1024];
+	int trie = argc > 1 && strcmp(argv[1], "--trie") == 0;
 	int rc = 2;
 
+	argv += trie;
+	argc -= trie;
 	if (argc != 4 || (strcmp(argv[1], "1.11") != 0 &&
 			  strcmp(argv[1], "1.19") != 0)) {
-		fprintf(stderr, "usage: fqdn_ref_cli 1.11|1.19 POLICY QUERIES\n");
+		fprintf(stderr, "usage: fqdn_ref_cli [--trie] 1.11|1.19 POLICY "
+			"QUERIES\n");
 		return 2;
 	}
 	fqdn_policy_init(&p);
@@ -38,15 +88,10 @@ int main(int argc, char **argv)
 	}
 	p.cilium = strcmp(argv[1], "1.19") == 0 ? FQDN_CILIUM_1_19
 						 : FQDN_CILIUM_1_11;
-	if (fqdn_ref_init(&r, &p) != 0)
+	if ((trie ? print_trie(&p, &q) : print_ref(&p, &q)) != 0) {
+		fprintf(stderr, "fqdn_ref_cli: out of memory\n");
 		goto out;
-	for (size_t i = 0; i < q.n; i++) {
-		int v = fqdn_ref_allows(&r, q.name[i], q.len[i]);
-		if (v < 0)
-			break;
-		printf("%d\n", v);
 	}
-	fqdn_ref_release(&r);
 	rc = 0;
 out:
 	fqdn_queries_release(&q);
