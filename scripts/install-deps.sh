@@ -23,6 +23,9 @@ if [ "${1:-build}" = test ]; then
 	pkgs+=(python3 python3-regex)
 	# python3-jsonschema: results validated against docs/results.schema.json
 	pkgs+=(python3-jsonschema)
+	# golang-github-miekg-dns-dev: the fqdn suite's --query-form=wire
+	# (corpora/dns_wire.c) checked against the real miekg/dns
+	pkgs+=(golang-github-miekg-dns-dev)
 	command -v node >/dev/null || pkgs+=(nodejs)
 fi
 

@@ -49,6 +49,8 @@
 #define _GNU_SOURCE
 #include "suites/suite.h"
 
+#include "corpora/dns_wire.h"
+#include "corpora/file.h"
 #include "corpora/fqdn_policy.h"
 #include "harness/interrupt.h"
 #include "harness/parse.h"
@@ -150,6 +152,7 @@ struct fqdn_config {
 	const char *policy_path;
 	const char *queries_path;
 	enum fqdn_cilium cilium; /* --cilium */
+	int query_wire;          /* --query-form=wire (0: text) */
 	size_t l7_selectors;     /* --l7-selectors */
 	enum fqdn_generator generator; /* --generator */
 	uint32_t strategies; /* --strategies: bit i for fqdn_strategies[i] */
@@ -262,6 +265,17 @@ static int opt_cilium(void *cfg, const char *v, char *err, size_t size)
 	return k < 0 ? -1 : 0;
 }
 
+/* --query-form=text|wire: a query as it is, or through the wire. */
+static int opt_query_form(void *cfg, const char *v, char *err, size_t size)
+{
+	static const char *const names[2] = {"text", "wire"};
+	int k = parse_choice(v, names, 2, "query form", err, size);
+
+	if (k >= 0)
+		((struct fqdn_config *)cfg)->query_wire = k;
+	return k < 0 ? -1 : 0;
+}
+
 static const char *const generator_names[3] = {"seed", "k8s",
 					       "cilium"}; /* enum order */
 
@@ -333,6 +347,10 @@ static const struct opt_spec fqdn_options[] = {
 	{"cilium", "1.11|1.19", "the semantics Cilium version (default 1.19;\n"
 	 "1.19 adds a leading '**.' of one label or more)", OPT_CALL, 0, 0, 0,
 	 opt_cilium},
+	{"query-form", "text|wire", "text (default): each query as it is, as a\n"
+	 "log holds names; wire: packed into DNS labels\n"
+	 "and unpacked as the proxy's miekg/dns does\n"
+	 "(\\DDD and \\. escapes)", OPT_CALL, 0, 0, 0, opt_query_form},
 	{"l7-selectors", "N", "L7 selectors the policy's rules are split\n"
 	 "across for cilium-l7 (default 1)", OPT_SIZE, FQDN_OPT(l7_selectors),
 	 1, 100000, NULL},
@@ -383,6 +401,63 @@ static int size_policy(const struct fqdn_run *r, struct fqdn_size *z,
 	return 0;
 }
 
+/* The library the proxy of --cilium unpacks with (corpora/dns_wire.h). */
+static enum dns_wire_lib wire_lib(const struct fqdn_config *c)
+{
+	return c->cilium == FQDN_CILIUM_1_11 ? DNS_WIRE_MIEKG_1_1_8
+					     : DNS_WIRE_MIEKG_1_1_50;
+}
+
+/* Say why query i of `where` (a file when from_file, else a generated
+ * set) cannot reach the proxy: status rc of dns_wire_round_trip. */
+static void wire_refused(const char *where, int from_file, size_t i,
+			 const char *name, size_t len, int rc, size_t detail)
+{
+	char q[4 * FQDN_NAME_MAX + 64], why[256];
+
+	msg_escape_bytes(name, len, q, sizeof(q));
+	dns_wire_explain(rc, detail, why, sizeof(why));
+	if (from_file)
+		fprintf(stderr, "rxbench: %s:%zu: query '%s' cannot be sent "
+			"(--query-form=wire): %s\n", where, i + 1, q, why);
+	else
+		fprintf(stderr, "rxbench: --query-form=wire: generated %s "
+			"query '%s' cannot be sent: %s\n", where, q, why);
+}
+
+/*
+ * --query-form=wire: each query of q becomes the name the proxy's DNS
+ * library unpacks from it as a client packs it (dns_wire_round_trip),
+ * once, before any verdict or timing.  0, or -1 (a query that cannot be
+ * sent, said on stderr by wire_refused; out of memory).
+ */
+static int queries_to_wire(const struct fqdn_config *c, struct fqdn_queries *q,
+			   const char *where, int from_file)
+{
+	struct fqdn_queries w;
+	char out[DNS_WIRE_TEXT_MAX + 1];
+	int rc = 0;
+
+	fqdn_queries_init(&w);
+	for (size_t i = 0; i < q->n && rc == 0; i++) {
+		size_t olen = 0, detail = 0;
+		rc = dns_wire_round_trip(q->name[i], q->len[i], wire_lib(c),
+					 out, &olen, &detail);
+		if (rc != DNS_WIRE_OK)
+			wire_refused(where, from_file, i, q->name[i],
+				     q->len[i], rc, detail);
+		else
+			rc = fqdn_queries_add(&w, out, olen);
+	}
+	if (rc != 0) {
+		fqdn_queries_release(&w);
+		return -1;
+	}
+	fqdn_queries_release(q);
+	*q = w;
+	return 0;
+}
+
 /* The query sets of z: generated, then --queries. */
 static int size_queries(const struct fqdn_run *r, struct fqdn_size *z)
 {
@@ -395,6 +470,10 @@ static int size_queries(const struct fqdn_run *r, struct fqdn_size *z)
 		if (k < FQDN_Q_COUNT &&
 		    fqdn_queries_generate(q, &z->policy, (enum fqdn_qset)k,
 					  r->cfg->seed) != 0)
+			return -1;
+		if (k < FQDN_Q_COUNT && r->cfg->query_wire &&
+		    queries_to_wire(r->cfg, q, fqdn_qset_name((enum fqdn_qset)k),
+				    0) != 0)
 			return -1;
 		for (size_t i = 0; k == FQDN_Q_COUNT && i < fq->n; i++)
 			if (fqdn_queries_add(q, fq->name[i], fq->len[i]) != 0)
@@ -1744,6 +1823,10 @@ static int load_files(struct fqdn_run *r)
 		return -1;
 	}
 	note_crlf(r->cfg->queries_path, &r->file_queries);
+	if (r->cfg->query_wire &&
+	    queries_to_wire(r->cfg, &r->file_queries, r->cfg->queries_path,
+			    1) != 0)
+		return -1;
 	r->ntlds = fqdn_tlds_load(FQDN_PSL_PATH, &r->tlds, &r->tlds_psl);
 	return r->ntlds < 0 ? -1 : 0;
 }
@@ -1770,6 +1853,8 @@ static void note_inputs(struct suite_ctx *ctx, const struct fqdn_run *r)
 	results_meta_set(ctx->results, "fqdn-policy", buf);
 	results_meta_set(ctx->results, "fqdn-cilium",
 			 fqdn_cilium_name(r->cfg->cilium));
+	results_meta_set(ctx->results, "fqdn-query-form",
+			 r->cfg->query_wire ? "wire" : "text");
 	if (r->cfg->queries_path != NULL)
 		results_meta_set(ctx->results, "fqdn-queries",
 				 r->cfg->queries_path);
