@@ -96,6 +96,28 @@ static int parse_pair(const char *v, char *k, char *val)
 	return word(val, colon + 1, strlen(colon + 1));
 }
 
+/* "KEY:V1|V2|...": the values in order of preference, the first the
+ * cost's name. */
+static int parse_cost(const char *v, struct ldecl *d)
+{
+	char values[LDECL_MAX * LDECL_WORD];
+	const char *colon = strchr(v, ':');
+	size_t n;
+
+	if (colon == NULL || word(d->cost_key, v, (size_t)(colon - v)))
+		return -1;
+	n = strlen(colon + 1);
+	if (n >= sizeof(values) || strchr(colon + 1, ',') != NULL)
+		return -1;
+	memcpy(values, colon + 1, n + 1);
+	for (char *p = values; *p != '\0'; p++)
+		*p = *p == '|' ? ',' : *p;
+	if (parse_list(values, &d->costs) != 0 || d->costs.n == 0)
+		return -1;
+	memcpy(d->cost_value, d->costs.s[0], LDECL_WORD);
+	return 0;
+}
+
 static int parse_budget_heap(const char *v, struct ldecl *d)
 {
 	char bytes[LDECL_WORD];
@@ -154,6 +176,23 @@ static int parse_flag_over(const char *v, struct ldecl *d)
 	return *end == '\0' && end != bound ? 0 : -1;
 }
 
+/* The words of a recommendation in lines (verdict); -1: unknown key. */
+static int apply_lines(struct ldecl *d, const char *k, const char *v)
+{
+	if (strcmp(k, "apart") == 0) return parse_list(v, &d->apart);
+	if (strcmp(k, "hold") == 0) return parse_metrics(v, d->hold, &d->nhold);
+	if (strcmp(k, "baseline") == 0)
+		return parse_pair(v, d->base_key, d->base_value);
+	if (strcmp(k, "floor") == 0)
+		return parse_pair(v, d->floor_key, d->floor_value);
+	if (strcmp(k, "baseline-label") == 0)
+		return parse_text(v, d->base_label, sizeof(d->base_label));
+	if (strcmp(k, "floor-label") == 0)
+		return parse_text(v, d->floor_label, sizeof(d->floor_label));
+	if (strcmp(k, "op") == 0) return parse_text(v, d->op, LDECL_WORD);
+	return -1;
+}
+
 /* One key=value word into d; -1 when the key is unknown or v bad. */
 static int apply(struct ldecl *d, const char *k, const char *v)
 {
@@ -179,13 +218,13 @@ static int apply(struct ldecl *d, const char *k, const char *v)
 	if (strcmp(k, "show") == 0) return parse_metrics(v, d->show, &d->nshow);
 	if (strcmp(k, "best") == 0) return parse_flag(v, &d->best);
 	if (strcmp(k, "overall") == 0) return parse_flag(v, &d->overall);
-	if (strcmp(k, "cost") == 0) return parse_pair(v, d->cost_key, d->cost_value);
+	if (strcmp(k, "cost") == 0) return parse_cost(v, d);
 	if (strcmp(k, "budget") == 0) return bench_parse_duration(v, &d->budget_ns);
 	if (strcmp(k, "heap") == 0) return parse_budget_heap(v, d);
 	if (strcmp(k, "top") == 0) return parse_top(v, d);
 	if (strcmp(k, "flag") == 0) return parse_flag_over(v, d);
 	if (strcmp(k, "as") == 0) return parse_pair(v, d->as_from, d->as_to);
-	return -1;
+	return apply_lines(d, k, v);
 }
 
 static const struct { const char *name; enum ldecl_kind kind; } kinds[] = {

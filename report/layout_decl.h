@@ -23,20 +23,34 @@
  *       how the metric grows with the size key, per series (the name
  *       without the size level).
  *   verdict by=KEYS who=KEYS metric=UNIT [only=VALUES] [show=METRICS]
- *           [cost=KEY:VALUE] [line=UNIT] [complete=UNIT] [overall=1]
- *           [budget=DURATION] [heap=UNIT:BYTES] [about=CTXKEYS]
- *           [question='...']
+ *           [cost=KEY:VALUE[|VALUE...]] [line=UNIT] [complete=UNIT]
+ *           [overall=1] [budget=DURATION] [heap=UNIT:BYTES]
+ *           [about=CTXKEYS] [question='...'] [apart=KEYS] [hold=METRICS]
+ *           [baseline=KEY:VALUE] [baseline-label='...']
+ *           [floor=KEY:VALUE] [floor-label='...'] [op=WORD]
  *       per distinct value of the by keys (the first of them limited to
  *       `only`), the best contender (the values of the who keys) by the
- *       metric; show: metrics of the winner beside it; cost: the
- *       contender's result with KEY=VALUE instead (compile), whose metric
- *       is shown and, with budget/heap, bounds a recommendation: the best
- *       geometric mean over the groups among contenders within both;
- *       line: a metric the winner must reach on one core (line rate);
- *       complete: a metric every ranked result must have at its group's
- *       maximum (a partial rule set is not ranked); overall: a ranking
- *       over the groups every ranked contender completed; about: context
- *       keys quoted in the verdict.
+ *       metric; show: metrics of the winner beside it (one no result
+ *       has is left out); cost: the contender's result with KEY=VALUE
+ *       instead (compile), whose metric is shown and, with budget/heap,
+ *       bounds a recommendation: the best geometric mean over the groups
+ *       among contenders within both.  Several values are tried in
+ *       order, the first the contender has counting (a matcher with no
+ *       compile row is built in its combined-compile); the first names
+ *       the cost.  line: a metric the winner must reach on one core
+ *       (line rate); complete: a metric every ranked result must have at
+ *       its group's maximum (a partial rule set is not ranked); overall:
+ *       a ranking over the groups every ranked contender completed;
+ *       about: context keys quoted in the verdict.
+ *       With baseline or floor the recommendation is in lines, made
+ *       apart per value of the `apart` by keys (a world: the policy
+ *       alone, N endpoints each holding it): the best contender whose
+ *       KEY is VALUE (baseline: what is run today, Go's regexp), the best
+ *       of all but the floor, and what the floor (a purpose-built
+ *       matcher) saves against both; each with the metric's geometric
+ *       mean over the world's groups, the cost, and the `hold` metrics
+ *       its own results carry (the heap of N endpoints).  op: what one
+ *       op is ("query": ns/query); the labels are said beside the lines.
  *
  *   costliest split=KEYS rows=KEY metrics=COST[,SHARE...] [top=N]
  *           [flag=NAME:BOUND] [cost=KEY:VALUE] [as=KEY:KEY] [title='...']
@@ -46,7 +60,8 @@
  *       whose metric NAME is over BOUND is flagged (a rule matching most
  *       packets); then the sum over all of them and the cost of the whole
  *       set: the result with KEY=VALUE whose split keys hold the table's
- *       values (`as` renames one: bytes in the items, size in the set).
+ *       values (`as` renames one: bytes in the items, size in the set;
+ *       of several values, the first).
  *
  * A KEY ending in '?' is optional: a result without it has the value ""
  * there (domains=N, which names carry only when a run has several
@@ -87,7 +102,8 @@ struct ldecl {
 	struct ldecl_metric metric[LDECL_MAX], lead[LDECL_MAX],
 		show[LDECL_MAX];
 	size_t nmetric, nlead, nshow;
-	char cost_key[LDECL_WORD], cost_value[LDECL_WORD];
+	char cost_key[LDECL_WORD], cost_value[LDECL_WORD]; /* the first */
+	struct ldecl_list costs; /* every cost value, in order */
 	char line[LDECL_WORD], complete[LDECL_WORD];
 	double budget_ns;       /* cost's metric at most this; 0: none */
 	char heap[LDECL_WORD];  /* cost's memory metric ... */
@@ -97,6 +113,13 @@ struct ldecl {
 	char flag[LDECL_WORD];  /* a metric's heading ... */
 	double flag_over;       /* ... over which a row is flagged */
 	char as_from[LDECL_WORD], as_to[LDECL_WORD]; /* split key renamed */
+	/* a recommendation in lines (verdict) */
+	struct ldecl_list apart;
+	struct ldecl_metric hold[LDECL_MAX];
+	size_t nhold;
+	char base_key[LDECL_WORD], base_value[LDECL_WORD], base_label[128];
+	char floor_key[LDECL_WORD], floor_value[LDECL_WORD], floor_label[128];
+	char op[LDECL_WORD];
 };
 
 /*

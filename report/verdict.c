@@ -206,23 +206,23 @@ static double ratio(const struct vgrid *g, double a, double b)
 }
 
 /*
- * The contender's result with the cost key set to the cost value and the
- * group's other by keys (compile, for a match phase), or NULL.
+ * The contender's result with the cost key set to value and the group's
+ * other by keys, or NULL.
  */
-static const struct result *companion(const struct vgrid *g, size_t gi,
-				      size_t ci)
+static const struct result *companion_of(const struct vgrid *g, size_t gi,
+					 size_t ci, const char *value)
 {
 	const struct ldecl *d = g->d;
 	char t[1024], v[512], want[512];
 
-	for (size_t i = 0; d->cost_key[0] && i < g->res->n; i++) {
+	for (size_t i = 0; i < g->res->n; i++) {
 		const struct result *r = &g->res->r[i];
 		int ok = strcmp(r->suite, g->suite) == 0 &&
 			 r->status == RESULT_OK &&
 			 layout_tuple_of(r, &d->who, t, sizeof(t)) &&
 			 strcmp(t, g->who.s[ci]) == 0 &&
 			 result_key(r, d->cost_key, v, sizeof(v)) &&
-			 strcmp(v, d->cost_value) == 0;
+			 strcmp(v, value) == 0;
 		for (size_t k = 0; ok && k < d->by.n; k++) {
 			if (strcmp(d->by.s[k], d->cost_key) == 0)
 				continue;
@@ -234,6 +234,21 @@ static const struct result *companion(const struct vgrid *g, size_t gi,
 			return r;
 	}
 	return NULL;
+}
+
+/*
+ * The contender's cost for group gi (its compile, for a match phase): its
+ * result of the first cost value it has, so a matcher without a compile
+ * row is not left out when its build is a combined-compile; or NULL.
+ */
+static const struct result *companion(const struct vgrid *g, size_t gi,
+				      size_t ci)
+{
+	const struct result *r = NULL;
+
+	for (size_t i = 0; r == NULL && i < g->d->costs.n; i++)
+		r = companion_of(g, gi, ci, g->d->costs.s[i]);
+	return r;
 }
 
 /* --- the table of groups ------------------------------------------- */
@@ -328,6 +343,23 @@ static int unstable(const struct result *r, const char *unit)
 	       stats_spread_pct(m->v, m->n) > STATS_UNSTABLE_PCT;
 }
 
+/* A shown metric of the winner w; an exact count (fqdn's `allowed`: how
+ * many of the user's queries the policy allows) as a whole number. */
+static int show_cell(struct rtable *t, long row, size_t col,
+		     const struct result *w, const struct ldecl_metric *m)
+{
+	const struct metric *mm = m->b[0] ? NULL : result_metric(w, m->a);
+	double v = ldecl_value(w, m);
+	char buf[64];
+
+	if (mm == NULL || mm->better != BETTER_EXACT || isnan(v) ||
+	    v != floor(v) || fabs(v) >= 1e15)
+		return rtable_num(t, row, col, v, m->name);
+	snprintf(buf, sizeof(buf), "%.0f", v);
+	rtable_cell(t, (size_t)row, col)->v = v;
+	return rtable_text(t, row, col, buf);
+}
+
 static int vrow(struct rtable *t, const struct vgrid *g, const struct vcols *c,
 		size_t gi, long best, long second, size_t *no_line)
 {
@@ -358,8 +390,7 @@ static int vrow(struct rtable *t, const struct vgrid *g, const struct vcols *c,
 		*no_line += !(v >= line);
 	}
 	for (size_t s = 0; s < d->nshow; s++)
-		rc |= rtable_num(t, row, c->show + s, ldecl_value(w, &d->show[s]),
-				 d->show[s].name);
+		rc |= show_cell(t, row, c->show + s, w, &d->show[s]);
 	k = c->has_cost ? companion(g, gi, (size_t)best) : NULL;
 	if (k != NULL)
 		rc |= rtable_num(t, row, c->cost,
@@ -528,20 +559,41 @@ static int within(const struct vgrid *g, size_t ci, double budget,
 	return 1;
 }
 
+/* The budgets: the reader's, else the declared ones (0: none). */
+static void budgets_of(const struct ldecl *d, const struct report_opts *opts,
+		       double *budget, double *heap)
+{
+	*budget = opts && opts->budget_ns > 0 ? opts->budget_ns : d->budget_ns;
+	*heap = opts && opts->heap_bytes > 0 ? opts->heap_bytes : d->heap_bytes;
+}
+
+/* " Recommendation (budgets: ...; set them with ...)" */
+static void budgets_head(struct sbuf *b, const struct ldecl *d, double budget,
+			 double heap)
+{
+	char bt[32];
+
+	snprintf(bt, sizeof(bt), "%.4g", budget / 1e6);
+	sb_printf(b, " Recommendation (budgets: %s within %s ms",
+		  d->cost_value, budget > 0 ? bt : "any");
+	if (heap > 0)
+		sb_printf(b, ", %s %s at most %.4g MiB", d->cost_value, d->heap,
+			  heap / 1048576);
+	sb_printf(b, "; set them with --compile-budget and --heap-budget)");
+}
+
 static void recommend(struct sbuf *b, const struct vgrid *g,
 		      const struct report_opts *opts)
 {
 	const struct ldecl *d = g->d;
-	double budget = opts && opts->budget_ns > 0 ? opts->budget_ns
-						    : d->budget_ns;
-	double heap = opts && opts->heap_bytes > 0 ? opts->heap_bytes
-						   : d->heap_bytes;
+	double budget, heap;
 	size_t n, fit = 0;
 	struct ranked *rk;
-	char name[512], bt[32];
+	char name[512];
 	const char *why = NULL;
 	long pick = -1;
 
+	budgets_of(d, opts, &budget, &heap);
 	if (!d->cost_key[0] || (budget <= 0 && heap <= 0))
 		return;
 	rk = rank_all(g, &n);
@@ -553,13 +605,8 @@ static void recommend(struct sbuf *b, const struct vgrid *g,
 			if (pick < 0)
 				pick = (long)i;
 		}
-	snprintf(bt, sizeof(bt), "%.4g", budget / 1e6);
-	sb_printf(b, " Recommendation (budgets: %s within %s ms",
-		  d->cost_value, budget > 0 ? bt : "any");
-	if (heap > 0)
-		sb_printf(b, ", %s %s at most %.4g MiB", d->cost_value, d->heap,
-			  heap / 1048576);
-	sb_printf(b, "; set them with --compile-budget and --heap-budget): ");
+	budgets_head(b, d, budget, heap);
+	sb_printf(b, ": ");
 	if (pick < 0) {
 		sb_printf(b, "none of the %zu combinations that completed every "
 			  "group keeps within them.", n);
@@ -580,6 +627,498 @@ static void recommend(struct sbuf *b, const struct vgrid *g,
 			  name, rk[0].score, why ? why : "excluded");
 	}
 	free(rk);
+}
+
+/* --- the recommendation in lines: baseline, best, floor ------------ */
+
+/*
+ * With `baseline` or `floor` declared (fqdn: engine go, strategy trie)
+ * the answer is said in the reader's terms: per world (a value of the
+ * `apart` keys: the policy alone, N endpoints each holding it) the best
+ * contender that is the baseline, the best of all but the floor, and
+ * what the floor saves against both, each with its numbers and units.
+ * The fqdn words (Go, Cilium, trie) are the declaration's, so the code
+ * names no suite.
+ */
+
+/* What a contender costs over a world's groups. */
+struct fig {
+	long ci;                 /* -1: none */
+	double geo;              /* the metric's geometric mean */
+	double cost, heap;       /* its cost rows': the largest of the groups */
+	int cost_range, heap_range; /* ... which differ between groups */
+	double hold[LDECL_MAX];  /* its own results': the largest; NAN */
+};
+
+enum want { WANT_BASE, WANT_ANY, WANT_FLOOR };
+
+/* Digits for three significant ones at most (Go's way: 45.2, 553). */
+static int digits(double v)
+{
+	v = fabs(v);
+	return v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2;
+}
+
+/* v of unit, scaled into buf: "553 us", "75.8 KiB", "12.3 Mpps". */
+static void amount(double v, const char *unit, char *buf, size_t size)
+{
+	static const char *const ns[] = {"ns", "us", "ms", "s"};
+	static const char *const by[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	const char *const *u = NULL;
+	size_t nu = 0, i = 0;
+	double step = 1000;
+
+	if (strncmp(unit, "ns", 2) == 0) {
+		u = ns;
+		nu = 4;
+	} else if (unit[0] == 'B' && strchr("(/", unit[1]) != NULL) {
+		u = by; /* B(heap), B/op, ...; "" too (strchr finds the NUL) */
+		nu = 5;
+		step = 1024;
+	}
+	if (u == NULL) {
+		snprintf(buf, size, "%.*f %s", digits(v), v, unit);
+		return;
+	}
+	while (i + 1 < nu && fabs(v) >= step * 0.9995) {
+		v /= step;
+		i++;
+	}
+	snprintf(buf, size, "%.*f %s", digits(v), v, u[i]);
+}
+
+/* The ranked metric per op, "45.2 ns/query" (op: the declared word). */
+static void per_op(const struct ldecl *d, double v, char *buf, size_t size)
+{
+	const char *slash = strchr(d->metric[0].a, '/');
+	const char *op = d->op[0] ? d->op : slash ? slash + 1 : "";
+	size_t n;
+
+	amount(v, d->metric[0].a, buf, size);
+	n = strlen(buf);
+	if (slash == NULL || strncmp(d->metric[0].a, "ns", 2) != 0 ||
+	    n + 1 + strlen(op) >= size)
+		return; /* a unit not of time per op is said as it is */
+	buf[n] = '/';
+	memcpy(buf + n + 1, op, strlen(op) + 1);
+}
+
+/* The heap metric's name as said of what a build holds: B(heap)/op of
+ * a compile is the heap the compiled matcher keeps, "B(heap)". */
+static void heap_name(const struct ldecl *d, char *buf, size_t size)
+{
+	size_t n = strlen(d->heap);
+
+	if (n > 3 && strcmp(d->heap + n - 3, "/op") == 0)
+		n -= 3;
+	snprintf(buf, size, "%.*s", (int)n, d->heap);
+}
+
+/* Is ci's value of who key `key` `value`?  0 when key is no who key. */
+static int who_is(const struct vgrid *g, size_t ci, const char *key,
+		  const char *value)
+{
+	char name[LDECL_WORD], part[512];
+
+	for (size_t k = 0; key[0] && k < g->d->who.n; k++) {
+		ldecl_key_name(g->d->who.s[k], name, sizeof(name));
+		if (strcmp(name, key) != 0)
+			continue;
+		layout_tuple_part(g->who.s[ci], k, part, sizeof(part));
+		return strcmp(part, value) == 0;
+	}
+	return 0;
+}
+
+static int wanted(const struct vgrid *g, size_t ci, enum want w)
+{
+	const struct ldecl *d = g->d;
+	int is_floor = who_is(g, ci, d->floor_key, d->floor_value);
+
+	if (w == WANT_FLOOR)
+		return is_floor;
+	if (w == WANT_BASE)
+		return !is_floor && who_is(g, ci, d->base_key, d->base_value);
+	return !is_floor;
+}
+
+/* Has some contender of kind w a ranked value in some group? */
+static int present(const struct vgrid *g, enum want w)
+{
+	for (size_t ci = 0; ci < g->who.n; ci++)
+		if (wanted(g, ci, w) && coverage(g, ci) > 0)
+			return 1;
+	return 0;
+}
+
+/* Has a contender ranked here a cost row in any group (a world of
+ * endpoints has none: its build is measured by its own rows)? */
+static int costed(const struct vgrid *g)
+{
+	for (size_t gi = 0; gi < g->groups.n; gi++)
+		for (size_t ci = 0; ci < g->who.n; ci++)
+			if (!isnan(g->v[at(g, gi, ci)]) &&
+			    companion(g, gi, ci) != NULL)
+				return 1;
+	return 0;
+}
+
+static void fig_of(const struct vgrid *g, size_t ci, struct fig *f)
+{
+	const struct ldecl *d = g->d;
+	double sum = 0, lo_cost = INFINITY, lo_heap = INFINITY;
+
+	f->ci = (long)ci;
+	f->cost = f->heap = NAN;
+	for (size_t h = 0; h < LDECL_MAX; h++)
+		f->hold[h] = NAN;
+	for (size_t gi = 0; gi < g->groups.n; gi++) {
+		const struct result *k = companion(g, gi, ci);
+		sum += log(g->v[at(g, gi, ci)]);
+		if (k != NULL) {
+			double c = view_median(k, d->metric[0].a);
+			double m = d->heap[0] ? view_median(k, d->heap) : NAN;
+			f->cost = fmax(f->cost, c);
+			f->heap = fmax(f->heap, m);
+			lo_cost = fmin(lo_cost, c);
+			lo_heap = fmin(lo_heap, m);
+		}
+		for (size_t h = 0; h < d->nhold; h++)
+			f->hold[h] = fmax(f->hold[h],
+					  ldecl_value(g->r[at(g, gi, ci)],
+						      &d->hold[h]));
+	}
+	f->geo = exp(sum / (double)g->groups.n);
+	f->cost_range = lo_cost < f->cost;
+	f->heap_range = lo_heap < f->heap;
+}
+
+/* "map+multi / re2, 45.2 ns/query, compile 553 us, B(heap) 75.8 KiB" */
+static void fig_text(struct sbuf *b, const struct vgrid *g,
+		     const struct fig *f)
+{
+	const struct ldecl *d = g->d;
+	char name[512], num[64];
+
+	who_name(g->who.s[f->ci], name, sizeof(name));
+	per_op(d, f->geo, num, sizeof(num));
+	sb_printf(b, "%s, %s", name, num);
+	if (!isnan(f->cost)) {
+		amount(f->cost, d->metric[0].a, num, sizeof(num));
+		sb_printf(b, ", %s %s%s", d->cost_value,
+			  f->cost_range ? "up to " : "", num);
+	}
+	if (!isnan(f->heap)) {
+		heap_name(d, name, sizeof(name));
+		amount(f->heap, d->heap, num, sizeof(num));
+		sb_printf(b, ", %s %s%s", name, f->heap_range ? "up to " : "",
+			  num);
+	}
+	for (size_t h = 0; h < d->nhold; h++) {
+		if (isnan(f->hold[h]))
+			continue;
+		amount(f->hold[h], d->hold[h].a, num, sizeof(num));
+		sb_printf(b, ", %s %s", d->hold[h].name, num);
+	}
+}
+
+/* " 29.9 ns/query less (2.95x)": the floor's f against the other's o,
+ * after ", " unless first. */
+static void saving(struct sbuf *b, int *first, const char *what, double f,
+		   double o, const char *unit, const struct ldecl *d, int rate)
+{
+	char num[64];
+	double hi = fmax(f, o), lo = fmin(f, o);
+
+	if (isnan(f) || isnan(o))
+		return;
+	sb_printf(b, "%s%s%s", *first ? " " : ", ", what, what[0] ? " " : "");
+	*first = 0;
+	if (!(hi > lo * 1.005)) {
+		sb_printf(b, "the same");
+		return;
+	}
+	if (rate)
+		per_op(d, hi - lo, num, sizeof(num));
+	else
+		amount(hi - lo, unit, num, sizeof(num));
+	sb_printf(b, "%s %s", num, f < o ? "less" : "more");
+	if (lo > 0)
+		sb_printf(b, " (%.*fx)", digits(hi / lo), hi / lo);
+}
+
+/* "; against X: 29.9 ns/query less (2.95x), compile 548 us less (112x)" */
+static void savings(struct sbuf *b, const struct vgrid *g,
+		    const struct fig *f, const struct fig *o)
+{
+	const struct ldecl *d = g->d;
+	char name[512];
+	int first = 1;
+
+	who_name(g->who.s[o->ci], name, sizeof(name));
+	sb_printf(b, "; against %s:", name);
+	saving(b, &first, "", f->geo, o->geo, d->metric[0].a, d, 1);
+	saving(b, &first, d->cost_value, f->cost, o->cost, d->metric[0].a, d,
+	       0);
+	heap_name(d, name, sizeof(name));
+	saving(b, &first, name, f->heap, o->heap, d->heap, d, 0);
+	for (size_t h = 0; h < d->nhold; h++)
+		saving(b, &first, d->hold[h].name, f->hold[h], o->hold[h],
+		       d->hold[h].a, d, 0);
+}
+
+/* The best ranked contender of kind w within the budgets (f->ci -1:
+ * none); *fastest the best of kind w regardless, *why why it is out. */
+static void pick_of(const struct vgrid *g, const struct ranked *rk,
+		    size_t n, enum want w, const double lim[2],
+		    struct fig *f, long *fastest, const char **why)
+{
+	const char *out = NULL;
+
+	f->ci = *fastest = -1;
+	*why = NULL;
+	for (size_t i = 0; i < n && f->ci < 0; i++) {
+		if (!wanted(g, rk[i].ci, w))
+			continue;
+		if (*fastest < 0)
+			*fastest = (long)rk[i].ci;
+		if (w == WANT_FLOOR || (lim[0] <= 0 && lim[1] <= 0) ||
+		    within(g, rk[i].ci, lim[0], lim[1],
+			   *fastest == (long)rk[i].ci ? why : &out))
+			fig_of(g, rk[i].ci, f);
+	}
+}
+
+/* " Best on engine go (label): X, 45.2 ns/query, ...", or why none. */
+static void best_line(struct sbuf *b, const struct vgrid *g,
+		      const char *head, const struct fig *f, long fastest,
+		      const char *why, int brief)
+{
+	char name[512], num[64];
+
+	sb_printf(b, " %s: ", head);
+	if (f->ci >= 0 && brief) {
+		who_name(g->who.s[f->ci], name, sizeof(name));
+		per_op(g->d, f->geo, num, sizeof(num));
+		sb_printf(b, "%s (%s)", name, num);
+	} else if (f->ci >= 0) {
+		fig_text(b, g, f);
+	} else {
+		sb_printf(b, "none %s", fastest < 0 ? "completed every group"
+						   : "within the budgets");
+	}
+	if (fastest >= 0 && fastest != f->ci && !brief) {
+		who_name(g->who.s[fastest], name, sizeof(name));
+		sb_printf(b, " (the fastest, %s, is left out: %s)", name,
+			  why ? why : "excluded");
+	}
+	sb_printf(b, ".");
+}
+
+/* The floor's line: its figures and what it saves against the others. */
+static void floor_line(struct sbuf *b, const struct vgrid *g,
+		       const char *head, const struct fig *fl,
+		       const struct fig *base, const struct fig *any, int brief)
+{
+	if (fl->ci < 0) {
+		sb_printf(b, " %s: it did not complete every group.", head);
+		return;
+	}
+	best_line(b, g, head, fl, fl->ci, NULL, brief);
+	if (brief)
+		return;
+	b->n--; /* the line's '.' */
+	if (base->ci >= 0)
+		savings(b, g, fl, base);
+	if (any->ci >= 0 && any->ci != base->ci)
+		savings(b, g, fl, any);
+	sb_printf(b, ".");
+}
+
+/* "Best on engine go (label)" into buf. */
+static void line_head(char *buf, size_t size, const char *lead,
+		      const char *key, const char *value, const char *label)
+{
+	int n = snprintf(buf, size, "%s %s%s%s", lead, key, value[0] ? " " : "",
+			 value);
+
+	if (n > 0 && (size_t)n < size && label[0])
+		snprintf(buf + n, size - (size_t)n, " (%s)", label);
+}
+
+/* The lines of one world g (label: its apart keys, "" for the first). */
+static void world_lines(struct sbuf *b, const struct vgrid *g,
+			const char *label, const double budgets[2], int brief)
+{
+	const struct ldecl *d = g->d;
+	double lim[2] = {budgets[0], budgets[1]};
+	char head[512];
+	struct fig base = {.ci = -1}, any, fl;
+	long fastest;
+	const char *why;
+	size_t n;
+	struct ranked *rk = rank_all(g, &n);
+
+	if (rk == NULL)
+		return;
+	if (!costed(g))
+		lim[0] = lim[1] = 0;
+	if (label[0])
+		sb_printf(b, " With %s (%zu groups%s):", label, g->groups.n,
+			  lim[0] <= 0 && lim[1] <= 0 && !brief
+				  ? "; no budget applies, as none has a cost row"
+				  : "");
+	if (d->base_key[0] && present(g, WANT_BASE)) {
+		pick_of(g, rk, n, WANT_BASE, lim, &base, &fastest, &why);
+		line_head(head, sizeof(head), "Best on", d->base_key,
+			  d->base_value, brief ? "" : d->base_label);
+		best_line(b, g, head, &base, fastest, why, brief);
+	}
+	pick_of(g, rk, n, WANT_ANY, lim, &any, &fastest, &why);
+	line_head(head, sizeof(head), "Best on any",
+		  d->base_key[0] ? d->base_key : d->who.s[0], "", "");
+	if (any.ci >= 0 && any.ci == base.ci)
+		sb_printf(b, " %s: the same.", head);
+	else
+		best_line(b, g, head, &any, fastest, why, brief);
+	if (d->floor_key[0] && present(g, WANT_FLOOR)) {
+		pick_of(g, rk, n, WANT_FLOOR, lim, &fl, &fastest, &why);
+		line_head(head, sizeof(head), "The floor,", d->floor_key,
+			  d->floor_value, brief ? "" : d->floor_label);
+		floor_line(b, g, head, &fl, &base, &any, brief);
+	}
+	free(rk);
+}
+
+/* Index in d->by of each apart key into idx (one no result has was
+ * dropped from by: then it splits nothing); how many. */
+static size_t apart_keys(const struct ldecl *d, size_t *idx)
+{
+	char a[LDECL_WORD], k[LDECL_WORD];
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->apart.n; i++)
+		for (size_t j = 0; j < d->by.n; j++) {
+			ldecl_key_name(d->apart.s[i], a, sizeof(a));
+			ldecl_key_name(d->by.s[j], k, sizeof(k));
+			if (strcmp(a, k) == 0 && n < LDECL_MAX)
+				idx[n++] = j;
+		}
+	return n;
+}
+
+/* Group gi's world as "key=value, ..." (keys with a value only). */
+static void world_of(const struct vgrid *g, const size_t *idx, size_t n,
+		     size_t gi, char *buf, size_t size)
+{
+	char part[512], name[LDECL_WORD];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < size; i++) {
+		layout_tuple_part(g->groups.s[gi], idx[i], part, sizeof(part));
+		ldecl_key_name(g->d->by.s[idx[i]], name, sizeof(name));
+		if (part[0] != '\0')
+			used += (size_t)snprintf(buf + used, size - used,
+						 "%s%s=%s", used ? ", " : "",
+						 name, part);
+	}
+}
+
+/* s: g's groups of world w, every contender. 0, or -1 out of memory. */
+static int grid_world(const struct vgrid *g, const size_t *idx, size_t n,
+		      const char *w, struct vgrid *s)
+{
+	char buf[512];
+	size_t k = 0;
+
+	*s = (struct vgrid){.res = g->res, .suite = g->suite, .d = g->d,
+			    .better = g->better};
+	for (size_t gi = 0; gi < g->groups.n; gi++) {
+		world_of(g, idx, n, gi, buf, sizeof(buf));
+		if (strcmp(buf, w) == 0 &&
+		    strlist_add(&s->groups, g->groups.s[gi],
+				strlen(g->groups.s[gi])) != 0)
+			return -1;
+	}
+	for (size_t ci = 0; ci < g->who.n; ci++)
+		if (strlist_add(&s->who, g->who.s[ci], strlen(g->who.s[ci])))
+			return -1;
+	s->r = calloc(s->groups.n * s->who.n + 1, sizeof(*s->r));
+	s->v = calloc(s->groups.n * s->who.n + 1, sizeof(*s->v));
+	if (s->r == NULL || s->v == NULL)
+		return -1;
+	for (size_t gi = 0; gi < g->groups.n; gi++) {
+		world_of(g, idx, n, gi, buf, sizeof(buf));
+		if (strcmp(buf, w) != 0)
+			continue;
+		memcpy(s->r + k * s->who.n, g->r + at(g, gi, 0),
+		       g->who.n * sizeof(*s->r));
+		memcpy(s->v + k * s->who.n, g->v + at(g, gi, 0),
+		       g->who.n * sizeof(*s->v));
+		k++;
+	}
+	return 0;
+}
+
+/* The head: the budgets, what the ranked metric is over (the by keys
+ * but the apart ones), which row is the cost when there are several. */
+static void lines_head(struct sbuf *b, const struct ldecl *d,
+		       const size_t *idx, size_t n, const double budgets[2])
+{
+	char unit[64], keys[256];
+	size_t used = 0;
+
+	budgets_head(b, d, budgets[0], budgets[1]);
+	keys[0] = '\0';
+	for (size_t k = 0; k < d->by.n && used < sizeof(keys); k++) {
+		char name[LDECL_WORD];
+		int apart = 0;
+		for (size_t i = 0; i < n; i++)
+			apart |= idx[i] == k;
+		ldecl_key_name(d->by.s[k], name, sizeof(name));
+		if (!apart)
+			used += (size_t)snprintf(keys + used,
+						 sizeof(keys) - used, "%s%s",
+						 used ? " / " : "", name);
+	}
+	per_op(d, 1, unit, sizeof(unit));
+	sb_printf(b, ": %s is the geometric mean over the %s groups",
+		  strchr(unit, ' ') ? strchr(unit, ' ') + 1 : unit, keys);
+	for (size_t i = 1; i < d->costs.n; i++)
+		sb_printf(b, "; one without a %s row counts its %s as %s",
+			  d->costs.s[i - 1], d->costs.s[i], d->cost_value);
+	sb_printf(b, ".");
+}
+
+/* The recommendation in lines, a world after another (brief: the
+ * summary's few words). */
+static void recommend_lines(struct sbuf *b, const struct vgrid *g,
+			    const struct report_opts *opts, int brief)
+{
+	size_t idx[LDECL_MAX], n = apart_keys(g->d, idx);
+	struct strlist worlds = {0};
+	double budgets[2];
+	char w[512];
+
+	budgets_of(g->d, opts, &budgets[0], &budgets[1]);
+	for (size_t gi = 0; gi < g->groups.n; gi++) {
+		world_of(g, idx, n, gi, w, sizeof(w));
+		if (strlist_add(&worlds, w, strlen(w)) != 0)
+			goto out;
+	}
+	if (brief)
+		sb_printf(b, " Recommendation:");
+	else
+		lines_head(b, g->d, idx, n, budgets);
+	for (size_t i = 0; i < worlds.n; i++) {
+		struct vgrid s;
+		if (grid_world(g, idx, n, worlds.s[i], &s) == 0)
+			world_lines(b, &s, worlds.s[i], budgets, brief);
+		grid_release(&s);
+	}
+out:
+	strlist_release(&worlds);
 }
 
 /* --- how far to trust it -------------------------------------------- */
@@ -801,8 +1340,13 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 		wins_note(&sh, g);
 		no_line_note(&b, t, &c, no_line);
 		no_line_note(&sh, t, &c, no_line);
-		recommend(&b, g, opts);
-		recommend(&sh, g, opts);
+		if (d->base_key[0] || d->floor_key[0]) {
+			recommend_lines(&b, g, opts, 0);
+			recommend_lines(&sh, g, opts, 1);
+		} else {
+			recommend(&b, g, opts);
+			recommend(&sh, g, opts);
+		}
 	}
 	if (d->overall && t->nrows > 0) {
 		overall_note(&b, g);
@@ -848,6 +1392,30 @@ static void drop_unused(const struct results *res, const char *suite,
 	d->by.n = k;
 }
 
+/* 1 when some result of the suite has metric m. */
+static int metric_used(const struct results *res, const char *suite,
+		       const struct ldecl_metric *m)
+{
+	for (size_t i = 0; i < res->n; i++)
+		if (strcmp(res->r[i].suite, suite) == 0 &&
+		    result_metric(&res->r[i], m->a) != NULL)
+			return 1;
+	return 0;
+}
+
+/* d without the show metrics no result has (no empty column: fqdn's
+ * `allowed` exists only with --queries). */
+static void drop_unshown(const struct results *res, const char *suite,
+			 struct ldecl *d)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->nshow; i++)
+		if (metric_used(res, suite, &d->show[i]))
+			d->show[k++] = d->show[i];
+	d->nshow = k;
+}
+
 int verdict_build(const struct results *res, const char *suite,
 		  const struct ldecl *decl, const struct report_opts *opts,
 		  struct rtables *out)
@@ -857,6 +1425,7 @@ int verdict_build(const struct results *res, const char *suite,
 	int rc = -1;
 
 	drop_unused(res, suite, d);
+	drop_unshown(res, suite, d);
 	if (d->nmetric == 0 || d->by.n == 0 || d->who.n == 0)
 		return 0;
 	if (grid_build(&g) != 0 || groups_table(&g, opts, out) != 0)

@@ -7,7 +7,12 @@
  * declaration asks to show beside it, the runner-up and by how much; then
  * an overall ranking or a recommendation under the budgets, and what
  * makes the answer less trustworthy (a loaded machine, unstable rows,
- * failed or unverified cases, too few samples).  Only verified ok
+ * failed or unverified cases, too few samples).  A contender's cost
+ * (compile) is the first of the declared cost rows it has.  With a
+ * baseline or a floor declared the recommendation is a few sentences per
+ * world (the `apart` keys: fqdn's endpoints): the best baseline
+ * contender (go), the best of all but the floor, what the floor (the
+ * trie) saves against both, each with numbers and units.  Only verified ok
  * results are ranked; an overall ranking uses only contenders that
  * completed every group and names the others with their coverage; a
  * result below its group's maximum of the `complete` metric (a partial
