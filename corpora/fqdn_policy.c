@@ -59,23 +59,66 @@ void fqdn_policy_release(struct fqdn_policy *p)
 {
 	for (size_t i = 0; i < p->n; i++)
 		free(p->sel[i].text);
+	for (size_t i = 0; i < p->nwarnings; i++)
+		free(p->warnings[i]);
 	free(p->sel);
+	free(p->sets);
+	free(p->warnings);
 	fqdn_policy_init(p);
 }
 
-int fqdn_policy_add(struct fqdn_policy *p, enum fqdn_kind kind, const char *s,
-		    size_t len, long line)
+/* Room for one more selector (sel and sets grow together). */
+static int policy_grow(struct fqdn_policy *p)
+{
+	size_t cap = p->cap ? 2 * p->cap : 64;
+	struct fqdn_selector *sel;
+	unsigned *sets;
+
+	if (p->n < p->cap)
+		return 0;
+	sel = realloc(p->sel, cap * sizeof(*sel));
+	if (sel == NULL)
+		return -1;
+	p->sel = sel;
+	sets = realloc(p->sets, cap * sizeof(*sets));
+	if (sets == NULL)
+		return -1;
+	p->sets = sets;
+	p->cap = cap;
+	return 0;
+}
+
+/* Count (d = +1) or uncount (d = -1: size_t arithmetic wraps, so adding
+ * (size_t)-1 subtracts one) a selector of `kind` in `sets`. */
+static void counts_add(struct fqdn_policy *p, enum fqdn_kind kind,
+		       unsigned sets, int d)
+{
+	struct fqdn_counts *in[2] = {&p->l3, &p->l7};
+	unsigned bit[2] = {FQDN_SET_L3, FQDN_SET_L7};
+
+	if (kind == FQDN_MATCH_NAME)
+		p->nnames += (size_t)d;
+	else
+		p->npatterns += (size_t)d;
+	for (int k = 0; k < 2; k++) {
+		if (!(sets & bit[k]))
+			continue;
+		in[k]->n += (size_t)d;
+		if (kind == FQDN_MATCH_NAME)
+			in[k]->nnames += (size_t)d;
+		else
+			in[k]->npatterns += (size_t)d;
+	}
+}
+
+int fqdn_policy_add_to(struct fqdn_policy *p, unsigned sets,
+		       enum fqdn_kind kind, const char *s, size_t len,
+		       long line)
 {
 	struct fqdn_selector *sel;
 
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 64;
-		sel = realloc(p->sel, cap * sizeof(*sel));
-		if (sel == NULL)
-			return -1;
-		p->sel = sel;
-		p->cap = cap;
-	}
+	if (policy_grow(p) != 0)
+		return -1;
 	sel = &p->sel[p->n];
 	sel->text = bytes_dup(s, len);
 	if (sel->text == NULL)
@@ -83,24 +126,46 @@ int fqdn_policy_add(struct fqdn_policy *p, enum fqdn_kind kind, const char *s,
 	sel->kind = kind;
 	sel->len = len;
 	sel->line = line;
-	p->n++;
-	if (kind == FQDN_MATCH_NAME)
-		p->nnames++;
-	else
-		p->npatterns++;
+	p->sets[p->n] = sets & FQDN_SET_ALL;
+	p->nsets = ++p->n;
+	counts_add(p, kind, sets, +1);
 	return 0;
+}
+
+int fqdn_policy_add(struct fqdn_policy *p, enum fqdn_kind kind, const char *s,
+		    size_t len, long line)
+{
+	return fqdn_policy_add_to(p, FQDN_SET_ALL, kind, s, len, line);
 }
 
 void fqdn_policy_truncate(struct fqdn_policy *p, size_t n)
 {
 	while (p->n > n) {
 		struct fqdn_selector *s = &p->sel[--p->n];
-		if (s->kind == FQDN_MATCH_NAME)
-			p->nnames--;
-		else
-			p->npatterns--;
+		counts_add(p, s->kind, fqdn_selector_sets(p, p->n), -1);
 		free(s->text);
 	}
+	if (p->nsets > p->n)
+		p->nsets = p->n;
+}
+
+int fqdn_policy_select(const struct fqdn_policy *p, unsigned set,
+		       struct fqdn_policy *out)
+{
+	fqdn_policy_init(out);
+	out->cilium = p->cilium;
+	out->l7_selectors = p->l7_selectors;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fqdn_selector *s = &p->sel[i];
+		unsigned in = fqdn_selector_sets(p, i) & set;
+		if (in != 0 &&
+		    fqdn_policy_add_to(out, in, s->kind, s->text, s->len,
+				       s->line) != 0) {
+			fqdn_policy_release(out);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int dns_char(unsigned char c)
@@ -109,56 +174,142 @@ static int dns_char(unsigned char c)
 	       (c >= '0' && c <= '9') || c == '-' || c == '_';
 }
 
-/* The reason a character is refused, into msg. */
-static void bad_char(const char *s, size_t len, size_t i, char *msg,
-		     size_t msgsize)
+static const char *kind_name(enum fqdn_kind kind)
+{
+	return kind == FQDN_MATCH_NAME ? "matchName" : "matchPattern";
+}
+
+/*
+ * s quoted for a message: 'text' when short, else its first 40 and last
+ * 8 bytes around "..." and its length ("'aaa...aaa' (300 bytes)").
+ * Control bytes are escaped by whoever prints the message.
+ */
+static const char *sel_quote(char *buf, size_t size, const char *s,
+			     size_t len)
+{
+	if (len <= 64)
+		snprintf(buf, size, "'%.*s'", (int)len, s);
+	else
+		snprintf(buf, size, "'%.40s...%.8s' (%zu bytes)", s,
+			 s + len - 8, len);
+	return buf;
+}
+
+/* The offset of the first byte Cilium's agent refuses in s, or len. */
+static size_t first_bad_byte(enum fqdn_kind kind, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!dns_char(c) && c != '.' &&
+		    !(c == '*' && kind == FQDN_MATCH_PATTERN))
+			return i;
+	}
+	return len;
+}
+
+/* The reason byte i of s is refused, into msg. */
+static void bad_char(enum fqdn_kind kind, const char *s, size_t len,
+		     size_t i, char *msg, size_t msgsize)
 {
 	unsigned char c = (unsigned char)s[i];
+	char q[128];
 
+	sel_quote(q, sizeof(q), s, len);
 	if (c >= ' ' && c < 0x7f)
-		snprintf(msg, msgsize, "'%.*s': character '%c' is not allowed "
-			 "(letters, digits, '-', '_', '.'%s)", (int)len, s, c,
-			 " and '*' in a matchPattern");
+		snprintf(msg, msgsize, "%s %s: character '%c' is not allowed "
+			 "(letters, digits, '-', '_', '.'%s)", kind_name(kind),
+			 q, c, " and '*' in a matchPattern");
 	else
-		snprintf(msg, msgsize, "'%.*s': byte 0x%02x at offset %zu is "
-			 "not allowed in a DNS name", (int)len, s, c, i);
+		snprintf(msg, msgsize, "%s %s: byte 0x%02x at offset %zu is "
+			 "not allowed in a DNS name", kind_name(kind), q, c, i);
+}
+
+/*
+ * Where s (of allowed bytes only) breaks the CRD pattern
+ * ^([-a-zA-Z0-9_]+[.]?)+$ (with '*' in the class for a matchPattern):
+ * the offset of a leading dot or of the second dot of "..", or len when
+ * it matches.
+ */
+static size_t crd_break(const char *s, size_t len)
+{
+	if (len > 0 && s[0] == '.')
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if (s[i] == '.' && s[i - 1] == '.')
+			return i;
+	return len;
+}
+
+/* What only the CRD schema refuses in s: FQDN_SEL_CRD with msg, or OK. */
+static enum fqdn_judgement judge_crd(enum fqdn_kind kind, const char *s,
+				     size_t len, enum fqdn_cilium v,
+				     char *msg, size_t msgsize)
+{
+	const char *what = kind_name(kind), *ver = fqdn_cilium_name(v);
+	size_t at = crd_break(s, len);
+	char q[128];
+
+	sel_quote(q, sizeof(q), s, len);
+	if (v == FQDN_CILIUM_1_19 && len > FQDN_SELECTOR_MAX) {
+		snprintf(msg, msgsize, "%s %s is refused by Cilium %s's CRD "
+			 "schema (maxLength %d); its agent's code accepts it",
+			 what, q, ver, FQDN_SELECTOR_MAX);
+		return FQDN_SEL_CRD;
+	}
+	if (at == len)
+		return FQDN_SEL_OK;
+	snprintf(msg, msgsize, "%s %s is refused by Cilium %s's CRD schema "
+		 "(pattern %s: %s at offset %zu); its agent's code accepts it",
+		 what, q, ver, kind == FQDN_MATCH_NAME
+				       ? "^([-a-zA-Z0-9_]+[.]?)+$"
+				       : "^([-a-zA-Z0-9_*]+[.]?)+$",
+		 at == 0 ? "a leading dot" : "an empty label", at);
+	return FQDN_SEL_CRD;
+}
+
+enum fqdn_judgement fqdn_selector_judge(enum fqdn_kind kind, const char *s,
+					size_t len, enum fqdn_cilium v,
+					char *msg, size_t msgsize)
+{
+	const char *what = kind_name(kind);
+	size_t bad;
+	char q[128];
+
+	sel_quote(q, sizeof(q), s, len);
+	if (len == 0) {
+		snprintf(msg, msgsize, "empty %s", what);
+		return FQDN_SEL_REFUSED;
+	}
+	if (len > FQDN_SELECTOR_HARD_MAX) {
+		snprintf(msg, msgsize, "%s %s: no CiliumNetworkPolicy can hold "
+			 "it (Kubernetes keeps objects of at most 1.5 MiB)",
+			 what, q);
+		return FQDN_SEL_REFUSED;
+	}
+	/* 1.19's matchpattern.prevalidate: the length, then the bytes */
+	if (v == FQDN_CILIUM_1_19 && kind == FQDN_MATCH_PATTERN &&
+	    len > FQDN_SELECTOR_MAX) {
+		snprintf(msg, msgsize, "%s %s is longer than %d bytes: Cilium "
+			 "1.19's agent refuses it (matchpattern.MaxFQDNLength)",
+			 what, q, FQDN_SELECTOR_MAX);
+		return FQDN_SEL_REFUSED;
+	}
+	bad = first_bad_byte(kind, s, len);
+	if (bad < len) {
+		bad_char(kind, s, len, bad, msg, msgsize);
+		return FQDN_SEL_REFUSED;
+	}
+	return judge_crd(kind, s, len, v, msg, msgsize);
 }
 
 int fqdn_selector_check(enum fqdn_kind kind, const char *s, size_t len,
 			char *msg, size_t msgsize)
 {
-	const char *what = kind == FQDN_MATCH_NAME ? "matchName" : "matchPattern";
-	size_t label = 0;
-
-	if (len == 0) {
-		snprintf(msg, msgsize, "empty %s", what);
+	if (fqdn_selector_judge(kind, s, len, FQDN_CILIUM_1_19, msg,
+				msgsize) != FQDN_SEL_OK ||
+	    fqdn_selector_judge(kind, s, len, FQDN_CILIUM_1_11, msg,
+				msgsize) != FQDN_SEL_OK)
 		return -1;
-	}
-	if (len > FQDN_NAME_MAX) {
-		snprintf(msg, msgsize, "%s '%.40s...' is %zu bytes long (at "
-			 "most %d)", what, s, len, FQDN_NAME_MAX);
-		return -1;
-	}
-	if (kind == FQDN_MATCH_PATTERN && len == 1 && s[0] == '*')
-		return 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '.') {
-			if (label == 0) {
-				snprintf(msg, msgsize, "%s '%.*s': empty label "
-					 "at offset %zu", what, (int)len, s, i);
-				return -1;
-			}
-			label = 0;
-		} else if (dns_char(c) || (c == '*' && kind == FQDN_MATCH_PATTERN)) {
-			label++;
-		} else {
-			int w = snprintf(msg, msgsize, "%s ", what);
-			if (w > 0 && (size_t)w < msgsize)
-				bad_char(s, len, i, msg + w, msgsize - (size_t)w);
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -349,16 +500,36 @@ int fqdn_queries_add(struct fqdn_queries *q, const char *s, size_t len)
 	return 0;
 }
 
-/* A growing string for building one query. */
+/* One query being built, in a buffer qbuf_room() makes big enough. */
 struct qbuf {
-	char b[1024];
-	size_t n;
+	char *b;
+	size_t n, cap;
 };
+
+/*
+ * Room for any query of p: a selector may be longer than any DNS name
+ * (1.11 has no limit), a star becomes at most 8 bytes, and a query adds
+ * at most "nope.nop.nop.nop.", ".bar<i>s" and the final dot.
+ */
+static size_t qbuf_room(const struct fqdn_policy *p)
+{
+	size_t room = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fqdn_selector *s = &p->sel[i];
+		size_t n = s->len;
+		for (size_t k = 0; k < s->len; k++)
+			n += s->text[k] == '*' ? 7 : 0;
+		if (n > room)
+			room = n;
+	}
+	return room + 64;
+}
 
 static void qb_put(struct qbuf *b, const char *s, size_t len)
 {
-	if (len > sizeof(b->b) - 1 - b->n)
-		len = sizeof(b->b) - 1 - b->n;
+	if (len > b->cap - 1 - b->n)
+		len = b->cap - 1 - b->n; /* qbuf_room: never */
 	memcpy(b->b + b->n, s, len);
 	b->n += len;
 	b->b[b->n] = '\0';
@@ -449,23 +620,28 @@ int fqdn_queries_generate(struct fqdn_queries *q, const struct fqdn_policy *p,
 			  enum fqdn_qset which, uint64_t seed)
 {
 	struct rng r;
-	struct qbuf b;
+	struct qbuf b = {NULL, 0, 0};
 	size_t j = 0, made = 0;
+	int rc = 0;
 
 	rng_init(&r, seed ^ (0x51ed2701u + (uint64_t)which));
 	if (p->n == 0 || (which == FQDN_Q_MATCH_NAME && p->nnames == 0) ||
 	    (which == FQDN_Q_MATCH_PATTERN && p->npatterns == 0))
 		return 0;
-	while (made < p->n) {
+	b.cap = qbuf_room(p);
+	b.b = malloc(b.cap);
+	if (b.b == NULL)
+		return -1;
+	while (made < p->n && rc == 0) {
 		const struct fqdn_selector *s = &p->sel[j++ % p->n];
 		if (!qset_uses(which, s))
 			continue;
 		gen_query(&b, s, which, made, &r);
-		if (fqdn_queries_add(q, b.b, b.n) != 0)
-			return -1;
+		rc = fqdn_queries_add(q, b.b, b.n);
 		made++;
 	}
-	return 0;
+	free(b.b);
+	return rc;
 }
 
 /* printf into err, prefixed with "path:line: ". Returns -1. */
@@ -482,6 +658,106 @@ static int fail_at(char *err, size_t errsize, const char *path, long line,
 	va_end(ap);
 	msg_escape_controls(err, errsize);
 	return -1;
+}
+
+int fqdn_policy_warn(struct fqdn_policy *p, const char *path, long line,
+		     const char *fmt, ...)
+{
+	char msg[1024], **grown;
+	va_list ap;
+	int w = snprintf(msg, sizeof(msg), "%s:%ld: ", path, line);
+
+	p->nwarnings_total++;
+	if (p->nwarnings >= FQDN_WARNINGS_KEPT)
+		return 0;
+	if (w > 0 && (size_t)w < sizeof(msg)) {
+		va_start(ap, fmt);
+		vsnprintf(msg + w, sizeof(msg) - (size_t)w, fmt, ap);
+		va_end(ap);
+	}
+	msg_escape_controls(msg, sizeof(msg));
+	grown = realloc(p->warnings, (p->nwarnings + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return -1;
+	p->warnings = grown;
+	p->warnings[p->nwarnings] = strdup(msg);
+	if (p->warnings[p->nwarnings] == NULL)
+		return -1;
+	p->nwarnings++;
+	return 0;
+}
+
+/* A 1.19 DNS wildcard ("*", "**.": stars and at most a final dot), which
+ * matchpattern.Sanitize leaves as it is. */
+static int all_stars(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len > 0 && s[len - 1] == '.')
+		len--;
+	while (i < len && s[i] == '*')
+		i++;
+	return len > 0 && i == len;
+}
+
+/*
+ * The length of what the 1.19 name manager's FQDNSelector.ToRegex hands
+ * matchpattern.Validate: a matchName through dns.FQDN, a matchPattern
+ * through Sanitize (a DNS wildcard kept, else dns.FQDN); both add a final
+ * dot when there is none (a selector holds no backslash to escape it).
+ */
+static size_t l3_length(enum fqdn_kind kind, const char *s, size_t len)
+{
+	if (kind == FQDN_MATCH_PATTERN && all_stars(s, len))
+		return len;
+	return len + (len == 0 || s[len - 1] != '.');
+}
+
+/*
+ * Under 1.19, *sets without FQDN_SET_L3 when the name manager drops s
+ * (its qualified form over FQDN_SELECTOR_MAX), with a warning.  0, or -1
+ * out of memory.
+ */
+static int l3_drop(struct fqdn_policy *p, const char *path, long line,
+		   enum fqdn_kind kind, const char *s, size_t len,
+		   unsigned *sets)
+{
+	size_t q = l3_length(kind, s, len);
+	char quoted[128];
+
+	if (!(*sets & FQDN_SET_L3) || p->cilium != FQDN_CILIUM_1_19 ||
+	    q <= FQDN_SELECTOR_MAX)
+		return 0;
+	*sets &= ~(unsigned)FQDN_SET_L3;
+	return fqdn_policy_warn(p, path, line, "%s %s is left out of the "
+				"toFQDNs (L3) set: Cilium 1.19's name manager "
+				"drops it (ToRegex: %zu bytes once qualified, "
+				"more than %d)", kind_name(kind),
+				sel_quote(quoted, sizeof(quoted), s, len), q,
+				FQDN_SELECTOR_MAX);
+}
+
+int fqdn_policy_take(struct fqdn_policy *p, const char *path, long line,
+		     unsigned sets, enum fqdn_kind kind, const char *s,
+		     size_t len, char *err, size_t errsize)
+{
+	char msg[512];
+	enum fqdn_judgement j = fqdn_selector_judge(kind, s, len, p->cilium,
+						    msg, sizeof(msg));
+
+	if (j == FQDN_SEL_REFUSED)
+		return fail_at(err, errsize, path, line, "%s", msg);
+	if ((j == FQDN_SEL_CRD &&
+	     fqdn_policy_warn(p, path, line, "%s", msg) != 0) ||
+	    l3_drop(p, path, line, kind, s, len, &sets) != 0)
+		return fail_at(err, errsize, path, line, "out of memory");
+	if ((sets & FQDN_SET_ALL) == 0) {
+		p->ndropped++;
+		return 0;
+	}
+	if (fqdn_policy_add_to(p, sets, kind, s, len, line) != 0)
+		return fail_at(err, errsize, path, line, "out of memory");
+	return 0;
 }
 
 /* The line without leading and trailing blanks. */
@@ -507,7 +783,7 @@ static struct line trim_line(struct line l)
 
 /*
  * YAML when a line that is no '#' comment holds ':'.  A selector never
- * holds one (fqdn_selector_check) and a policy cannot name a selector
+ * holds one (fqdn_selector_judge) and a policy cannot name a selector
  * without one (matchName:, matchPattern:, flow style too), so a list,
  * whatever its lines start with ("-", "--x.com", "---"), is a list, and a
  * YAML file without ':' would have given no selector anyway.
@@ -522,13 +798,12 @@ static int looks_like_yaml(const struct line *lines, long n)
 	return 0;
 }
 
-/* The plain list: one selector per line, '*' makes it a matchPattern. */
+/* The plain list: one selector per line, '*' makes it a matchPattern,
+ * every one in both sets. */
 static int parse_list(struct fqdn_policy *p, const char *path,
 		      const struct line *lines, long n, char *err,
 		      size_t errsize)
 {
-	char msg[512];
-
 	for (long i = 0; i < n; i++) {
 		struct line l = trim_line(lines[i]);
 		enum fqdn_kind k;
@@ -536,11 +811,9 @@ static int parse_list(struct fqdn_policy *p, const char *path,
 			continue;
 		k = memchr(l.p, '*', l.len) ? FQDN_MATCH_PATTERN
 					    : FQDN_MATCH_NAME;
-		if (fqdn_selector_check(k, l.p, l.len, msg, sizeof(msg)) != 0)
-			return fail_at(err, errsize, path, i + 1, "%s", msg);
-		if (fqdn_policy_add(p, k, l.p, l.len, i + 1) != 0)
-			return fail_at(err, errsize, path, i + 1,
-				       "out of memory");
+		if (fqdn_policy_take(p, path, i + 1, FQDN_SET_ALL, k, l.p,
+				     l.len, err, errsize) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -560,7 +833,13 @@ int fqdn_policy_parse(struct fqdn_policy *p, const char *path,
 	else
 		rc = parse_list(p, path, lines, n, err, errsize);
 	free(lines);
-	if (rc == 0 && p->n == 0)
+	if (rc == 0 && p->n == 0 && p->ndropped > 0)
+		rc = fail_at(err, errsize, path, n > 0 ? n : 1,
+			     "no selector left: Cilium %s leaves each of the "
+			     "%zu in the file out of every set (see the "
+			     "warnings)", fqdn_cilium_name(p->cilium),
+			     p->ndropped);
+	else if (rc == 0 && p->n == 0)
 		rc = fail_at(err, errsize, path, n > 0 ? n : 1,
 			     "empty policy: no matchName or matchPattern "
 			     "selector in the file");
@@ -627,10 +906,11 @@ int fqdn_queries_load(struct fqdn_queries *q, const char *path, char *err,
 	if (n < 0)
 		rc = fail_at(err, errsize, path, 1, "out of memory");
 	for (long i = 0; i < n && rc == 0; i++) {
-		if (lines[i].len > FQDN_NAME_MAX)
+		if (lines[i].len > FQDN_QUERY_HARD_MAX)
 			rc = fail_at(err, errsize, path, i + 1, "query name of "
-				     "%zu bytes (at most %d)", lines[i].len,
-				     FQDN_NAME_MAX);
+				     "%zu bytes: no DNS message can carry it "
+				     "(at most %d)", lines[i].len,
+				     FQDN_QUERY_HARD_MAX);
 		else if (fqdn_queries_add(q, lines[i].p, lines[i].len) != 0)
 			rc = fail_at(err, errsize, path, i + 1, "out of memory");
 	}

@@ -1,7 +1,9 @@
 /*
  * test_fqdn_input.c - the FQDN suite's inputs: the generator's
- * determinism and shape, the query sets, the YAML and list readers and
- * their "FILE:LINE: message" errors (fixtures in tests/data/fqdn/).
+ * determinism and shape, the query sets, the YAML and list readers, the
+ * selector sets (toFQDNs, dns), Cilium's checks per version with the CRD
+ * schema's warnings, and their "FILE:LINE: message" errors (fixtures in
+ * tests/data/fqdn/).
  */
 #include <criterion/criterion.h>
 
@@ -227,9 +229,9 @@ Test(fqdn_read, buffer_errors)
 	fqdn_policy_init(&p);
 	cr_expect_eq(fqdn_policy_parse(&p, "x", "", 0, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "x:1: empty policy") != NULL, "%s", err);
-	cr_expect_eq(fqdn_policy_parse(&p, "y", "a..b\n", 5, err, sizeof(err)),
+	cr_expect_eq(fqdn_policy_parse(&p, "y", "a$b\n", 4, err, sizeof(err)),
 		     -1);
-	cr_expect(strstr(err, "y:1: matchName 'a..b': empty label") != NULL,
+	cr_expect(strstr(err, "y:1: matchName 'a$b': character '$'") != NULL,
 		  "%s", err);
 	cr_expect_eq(fqdn_policy_parse(&p, "z", "toFQDNs: [", 10, err,
 				       sizeof(err)),
@@ -248,6 +250,9 @@ Test(fqdn_read, selector_check)
 	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, "*", 1, msg, 256), -1);
 	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, "a.b.", 4, msg, 256), 0);
 	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, ".a", 2, msg, 256), -1);
+	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, "a..b", 4, msg, 256),
+		     -1);
+	cr_expect(strstr(msg, "an empty label at offset 2") != NULL, "%s", msg);
 	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, "", 0, msg, 256), -1);
 	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, "a\xc3\xa9.no", 5,
 					 msg, 256),
@@ -446,4 +451,463 @@ Test(fqdn_generate_k8s, deterministic_valid_and_kubernetes_shaped)
 	cr_assert_eq(fqdn_policy_generate_k8s(&a, 100, 3), 0);
 	cr_expect_eq(count_text(&a, "*", 1), 0);
 	fqdn_policy_release(&a);
+}
+
+/* --- selector sets, Cilium's checks per version, warnings --- */
+
+/* Parse yaml (or a list) as Cilium v reads it; 0 or -1, err filled. */
+static int parse_as(struct fqdn_policy *p, enum fqdn_cilium v,
+		    const char *text, char *err, size_t errsize)
+{
+	fqdn_policy_init(p);
+	p->cilium = v;
+	return fqdn_policy_parse(p, "a.yaml", text, strlen(text), err, errsize);
+}
+
+static void parse_fails_as(enum fqdn_cilium v, const char *text,
+			   const char *want)
+{
+	struct fqdn_policy p;
+	char err[512] = "";
+
+	cr_expect_eq(parse_as(&p, v, text, err, sizeof(err)), -1, "%s", text);
+	cr_expect(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+	fqdn_policy_release(&p);
+}
+
+/* Some warning of p holds `want`. */
+static int warned(const struct fqdn_policy *p, const char *want)
+{
+	for (size_t i = 0; i < p->nwarnings; i++)
+		if (strstr(p->warnings[i], want) != NULL)
+			return 1;
+	return 0;
+}
+
+static void expect_counts(const struct fqdn_counts *c, size_t n,
+			  size_t nnames, size_t npatterns, const char *what)
+{
+	cr_expect_eq(c->n, n, "%s: %zu selectors", what, c->n);
+	cr_expect_eq(c->nnames, nnames, "%s: %zu matchNames", what, c->nnames);
+	cr_expect_eq(c->npatterns, npatterns, "%s: %zu matchPatterns", what,
+		     c->npatterns);
+}
+
+/* The same selectors under toFQDNs and dns: two sets, each occurrence
+ * once with its own set, file order kept. */
+Test(fqdn_sets, toFQDNs_and_dns_are_two_sets)
+{
+	struct fqdn_policy p, l3, l7;
+
+	load_ok(&p, "data/fqdn/two_sets.yaml");
+	cr_assert_eq(p.n, 7);
+	cr_expect_eq(p.nnames, 3);
+	cr_expect_eq(p.npatterns, 4);
+	expect_counts(&p.l3, 3, 1, 2, "L3");
+	expect_counts(&p.l7, 4, 2, 2, "L7");
+	expect_sel(&p, 0, FQDN_MATCH_NAME, "api.example.com", 12);
+	expect_sel(&p, 3, FQDN_MATCH_NAME, "api.example.com", 24);
+	for (size_t i = 0; i < p.n; i++)
+		cr_expect_eq(fqdn_selector_sets(&p, i),
+			     i < 3 ? (unsigned)FQDN_SET_L3
+				   : (unsigned)FQDN_SET_L7, "selector %zu", i);
+	cr_expect_eq(p.nwarnings, 0);
+	cr_assert_eq(fqdn_policy_select(&p, FQDN_SET_L3, &l3), 0);
+	cr_assert_eq(fqdn_policy_select(&p, FQDN_SET_L7, &l7), 0);
+	cr_assert_eq(l3.n, 3);
+	cr_assert_eq(l7.n, 4);
+	expect_counts(&l3.l3, 3, 1, 2, "select L3");
+	expect_counts(&l3.l7, 0, 0, 0, "select L3, its L7");
+	expect_counts(&l7.l7, 4, 2, 2, "select L7");
+	cr_expect_eq(l7.nnames, 2);
+	expect_sel(&l3, 1, FQDN_MATCH_PATTERN, "*.s3.example.com", 13);
+	expect_sel(&l7, 3, FQDN_MATCH_NAME, "only-l7.example.com", 27);
+	fqdn_policy_release(&l3);
+	fqdn_policy_release(&l7);
+	fqdn_policy_release(&p);
+}
+
+/* 300 patterns in both: 600 selectors, 300 in each set, not 600. */
+Test(fqdn_sets, three_hundred_in_both_count_once_per_set)
+{
+	size_t size = 2 * 300 * 48 + 64, n = 0;
+	char *yaml = malloc(size), err[512];
+	struct fqdn_policy p, sel;
+
+	cr_assert_not_null(yaml);
+	for (int k = 0; k < 2; k++) {
+		n += (size_t)snprintf(yaml + n, size - n, "%s",
+				      k ? "dns:\n" : "toFQDNs:\n");
+		for (int i = 0; i < 300; i++)
+			n += (size_t)snprintf(yaml + n, size - n,
+					      "- matchPattern: \"*.p%d.io\"\n",
+					      i);
+	}
+	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_19, yaml, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_expect_eq(p.n, 600);
+	expect_counts(&p.l3, 300, 0, 300, "L3");
+	expect_counts(&p.l7, 300, 0, 300, "L7");
+	cr_assert_eq(fqdn_policy_select(&p, FQDN_SET_L7, &sel), 0);
+	cr_expect_eq(sel.n, 300);
+	cr_expect_eq(sel.cilium, FQDN_CILIUM_1_19);
+	cr_expect_str_eq(sel.sel[299].text, "*.p299.io");
+	fqdn_policy_release(&sel);
+	cr_assert_eq(fqdn_policy_select(&p, FQDN_SET_ALL, &sel), 0);
+	cr_expect_eq(sel.n, 600);
+	expect_counts(&sel.l3, 300, 0, 300, "copy L3");
+	fqdn_policy_release(&sel);
+	fqdn_policy_release(&p);
+	free(yaml);
+}
+
+/* A list and the generators put every selector in both sets; a YAML
+ * with one list only has the other set empty, which loads. */
+Test(fqdn_sets, lists_and_generators_are_in_both_sets)
+{
+	struct fqdn_policy p;
+	char err[512];
+
+	load_ok(&p, "data/fqdn/list.txt");
+	expect_counts(&p.l3, 4, 2, 2, "list L3");
+	expect_counts(&p.l7, 4, 2, 2, "list L7");
+	fqdn_policy_release(&p);
+	gen(&p, 100, 1);
+	expect_counts(&p.l3, 100, p.nnames, p.npatterns, "generated L3");
+	expect_counts(&p.l7, 100, p.nnames, p.npatterns, "generated L7");
+	fqdn_policy_release(&p);
+	fqdn_policy_init(&p);
+	cr_assert_eq(fqdn_policy_generate_k8s(&p, 50, 1), 0);
+	cr_expect_eq(p.l3.n + p.l7.n, 100);
+	fqdn_policy_release(&p);
+	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_11,
+			      "toFQDNs:\n- matchName: a.com\n", err,
+			      sizeof(err)), 0, "%s", err);
+	cr_expect_eq(p.l3.n, 1);
+	cr_expect_eq(p.l7.n, 0);
+	fqdn_policy_release(&p);
+	parse_fails_as(FQDN_CILIUM_1_19, "toFQDNs: []\ndns:\n",
+		       "a.yaml:2: empty policy");
+}
+
+Test(fqdn_sets, truncate_keeps_the_set_counts)
+{
+	struct fqdn_policy p;
+
+	load_ok(&p, "data/fqdn/two_sets.yaml");
+	fqdn_policy_truncate(&p, 4);
+	cr_expect_eq(p.n, 4);
+	expect_counts(&p.l3, 3, 1, 2, "L3");
+	expect_counts(&p.l7, 1, 1, 0, "L7");
+	fqdn_policy_truncate(&p, 0);
+	expect_counts(&p.l3, 0, 0, 0, "L3 none");
+	expect_counts(&p.l7, 0, 0, 0, "L7 none");
+	cr_assert_eq(fqdn_policy_add_to(&p, FQDN_SET_L7, FQDN_MATCH_NAME,
+					"x.io", 4, 0), 0);
+	expect_counts(&p.l7, 1, 1, 0, "L7 added");
+	cr_expect_eq(p.l3.n, 0);
+	fqdn_policy_release(&p);
+}
+
+/* Unknown keys in a selector name themselves, the file and the line. */
+Test(fqdn_keys, unknown_key_is_an_error_with_file_and_line)
+{
+	load_fails("data/fqdn/unknown_key.yaml",
+		   "data/fqdn/unknown_key.yaml:8: unknown key 'matchPatern' in "
+		   "a toFQDNs selector (known: matchName, matchPattern)");
+	load_fails("data/fqdn/unknown_dns_key.yaml",
+		   "data/fqdn/unknown_dns_key.yaml:11: unknown key 'MatchName' "
+		   "in a dns rule (known: matchName, matchPattern)");
+	parse_fails_as(FQDN_CILIUM_1_11, "toFQDNs:\n- matchname: a.com\n",
+		       "a.yaml:2: unknown key 'matchname' in a toFQDNs "
+		       "selector");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "x:\n  rules:\n    dns: [{matchPattern: '*.a', "
+		       "matchPatterns: b}]\n",
+		       "a.yaml:3: unknown key 'matchPatterns' in a dns rule");
+	parse_fails_as(FQDN_CILIUM_1_19, "toFQDNs:\n- [a]: b\n",
+		       "a.yaml:2: a list as a key in a toFQDNs selector");
+	/* keys elsewhere are not checked */
+	{
+		struct fqdn_policy p;
+		char err[512];
+		cr_expect_eq(parse_as(&p, FQDN_CILIUM_1_19,
+				      "spec:\n  matchPatern: x\n  toFQDNs:\n"
+				      "  - matchName: a.com\n", err,
+				      sizeof(err)), 0, "%s", err);
+		fqdn_policy_release(&p);
+	}
+}
+
+/* What Cilium's types refuse besides: a key twice, both keys in a
+ * toFQDNs selector, items and lists of the wrong shape. */
+Test(fqdn_keys, shapes_cilium_refuses)
+{
+	parse_fails_as(FQDN_CILIUM_1_11,
+		       "toFQDNs:\n- matchName: a.com\n  matchName: b.com\n",
+		       "a.yaml:3: matchName given twice in a toFQDNs selector "
+		       "(line 2 first)");
+	parse_fails_as(FQDN_CILIUM_1_11,
+		       "toFQDNs:\n- matchName: a.com\n  matchPattern: '*.b'\n",
+		       "a.yaml:2: a toFQDNs selector with both matchName and "
+		       "matchPattern: Cilium refuses the rule");
+	parse_fails_as(FQDN_CILIUM_1_19, "toFQDNs:\n- a.com\n",
+		       "a.yaml:2: a toFQDNs selector must be a mapping of "
+		       "matchName or matchPattern, not 'a.com'");
+	parse_fails_as(FQDN_CILIUM_1_19, "dns:\n  matchName: a.com\n",
+		       "a.yaml:2: dns must be a list of selectors, not a "
+		       "mapping");
+	parse_fails_as(FQDN_CILIUM_1_19, "dns:\n- [matchName]\n",
+		       "a.yaml:2: a dns rule must be a mapping");
+	parse_fails_as(FQDN_CILIUM_1_19, "toFQDNs:\n- matchName: [a]\n",
+		       "a.yaml:2: matchName must be a string");
+}
+
+/* A dns rule may hold both keys (GeneratePattern takes both; 1.19's
+ * CRD oneOf refuses it); merge keys bring keys; empty selectors are
+ * left out with a warning. */
+Test(fqdn_keys, dns_both_keys_merge_keys_and_empty_selectors)
+{
+	static const char yaml[] =
+		"base: &b {matchPattern: '*.m.io'}\n"
+		"dns:\n"
+		"- matchName: a.io\n"
+		"  matchPattern: '*.a.io'\n"
+		"- <<: *b\n"
+		"  matchName: m.io\n"
+		"- {}\n"
+		"toFQDNs:\n"
+		"- matchName: ''\n"
+		"-\n";
+	struct fqdn_policy p;
+	char err[512];
+
+	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_19, yaml, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(p.n, 4);
+	expect_sel(&p, 0, FQDN_MATCH_NAME, "a.io", 3);
+	expect_sel(&p, 1, FQDN_MATCH_PATTERN, "*.a.io", 4);
+	expect_sel(&p, 2, FQDN_MATCH_NAME, "m.io", 6);
+	expect_sel(&p, 3, FQDN_MATCH_PATTERN, "*.m.io", 1);
+	cr_expect_eq(p.l7.n, 4);
+	cr_expect_eq(p.l3.n, 0);
+	cr_expect(warned(&p, "a.yaml:3: a dns rule with both matchName and "
+			     "matchPattern is refused by Cilium 1.19's CRD "
+			     "schema (oneOf)"), "no oneOf warning");
+	cr_expect(warned(&p, "a.yaml:7: a dns rule with no matchName or "
+			     "matchPattern is left out"), "no {} warning");
+	cr_expect(warned(&p, "a.yaml:9: matchName '' in a toFQDNs selector is "
+			     "refused by Cilium 1.19's CRD schema"),
+		  "no '' warning");
+	cr_expect(warned(&p, "a.yaml:9: a toFQDNs selector with no matchName "
+			     "or matchPattern is left out: Cilium's name "
+			     "manager would read it as the root name"),
+		  "no empty toFQDNs warning");
+	cr_expect(warned(&p, "a.yaml:10: a toFQDNs selector with no"),
+		  "no null item warning");
+	fqdn_policy_release(&p);
+	/* 1.11's CRD has no oneOf: both keys in a dns rule, no warning */
+	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_11,
+			      "dns:\n- {matchName: a.io, matchPattern: '*'}\n",
+			      err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(p.n, 2);
+	cr_expect_eq(p.nwarnings, 0, "%s", p.nwarnings ? p.warnings[0] : "");
+	fqdn_policy_release(&p);
+}
+
+/* s of n bytes: "a.b.c..." labels of 'x' with dots, ending as asked. */
+static char *long_selector(size_t n, int pattern, int final_dot)
+{
+	char *s = malloc(n + 1);
+
+	cr_assert_not_null(s);
+	for (size_t i = 0; i < n; i++)
+		s[i] = (i % 50 == 49) ? '.' : 'x';
+	if (pattern)
+		s[0] = '*';
+	s[n - 1] = final_dot ? '.' : 'x';
+	s[n - 2] = 'x';
+	s[n] = '\0';
+	return s;
+}
+
+/* One selector line as a list, in both sets, read as Cilium v. */
+static int parse_list1(struct fqdn_policy *p, enum fqdn_cilium v,
+		       const char *sel, char *err, size_t errsize)
+{
+	fqdn_policy_init(p);
+	p->cilium = v;
+	return fqdn_policy_parse(p, "l.txt", sel, strlen(sel), err, errsize);
+}
+
+/* 255 bytes, Cilium's MaxFQDNLength: accepted by both versions, in
+ * both kinds; 1.19's name manager drops one that qualifies to 256. */
+Test(fqdn_limits, selectors_of_255_bytes_are_accepted)
+{
+	static const enum fqdn_cilium vs[] = {FQDN_CILIUM_1_11,
+					      FQDN_CILIUM_1_19};
+	struct fqdn_policy p;
+	char err[512];
+
+	for (int v = 0; v < 2; v++)
+		for (int pat = 0; pat < 2; pat++) {
+			char *s = long_selector(255, pat, 1);
+			cr_assert_eq(parse_list1(&p, vs[v], s, err,
+						 sizeof(err)), 0, "%s", err);
+			cr_expect_eq(p.n, 1);
+			cr_expect_eq(p.sel[0].len, 255);
+			cr_expect_eq(p.sel[0].kind, pat ? FQDN_MATCH_PATTERN
+							: FQDN_MATCH_NAME);
+			cr_expect_eq(fqdn_selector_sets(&p, 0), FQDN_SET_ALL);
+			cr_expect_eq(p.nwarnings, 0, "%s",
+				     p.nwarnings ? p.warnings[0] : "");
+			fqdn_policy_release(&p);
+			free(s);
+		}
+	/* without the final dot it is 256 once qualified: 1.19 drops it
+	   from the name manager's set, the proxy keeps it; 1.11 keeps it */
+	{
+		char *s = long_selector(255, 0, 0);
+		cr_assert_eq(parse_list1(&p, FQDN_CILIUM_1_19, s, err,
+					 sizeof(err)), 0, "%s", err);
+		cr_expect_eq(fqdn_selector_sets(&p, 0), FQDN_SET_L7);
+		cr_expect_eq(p.l3.n, 0);
+		cr_expect(warned(&p, "l.txt:1: matchName 'xxxx"), "no warning");
+		cr_expect(warned(&p, "is left out of the toFQDNs (L3) set: "
+				     "Cilium 1.19's name manager drops it "
+				     "(ToRegex: 256 bytes once qualified, more "
+				     "than 255)"), "%s",
+			  p.nwarnings ? p.warnings[0] : "none");
+		fqdn_policy_release(&p);
+		cr_assert_eq(parse_list1(&p, FQDN_CILIUM_1_11, s, err,
+					 sizeof(err)), 0, "%s", err);
+		cr_expect_eq(fqdn_selector_sets(&p, 0), FQDN_SET_ALL);
+		cr_expect_eq(p.nwarnings, 0);
+		fqdn_policy_release(&p);
+		free(s);
+	}
+}
+
+/* 256 bytes: 1.19 refuses the matchPattern (matchpattern.Validate) and
+ * takes the matchName with a CRD warning (maxLength); 1.11 has no
+ * limit.  In toFQDNs alone, 1.19's name manager drops the name. */
+Test(fqdn_limits, selectors_of_256_bytes_follow_each_version)
+{
+	char *name = long_selector(256, 0, 1), *pat = long_selector(256, 1, 1);
+	char yaml[700], err[512];
+	struct fqdn_policy p;
+
+	parse_fails_as(FQDN_CILIUM_1_19, pat, "a.yaml:1: matchPattern '*xxx");
+	parse_fails_as(FQDN_CILIUM_1_19, pat, "(256 bytes) is longer than 255 "
+		       "bytes: Cilium 1.19's agent refuses it "
+		       "(matchpattern.MaxFQDNLength)");
+	cr_assert_eq(parse_list1(&p, FQDN_CILIUM_1_11, pat, err, sizeof(err)),
+		     0, "%s", err);
+	cr_expect_eq(p.nwarnings, 0);
+	fqdn_policy_release(&p);
+	cr_assert_eq(parse_list1(&p, FQDN_CILIUM_1_19, name, err, sizeof(err)),
+		     0, "%s", err);
+	cr_expect_eq(p.n, 1);
+	cr_expect_eq(fqdn_selector_sets(&p, 0), FQDN_SET_L7);
+	cr_expect(warned(&p, "(256 bytes) is refused by Cilium 1.19's CRD "
+			     "schema (maxLength 255); its agent's code "
+			     "accepts it"), "no maxLength warning");
+	fqdn_policy_release(&p);
+	snprintf(yaml, sizeof(yaml), "toFQDNs:\n- matchName: %s\n", name);
+	parse_fails_as(FQDN_CILIUM_1_19, yaml, "a.yaml:2: no selector left: "
+		       "Cilium 1.19 leaves each of the 1 in the file out of "
+		       "every set");
+	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_11, yaml, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_expect_eq(p.l3.n, 1);
+	fqdn_policy_release(&p);
+	free(name);
+	free(pat);
+}
+
+/* What the agent accepts and the CRD pattern refuses: a warning each,
+ * kept in the policy with file and line; the selector is loaded. */
+Test(fqdn_limits, crd_refusals_are_warnings)
+{
+	struct fqdn_policy p;
+
+	load_ok(&p, "data/fqdn/crd_only.yaml");
+	cr_assert_eq(p.n, 3);
+	cr_expect_eq(p.nwarnings, 2);
+	cr_expect_eq(p.nwarnings_total, 2);
+	cr_expect(warned(&p, "data/fqdn/crd_only.yaml:6: matchName "
+			     "'a..b.example.com' is refused by Cilium 1.11's "
+			     "CRD schema (pattern ^([-a-zA-Z0-9_]+[.]?)+$: an "
+			     "empty label at offset 2); its agent's code "
+			     "accepts it"), "%s",
+		  p.nwarnings ? p.warnings[0] : "none");
+	cr_expect(warned(&p, "data/fqdn/crd_only.yaml:7: matchPattern "
+			     "'.*.example.com' is refused by Cilium 1.11's "
+			     "CRD schema (pattern ^([-a-zA-Z0-9_*]+[.]?)+$: a "
+			     "leading dot at offset 0)"), "no leading dot");
+	fqdn_policy_release(&p);
+}
+
+/* At most FQDN_WARNINGS_KEPT warnings are kept; all are counted. */
+Test(fqdn_limits, warnings_are_capped_and_counted)
+{
+	size_t size = 200 * 16, n = 0;
+	char *list = malloc(size), err[512];
+	struct fqdn_policy p;
+
+	cr_assert_not_null(list);
+	for (int i = 0; i < 150; i++)
+		n += (size_t)snprintf(list + n, size - n, "a..b%d\n", i);
+	cr_assert_eq(parse_list1(&p, FQDN_CILIUM_1_11, list, err, sizeof(err)),
+		     0, "%s", err);
+	cr_expect_eq(p.n, 150);
+	cr_expect_eq(p.nwarnings, FQDN_WARNINGS_KEPT);
+	cr_expect_eq(p.nwarnings_total, 150);
+	fqdn_policy_release(&p);
+	free(list);
+}
+
+/* Queries of any length (CheckAllowed's name is taken as it is). */
+Test(fqdn_limits, queries_of_300_bytes_are_accepted)
+{
+	struct fqdn_queries q;
+	char err[512];
+
+	fqdn_queries_init(&q);
+	cr_assert_eq(fqdn_queries_load(&q, "data/fqdn/long-queries.txt", err,
+				       sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(q.n, 2);
+	cr_expect_eq(q.len[0], 300);
+	cr_expect_eq(q.maxlen, 300);
+	cr_expect_eq(memcmp(q.name[0] + 296, ".com", 4), 0);
+	cr_expect_str_eq(q.name[1], "short.example.com");
+	fqdn_queries_release(&q);
+}
+
+/* Generated queries of a long, starry selector are whole, not cut. */
+Test(fqdn_limits, generated_queries_of_long_selectors_are_whole)
+{
+	char *s = malloc(256);
+	struct fqdn_policy p;
+	struct fqdn_queries q;
+	struct fqdn_ref r;
+
+	cr_assert_not_null(s);
+	for (size_t i = 0; i < 255; i++)
+		s[i] = i % 2 ? '.' : '*'; /* "*.*.*...*" */
+	s[255] = '\0';
+	fqdn_policy_init(&p);
+	cr_assert_eq(fqdn_policy_add(&p, FQDN_MATCH_PATTERN, s, 255, 0), 0);
+	cr_assert_eq(fqdn_ref_init(&r, &p), 0);
+	fqdn_queries_init(&q);
+	cr_assert_eq(fqdn_queries_generate(&q, &p, FQDN_Q_MATCH_PATTERN, 5), 0);
+	cr_assert_eq(q.n, 1);
+	cr_expect_gt(q.len[0], 256);
+	cr_expect_eq(fqdn_ref_allows(&r, q.name[0], q.len[0]), 1, "%s",
+		     q.name[0]);
+	fqdn_queries_release(&q);
+	fqdn_ref_release(&r);
+	fqdn_policy_release(&p);
+	free(s);
 }
