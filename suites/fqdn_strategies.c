@@ -537,9 +537,9 @@ const struct fqdn_strategy fqdn_strategies[] = {
 	{"cilium-l7", 0, generate_l7, NULL, FQDN_OP_FIRST},
 	{"map+cilium-l7", FQDN_S_MAP, generate_l7, NULL,
 	 FQDN_OP_FIRST},
-	{"cilium-l3", FQDN_S_EXTRA, generate_l3, NULL, FQDN_OP_ALL},
-	{"map+cilium-l3", FQDN_S_EXTRA | FQDN_S_MAP, generate_l3, NULL,
-	 FQDN_OP_ALL},
+	{"cilium-l3", FQDN_S_EXTRA | FQDN_S_L3, generate_l3, NULL, FQDN_OP_ALL},
+	{"map+cilium-l3", FQDN_S_EXTRA | FQDN_S_MAP | FQDN_S_L3, generate_l3,
+	 NULL, FQDN_OP_ALL},
 };
 
 const size_t fqdn_nstrategies =

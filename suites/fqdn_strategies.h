@@ -91,6 +91,8 @@ enum fqdn_strategy_flag {
 	FQDN_S_MULTI = 1u << 2,   /* one expression per pattern: a native set */
 	FQDN_S_TRIE = 1u << 3,    /* no regex engine */
 	FQDN_S_EXTRA = 1u << 4,   /* not in the default run (--strategies) */
+	FQDN_S_L3 = 1u << 5,      /* the name manager's: a CNP's toFQDNs
+				     selectors, not its rules.dns */
 };
 
 /* Cilium 1.19's leading "**.": one label or more (ToUnAnchoredRegexp). */

@@ -569,6 +569,13 @@ static struct trie_group *group_of(struct fqdn_trie *t, size_t j)
 	return &t->group[i];
 }
 
+/* 1 when h[0..n) (n > 0) has an empty label: a dot first, last or
+ * after another (Cilium's code accepts such a pattern, its CRD does not). */
+static int empty_label(const char *h, size_t n)
+{
+	return h[0] == '.' || h[n - 1] == '.' || memmem(h, n, "..", 2) != NULL;
+}
+
 /* The head of text h[0..n) (at arena offset off), its kind decided. */
 static struct trie_head head_new(const char *h, size_t n, uint32_t off)
 {
@@ -582,8 +589,8 @@ static struct trie_head head_new(const char *h, size_t n, uint32_t off)
 		stars += h[i] == '*';
 		dots += h[i] == '.';
 	}
-	if (stars + dots == n) { /* no empty label (fqdn_selector_check):
-				    every label is stars */
+	if (stars + dots == n && !empty_label(h, n)) { /* every label is
+							  stars */
 		hd.kind = HEAD_STAR;
 		return hd;
 	}

@@ -81,13 +81,14 @@ int main(int argc, char **argv)
 	}
 	fqdn_policy_init(&p);
 	fqdn_queries_init(&q);
+	/* the selectors are checked as that version's agent checks them */
+	p.cilium = strcmp(argv[1], "1.19") == 0 ? FQDN_CILIUM_1_19
+						 : FQDN_CILIUM_1_11;
 	if (fqdn_policy_load(&p, argv[2], err, sizeof(err)) != 0 ||
 	    fqdn_queries_load(&q, argv[3], err, sizeof(err)) != 0) {
 		fprintf(stderr, "fqdn_ref_cli: %s\n", err);
 		goto out;
 	}
-	p.cilium = strcmp(argv[1], "1.19") == 0 ? FQDN_CILIUM_1_19
-						 : FQDN_CILIUM_1_11;
 	if ((trie ? print_trie(&p, &q) : print_ref(&p, &q)) != 0) {
 		fprintf(stderr, "fqdn_ref_cli: out of memory\n");
 		goto out;

@@ -460,21 +460,28 @@ Test(fqdn_suite, map_strategies_without_a_regex_verify, .timeout = 60)
 /*
  * Policies in the shape of cilium/cilium's examples/policies (written for
  * these tests), and the verdicts on data/fqdn/examples/queries.txt
- * worked out by hand: 1.19 allows a.b.payments.svc.cluster.local through
+ * worked out by hand, for each Cilium component on its own selectors:
+ * the DNS proxy on rules.dns (l7), the name manager on toFQDNs (l3).
+ * 1.19's proxy allows a.b.payments.svc.cluster.local through
  * "**.payments.svc.cluster.local" (1.11 reads "**" as one label) and
- * every name, "a..b" too, through "*" (1.11: valid names and the root).
+ * every name, "a..b" too, through "*" (1.11: valid names and the root);
+ * fqdn-cloud's proxy allows only sts.amazonaws.com and
+ * oauth2.googleapis.com ("*.amazonaws.com" is one label), its name
+ * manager the bucket, the two googleapis names, the docker names and
+ * api.github.com.  The Go oracle (tests/go/cilium_oracle) agrees.
  */
 static const struct {
 	const char *file;
-	size_t selectors;
-	const char *v111, *v119;
+	size_t l7, l3; /* rules.dns and toFQDNs selectors */
+	const char *v111, *v119;     /* the proxy's verdicts */
+	const char *l3v111, *l3v119; /* the name manager's */
 } examples[] = {
-	{"data/fqdn/examples/fqdn-cluster.yaml", 9, "111011010000000000",
-	 "111111010000000000"},
-	{"data/fqdn/examples/fqdn-cloud.yaml", 15, "000000001011111000",
-	 "000000001011111000"},
-	{"data/fqdn/examples/dns-allow-all.yaml", 2, "111111111111111101",
-	 "111111111111111111"},
+	{"data/fqdn/examples/fqdn-cluster.yaml", 4, 5, "111011010000000000",
+	 "111111010000000000", "110000010000000000", "110000010000000000"},
+	{"data/fqdn/examples/fqdn-cloud.yaml", 3, 12, "000000000011000000",
+	 "000000000011000000", "000000001011111000", "000000001011111000"},
+	{"data/fqdn/examples/dns-allow-all.yaml", 1, 1, "111111111111111101",
+	 "111111111111111111", "000000000000000000", "000000000000000000"},
 };
 
 static size_t ones(const char *v)
@@ -499,6 +506,47 @@ static void expect_only_unsupported(const struct run *r, const char *what)
 	}
 }
 
+/*
+ * A CNP's toFQDNs and rules.dns are two selector sets: two_sets.yaml has
+ * 3 under toFQDNs and the same 3 and one more under dns.  The DNS proxy's
+ * strategies and the trie hold the 4 dns rules, the name manager's the 3
+ * toFQDNs (not 7 merged), each verified against the reference on its
+ * own set, and the results say which count is which.
+ */
+Test(fqdn_suite, cnp_sets_are_apart, .timeout = 60)
+{
+	const struct engine *e[] = {engine_find("pcre2")};
+	static const char *const opts[] = {"strategies", "all", NULL};
+	const struct bench *b;
+	const char *sel;
+	struct run r;
+
+	run_prepare_with(&r, "data/fqdn/two_sets.yaml",
+			 "data/fqdn/examples/queries.txt", e, 1, opts,
+			 VERIFY_TIMEOUT_NS);
+	for (size_t i = 0; i < r.res.n; i++)
+		cr_expect(r.res.r[i].status == RESULT_UNSUPPORTED,
+			  "%s: %s", r.res.r[i].name, r.res.r[i].message);
+	b = planned(&r, "FQDN/phase=match-name/strategy=trie/engine=none");
+	cr_assert_not_null(b);
+	cr_expect_eq(metric(b, "domains"), 4);
+	b = planned(&r, "FQDN/phase=match-name/strategy=cilium-l7/"
+			"engine=pcre2");
+	cr_assert_not_null(b);
+	cr_expect_eq(metric(b, "domains"), 4);
+	b = planned(&r, "FQDN/phase=match-name/strategy=cilium-l3/"
+			"engine=pcre2");
+	cr_assert_not_null(b);
+	cr_expect_eq(metric(b, "domains"), 3);
+	cr_expect_not_null(b->verified);
+	sel = results_config_get(&r.res, "fqdn-selectors");
+	cr_assert_not_null(sel);
+	cr_expect_str_eq(sel, "4 rules.dns (2 matchName, 2 matchPattern: the "
+			      "DNS proxy's), 3 toFQDNs (1 matchName, 2 "
+			      "matchPattern: the name manager's)");
+	run_release(&r);
+}
+
 Test(fqdn_suite, example_policies_load_and_verify_on_both_versions,
      .timeout = 120)
 {
@@ -520,14 +568,42 @@ Test(fqdn_suite, example_policies_load_and_verify_on_both_versions,
 			cr_assert_not_null(b);
 			cr_expect_eq(metric(b, "allowed"), (double)ones(want),
 				     "%s %s", examples[i].file, opts[1]);
-			cr_expect_eq(metric(b, "domains"),
-				     (double)examples[i].selectors);
+			cr_expect_eq(metric(b, "domains"), (double)examples[i].l7);
 			b = planned(&r, "FQDN/phase=queries/strategy=cilium-l7/"
 					"engine=pcre2");
 			cr_assert_not_null(b, "cilium-l7 is never unsupported");
 			cr_expect_eq(metric(b, "allowed"), (double)ones(want));
+			want = v ? examples[i].l3v119 : examples[i].l3v111;
+			b = planned(&r, "FQDN/phase=queries/strategy=cilium-l3/"
+					"engine=pcre2");
+			cr_assert_not_null(b, "%s: cilium-l3 on toFQDNs",
+					   examples[i].file);
+			cr_expect_eq(metric(b, "allowed"), (double)ones(want),
+				     "%s %s: cilium-l3", examples[i].file,
+				     opts[1]);
 			run_release(&r);
 		}
+}
+
+/* The reference on set `set` of p gives the verdicts `want`. */
+static void expect_set_verdicts(const struct fqdn_policy *p, unsigned set,
+				const struct fqdn_queries *q, const char *file,
+				const char *want)
+{
+	struct fqdn_policy sub;
+	struct fqdn_ref r;
+
+	cr_assert_eq(fqdn_policy_select(p, set, &sub), 0);
+	cr_assert_eq(fqdn_ref_init(&r, &sub), 0);
+	cr_assert_eq(q->n, strlen(want));
+	for (size_t k = 0; k < q->n; k++)
+		cr_expect_eq(fqdn_ref_allows(&r, q->name[k], q->len[k]),
+			     want[k] - '0', "%s %s %s: '%s'", file,
+			     fqdn_cilium_name(p->cilium),
+			     set == FQDN_SET_L7 ? "rules.dns" : "toFQDNs",
+			     q->name[k]);
+	fqdn_ref_release(&r);
+	fqdn_policy_release(&sub);
 }
 
 /* The reference gives the hand-worked verdicts, query by query. */
@@ -541,23 +617,21 @@ Test(fqdn_suite, example_policies_reference_verdicts)
 				       err, sizeof(err)), 0, "%s", err);
 	for (size_t i = 0; i < sizeof(examples) / sizeof(examples[0]); i++)
 		for (int v = 0; v < 2; v++) {
-			const char *want = v ? examples[i].v119 : examples[i].v111;
 			struct fqdn_policy p;
-			struct fqdn_ref r;
 			fqdn_policy_init(&p);
+			p.cilium = v ? FQDN_CILIUM_1_19 : FQDN_CILIUM_1_11;
 			cr_assert_eq(fqdn_policy_load(&p, examples[i].file, err,
 						      sizeof(err)), 0, "%s", err);
-			cr_expect_eq(p.n, examples[i].selectors, "%s",
+			cr_expect_eq(p.l7.n, examples[i].l7, "%s",
 				     examples[i].file);
-			p.cilium = v ? FQDN_CILIUM_1_19 : FQDN_CILIUM_1_11;
-			cr_assert_eq(fqdn_ref_init(&r, &p), 0);
-			cr_assert_eq(q.n, strlen(want));
-			for (size_t k = 0; k < q.n; k++)
-				cr_expect_eq(fqdn_ref_allows(&r, q.name[k], q.len[k]),
-					     want[k] - '0', "%s %s: '%s'",
-					     examples[i].file,
-					     fqdn_cilium_name(p.cilium), q.name[k]);
-			fqdn_ref_release(&r);
+			cr_expect_eq(p.l3.n, examples[i].l3, "%s",
+				     examples[i].file);
+			expect_set_verdicts(&p, FQDN_SET_L7, &q, examples[i].file,
+					    v ? examples[i].v119
+					      : examples[i].v111);
+			expect_set_verdicts(&p, FQDN_SET_L3, &q, examples[i].file,
+					    v ? examples[i].l3v119
+					      : examples[i].l3v111);
 			fqdn_policy_release(&p);
 		}
 	fqdn_queries_release(&q);
