@@ -1722,6 +1722,10 @@ static int ep_bench(void *arg, struct case_item *c, const void *answer,
 					   (double)x->z->domains};
 	b->nextra = 1;
 	ep_metrics(ec->w, b);
+	if (op->phase == PH_QUERIES) /* each on the endpoint it was asked of */
+		b->extra[b->nextra++] = (struct bench_metric){
+			"allowed", BETTER_EXACT,
+			(double)answer_allowed(x->z, answer, FQDN_Q_COUNT)};
 	if (ec->w->runner != NULL && op->phase == PH_UPDATE)
 		return case_runner_job(b, runner_ep_add_work(
 			ec->w->runner, RUNNER_OP_EP_UPDATE, RUNNER_REWRITE_NONE,
