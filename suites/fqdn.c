@@ -1948,8 +1948,9 @@ static void note_inputs(struct suite_ctx *ctx, const struct fqdn_run *r)
 	char buf[512];
 
 	if (r->cfg->policy_path != NULL)
-		snprintf(buf, sizeof(buf), "%s (%zu selectors)",
-			 r->cfg->policy_path, r->file_policy.n);
+		snprintf(buf, sizeof(buf), "%s (%zu selectors: %zu rules.dns, "
+			 "%zu toFQDNs)", r->cfg->policy_path, r->file_policy.n,
+			 r->file_policy.l7.n, r->file_policy.l3.n);
 	else if (r->cfg->generator == FQDN_GEN_K8S)
 		snprintf(buf, sizeof(buf), "generated Kubernetes-shaped, seed "
 			 "%llu", (unsigned long long)r->cfg->seed);
