@@ -351,7 +351,8 @@ static const struct opt_spec fqdn_options[] = {
 	{"queries", "FILE", "query names, one per line (phase queries)",
 	 OPT_TEXT, FQDN_OPT(queries_path), 0, 0, NULL},
 	{"cilium", "1.11|1.19", "the semantics Cilium version (default 1.19;\n"
-	 "1.19 adds a leading '**.' of one label or more)", OPT_CALL, 0, 0, 0,
+	 "1.19: a leading '**.' is one label or more,\n"
+	 "'*.' and '**.' alone allow every name)", OPT_CALL, 0, 0, 0,
 	 opt_cilium},
 	{"query-form", "text|wire", "text (default): each query as it is, as a\n"
 	 "log holds names; wire: packed into DNS labels\n"
@@ -361,10 +362,10 @@ static const struct opt_spec fqdn_options[] = {
 	 "across for cilium-l7 (default 1)", OPT_SIZE, FQDN_OPT(l7_selectors),
 	 1, 100000, NULL},
 	{"strategies", "all|S[,S...]", "strategies to run (default: the seed's\n"
-	 "seven, map+multi and trie, less the slowest\n"
-	 "engine x strategy pairs when --engines is not\n"
-	 "given either; all adds cilium-l7, map+cilium-l7,\n"
-	 "cilium-l3, map+cilium-l3)", OPT_CALL, 0, 0, 0,
+	 "seven, map+multi, cilium-l7, map+cilium-l7 and\n"
+	 "trie, less the slowest engine x strategy pairs\n"
+	 "when --engines is not given either; all adds\n"
+	 "the name manager's cilium-l3, map+cilium-l3)", OPT_CALL, 0, 0, 0,
 	 opt_strategies},
 	{"generator", "seed|k8s|cilium", "generated policy: the seed's shapes\n"
 	 "(default), Kubernetes-shaped ones, or those of\n"
@@ -391,32 +392,40 @@ static int size_generate(const struct fqdn_run *r, struct fqdn_size *z,
 
 /*
  * The selectors of --policy in set `set` into *out, the first n of them
- * (all when !explicit_n).  0, or -1 (said on stderr; out of memory).
+ * (all when !explicit_n).  0, or -1 out of memory.
  */
 static int size_select(const struct fqdn_run *r, unsigned set, size_t n,
 		       int explicit_n, struct fqdn_policy *out)
 {
-	const struct fqdn_policy *fp = &r->file_policy;
-	int one_list = fp->l3.n == fp->n && fp->l7.n == fp->n;
-	const char *what = one_list		 ? ""
-			   : set == FQDN_SET_L7 ? "rules.dns "
-						: "toFQDNs ";
-
-	if (fqdn_policy_select(fp, set, out) != 0)
+	if (fqdn_policy_select(&r->file_policy, set, out) != 0)
 		return -1;
-	if (explicit_n && n > out->n && out->n > 0) {
-		fprintf(stderr, "rxbench: --domains=%zu: %s has only %zu %s"
-			"selectors\n", n, r->cfg->policy_path, out->n, what);
-		return -1;
-	}
 	if (explicit_n && n < out->n)
 		fqdn_policy_truncate(out, n);
 	return 0;
 }
 
+/* --domains=n beyond both sets of --policy: said on stderr.  1 if so. */
+static int size_too_big(const struct fqdn_run *r, size_t n)
+{
+	const struct fqdn_policy *fp = &r->file_policy;
+	size_t most = fp->l7.n > fp->l3.n ? fp->l7.n : fp->l3.n;
+
+	if (n <= most)
+		return 0;
+	if (fp->l3.n == fp->n && fp->l7.n == fp->n) /* a list: one set */
+		fprintf(stderr, "rxbench: --domains=%zu: %s has only %zu "
+			"selectors\n", n, r->cfg->policy_path, fp->n);
+	else
+		fprintf(stderr, "rxbench: --domains=%zu: %s has only %zu "
+			"rules.dns and %zu toFQDNs selectors\n", n,
+			r->cfg->policy_path, fp->l7.n, fp->l3.n);
+	return 1;
+}
+
 /*
  * The policies of size n: generated (one list in both sets), or the first
- * n selectors of each set of --policy: z->policy the DNS proxy's
+ * n selectors of each set of --policy (a set with fewer keeps them
+ * all; n beyond both is an error): z->policy the DNS proxy's
  * (rules.dns), z->policy_l3 the name manager's (toFQDNs).  A file with
  * no rules.dns gives the proxy nothing: the proxy's strategies are then
  * unsupported (size_init), and the query sets come from toFQDNs.
@@ -440,6 +449,8 @@ static int size_policy(const struct fqdn_run *r, struct fqdn_size *z,
 	fqdn_policy_release(&z->policy_l3);
 	z->from_file = r->file_policy.l3.n != r->file_policy.n ||
 		       r->file_policy.l7.n != r->file_policy.n;
+	if (explicit_n && size_too_big(r, n))
+		return -1;
 	if (size_select(r, FQDN_SET_L7, n, explicit_n, &z->policy) != 0 ||
 	    size_select(r, FQDN_SET_L3, n, explicit_n, &z->policy_l3) != 0)
 		return -1;
@@ -920,7 +931,8 @@ static int fqdn_case_expect(void *arg, const struct case_item *c, void *out,
 	snprintf(by, size, "reference, Cilium v%s's rules%s",
 		 fqdn_cilium_name(p->cilium),
 		 c->klass ? " on the name manager's toFQDNs" : "");
-	if (fqdn_ref_init(&r, p) != 0)
+	if ((c->klass ? fqdn_ref_init_name_manager(&r, p)
+		      : fqdn_ref_init(&r, p)) != 0)
 		return CASE_REF_ERROR;
 	rc = fqdn_expect(&r, z->sets, FQDN_NSETS, out);
 	fqdn_ref_release(&r);
@@ -2062,8 +2074,11 @@ fail:
  * under a compile-time and memory budget, in Cilium's terms: the best on
  * Go's regexp, the best on any engine, what the trie saves against both,
  * apart for the policy alone and per --endpoints count; compile and
- * per-query costs are never averaged together.  Then a table per phase
- * and the growth with the policy.
+ * per-query costs are never averaged together.  The name manager's
+ * strategies (cilium-l3, map+cilium-l3: another component, on a CNP's
+ * toFQDNs where the proxy's are on its rules.dns) are no contenders for
+ * a proxy: their rows stay in the tables.  Then a table per phase and
+ * the growth with the policy.
  */
 static const char *const fqdn_layout[] = {
 	"verdict by=phase,domains?,endpoints? who=strategy,engine metric=ns/op "

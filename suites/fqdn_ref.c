@@ -299,13 +299,20 @@ static int dns_wildcard(const char *s, size_t len)
 	return len > 0 && leading_stars(s, len) == len;
 }
 
-/* What kind of match-all pattern s is under version v (0: none). */
-static int match_all_kind(const struct fqdn_selector *s, enum fqdn_cilium v)
+/*
+ * What kind of match-all pattern s is under version v (0: none), for the
+ * proxy or (l3) the name manager, whose ToAnchoredRegexp match-all keeps
+ * to valid names and the root in 1.19 too.
+ */
+static int match_all_kind(const struct fqdn_selector *s, enum fqdn_cilium v,
+			  int l3)
 {
 	if (s->kind != FQDN_MATCH_PATTERN)
 		return 0;
+	if (v == FQDN_CILIUM_1_19 && dns_wildcard(s->text, s->len))
+		return l3 ? REF_ALL_VALID : REF_ALL_NAMES;
 	if (v == FQDN_CILIUM_1_19)
-		return dns_wildcard(s->text, s->len) ? REF_ALL_NAMES : 0;
+		return 0;
 	return s->len == 1 && s->text[0] == '*' ? REF_ALL_VALID : 0;
 }
 
@@ -322,13 +329,13 @@ static size_t subdomain_prefix(const char *s, size_t len)
 
 /* Selectors are ASCII (fqdn_selector_check): ASCII lower case suffices. */
 static int ref_sel_init(struct fqdn_ref_sel *rs, const struct fqdn_selector *s,
-			enum fqdn_cilium v)
+			enum fqdn_cilium v, int l3)
 {
 	const char *text = s->text;
 	size_t n = s->len;
 
 	memset(rs, 0, sizeof(*rs));
-	rs->match_all = match_all_kind(s, v);
+	rs->match_all = match_all_kind(s, v, l3);
 	if (rs->match_all)
 		return 0;
 	if (v == FQDN_CILIUM_1_19 && s->kind == FQDN_MATCH_PATTERN &&
@@ -355,14 +362,15 @@ static int ref_sel_init(struct fqdn_ref_sel *rs, const struct fqdn_selector *s,
 	return sel_cut(rs, n);
 }
 
-int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p)
+/* fqdn_ref_init, for the name manager when l3. */
+static int ref_init(struct fqdn_ref *r, const struct fqdn_policy *p, int l3)
 {
 	r->n = 0;
 	r->sel = calloc(p->n ? p->n : 1, sizeof(*r->sel));
 	if (r->sel == NULL)
 		return -1;
 	for (size_t i = 0; i < p->n; i++) {
-		int rc = ref_sel_init(&r->sel[i], &p->sel[i], p->cilium);
+		int rc = ref_sel_init(&r->sel[i], &p->sel[i], p->cilium, l3);
 		r->n++;
 		if (rc != 0) {
 			fqdn_ref_release(r);
@@ -370,6 +378,16 @@ int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p)
 		}
 	}
 	return 0;
+}
+
+int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p)
+{
+	return ref_init(r, p, 0);
+}
+
+int fqdn_ref_init_name_manager(struct fqdn_ref *r, const struct fqdn_policy *p)
+{
+	return ref_init(r, p, 1);
 }
 
 void fqdn_ref_release(struct fqdn_ref *r)

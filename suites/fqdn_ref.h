@@ -85,6 +85,14 @@ enum { REF_ALL_VALID = 1, REF_ALL_NAMES = 2 };
 /* Lower-case and cut every selector of p, read with p->cilium's rules.
  * 0, or -1 out of memory. */
 int fqdn_ref_init(struct fqdn_ref *r, const struct fqdn_policy *p);
+/*
+ * The same for Cilium's name manager (its toFQDNs selectors, each
+ * ToAnchoredRegexp): in 1.19 a DNS wildcard allows valid names and the
+ * root only (ToAnchoredRegexp's match-all), where the proxy allows every
+ * name; the rest reads as the proxy reads it.
+ */
+int fqdn_ref_init_name_manager(struct fqdn_ref *r,
+			       const struct fqdn_policy *p);
 void fqdn_ref_release(struct fqdn_ref *r);
 
 /*

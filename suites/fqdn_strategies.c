@@ -310,27 +310,22 @@ static size_t subdomain_wild(const struct fqdn_selector *s)
 }
 
 /*
- * Why a strategy built with 1.11's ToRegexp cannot express p as 1.19
- * reads it (NULL: it can), naming what runs it.  l3: the name manager's
- * anchored shape, whose match-all keeps to valid names.
+ * Why a strategy built with 1.11's ToRegexp cannot express p as 1.19's
+ * proxy reads it (NULL: it can), naming what runs it.  The name
+ * manager's strategies read 1.19 themselves (l3_regex).
  */
-static const char *v119_gap(const struct fqdn_policy *p, int l3)
+static const char *v119_gap(const struct fqdn_policy *p)
 {
 	if (p->cilium != FQDN_CILIUM_1_19)
 		return NULL;
 	for (size_t i = 0; i < p->n; i++) {
 		if (stars_only(&p->sel[i]))
-			return l3 ? "Cilium 1.19: a stars-only matchPattern ('*', "
-				    "'**.') allows every name in the proxy; "
-				    "ToAnchoredRegexp's match-all allows valid "
-				    "names only (cilium-l7, map+cilium-l7 and "
-				    "trie give the proxy's verdict)"
-				  : "Cilium 1.19: a stars-only matchPattern ('*', "
-				    "'**.') allows every name; this strategy's "
-				    "regex is 1.11's ToRegexp (cilium-l7, "
-				    "map+cilium-l7 and trie run it; --cilium=1.11 "
-				    "reads it as 1.11 did)";
-		if (!l3 && subdomain_wild(&p->sel[i]))
+			return "Cilium 1.19: a stars-only matchPattern ('*', "
+			       "'**.') allows every name; this strategy's "
+			       "regex is 1.11's ToRegexp (cilium-l7, "
+			       "map+cilium-l7 and trie run it; --cilium=1.11 "
+			       "reads it as 1.11 did)";
+		if (subdomain_wild(&p->sel[i]))
 			return "Cilium 1.19: a leading '**.' matches one label or "
 			       "more; this strategy's regex is 1.11's ToRegexp "
 			       "(cilium-l7, map+cilium-l7 and trie run it; "
@@ -467,7 +462,11 @@ static int generate_l7(const struct fqdn_strategy *st,
 	return rc;
 }
 
-/* The name manager's anchored regex of one selector into ps. */
+/*
+ * The name manager's anchored regex of one selector into ps
+ * (ToAnchoredRegexp): in 1.19 a DNS wildcard ("*", "**.") is its
+ * match-all, valid names and the root, as 1.11's "*" is.
+ */
 static int l3_regex(const struct fqdn_policy *p, const struct fqdn_selector *s,
 		    struct fqdn_built *b, struct pieces *ps)
 {
@@ -477,6 +476,10 @@ static int l3_regex(const struct fqdn_policy *p, const struct fqdn_selector *s,
 		return apply_rule(s->kind == FQDN_MATCH_NAME ? &name_anchored
 							     : &pat_anchored,
 				  s, b, ps);
+	if (stars_only(s)) {
+		sb_str(&re, FQDN_MATCH_ALL_RE);
+		return push_regex(ps, &re);
+	}
 	sb_str(&re, "^");
 	sb_regex_119(&re, s);
 	sb_str(&re, "$");
@@ -513,8 +516,8 @@ static int generate_checked(const struct fqdn_strategy *st,
 {
 	int l3 = st->generate == generate_l3;
 
-	if (!(st->flags & FQDN_S_TRIE) && st->generate != generate_l7)
-		b->unsupported = v119_gap(p, l3);
+	if (!(st->flags & FQDN_S_TRIE) && st->generate != generate_l7 && !l3)
+		b->unsupported = v119_gap(p);
 	return b->unsupported ? 0 : st->generate(st, p, b);
 }
 

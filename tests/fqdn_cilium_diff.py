@@ -334,8 +334,9 @@ class Tools:
         p = run([self.oracle, "-check", v, pol])
         return [ln.split(" ", 1)[0] for ln in p.stdout.decode().splitlines()]
 
-    def ref(self, v, pol, qf, trie=False):
-        cmd = [self.a.ref_cli] + (["--trie"] if trie else []) + [v, pol, qf]
+    def ref(self, v, pol, qf, trie=False, nm=False):
+        cmd = ([self.a.ref_cli] + (["--trie"] if trie else []) +
+               (["--name-manager"] if nm else []) + [v, pol, qf])
         p = run(cmd)
         if p.returncode != 0:
             return None, p.stderr.decode(errors="replace").strip()
@@ -432,8 +433,8 @@ def compare(t, rep, v, policy, queries, what, other, layer_of_oracle,
     """Count and classify the queries where the oracle's layer and other
     differ; each difference is classified on the one selector that shows
     it alone (when other_fn can ask one), else on the whole policy."""
-    layer = "L3" if what.split("/")[0] in ["rxbench " + x for x in
-                                           L3_STRATEGIES] else "L7"
+    layer = "L3" if what == "name manager" or what.split("/")[0] in [
+        "rxbench " + x for x in L3_STRATEGIES] else "L7"
     diff = [i for i, q in enumerate(queries) if layer_of_oracle[i] != other[i]]
     alone = minimize(t, v, policy, [queries[i] for i in diff], other_fn,
                      layer) if diff and other_fn else {}
@@ -494,11 +495,18 @@ def one_round(t, rep, r, v, use_rx):
     st["trie"] += len(queries)
     st["diff"] += compare(t, rep, v, policy, queries, "trie", trie, l7,
                           lambda vv, pp, qq: t.ref(vv, pp, qq, True)[0])
+    # the reference as the name manager reads toFQDNs: what cilium-l3
+    # and map+cilium-l3 are verified against
+    nm, err = t.ref(v, pol_path, q_path, nm=True)
+    st["ref"] += len(queries)
+    st["diff"] += compare(t, rep, v, policy, queries, "name manager", nm, l3,
+                          lambda vv, pp, qq: t.ref(vv, pp, qq, nm=True)[0])
     if use_rx:
-        rx_round(t, rep, v, policy, queries, pol_path, q_path, ref, l7, l3)
+        rx_round(t, rep, v, policy, queries, pol_path, q_path, ref, nm, l7,
+                 l3)
 
 
-def rx_round(t, rep, v, policy, queries, pol_path, q_path, ref, l7, l3):
+def rx_round(t, rep, v, policy, queries, pol_path, q_path, ref, nm, l7, l3):
     st = rep.stats[v]
     rc, rows, err = t.rxbench(v, pol_path, q_path)
     if not rows:
@@ -507,12 +515,13 @@ def rx_round(t, rep, v, policy, queries, pol_path, q_path, ref, l7, l3):
         return
     for strategy, engine, status, allowed, msg in rows:
         layer = l3 if strategy in L3_STRATEGIES else l7
+        mine = nm if strategy in L3_STRATEGIES else ref  # what verified it
         name = "rxbench %s/%s" % (strategy, engine)
         if status == "unsupported":
             st["unsupported"] += 1
             continue
         st["rows"] += 1
-        if status == "mismatch" and list(ref) == list(layer):
+        if status == "mismatch" and list(mine) == list(layer):
             # the engine answered otherwise than the reference, which
             # agrees with the oracle: rxbench caught it and timed nothing
             # (TRE's '$' matches before a NUL byte, say)
@@ -527,7 +536,7 @@ def rx_round(t, rep, v, policy, queries, pol_path, q_path, ref, l7, l3):
             st["diff"] += 1
             continue
         # a verified row answered as the reference did
-        d = compare(t, rep, v, policy, queries, name, ref, layer, None)
+        d = compare(t, rep, v, policy, queries, name, mine, layer, None)
         if d == 0 and allowed is not None and allowed != sum(layer):
             rep.add("rxbench-allowed-count", False,
                     "  version %s: %s reports allowed=%s, the oracle %d"
@@ -601,8 +610,8 @@ def summarize(a, rep, rounds):
     print("%d rounds" % rounds)
     for v in VERSIONS:
         s = rep.stats[v]
-        print("cilium %s: verdicts compared: reference %d, trie %d; rxbench "
-              "rows verified %d (unsupported %d; an engine's wrong answer "
+        print("cilium %s: verdicts compared: reference (proxy and name "
+              "manager) %d, trie %d; rxbench rows verified %d (unsupported %d; an engine's wrong answer "
               "caught, not timed: %d); differences %d"
               % (v, s["ref"], s["trie"], s["rows"] - s["caught"],
                  s["unsupported"], s["caught"], s["diff"]))
