@@ -96,15 +96,15 @@ static int parse_pair(const char *v, char *k, char *val)
 	return word(val, colon + 1, strlen(colon + 1));
 }
 
-/* "KEY:V1|V2|...": the values in order of preference, the first the
- * cost's name. */
-static int parse_cost(const char *v, struct ldecl *d)
+/* "KEY:V1|V2|..." into key and the values, in order; -1 unless one
+ * value at least. */
+static int parse_key_values(const char *v, char *key, struct ldecl_list *l)
 {
 	char values[LDECL_MAX * LDECL_WORD];
 	const char *colon = strchr(v, ':');
 	size_t n;
 
-	if (colon == NULL || word(d->cost_key, v, (size_t)(colon - v)))
+	if (colon == NULL || word(key, v, (size_t)(colon - v)))
 		return -1;
 	n = strlen(colon + 1);
 	if (n >= sizeof(values) || strchr(colon + 1, ',') != NULL)
@@ -112,7 +112,14 @@ static int parse_cost(const char *v, struct ldecl *d)
 	memcpy(values, colon + 1, n + 1);
 	for (char *p = values; *p != '\0'; p++)
 		*p = *p == '|' ? ',' : *p;
-	if (parse_list(values, &d->costs) != 0 || d->costs.n == 0)
+	return parse_list(values, l) != 0 || l->n == 0 ? -1 : 0;
+}
+
+/* cost=KEY:V1|V2|...: the values in order of preference, the first the
+ * cost's name. */
+static int parse_cost(const char *v, struct ldecl *d)
+{
+	if (parse_key_values(v, d->cost_key, &d->costs) != 0)
 		return -1;
 	memcpy(d->cost_value, d->costs.s[0], LDECL_WORD);
 	return 0;
@@ -176,7 +183,8 @@ static int parse_flag_over(const char *v, struct ldecl *d)
 	return *end == '\0' && end != bound ? 0 : -1;
 }
 
-/* The words of a recommendation in lines (verdict); -1: unknown key. */
+/* The words of a recommendation in lines and of who is no contender
+ * (verdict); -1: unknown key. */
 static int apply_lines(struct ldecl *d, const char *k, const char *v)
 {
 	if (strcmp(k, "apart") == 0) return parse_list(v, &d->apart);
@@ -190,6 +198,10 @@ static int apply_lines(struct ldecl *d, const char *k, const char *v)
 	if (strcmp(k, "floor-label") == 0)
 		return parse_text(v, d->floor_label, sizeof(d->floor_label));
 	if (strcmp(k, "op") == 0) return parse_text(v, d->op, LDECL_WORD);
+	if (strcmp(k, "except") == 0)
+		return parse_key_values(v, d->except_key, &d->excepts);
+	if (strcmp(k, "except-label") == 0)
+		return parse_text(v, d->except_label, sizeof(d->except_label));
 	return -1;
 }
 

@@ -28,6 +28,7 @@
  *           [about=CTXKEYS] [question='...'] [apart=KEYS] [hold=METRICS]
  *           [baseline=KEY:VALUE] [baseline-label='...']
  *           [floor=KEY:VALUE] [floor-label='...'] [op=WORD]
+ *           [except=KEY:VALUE[|VALUE...]] [except-label='...']
  *       per distinct value of the by keys (the first of them limited to
  *       `only`), the best contender (the values of the who keys) by the
  *       metric; show: metrics of the winner beside it (one no result
@@ -51,6 +52,13 @@
  *       mean over the world's groups, the cost, and the `hold` metrics
  *       its own results carry (the heap of N endpoints).  op: what one
  *       op is ("query": ns/query); the labels are said beside the lines.
+ *       except: a result whose KEY has one of the values is no
+ *       contender in this verdict (never ranked, best, runner-up nor
+ *       recommended: a strategy that models another component, on
+ *       other inputs); it stays in the tables.  When the results hold
+ *       such a row the paragraph says they are left out, with
+ *       except-label (what they are and why) or else KEY and the
+ *       values.  A label cannot hold a quote (').
  *
  *   costliest split=KEYS rows=KEY metrics=COST[,SHARE...] [top=N]
  *           [flag=NAME:BOUND] [cost=KEY:VALUE] [as=KEY:KEY] [title='...']
@@ -120,6 +128,10 @@ struct ldecl {
 	char base_key[LDECL_WORD], base_value[LDECL_WORD], base_label[128];
 	char floor_key[LDECL_WORD], floor_value[LDECL_WORD], floor_label[128];
 	char op[LDECL_WORD];
+	/* results no verdict ranks (verdict) */
+	char except_key[LDECL_WORD];
+	struct ldecl_list excepts;   /* its values */
+	char except_label[256];
 };
 
 /*

@@ -45,6 +45,7 @@ struct vgrid {
 	double *v;               /* NAN: not rankable (failed, partial...) */
 	enum metric_better better;
 	size_t partial;          /* results left out for `complete` */
+	size_t excepted;         /* results left out for `except` */
 };
 
 static size_t at(const struct vgrid *g, size_t gi, size_t ci)
@@ -83,6 +84,20 @@ static int group_wanted(const struct ldecl *d, const struct result *r)
 	return 0;
 }
 
+/* Is r no contender here (its `except` key holds one of the values)? */
+static int excepted(const struct ldecl *d, const struct result *r)
+{
+	char v[512];
+
+	if (d->except_key[0] == '\0' ||
+	    !ldecl_key(r, d->except_key, v, sizeof(v)))
+		return 0;
+	for (size_t i = 0; i < d->excepts.n; i++)
+		if (strcmp(v, d->excepts.s[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int grid_axes(struct vgrid *g)
 {
 	char t[1024];
@@ -94,6 +109,10 @@ static int grid_axes(struct vgrid *g)
 		if (strcmp(r->suite, g->suite) != 0 || !group_wanted(g->d, r) ||
 		    !layout_tuple_of(r, &g->d->by, t, sizeof(t)))
 			continue;
+		if (excepted(g->d, r)) {
+			g->excepted++;
+			continue;
+		}
 		if (strlist_add(&g->groups, t, strlen(t)) != 0)
 			return -1;
 		if (!layout_tuple_of(r, &g->d->who, t, sizeof(t)))
@@ -151,6 +170,7 @@ static int grid_build(struct vgrid *g)
 		const struct result *r = &g->res->r[i];
 		long gi, ci;
 		if (strcmp(r->suite, g->suite) != 0 || !group_wanted(g->d, r) ||
+		    excepted(g->d, r) ||
 		    !layout_tuple_of(r, &g->d->by, t, sizeof(t)))
 			continue;
 		gi = strlist_find(&g->groups, t);
@@ -1210,6 +1230,26 @@ static void about(struct sbuf *b, const struct results *res,
 	}
 }
 
+/* Who is left out by `except`, when the results hold such a row: the
+ * declared label, or the key and its values. */
+static void except_note(struct sbuf *b, const struct vgrid *g)
+{
+	const struct ldecl *d = g->d;
+
+	if (g->excepted == 0)
+		return;
+	sb_printf(b, " Left out of the ranking (their rows stay in the "
+		  "tables): ");
+	if (d->except_label[0]) {
+		sb_printf(b, "%s.", d->except_label);
+		return;
+	}
+	sb_printf(b, "%s", d->except_key);
+	for (size_t i = 0; i < d->excepts.n; i++)
+		sb_printf(b, "%s%s", i ? ", " : " ", d->excepts.s[i]);
+	sb_printf(b, ".");
+}
+
 static void no_line_note(struct sbuf *b, const struct rtable *t,
 			 const struct vcols *c, size_t no_line)
 {
@@ -1335,6 +1375,7 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 			  d->metric[0].name,
 			  g->better == BETTER_HIGHER ? "higher" : "lower");
 	}
+	except_note(&b, g);
 	if (t->nrows > 0) {
 		wins_note(&b, g);
 		wins_note(&sh, g);

@@ -16,7 +16,10 @@
  * results are ranked; an overall ranking uses only contenders that
  * completed every group and names the others with their coverage; a
  * result below its group's maximum of the `complete` metric (a partial
- * rule set) is not ranked.  The paragraph is the table's caption.
+ * rule set) is not ranked; nor is one the declaration's `except` names
+ * (fqdn: the name manager's strategies, another component on other
+ * selectors), which the paragraph says when the results hold one.  The
+ * paragraph is the table's caption.
  */
 #ifndef RXB_VERDICT_H
 #define RXB_VERDICT_H

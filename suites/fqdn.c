@@ -2089,6 +2089,9 @@ static const char *const fqdn_layout[] = {
 	"baseline=engine:go baseline-label='Go regexp, what Cilium runs' "
 	"floor=strategy:trie floor-label='a purpose-built matcher, no regex "
 	"engine' "
+	"except=strategy:cilium-l3|map+cilium-l3 except-label='cilium-l3 and "
+	"map+cilium-l3 model the name manager, another Cilium component, on "
+	"the toFQDNs selectors' "
 	"about=fqdn-selectors,fqdn-policy,fqdn-queries question='Which strategy and engine "
 	"should a DNS proxy use for this policy?'",
 	"table split=phase,domains?,endpoints? rows=strategy,engine "

@@ -990,6 +990,18 @@ Test(verdict, cost_values_and_line_words_parse)
 	cr_assert_eq(ldecl_parse("verdict cost=phase:a,b", &d, err, sizeof(err)), -1);
 	cr_assert_eq(ldecl_parse("verdict cost=phase:a||b", &d, err, sizeof(err)), -1);
 	cr_assert_eq(ldecl_parse("verdict floor=strategy", &d, err, sizeof(err)), -1);
+	/* except: who is no contender, and what to say of them */
+	cr_assert_eq(ldecl_parse("verdict except=strategy:cilium-l3|map+cilium-l3 "
+				 "except-label='another component'", &d, err,
+				 sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(d.except_key, "strategy");
+	cr_assert_eq(d.excepts.n, 2);
+	cr_assert_str_eq(d.excepts.s[1], "map+cilium-l3");
+	cr_assert_str_eq(d.except_label, "another component");
+	cr_assert_eq(ldecl_parse("verdict except=strategy", &d, err, sizeof(err)), -1);
+	cr_assert_eq(ldecl_parse("verdict except=strategy:", &d, err, sizeof(err)), -1);
+	cr_assert_eq(ldecl_parse("verdict except=strategy:a,b", &d, err,
+				 sizeof(err)), -1);
 }
 
 /*
@@ -1206,6 +1218,136 @@ Test(verdict, fqdn_without_queries)
 			"compile 200 us, B(heap) 8.00 KiB.");
 	for (size_t c = 0; c < t->ncols; c++)
 		cr_expect_str_neq(t->cols[c], "allowed");
+	rtables_release(&ts);
+	results_release(&res);
+}
+
+/*
+ * tests/data/report/fqdn_name_manager.txt, made by hand (Go text, one
+ * sample each, 100 selectors; match-name and match-pattern, ns/op):
+ *
+ *   strategy / engine              match   compile (B(heap)/op)
+ *   trie / none                    4       combined-compile only: 4 us (16 KiB)
+ *   map+reverse+sort / pcre2-jit   32      100 us (4 KiB)
+ *   map+reverse+sort / go          128     2.004 ms (64 KiB)
+ *   cilium-l3 / pcre2-jit          2       50 us (2 KiB)
+ *   map+cilium-l3 / go             16      1 ms (32 KiB)
+ *
+ * The name manager's strategies would win every group and both lines;
+ * the DNS proxy's verdict leaves them out (except=).
+ */
+static void name_manager_results(struct results *res)
+{
+	size_t len;
+	char *text = slurp("data/report/fqdn_name_manager.txt", &len), err[256];
+
+	results_init(res);
+	cr_assert_eq(gotext_read_results(text, len, "fqdn_name_manager.txt",
+					 res, err, sizeof(err)), 0, "%s", err);
+	free(text);
+}
+
+/* Does a table other than the first hold a cell whose text is s? */
+static int in_tables(const struct rtables *ts, const char *s)
+{
+	for (size_t i = 1; i < ts->n; i++)
+		for (size_t r = 0; r < ts->t[i].nrows; r++)
+			for (size_t c = 0; c < ts->t[i].ncols; c++) {
+				const char *x = rtable_cell(&ts->t[i], r, c)->text;
+				if (x != NULL && strcmp(x, s) == 0)
+					return 1;
+			}
+	return 0;
+}
+
+static void no_except_note(const char *caption)
+{
+	cr_expect(strstr(caption, "Left out of the ranking") == NULL, "%s",
+		  caption);
+}
+
+/* Without except the name manager's cilium-l3 wins (what the tester saw). */
+Test(verdict, name_manager_wins_without_except)
+{
+	struct results res;
+	struct rtables ts;
+	char line[1024];
+
+	name_manager_results(&res);
+	snprintf(line, sizeof(line), "%s", suite_find("fqdn")->layout[0]);
+	*strstr(line, "except=") = '\0';
+	ts = cilium_verdict(&res, line);
+	HAS(ts.t[0].caption, " Best: cilium-l3 / pcre2-jit in 2 of 2 groups.");
+	HAS(ts.t[0].caption, " Best on engine go (Go regexp, what Cilium runs): "
+			     "map+cilium-l3 / go, 16.0 ns/query");
+	HAS(ts.t[0].caption, " Best on any engine: cilium-l3 / pcre2-jit, 2.00 "
+			     "ns/query");
+	no_except_note(ts.t[0].caption);
+	rtables_release(&ts);
+	results_release(&res);
+}
+
+/* fqdn's declaration: the name manager's strategies are no contenders
+ * (never best, runner-up nor recommended), the paragraph says so, and
+ * their rows stay in the tables. */
+Test(verdict, fqdn_leaves_the_name_manager_out)
+{
+	struct results res;
+	struct rtables ts;
+	const struct rtable *t;
+	const char *cap;
+
+	name_manager_results(&res);
+	ts = cilium_verdict(&res, NULL);
+	t = &ts.t[0];
+	cap = t->caption;
+	cr_assert_eq(t->nrows, 2);
+	for (size_t r = 0; r < t->nrows; r++) {
+		cr_expect_str_eq(cell_by_col(t, r, "best strategy / engine"),
+				 "trie / none");
+		cr_expect_str_eq(cell_by_col(t, r, "runner-up"),
+				 "map+reverse+sort / pcre2-jit");
+	}
+	HAS(cap, " Left out of the ranking (their rows stay in the tables): "
+		 "cilium-l3 and map+cilium-l3 model the name manager, another "
+		 "Cilium component, on the toFQDNs selectors.");
+	HAS(cap, " Best: trie / none in 2 of 2 groups.");
+	HAS(cap, " Best on engine go (Go regexp, what Cilium runs): "
+		 "map+reverse+sort / go, 128 ns/query, compile 2.00 ms, B(heap) "
+		 "64.0 KiB.");
+	HAS(cap, " Best on any engine: map+reverse+sort / pcre2-jit, 32.0 "
+		 "ns/query, compile 100 us, B(heap) 4.00 KiB.");
+	HAS(t->summary, "Recommendation: Best on engine go: map+reverse+sort / "
+			"go (128 ns/query). Best on any engine: map+reverse+sort "
+			"/ pcre2-jit (32.0 ns/query).");
+	cr_expect(strstr(cap, "cilium-l3 /") == NULL, "%s", cap);
+	cr_expect(strstr(t->summary, "cilium-l3") == NULL, "%s", t->summary);
+	cr_expect(in_tables(&ts, "cilium-l3"), "cilium-l3's rows left the tables");
+	cr_expect(in_tables(&ts, "map+cilium-l3"));
+	rtables_release(&ts);
+	results_release(&res);
+
+	/* no such row, no note */
+	cilium_results(&res, NULL);
+	ts = cilium_verdict(&res, NULL);
+	no_except_note(ts.t[0].caption);
+	rtables_release(&ts);
+	results_release(&res);
+}
+
+/* Without a label the note names the key and its values. */
+Test(verdict, except_without_label_names_the_values)
+{
+	struct results res;
+	struct rtables ts;
+
+	name_manager_results(&res);
+	ts = cilium_verdict(&res, "verdict by=phase who=strategy,engine "
+			    "metric=ns/op only=match-name,match-pattern "
+			    "except=strategy:cilium-l3|map+cilium-l3");
+	HAS(ts.t[0].caption, " Left out of the ranking (their rows stay in the "
+			     "tables): strategy cilium-l3, map+cilium-l3.");
+	HAS(ts.t[0].caption, " Best: trie / none in 2 of 2 groups.");
 	rtables_release(&ts);
 	results_release(&res);
 }
