@@ -3,13 +3,30 @@
  * with libyaml's document loader (Debian's libyaml-dev, pkg-config
  * yaml-0.1).
  *
- * Every document of the stream is loaded and walked.  A mapping key
- * `toFQDNs` (an egress rule's L3 selectors: FQDN_SET_L3) or `dns` (the
- * DNS proxy's L7 rules under toPorts[].rules: FQDN_SET_L7) introduces a
- * list of selectors, wherever it is; each selector mapping is read whole
- * and judged by fqdn_policy_take with its line.  Anything else is walked
- * and ignored, so a whole policy (or a List of policies, or `kubectl get
- * -o yaml` output) can be given as is.
+ * Every document of the stream is loaded and read as Cilium's types
+ * (pkg/policy/api) read it.  A document is an object: kind
+ * CiliumNetworkPolicy or CiliumClusterwideNetworkPolicy (or none, a bare
+ * object) has its Rule in `spec` and in each item of `specs`; a kind
+ * ending in List (List, CiliumNetworkPolicyList, ...) holds objects in
+ * `items`.  A Rule's `egress` items are EgressRules: their `toFQDNs` is a
+ * list of selectors (the name manager's: FQDN_SET_L3) and their
+ * `toPorts[].rules.dns` one of DNS rules (the DNS proxy's:
+ * FQDN_SET_L7).  Nothing else is read, so a whole policy, a List of
+ * policies or `kubectl get -o yaml` output can be given as is; but a
+ * `toFQDNs` or `dns` list anywhere else is an error naming why and what
+ * Cilium does, never a selector silently taken or dropped: DNS rules on
+ * ingress (PortRule.sanitize(ingress): Cilium refuses the policy),
+ * toFQDNs in an ingress or deny rule and rules in a deny rule's toPorts
+ * (those types have no such field: kubectl's strict field validation
+ * refuses it, a server without it prunes it), any other place, or any
+ * other kind.  A key (a label, an annotation) named toFQDNs or dns whose
+ * value is a string holds no selector and is left alone.  Such a
+ * misplaced list is read whole first, into nothing, so a selector that
+ * would be refused anywhere is named before the place.  A key given
+ * twice in a mapping on the way to a selector (kind, spec, specs, items,
+ * egress, ingress, egressDeny, ingressDeny, toFQDNs, toPorts, rules,
+ * dns) is an error: kubectl refuses the YAML (duplicate key).  A value
+ * of the wrong shape there (egress as a mapping) is an error too.
  *
  * A selector is what Cilium's types make of it.  FQDNSelector (toFQDNs)
  * and PortRuleDNS (dns, `type PortRuleDNS FQDNSelector`) have two keys,
@@ -30,7 +47,8 @@
  * Aliases are followed, as kubectl does when it turns YAML into JSON:
  * `toFQDNs: *sel` reads the list anchored `&sel`, and a selector read
  * through an alias names the line where it is written; a merge key
- * (`<<: *base`) in a selector brings the keys it does not set itself.
+ * (`<<: *base`) in a selector, a rule or any mapping on the way brings
+ * the keys it does not set itself (the first source winning).
  * The loader keeps an alias as a second reference to its node, so an
  * alias bomb (aliases of aliases, each doubling) is stopped after
  * YAML_MAX_REUSE nodes walked beyond the document's own, and an alias
@@ -68,6 +86,9 @@ struct walk {
 	const char *path;
 	char *err;
 	size_t errsize;
+	int parent;                 /* off the path: the key above, 0 none */
+	const yaml_node_t *kind;    /* off the path: the kind of the object
+				       that is no Cilium policy, or NULL */
 };
 
 static int walk_fail(struct walk *w, size_t line0, const char *fmt, ...)
@@ -406,22 +427,103 @@ static int walk_selector(struct walk *w, int id, unsigned set, int depth)
 	return 0;
 }
 
-/* The pairs of an ordinary mapping: toFQDNs and dns open a list. */
+/* The 64 first bytes of scalar n (for "%.*s%s"), into buf. */
+static const char *key_text(const yaml_node_t *n, char *buf, size_t size)
+{
+	if (n == NULL || n->type != YAML_SCALAR_NODE)
+		return "?";
+	snprintf(buf, size, "%.*s%s",
+		 n->data.scalar.length > 64 ? 64 : (int)n->data.scalar.length,
+		 (const char *)n->data.scalar.value,
+		 n->data.scalar.length > 64 ? "..." : "");
+	return buf;
+}
+
+/*
+ * A toFQDNs or dns list (value of key `key`, set `set`) where Cilium
+ * does not read one: read whole into a throwaway policy (a selector
+ * refused anywhere is named first), then the error why (a message for
+ * walk_fail at the key's line).  Returns -1.
+ */
+static int misplaced(struct walk *w, const yaml_node_t *key, int value,
+		     unsigned set, int depth, const char *why)
+{
+	struct fqdn_policy tmp, *keep = w->p;
+	int rc;
+
+	fqdn_policy_init(&tmp);
+	tmp.cilium = keep->cilium;
+	w->p = &tmp;
+	rc = walk_node(w, value, WALK_SELLIST, set, depth);
+	w->p = keep;
+	fqdn_policy_release(&tmp);
+	if (rc != 0)
+		return rc;
+	return walk_fail(w, key->start_mark.line, "%s", why);
+}
+
+/* A toFQDNs or dns key off the path Cilium reads: the error, unless its
+ * value is a string (a label or an annotation: no selector in it). */
+static int stray_key(struct walk *w, const yaml_node_t *key, int value,
+		     unsigned set, int depth)
+{
+	const yaml_node_t *v = yaml_document_get_node(&w->doc, value);
+	const char *name = list_name(set);
+	char why[384], where[96], kb[80];
+
+	if (v == NULL || v->type == YAML_SCALAR_NODE)
+		return 0;
+	if (w->kind != NULL) {
+		snprintf(why, sizeof(why), "%s in a kind '%s' object: Cilium "
+			 "reads %s only in a CiliumNetworkPolicy or "
+			 "CiliumClusterwideNetworkPolicy", name,
+			 key_text(w->kind, kb, sizeof(kb)), name);
+		return misplaced(w, key, value, set, depth, why);
+	}
+	if (w->parent == 0)
+		snprintf(where, sizeof(where), "at the top of a document");
+	else
+		snprintf(where, sizeof(where), "under '%s'",
+			 key_text(yaml_document_get_node(&w->doc, w->parent),
+				  kb, sizeof(kb)));
+	snprintf(why, sizeof(why), set == FQDN_SET_L3
+		 ? "toFQDNs %s: Cilium reads toFQDNs only in an egress rule "
+		   "(spec.egress[], specs[].egress[]); the API server refuses "
+		   "the field here"
+		 : "dns %s: Cilium reads DNS rules only in "
+		   "egress[].toPorts[].rules; the API server refuses the field "
+		   "here", where);
+	return misplaced(w, key, value, set, depth, why);
+}
+
+/* A pair of a mapping off the path Cilium reads: a toFQDNs or dns list
+ * is misplaced; anything else is walked for one. */
+static int walk_mapping_pair(struct walk *w, const yaml_node_pair_t *pr,
+			     int depth)
+{
+	yaml_node_t *key = yaml_document_get_node(&w->doc, pr->key);
+	unsigned set = key_set(key);
+	int keep = w->parent;
+	int rc = walk_node(w, pr->key, WALK_ANY, 0, depth);
+
+	if (rc == 0 && set)
+		rc = stray_key(w, key, pr->value, set, depth);
+	w->parent = pr->key;
+	if (rc == 0 && !set)
+		rc = walk_node(w, pr->value, WALK_ANY, 0, depth);
+	w->parent = keep;
+	return rc;
+}
+
+/* The pairs of a mapping off the path. */
 static int walk_mapping(struct walk *w, yaml_node_t *n, int depth)
 {
+	int rc = 0;
+
 	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
-	     pr < n->data.mapping.pairs.top; pr++) {
-		yaml_node_t *key = yaml_document_get_node(&w->doc, pr->key);
-		unsigned set = key_set(key);
-		int rc = walk_node(w, pr->key, WALK_ANY, 0, depth + 1);
-		if (rc == 0)
-			rc = walk_node(w, pr->value,
-				       set ? WALK_SELLIST : WALK_ANY, set,
-				       depth + 1);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
+	     rc == 0 && pr < n->data.mapping.pairs.top; pr++)
+		rc = walk_mapping_pair(w, pr, depth + 1);
+	return rc;
 }
 
 /* The items of a sequence node: selectors in a selector list. */
@@ -483,6 +585,405 @@ static int walk_node(struct walk *w, int id, enum walk_mode mode,
 	return rc;
 }
 
+/*
+ * The path Cilium reads, as levels: each a mapping of which some keys
+ * are read (keys[k], by take) and the rest walked off the path.  A rule
+ * list's level knows where it sits (dir): egress, ingress, egressDeny,
+ * ingressDeny, the Rule fields of types EgressRule, IngressRule,
+ * EgressDenyRule and IngressDenyRule.
+ */
+enum dir { DIR_EGRESS, DIR_INGRESS, DIR_EGRESS_DENY, DIR_INGRESS_DENY };
+
+static const char *const dir_key[] = {"egress", "ingress", "egressDeny",
+				      "ingressDeny", NULL};
+static const char *const dir_type[] = {"EgressRule", "IngressRule",
+				       "EgressDenyRule", "IngressDenyRule"};
+
+struct level;
+typedef int (*level_take)(struct walk *w, const struct level *lv, int k,
+			  const yaml_node_t *key, int value, int depth);
+
+struct level {
+	const char *const *keys; /* read here, NULL-terminated (< 8) */
+	level_take take;         /* keys[k] with its value */
+	enum dir dir;
+};
+
+static int is_merge(const yaml_node_t *key)
+{
+	return scalar_is(key, "<<") &&
+	       key->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+static int key_index(const struct level *lv, const yaml_node_t *key)
+{
+	for (int k = 0; lv->keys[k] != NULL; k++)
+		if (scalar_is(key, lv->keys[k]))
+			return k;
+	return -1;
+}
+
+/* The error for key `name` given twice in one mapping. */
+static int dup_key(struct walk *w, const yaml_node_t *key, const char *name,
+		   size_t first0)
+{
+	return walk_fail(w, key->start_mark.line, "'%s' given twice in one "
+			 "mapping (line %zu first): kubectl refuses the YAML "
+			 "(duplicate key)", name, first0 + 1);
+}
+
+/* The keys of lv that mapping n holds itself, as bits in *own; one
+ * held twice is an error. */
+static int level_own(struct walk *w, const struct level *lv,
+		     const yaml_node_t *n, unsigned *own)
+{
+	size_t first[8] = {0};
+
+	*own = 0;
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+	     pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *key = yaml_document_get_node(&w->doc, pr->key);
+		int k = key_index(lv, key);
+		if (k < 0)
+			continue;
+		if (*own & (1u << k))
+			return dup_key(w, key, lv->keys[k], first[k]);
+		*own |= 1u << k;
+		first[k] = key->start_mark.line;
+	}
+	return 0;
+}
+
+static int level_walk(struct walk *w, const struct level *lv, int id,
+		      unsigned *seen, int depth);
+
+/* A merge key's source `id` at level lv: a mapping, or a list of them
+ * (the first winning), for the keys not in *seen. */
+static int level_merge(struct walk *w, const struct level *lv, int id,
+		       unsigned *seen, int depth)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	char what[64];
+	int rc = 0;
+
+	if (n != NULL && n->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     rc == 0 && it < n->data.sequence.items.top; it++)
+			rc = level_merge(w, lv, *it, seen, depth + 1);
+		return rc;
+	}
+	if (n == NULL)
+		return walk_fail(w, 0, "invalid YAML: node %d missing", id);
+	if (n->type != YAML_MAPPING_NODE)
+		return walk_fail(w, n->start_mark.line, "a merge key (<<) "
+				 "brings %s, not a mapping",
+				 node_what(n, what, sizeof(what)));
+	return level_walk(w, lv, id, seen, depth + 1);
+}
+
+/*
+ * Mapping `id` at level lv: its keys of lv that are not in *seen (set
+ * by a mapping it is merged into) taken, its other keys walked off the
+ * path, then its merge keys' sources; *seen gains its keys.
+ */
+static int level_walk(struct walk *w, const struct level *lv, int id,
+		      unsigned *seen, int depth)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	unsigned own = 0, skip = *seen;
+	int parent = w->parent; /* the key this mapping is the value of */
+	int rc = walk_enter(w, id, n, depth);
+
+	if (rc == 0)
+		rc = level_own(w, lv, n, &own);
+	*seen |= own;
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+	     rc == 0 && pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *key = yaml_document_get_node(&w->doc, pr->key);
+		int k = key_index(lv, key);
+		if (is_merge(key))
+			continue;
+		w->parent = k < 0 ? parent : pr->key;
+		if (k < 0)
+			rc = walk_mapping_pair(w, pr, depth + 1);
+		else if (!(skip & (1u << k)))
+			rc = lv->take(w, lv, k, key, pr->value, depth + 1);
+	}
+	w->parent = parent;
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+	     rc == 0 && pr < n->data.mapping.pairs.top; pr++)
+		if (is_merge(yaml_document_get_node(&w->doc, pr->key)))
+			rc = level_merge(w, lv, pr->value, seen, depth + 1);
+	w->inside[id - 1] = 0;
+	return rc;
+}
+
+/* Value `id` of key `key`, which must be a mapping (or null) read at
+ * level lv. */
+static int level_mapping(struct walk *w, const struct level *lv,
+			 const yaml_node_t *key, int id, int depth)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	unsigned seen = 0;
+	char what[64], kb[80];
+
+	if (n == NULL)
+		return walk_fail(w, 0, "invalid YAML: node %d missing", id);
+	if (scalar_null(n))
+		return 0;
+	if (n->type != YAML_MAPPING_NODE)
+		return walk_fail(w, n->start_mark.line, "%s must be a mapping, "
+				 "not %s", key_text(key, kb, sizeof(kb)),
+				 node_what(n, what, sizeof(what)));
+	return level_walk(w, lv, id, &seen, depth);
+}
+
+static int walk_object(struct walk *w, int id, int depth);
+
+/* Value `id` of key `key`, which must be a list (or null) of mappings
+ * read at level lv (of objects when lv is NULL). */
+static int level_list(struct walk *w, const struct level *lv,
+		      const yaml_node_t *key, int id, int depth)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	char what[64], kb[80];
+	int rc;
+
+	if (n == NULL)
+		return walk_fail(w, 0, "invalid YAML: node %d missing", id);
+	if (scalar_null(n))
+		return 0;
+	if (n->type != YAML_SEQUENCE_NODE)
+		return walk_fail(w, n->start_mark.line, "%s must be a list, "
+				 "not %s", key_text(key, kb, sizeof(kb)),
+				 node_what(n, what, sizeof(what)));
+	rc = walk_enter(w, id, n, depth);
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     rc == 0 && it < n->data.sequence.items.top; it++) {
+		yaml_node_t *item = yaml_document_get_node(&w->doc, *it);
+		unsigned seen = 0;
+		if (item == NULL || scalar_null(item))
+			continue;
+		if (lv == NULL)
+			rc = walk_object(w, *it, depth + 1);
+		else if (item->type == YAML_MAPPING_NODE)
+			rc = level_walk(w, lv, *it, &seen, depth + 1);
+		else
+			rc = walk_fail(w, item->start_mark.line, "an item of %s "
+				       "must be a mapping, not %s",
+				       key_text(key, kb, sizeof(kb)),
+				       node_what(item, what, sizeof(what)));
+	}
+	w->inside[id - 1] = 0;
+	return rc;
+}
+
+/* An empty list or null: what Cilium counts as no rule (len 0). */
+static int list_empty(struct walk *w, int id)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+
+	return n != NULL && (scalar_null(n) ||
+			     (n->type == YAML_SEQUENCE_NODE &&
+			      n->data.sequence.items.start ==
+				      n->data.sequence.items.top));
+}
+
+static const char *const keys_l7[] = {"dns", NULL};
+
+/* rules.dns: the DNS proxy's rules on egress; refused elsewhere. */
+static int take_l7(struct walk *w, const struct level *lv, int k,
+		   const yaml_node_t *key, int value, int depth)
+{
+	char why[256];
+
+	(void)k;
+	if (lv->dir == DIR_EGRESS)
+		return walk_node(w, value, WALK_SELLIST, FQDN_SET_L7, depth);
+	if (lv->dir == DIR_INGRESS && list_empty(w, value))
+		return 0; /* PortRule.sanitize: len(DNS) > 0 is refused */
+	if (lv->dir == DIR_INGRESS)
+		snprintf(why, sizeof(why), "DNS rules under ingress: Cilium "
+			 "refuses the policy (DNS rules are allowed on egress "
+			 "only)");
+	else
+		snprintf(why, sizeof(why), "DNS rules under %s: Cilium's "
+			 "PortDenyRule has no rules (the API server refuses "
+			 "the field)", dir_key[lv->dir]);
+	return misplaced(w, key, value, FQDN_SET_L7, depth, why);
+}
+
+static const struct level lv_l7[] = {
+	{keys_l7, take_l7, DIR_EGRESS},
+	{keys_l7, take_l7, DIR_INGRESS},
+	{keys_l7, take_l7, DIR_EGRESS_DENY},
+	{keys_l7, take_l7, DIR_INGRESS_DENY},
+};
+
+static const char *const keys_port[] = {"rules", NULL};
+
+/* toPorts[].rules. */
+static int take_port(struct walk *w, const struct level *lv, int k,
+		     const yaml_node_t *key, int value, int depth)
+{
+	(void)k;
+	return level_mapping(w, &lv_l7[lv->dir], key, value, depth);
+}
+
+static const struct level lv_port[] = {
+	{keys_port, take_port, DIR_EGRESS},
+	{keys_port, take_port, DIR_INGRESS},
+	{keys_port, take_port, DIR_EGRESS_DENY},
+	{keys_port, take_port, DIR_INGRESS_DENY},
+};
+
+static const char *const keys_rule[] = {"toFQDNs", "toPorts", NULL};
+
+/* An egress (or ingress, deny) rule's toFQDNs and toPorts. */
+static int take_rule(struct walk *w, const struct level *lv, int k,
+		     const yaml_node_t *key, int value, int depth)
+{
+	char why[256];
+
+	if (k == 1)
+		return level_list(w, &lv_port[lv->dir], key, value, depth);
+	if (lv->dir == DIR_EGRESS)
+		return walk_node(w, value, WALK_SELLIST, FQDN_SET_L3, depth);
+	snprintf(why, sizeof(why), "toFQDNs under %s: Cilium's %s has no "
+		 "toFQDNs (the API server refuses the field)",
+		 dir_key[lv->dir], dir_type[lv->dir]);
+	return misplaced(w, key, value, FQDN_SET_L3, depth, why);
+}
+
+static const struct level lv_rule[] = {
+	{keys_rule, take_rule, DIR_EGRESS},
+	{keys_rule, take_rule, DIR_INGRESS},
+	{keys_rule, take_rule, DIR_EGRESS_DENY},
+	{keys_rule, take_rule, DIR_INGRESS_DENY},
+};
+
+/* A Rule (spec, an item of specs): its four rule lists. */
+static int take_spec(struct walk *w, const struct level *lv, int k,
+		     const yaml_node_t *key, int value, int depth)
+{
+	(void)lv;
+	return level_list(w, &lv_rule[k], key, value, depth);
+}
+
+static const struct level lv_spec = {dir_key, take_spec, DIR_EGRESS};
+
+static const char *const keys_policy[] = {"spec", "specs", NULL};
+
+/* A CiliumNetworkPolicy or CiliumClusterwideNetworkPolicy. */
+static int take_policy(struct walk *w, const struct level *lv, int k,
+		       const yaml_node_t *key, int value, int depth)
+{
+	(void)lv;
+	if (k == 0)
+		return level_mapping(w, &lv_spec, key, value, depth);
+	return level_list(w, &lv_spec, key, value, depth);
+}
+
+static const struct level lv_policy = {keys_policy, take_policy,
+				       DIR_EGRESS};
+
+static const char *const keys_list[] = {"items", NULL};
+
+/* A List's items: objects. */
+static int take_list(struct walk *w, const struct level *lv, int k,
+		     const yaml_node_t *key, int value, int depth)
+{
+	(void)lv;
+	(void)k;
+	return level_list(w, NULL, key, value, depth);
+}
+
+static const struct level lv_list = {keys_list, take_list, DIR_EGRESS};
+
+/*
+ * The value of key `name` in mapping `id`, its own or brought by a merge
+ * key, in *out (0 when absent); the key twice in one mapping is an
+ * error.
+ */
+static int map_get(struct walk *w, int id, const char *name, int depth,
+		   int *out)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	size_t first = 0;
+	int rc = walk_enter(w, id, n, depth);
+
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+	     rc == 0 && pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *key = yaml_document_get_node(&w->doc, pr->key);
+		if (!scalar_is(key, name))
+			continue;
+		if (*out != 0)
+			rc = dup_key(w, key, name, first);
+		*out = pr->value;
+		first = key->start_mark.line;
+	}
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+	     rc == 0 && *out == 0 && pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *v = yaml_document_get_node(&w->doc, pr->value);
+		if (!is_merge(yaml_document_get_node(&w->doc, pr->key)))
+			continue;
+		if (v->type == YAML_MAPPING_NODE)
+			rc = map_get(w, pr->value, name, depth + 1, out);
+		for (yaml_node_item_t *it = v->type == YAML_SEQUENCE_NODE
+						    ? v->data.sequence.items.start
+						    : NULL;
+		     it != NULL && rc == 0 && *out == 0 &&
+		     it < v->data.sequence.items.top; it++)
+			if (yaml_document_get_node(&w->doc, *it)->type ==
+			    YAML_MAPPING_NODE)
+				rc = map_get(w, *it, name, depth + 1, out);
+	}
+	w->inside[id - 1] = 0;
+	return rc;
+}
+
+/* Whether scalar n ends with s. */
+static int scalar_ends(const yaml_node_t *n, const char *s)
+{
+	size_t len = strlen(s);
+
+	return n->type == YAML_SCALAR_NODE && n->data.scalar.length >= len &&
+	       memcmp(n->data.scalar.value + n->data.scalar.length - len, s,
+		      len) == 0;
+}
+
+/*
+ * Object `id` (a document, an item of a List): a Cilium policy (kind
+ * CiliumNetworkPolicy, CiliumClusterwideNetworkPolicy or none) or a
+ * List read on the path, anything else walked off it.
+ */
+static int walk_object(struct walk *w, int id, int depth)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id), *kind = NULL;
+	const yaml_node_t *keep = w->kind;
+	unsigned seen = 0;
+	int kid = 0, rc;
+
+	if (n == NULL)
+		return walk_fail(w, 0, "invalid YAML: node %d missing", id);
+	if (n->type != YAML_MAPPING_NODE)
+		return walk_node(w, id, WALK_ANY, 0, depth);
+	rc = map_get(w, id, "kind", depth, &kid);
+	if (rc != 0)
+		return rc;
+	kind = kid ? yaml_document_get_node(&w->doc, kid) : NULL;
+	if (kind == NULL || scalar_null(kind) ||
+	    scalar_is(kind, "CiliumNetworkPolicy") ||
+	    scalar_is(kind, "CiliumClusterwideNetworkPolicy"))
+		return level_walk(w, &lv_policy, id, &seen, depth);
+	if (scalar_ends(kind, "List"))
+		return level_walk(w, &lv_list, id, &seen, depth);
+	w->kind = kind;
+	rc = walk_node(w, id, WALK_ANY, 0, depth);
+	w->kind = keep;
+	return rc;
+}
+
 /* Load the next document into w->doc: 1, 0 at the stream's end, -1. */
 static int load_document(struct walk *w)
 {
@@ -514,7 +1015,8 @@ static int walk_stream(struct walk *w)
 		int rc = load_document(w);
 		if (rc <= 0)
 			return rc;
-		rc = walk_node(w, 1, WALK_ANY, 0, 0);
+		w->parent = 0;
+		rc = walk_object(w, 1, 0);
 		free(w->inside);
 		w->inside = NULL;
 		yaml_document_delete(&w->doc);

@@ -530,18 +530,20 @@ Test(fqdn_sets, toFQDNs_and_dns_are_two_sets)
 /* 300 patterns in both: 600 selectors, 300 in each set, not 600. */
 Test(fqdn_sets, three_hundred_in_both_count_once_per_set)
 {
-	size_t size = 2 * 300 * 48 + 64, n = 0;
+	size_t size = 2 * 300 * 48 + 256, n = 0;
 	char *yaml = malloc(size), err[512];
 	struct fqdn_policy p, sel;
 
 	cr_assert_not_null(yaml);
 	for (int k = 0; k < 2; k++) {
 		n += (size_t)snprintf(yaml + n, size - n, "%s",
-				      k ? "dns:\n" : "toFQDNs:\n");
+				      k ? "  - toPorts:\n    - rules:\n"
+					  "        dns:\n"
+					: "spec:\n  egress:\n  - toFQDNs:\n");
 		for (int i = 0; i < 300; i++)
 			n += (size_t)snprintf(yaml + n, size - n,
-					      "- matchPattern: \"*.p%d.io\"\n",
-					      i);
+					      "%s- matchPattern: \"*.p%d.io\"\n",
+					      k ? "        " : "    ", i);
 	}
 	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_19, yaml, err, sizeof(err)), 0,
 		     "%s", err);
@@ -581,13 +583,15 @@ Test(fqdn_sets, lists_and_generators_are_in_both_sets)
 	cr_expect_eq(p.l3.n + p.l7.n, 100);
 	fqdn_policy_release(&p);
 	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_11,
-			      "toFQDNs:\n- matchName: a.com\n", err,
+			      "spec:\n  egress:\n  - toFQDNs:\n"
+			      "    - matchName: a.com\n", err,
 			      sizeof(err)), 0, "%s", err);
 	cr_expect_eq(p.l3.n, 1);
 	cr_expect_eq(p.l7.n, 0);
 	fqdn_policy_release(&p);
-	parse_fails_as(FQDN_CILIUM_1_19, "toFQDNs: []\ndns:\n",
-		       "a.yaml:2: empty policy");
+	parse_fails_as(FQDN_CILIUM_1_19, "spec:\n  egress:\n  - toFQDNs: []\n"
+		       "    toPorts:\n    - rules:\n        dns:\n",
+		       "empty policy");
 }
 
 Test(fqdn_sets, truncate_keeps_the_set_counts)
@@ -632,8 +636,9 @@ Test(fqdn_keys, unknown_key_is_an_error_with_file_and_line)
 		struct fqdn_policy p;
 		char err[512];
 		cr_expect_eq(parse_as(&p, FQDN_CILIUM_1_19,
-				      "spec:\n  matchPatern: x\n  toFQDNs:\n"
-				      "  - matchName: a.com\n", err,
+				      "spec:\n  matchPatern: x\n  egress:\n"
+				      "  - toFQDNs:\n    - matchName: a.com\n",
+				      err,
 				      sizeof(err)), 0, "%s", err);
 		fqdn_policy_release(&p);
 	}
@@ -670,45 +675,50 @@ Test(fqdn_keys, dns_both_keys_merge_keys_and_empty_selectors)
 {
 	static const char yaml[] =
 		"base: &b {matchPattern: '*.m.io'}\n"
-		"dns:\n"
-		"- matchName: a.io\n"
-		"  matchPattern: '*.a.io'\n"
-		"- <<: *b\n"
-		"  matchName: m.io\n"
-		"- {}\n"
-		"toFQDNs:\n"
-		"- matchName: ''\n"
-		"-\n";
+		"spec:\n"
+		"  egress:\n"
+		"  - toPorts:\n"
+		"    - rules:\n"
+		"        dns:\n"
+		"        - matchName: a.io\n"
+		"          matchPattern: '*.a.io'\n"
+		"        - <<: *b\n"
+		"          matchName: m.io\n"
+		"        - {}\n"
+		"  - toFQDNs:\n"
+		"    - matchName: ''\n"
+		"    -\n";
 	struct fqdn_policy p;
 	char err[512];
 
 	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_19, yaml, err, sizeof(err)), 0,
 		     "%s", err);
 	cr_assert_eq(p.n, 4);
-	expect_sel(&p, 0, FQDN_MATCH_NAME, "a.io", 3);
-	expect_sel(&p, 1, FQDN_MATCH_PATTERN, "*.a.io", 4);
-	expect_sel(&p, 2, FQDN_MATCH_NAME, "m.io", 6);
+	expect_sel(&p, 0, FQDN_MATCH_NAME, "a.io", 7);
+	expect_sel(&p, 1, FQDN_MATCH_PATTERN, "*.a.io", 8);
+	expect_sel(&p, 2, FQDN_MATCH_NAME, "m.io", 10);
 	expect_sel(&p, 3, FQDN_MATCH_PATTERN, "*.m.io", 1);
 	cr_expect_eq(p.l7.n, 4);
 	cr_expect_eq(p.l3.n, 0);
-	cr_expect(warned(&p, "a.yaml:3: a dns rule with both matchName and "
+	cr_expect(warned(&p, "a.yaml:7: a dns rule with both matchName and "
 			     "matchPattern is refused by Cilium 1.19's CRD "
 			     "schema (oneOf)"), "no oneOf warning");
-	cr_expect(warned(&p, "a.yaml:7: a dns rule with no matchName or "
+	cr_expect(warned(&p, "a.yaml:11: a dns rule with no matchName or "
 			     "matchPattern is left out"), "no {} warning");
-	cr_expect(warned(&p, "a.yaml:9: matchName '' in a toFQDNs selector is "
+	cr_expect(warned(&p, "a.yaml:13: matchName '' in a toFQDNs selector is "
 			     "refused by Cilium 1.19's CRD schema"),
 		  "no '' warning");
-	cr_expect(warned(&p, "a.yaml:9: a toFQDNs selector with no matchName "
+	cr_expect(warned(&p, "a.yaml:13: a toFQDNs selector with no matchName "
 			     "or matchPattern is left out: Cilium's name "
 			     "manager would read it as the root name"),
 		  "no empty toFQDNs warning");
-	cr_expect(warned(&p, "a.yaml:10: a toFQDNs selector with no"),
+	cr_expect(warned(&p, "a.yaml:14: a toFQDNs selector with no"),
 		  "no null item warning");
 	fqdn_policy_release(&p);
 	/* 1.11's CRD has no oneOf: both keys in a dns rule, no warning */
 	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_11,
-			      "dns:\n- {matchName: a.io, matchPattern: '*'}\n",
+			      "spec: {egress: [{toPorts: [{rules: {dns: [\n"
+			      "  {matchName: a.io, matchPattern: '*'}]}}]}]}\n",
 			      err, sizeof(err)), 0, "%s", err);
 	cr_expect_eq(p.n, 2);
 	cr_expect_eq(p.nwarnings, 0, "%s", p.nwarnings ? p.warnings[0] : "");
@@ -813,8 +823,9 @@ Test(fqdn_limits, selectors_of_256_bytes_follow_each_version)
 			     "schema (maxLength 255); its agent's code "
 			     "accepts it"), "no maxLength warning");
 	fqdn_policy_release(&p);
-	snprintf(yaml, sizeof(yaml), "toFQDNs:\n- matchName: %s\n", name);
-	parse_fails_as(FQDN_CILIUM_1_19, yaml, "a.yaml:2: no selector left: "
+	snprintf(yaml, sizeof(yaml), "spec:\n  egress:\n  - toFQDNs:\n"
+		 "    - matchName: %s\n", name);
+	parse_fails_as(FQDN_CILIUM_1_19, yaml, "a.yaml:4: no selector left: "
 		       "Cilium 1.19 leaves each of the 1 in the file out of "
 		       "every set");
 	cr_assert_eq(parse_as(&p, FQDN_CILIUM_1_11, yaml, err, sizeof(err)), 0,
@@ -910,4 +921,119 @@ Test(fqdn_limits, generated_queries_of_long_selectors_are_whole)
 	fqdn_ref_release(&r);
 	fqdn_policy_release(&p);
 	free(s);
+}
+
+/* --- where Cilium reads selectors: its types, not any key anywhere --- */
+
+/* spec and specs, CiliumNetworkPolicy and CiliumClusterwideNetworkPolicy,
+ * kind: List and CiliumNetworkPolicyList items, flow style, a merge key
+ * bringing a rule's toFQDNs (read through it: two selectors), labels
+ * named dns and toFQDNs (strings: no selector), an empty ingress dns. */
+Test(fqdn_where, the_shapes_cilium_reads)
+{
+	struct fqdn_policy p;
+
+	load_ok(&p, "data/fqdn/shapes.yaml");
+	cr_assert_eq(p.n, 6);
+	expect_sel(&p, 0, FQDN_MATCH_NAME, "spec.example.com", 13);
+	expect_sel(&p, 1, FQDN_MATCH_PATTERN, "*.specs.example.com", 24);
+	expect_sel(&p, 2, FQDN_MATCH_NAME, "flow.example.com", 26);
+	expect_sel(&p, 3, FQDN_MATCH_PATTERN, "*.specs.example.com", 24);
+	expect_sel(&p, 4, FQDN_MATCH_PATTERN, "*.list.example.com", 35);
+	expect_sel(&p, 5, FQDN_MATCH_NAME, "cnplist.example.com", 41);
+	expect_counts(&p.l3, 4, 2, 2, "L3");
+	expect_counts(&p.l7, 2, 1, 1, "L7");
+	cr_expect_eq(fqdn_selector_sets(&p, 2), (unsigned)FQDN_SET_L7);
+	cr_expect_eq(fqdn_selector_sets(&p, 4), (unsigned)FQDN_SET_L7);
+	cr_expect_eq(p.nwarnings, 0, "%s", p.nwarnings ? p.warnings[0] : "");
+	fqdn_policy_release(&p);
+}
+
+/* The tester's three: each a one-line error naming the file and line,
+ * why, and what Cilium does. */
+Test(fqdn_where, ingress_dns_deny_toFQDNs_and_duplicates_are_errors)
+{
+	load_fails("data/fqdn/ingress_dns.yaml",
+		   "data/fqdn/ingress_dns.yaml:15: DNS rules under ingress: "
+		   "Cilium refuses the policy (DNS rules are allowed on "
+		   "egress only)");
+	load_fails("data/fqdn/egress_deny_fqdns.yaml",
+		   "data/fqdn/egress_deny_fqdns.yaml:10: toFQDNs under "
+		   "egressDeny: Cilium's EgressDenyRule has no toFQDNs (the "
+		   "API server refuses the field)");
+	load_fails("data/fqdn/dup_tofqdns.yaml",
+		   "data/fqdn/dup_tofqdns.yaml:8: 'toFQDNs' given twice in "
+		   "one mapping (line 6 first): kubectl refuses the YAML "
+		   "(duplicate key)");
+}
+
+/* The other rule types and deny port rules. */
+Test(fqdn_where, other_rule_types)
+{
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "spec:\n  ingress:\n  - toFQDNs:\n"
+		       "    - matchName: a.com\n",
+		       "a.yaml:3: toFQDNs under ingress: Cilium's IngressRule "
+		       "has no toFQDNs (the API server refuses the field)");
+	parse_fails_as(FQDN_CILIUM_1_11,
+		       "spec:\n  ingressDeny:\n  - toFQDNs: []\n",
+		       "a.yaml:3: toFQDNs under ingressDeny: Cilium's "
+		       "IngressDenyRule has no toFQDNs");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "specs:\n- egressDeny:\n  - toPorts:\n    - rules:\n"
+		       "        dns: [{matchName: a.com}]\n",
+		       "a.yaml:5: DNS rules under egressDeny: Cilium's "
+		       "PortDenyRule has no rules (the API server refuses the "
+		       "field)");
+	/* a selector refused anywhere is named before the place */
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "spec:\n  egressDeny:\n  - toFQDNs:\n"
+		       "    - matchName: a$b.com\n",
+		       "a.yaml:4: matchName 'a$b.com'");
+}
+
+/* Any other place, any other kind, a key twice on the way, a value of
+ * the wrong shape. */
+Test(fqdn_where, other_places_kinds_duplicates_and_shapes)
+{
+	parse_fails_as(FQDN_CILIUM_1_19, "toFQDNs:\n- matchName: a.com\n",
+		       "a.yaml:1: toFQDNs at the top of a document: Cilium "
+		       "reads toFQDNs only in an egress rule (spec.egress[], "
+		       "specs[].egress[]); the API server refuses the field "
+		       "here");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "kind: CiliumNetworkPolicy\nspec:\n  toFQDNs:\n"
+		       "  - matchName: a.com\n",
+		       "a.yaml:3: toFQDNs under 'spec': Cilium reads toFQDNs "
+		       "only in an egress rule");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "spec:\n  egress:\n  - toPorts:\n"
+		       "    - dns: [{matchName: a.com}]\n",
+		       "a.yaml:4: dns under 'toPorts': Cilium reads DNS rules "
+		       "only in egress[].toPorts[].rules; the API server "
+		       "refuses the field here");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "kind: NetworkPolicy\nspec:\n  egress:\n"
+		       "  - toFQDNs: [{matchName: a.com}]\n",
+		       "a.yaml:4: toFQDNs in a kind 'NetworkPolicy' object: "
+		       "Cilium reads toFQDNs only in a CiliumNetworkPolicy or "
+		       "CiliumClusterwideNetworkPolicy");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "spec:\n  egress: []\nspec:\n  egress: []\n",
+		       "a.yaml:3: 'spec' given twice in one mapping (line 1 "
+		       "first): kubectl refuses the YAML (duplicate key)");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "spec:\n  egress:\n  - toPorts:\n    - rules:\n"
+		       "        dns: []\n        dns: []\n",
+		       "a.yaml:6: 'dns' given twice in one mapping (line 5 "
+		       "first)");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "spec:\n  egress:\n  - toPorts: []\n    toPorts: []\n",
+		       "a.yaml:4: 'toPorts' given twice");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "kind: List\nkind: List\nitems: []\n",
+		       "a.yaml:2: 'kind' given twice");
+	parse_fails_as(FQDN_CILIUM_1_19,
+		       "spec:\n  egress:\n    toFQDNs: [{matchName: a.com}]\n",
+		       "a.yaml:3: egress must be a list, not a mapping");
 }
