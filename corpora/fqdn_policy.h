@@ -287,8 +287,10 @@ int fqdn_policy_generate_k8s(struct fqdn_policy *p, size_t n, uint64_t seed);
 
 /*
  * Read a policy file: CiliumNetworkPolicy YAML (every matchName and
- * matchPattern under `toFQDNs:`, in FQDN_SET_L3, or `dns:`, in
- * FQDN_SET_L7, in any document; aliases are followed) when a line that
+ * matchPattern under an egress rule's `toFQDNs:`, in FQDN_SET_L3, or
+ * its `toPorts[].rules.dns:`, in FQDN_SET_L7, in any document; those
+ * keys anywhere else are errors, see fqdn_yaml.c; aliases and merge keys
+ * are followed) when a line that
  * is not a '#' comment holds ':' (no selector can, no YAML policy can do
  * without), otherwise a plain list (one selector per line, '*' marks a
  * pattern, surrounding blanks, '#' comments and blank lines ignored; a
