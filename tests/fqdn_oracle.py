@@ -150,12 +150,15 @@ def rand_query(sels, rng):
 
 
 def yaml_policy(sels):
+    """The selectors as a CNP's DNS rules: the proxy's set, which the
+    regexes built here (GeneratePattern, setPortRulesForID) model."""
     lines = ["apiVersion: cilium.io/v2", "kind: CiliumNetworkPolicy",
              "metadata:", "  name: oracle", "spec:", "  egress:",
-             "  - toFQDNs:"]
+             "  - toPorts:", "    - ports:", "      - port: '53'",
+             "        protocol: ANY", "      rules:", "        dns:"]
     for kind, text in sels:
         key = "matchName" if kind == "name" else "matchPattern"
-        lines.append("    - %s: '%s'" % (key, text))
+        lines.append("        - %s: '%s'" % (key, text))
     return "\n".join(lines) + "\n"
 
 
