@@ -718,24 +718,42 @@ static int level_walk(struct walk *w, const struct level *lv, int id,
 	return rc;
 }
 
+/*
+ * Value `id` of key `key` into *out when it is a node of `type` (`must`
+ * names it: "a mapping"); *out NULL when it is null (nothing to read).
+ * 0, or -1 with the error said (a missing node, another type).
+ */
+static int level_value(struct walk *w, const yaml_node_t *key, int id,
+		       yaml_node_type_t type, const char *must,
+		       yaml_node_t **out)
+{
+	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	char what[64], kb[80];
+
+	*out = NULL;
+	if (n == NULL)
+		return walk_fail(w, 0, "invalid YAML: node %d missing", id);
+	if (scalar_null(n))
+		return 0;
+	if (n->type != type)
+		return walk_fail(w, n->start_mark.line, "%s must be %s, not %s",
+				 key_text(key, kb, sizeof(kb)), must,
+				 node_what(n, what, sizeof(what)));
+	*out = n;
+	return 0;
+}
+
 /* Value `id` of key `key`, which must be a mapping (or null) read at
  * level lv. */
 static int level_mapping(struct walk *w, const struct level *lv,
 			 const yaml_node_t *key, int id, int depth)
 {
-	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	yaml_node_t *n;
 	unsigned seen = 0;
-	char what[64], kb[80];
 
-	if (n == NULL)
-		return walk_fail(w, 0, "invalid YAML: node %d missing", id);
-	if (scalar_null(n))
-		return 0;
-	if (n->type != YAML_MAPPING_NODE)
-		return walk_fail(w, n->start_mark.line, "%s must be a mapping, "
-				 "not %s", key_text(key, kb, sizeof(kb)),
-				 node_what(n, what, sizeof(what)));
-	return level_walk(w, lv, id, &seen, depth);
+	if (level_value(w, key, id, YAML_MAPPING_NODE, "a mapping", &n) != 0)
+		return -1;
+	return n == NULL ? 0 : level_walk(w, lv, id, &seen, depth);
 }
 
 static int walk_object(struct walk *w, int id, int depth);
@@ -745,18 +763,14 @@ static int walk_object(struct walk *w, int id, int depth);
 static int level_list(struct walk *w, const struct level *lv,
 		      const yaml_node_t *key, int id, int depth)
 {
-	yaml_node_t *n = yaml_document_get_node(&w->doc, id);
+	yaml_node_t *n;
 	char what[64], kb[80];
 	int rc;
 
+	if (level_value(w, key, id, YAML_SEQUENCE_NODE, "a list", &n) != 0)
+		return -1;
 	if (n == NULL)
-		return walk_fail(w, 0, "invalid YAML: node %d missing", id);
-	if (scalar_null(n))
 		return 0;
-	if (n->type != YAML_SEQUENCE_NODE)
-		return walk_fail(w, n->start_mark.line, "%s must be a list, "
-				 "not %s", key_text(key, kb, sizeof(kb)),
-				 node_what(n, what, sizeof(what)));
 	rc = walk_enter(w, id, n, depth);
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
 	     rc == 0 && it < n->data.sequence.items.top; it++) {

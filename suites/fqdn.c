@@ -924,15 +924,16 @@ static int fqdn_case_expect(void *arg, const struct case_item *c, void *out,
 			    char *by, size_t size)
 {
 	const struct fqdn_size *z = arg;
-	const struct fqdn_policy *p = c->klass ? &z->policy_l3 : &z->policy;
+	const struct fqdn_strategy *s = ((const struct fqdn_case *)c->arg)->s;
+	const struct fqdn_policy *p = strategy_policy(z, s);
+	int l3 = (s->flags & FQDN_S_L3) != 0;
 	struct fqdn_ref r;
 	int rc;
 
 	snprintf(by, size, "reference, Cilium v%s's rules%s",
 		 fqdn_cilium_name(p->cilium),
-		 c->klass ? " on the name manager's toFQDNs" : "");
-	if ((c->klass ? fqdn_ref_init_name_manager(&r, p)
-		      : fqdn_ref_init(&r, p)) != 0)
+		 l3 ? " on the name manager's toFQDNs" : "");
+	if ((l3 ? fqdn_ref_init_name_manager(&r, p) : fqdn_ref_init(&r, p)) != 0)
 		return CASE_REF_ERROR;
 	rc = fqdn_expect(&r, z->sets, FQDN_NSETS, out);
 	fqdn_ref_release(&r);

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "corpora/fqdn_policy.h"
+
 /* How many stars s[0..len) starts with. */
 static inline size_t fqdn_leading_stars(const char *s, size_t len)
 {
@@ -30,6 +32,13 @@ static inline int fqdn_dns_wildcard(const char *s, size_t len)
 	if (len > 0 && s[len - 1] == '.')
 		len--;
 	return len > 0 && fqdn_leading_stars(s, len) == len;
+}
+
+/* 1 when selector s is a matchPattern that is a DNS wildcard. */
+static inline int fqdn_sel_dns_wildcard(const struct fqdn_selector *s)
+{
+	return s->kind == FQDN_MATCH_PATTERN &&
+	       fqdn_dns_wildcard(s->text, s->len);
 }
 
 /*

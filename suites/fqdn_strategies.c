@@ -294,13 +294,6 @@ static int generate_trie(const struct fqdn_strategy *st,
 
 /* --- Cilium's per-selector shapes --- */
 
-/* 1 when s is a 1.19 DNS wildcard matchPattern ("*", "**.": fqdn_forms.h). */
-static int stars_only(const struct fqdn_selector *s)
-{
-	return s->kind == FQDN_MATCH_PATTERN &&
-	       fqdn_dns_wildcard(s->text, s->len);
-}
-
 /* The length of s's 1.19 subdomain wildcard prefix ("**.", "***."), or 0. */
 static size_t subdomain_wild(const struct fqdn_selector *s)
 {
@@ -319,7 +312,7 @@ static const char *v119_gap(const struct fqdn_policy *p)
 	if (p->cilium != FQDN_CILIUM_1_19)
 		return NULL;
 	for (size_t i = 0; i < p->n; i++) {
-		if (stars_only(&p->sel[i]))
+		if (fqdn_sel_dns_wildcard(&p->sel[i]))
 			return "Cilium 1.19: a stars-only matchPattern ('*', "
 			       "'**.') allows every name; this strategy's "
 			       "regex is 1.11's ToRegexp (cilium-l7, "
@@ -400,7 +393,7 @@ static int l7_regex(const struct fqdn_policy *p, size_t from, size_t to,
 				return -1;
 			continue;
 		}
-		if (v119 && stars_only(s)) {
+		if (v119 && fqdn_sel_dns_wildcard(s)) {
 			every = 1; /* the whole selector allows every name */
 			continue;
 		}
@@ -476,7 +469,7 @@ static int l3_regex(const struct fqdn_policy *p, const struct fqdn_selector *s,
 		return apply_rule(s->kind == FQDN_MATCH_NAME ? &name_anchored
 							     : &pat_anchored,
 				  s, b, ps);
-	if (stars_only(s)) {
+	if (fqdn_sel_dns_wildcard(s)) {
 		sb_str(&re, FQDN_MATCH_ALL_RE);
 		return push_regex(ps, &re);
 	}

@@ -544,13 +544,6 @@ static int insert_pattern(struct fqdn_trie *t, const char *low, size_t len,
 	return 0;
 }
 
-/* 1 when s is a 1.19 DNS wildcard pattern ("*", "**.": fqdn_forms.h). */
-static int all_stars(const struct fqdn_selector *s)
-{
-	return s->kind == FQDN_MATCH_PATTERN &&
-	       fqdn_dns_wildcard(s->text, s->len);
-}
-
 /* The group of heads of j labels, made when absent; NULL when full. */
 static struct trie_group *group_of(struct fqdn_trie *t, size_t j)
 {
@@ -644,7 +637,7 @@ static int trie_insert(struct fqdn_trie *t, const struct fqdn_selector *s,
 	size_t len, skip = 0;
 	int rc;
 
-	if (v == FQDN_CILIUM_1_19 && all_stars(s)) {
+	if (v == FQDN_CILIUM_1_19 && fqdn_sel_dns_wildcard(s)) {
 		t->match_all = 2;
 		t->tld_any = 1;
 		return 0;
