@@ -6,6 +6,7 @@
 #include "corpora/file.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,9 +266,14 @@ static int fold_into(struct http_req *q, struct http_span more)
 	size_t n = h->value.n + 1 + more.n;
 	char *to;
 
-	/* a value folded before is the buffer's last: append in place */
-	if (h->value.p + h->value.n == q->buf + q->buf_len) {
+	/* a value folded before is the buffer's last (only the last header
+	   folds): append in place, past what trim() cut from its end (an
+	   empty fold leaves a blank there; copying the value again for each
+	   such fold outgrew the buffer's 2 * len) */
+	if ((uintptr_t)h->value.p >= (uintptr_t)q->buf &&
+	    (uintptr_t)h->value.p <= (uintptr_t)(q->buf + q->buf_len)) {
 		to = (char *)h->value.p;
+		q->buf_len = (size_t)(to + h->value.n - q->buf);
 		buf_take(q, 1 + more.n);
 	} else {
 		to = memcpy(buf_take(q, n), h->value.p, h->value.n);
