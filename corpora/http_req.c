@@ -15,6 +15,7 @@
 void http_req_init(struct http_req *q)
 {
 	memset(q, 0, sizeof(*q));
+	q->modsec = MODSEC_DEFAULT;
 }
 
 void http_req_release(struct http_req *q)
@@ -24,7 +25,7 @@ void http_req_release(struct http_req *q)
 	free(q->args_get.v);
 	free(q->args_post.v);
 	free(q->buf);
-	memset(q, 0, sizeof(*q));
+	http_req_init(q);
 }
 
 /* RFC 7230 tchar. */

@@ -29,6 +29,8 @@
 
 #include <stddef.h>
 
+#include "corpora/modsec.h"
+
 /* Bytes in the payload, or in the request's own buffer. */
 struct http_span {
 	const char *p;
@@ -61,6 +63,9 @@ struct http_req {
 	struct http_pairs headers, cookies, args_get, args_post;
 	char *buf;                 /* decoded args and folded headers */
 	size_t buf_len, buf_cap;
+	/* the ModSecurity whose reading the parse follows: MODSEC_DEFAULT
+	   after http_req_init(); set it before a parse, which keeps it */
+	enum modsec_version modsec;
 };
 
 void http_req_init(struct http_req *q);

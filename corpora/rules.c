@@ -85,6 +85,7 @@ static int src_error(const struct src *s, const char *fmt, ...)
 void ruleset_init(struct ruleset *rs)
 {
 	memset(rs, 0, sizeof(*rs));
+	rs->modsec = MODSEC_DEFAULT;
 }
 
 /* Drop the patterns from index `from` on (those of a rule not added). */
@@ -96,6 +97,8 @@ static void drop_patterns(struct ruleset *rs, size_t from)
 
 void rules_release(struct ruleset *rs)
 {
+	enum modsec_version v = rs->modsec;
+
 	for (size_t i = 0; i < rs->n; i++) {
 		free(rs->r[i].name);
 		free(rs->r[i].where);
@@ -106,6 +109,7 @@ void rules_release(struct ruleset *rs)
 	free(rs->r);
 	free(rs->p);
 	ruleset_init(rs);
+	rs->modsec = v;
 }
 
 /* Room for one more element of an array of *cap (doubling).  0 or -1. */

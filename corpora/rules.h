@@ -46,6 +46,8 @@
 
 #include <stddef.h>
 
+#include "corpora/modsec.h"
+
 /*
  * Longest pattern a rule may have: some engines need hundreds of bytes
  * of memory per pattern byte, and no real rule comes near.
@@ -84,6 +86,9 @@ struct ruleset {
 	size_t pcap;    /* of p */
 	size_t skipped; /* rules that were not regexes (other operators,
 			   macros, Snort rules without pcre) */
+	/* the ModSecurity that reads modsec files (corpora/modsec.h):
+	   MODSEC_DEFAULT after ruleset_init(); set it before rules_load() */
+	enum modsec_version modsec;
 };
 
 enum rules_format {

@@ -191,11 +191,13 @@ static size_t html_decode(const char *in, size_t n, char *out)
 	return o;
 }
 
-size_t waf_transform(enum waf_tfn t, const char *in, size_t n, char *out)
+size_t waf_transform(enum waf_tfn t, enum modsec_version v, const char *in,
+		     size_t n, char *out)
 {
 	size_t o = 0;
 	int inws = 0;
 
+	(void)v; /* the versions differ in none yet */
 	switch (t) {
 	case WAF_T_URLDECODE:
 		return url_decode(in, n, out, 0);
@@ -414,10 +416,12 @@ static size_t action_len(const char *a)
 	return i;
 }
 
-int waf_spec_parse(const char *vars, const char *actions, struct waf_spec *w,
-		   char *why, size_t size)
+int waf_spec_parse(const char *vars, const char *actions,
+		   enum modsec_version v, struct waf_spec *w, char *why,
+		   size_t size)
 {
 	memset(w, 0, sizeof(*w));
+	w->modsec = v;
 	why[0] = '\0';
 	for (const char *p = vars; *p != '\0';) {
 		size_t n = strcspn(p, "|");
@@ -436,7 +440,7 @@ int waf_spec_parse(const char *vars, const char *actions, struct waf_spec *w,
 
 int waf_spec_same(const struct waf_spec *a, const struct waf_spec *b)
 {
-	if (a->nt != b->nt || a->ntfn != b->ntfn ||
+	if (a->modsec != b->modsec || a->nt != b->nt || a->ntfn != b->ntfn ||
 	    memcmp(a->tfn, b->tfn, a->ntfn) != 0)
 		return 0;
 	for (size_t i = 0; i < a->nt; i++)
@@ -473,7 +477,8 @@ static int emit(const struct waf_spec *w, struct http_span v,
 	}
 	memcpy(s->p, v.p, v.n);
 	for (size_t i = 0; i < w->ntfn; i++)
-		v.n = waf_transform((enum waf_tfn)w->tfn[i], s->p, v.n, s->p);
+		v.n = waf_transform((enum waf_tfn)w->tfn[i], w->modsec, s->p,
+				    v.n, s->p);
 	return fn(arg, s->p, v.n);
 }
 

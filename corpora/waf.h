@@ -61,15 +61,18 @@ struct waf_spec {
 	size_t nt;
 	unsigned char tfn[WAF_MAX_TFNS]; /* enum waf_tfn, in order */
 	size_t ntfn;
+	enum modsec_version modsec; /* whose reading (waf_spec_parse()) */
 };
 
 /*
- * Read a SecRule's VARIABLES and actions into w.  0; 1 when rxbench
- * cannot read them faithfully, with why naming the variable, selector,
- * transformation or action ("transformation t:jsDecode").
+ * Read a SecRule's VARIABLES and actions into w as ModSecurity version v
+ * does.  0; 1 when rxbench cannot read them faithfully, with why naming
+ * the variable, selector, transformation or action ("transformation
+ * t:jsDecode").
  */
-int waf_spec_parse(const char *vars, const char *actions, struct waf_spec *w,
-		   char *why, size_t size);
+int waf_spec_parse(const char *vars, const char *actions,
+		   enum modsec_version v, struct waf_spec *w, char *why,
+		   size_t size);
 
 /* Do two specs read the same values (one compiled set for both)? */
 int waf_spec_same(const struct waf_spec *a, const struct waf_spec *b);
@@ -93,9 +96,11 @@ void waf_scratch_release(struct waf_scratch *s);
 
 /*
  * Apply transformation t to in[0..n) into out (n bytes at least: none of
- * these makes a value longer).  Returns the new length.
+ * these makes a value longer) as ModSecurity version v does.  Returns
+ * the new length.
  */
-size_t waf_transform(enum waf_tfn t, const char *in, size_t n, char *out);
+size_t waf_transform(enum waf_tfn t, enum modsec_version v, const char *in,
+		     size_t n, char *out);
 
 /* "lowercase" -> WAF_T_LOWERCASE; -1 when rxbench does not apply it. */
 int waf_tfn_parse(const char *name, size_t len);

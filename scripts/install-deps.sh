@@ -26,6 +26,9 @@ if [ "${1:-build}" = test ]; then
 	# golang-github-miekg-dns-dev: the fqdn suite's --query-form=wire
 	# (corpora/dns_wire.c) checked against the real miekg/dns
 	pkgs+=(golang-github-miekg-dns-dev)
+	# libmodsecurity-dev: the --rules-target=variables reading checked
+	# against the real libmodsecurity3 (tests/modsec_oracle.c)
+	pkgs+=(libmodsecurity-dev)
 	command -v node >/dev/null || pkgs+=(nodejs)
 fi
 

@@ -138,6 +138,7 @@ struct payload_config {
 	size_t nrule_files;
 	enum rules_format rules_format;
 	enum rules_target rules_target;
+	enum modsec_version modsec; /* --modsec */
 	int per_rule;       /* --per-rule: the per-rule scenario too */
 	const char *pcap;
 	enum payload_mode modes[PMODE_COUNT]; /* --mode; none: block */
@@ -154,6 +155,7 @@ static void payload_config_init(void *cfg)
 
 	c->match_rate = 0.01;
 	c->link_gbps = 100;
+	c->modsec = MODSEC_DEFAULT;
 	c->seed = 1;
 }
 
@@ -422,6 +424,17 @@ static int opt_rules_format(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
+static int opt_modsec(void *cfg, const char *v, char *err, size_t size)
+{
+	if (strcmp(v, "3") != 0 && strcmp(v, "2") != 0) {
+		snprintf(err, size, "use 3 (libmodsecurity3) or 2 (mod_security2)");
+		return -1;
+	}
+	((struct payload_config *)cfg)->modsec =
+		v[0] == '3' ? MODSEC_V3 : MODSEC_V2;
+	return 0;
+}
+
 static int opt_rules_target(void *cfg, const char *v, char *err, size_t size)
 {
 	static const char *const names[] = {
@@ -538,6 +551,9 @@ static const struct opt_spec payload_options[] = {
 	 "variables (ModSecurity rules on the request's\n"
 	 "parts), auto (default: variables for SecRules)", OPT_CALL, 0, 0, 0,
 	 opt_rules_target},
+	{"modsec", "V", "the ModSecurity whose reading SecRules follow:\n"
+	 "3 (libmodsecurity3, default) or 2 (mod_security2)", OPT_CALL, 0, 0,
+	 0, opt_modsec},
 	{"per-rule", NULL, "each rule alone too (scenario per-rule)",
 	 OPT_FLAG, PAYLOAD_OPT(per_rule), 0, 0, NULL},
 	{"pcap", "FILE", "TCP/UDP payloads of a capture instead", OPT_TEXT,
@@ -1308,6 +1324,7 @@ static int reallife_rules(const struct payload_config *cfg,
 	char err[512];
 
 	ruleset_init(&pr->rs);
+	pr->rs.modsec = cfg->modsec;
 	pr->builtin = cfg->nrule_files == 0;
 	if (pr->builtin && rules_builtin(&pr->rs) != 0)
 		return -1;
@@ -1473,6 +1490,9 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 	if (sc->rules && ss->sr->data != NULL)
 		rc |= input_f(in, "rules-target", "%s", payload_rules_target_name(
 				      &((struct reallife *)ss->sr->data)->pr));
+	if (sc->rules && ss->sr->data != NULL &&
+	    ((struct reallife *)ss->sr->data)->pr.variables)
+		rc |= input_f(in, "modsec", "%d", (int)cfg->modsec);
 	return rc ? -1 : 0;
 }
 

@@ -93,8 +93,8 @@ static int rule_target(struct payload_rules *pr, size_t r)
 
 	if (ru->vars == NULL)
 		return 0; /* not ModSecurity's: the whole packet */
-	if (waf_spec_parse(ru->vars, ru->actions, &pr->spec[r], why,
-			   sizeof(why)) == 0) {
+	if (waf_spec_parse(ru->vars, ru->actions, pr->rs.modsec, &pr->spec[r],
+			   why, sizeof(why)) == 0) {
 		pr->has_spec[r] = 1;
 		for (size_t k = ru->first; k < ru->first + ru->n; k++)
 			if (pr->rs.p[k].negated)
@@ -620,6 +620,7 @@ int payload_requests(struct scen_size *ss, const struct payload_rules *pr)
 	for (size_t i = 0; i < pk->n; i++) {
 		int rc;
 		http_req_init(&ss->req[i]);
+		ss->req[i].modsec = pr->rs.modsec;
 		rc = http_req_parse(&ss->req[i], pk->pkt[i].p, pk->pkt[i].len,
 				    why, sizeof(why));
 		if (rc < 0)

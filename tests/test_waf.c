@@ -210,7 +210,7 @@ static void expect_tfn(enum waf_tfn t, const char *in, size_t n,
 		       const char *want, size_t wn)
 {
 	char out[256];
-	size_t got = waf_transform(t, in, n, out);
+	size_t got = waf_transform(t, MODSEC_V3, in, n, out);
 
 	cr_expect(got == wn && memcmp(out, want, wn) == 0,
 		  "transformation %d of \"%.*s\": got \"%.*s\"", t, (int)n, in,
@@ -287,20 +287,24 @@ Test(waf, variables_with_selectors_and_exclusions)
 				    "REQUEST_HEADERS:User-Agent|ARGS|"
 				    "REQUEST_BASENAME|XML:/*",
 				    "id:1,phase:2,t:none,t:lowercase,msg:'a, b'",
-				    &w, why, sizeof(why)), 0, "%s", why);
+				    MODSEC_V3, &w, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(waf_each(&w, &q, &sc, collect, &s), 0);
 	cr_expect_eq(s.n, 4, "b, nikto, 'or, page.php: %zu", s.n);
 	cr_expect(has(&s, "b") && has(&s, "nikto") && has(&s, "'or") &&
 		  has(&s, "page.php"));
 	cr_expect(!has(&s, "a"), "__utmz is left out");
-	cr_expect_eq(waf_spec_parse("TX:foo", "", &w, why, sizeof(why)), 1);
+	cr_expect_eq(waf_spec_parse("TX:foo", "", MODSEC_V3,
+				    &w, why, sizeof(why)), 1);
 	cr_expect_str_eq(why, "variable TX");
-	cr_expect_eq(waf_spec_parse("ARGS", "t:jsDecode", &w, why, sizeof(why)), 1);
+	cr_expect_eq(waf_spec_parse("ARGS", "t:jsDecode", MODSEC_V3,
+				    &w, why, sizeof(why)), 1);
 	cr_expect_str_eq(why, "transformation t:jsDecode");
-	cr_expect_eq(waf_spec_parse("&ARGS", "", &w, why, sizeof(why)), 1);
-	cr_expect_eq(waf_spec_parse("ARGS:/^a.*$/", "", &w, why, sizeof(why)), 1);
-	cr_expect_eq(waf_spec_parse("ARGS", "t:none,multiMatch", &w, why,
-				    sizeof(why)), 1);
+	cr_expect_eq(waf_spec_parse("&ARGS", "", MODSEC_V3,
+				    &w, why, sizeof(why)), 1);
+	cr_expect_eq(waf_spec_parse("ARGS:/^a.*$/", "", MODSEC_V3,
+				    &w, why, sizeof(why)), 1);
+	cr_expect_eq(waf_spec_parse("ARGS", "t:none,multiMatch", MODSEC_V3,
+				    &w, why, sizeof(why)), 1);
 	waf_scratch_release(&sc);
 	http_req_release(&q);
 }

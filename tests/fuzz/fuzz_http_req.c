@@ -83,7 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_pairs(&q.cookies);
 		check_pairs(&q.args_get);
 		check_pairs(&q.args_post);
-		if (waf_spec_parse(vars, tfns, &w, why, sizeof(why)) != 0 ||
+		if (waf_spec_parse(vars, tfns, MODSEC_V3, &w, why,
+				   sizeof(why)) != 0 ||
 		    waf_each(&w, &q, &s, touch, NULL) < 0)
 			abort();
 	}
