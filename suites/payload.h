@@ -437,6 +437,14 @@ int payload_pattern_on(const struct payload_rules *pr, size_t k,
 		       void *arg);
 
 /*
+ * The reference's answer for rule r of pr (pr->by_ref[r]) on packet p, q
+ * its request or NULL: what payload_rule_expect() takes as expected (for
+ * tests/modsec_ref_cli.c).  1, 0, or -1 out of memory.
+ */
+int payload_rule_ref(struct payload_rules *pr, size_t r, const struct packet *p,
+		     const struct http_req *q);
+
+/*
  * The expected answer of rule r on pk: its packets as bits (bits[i / 8]
  * bit i % 8, zeroed by the caller) and *count.  BY_VOTE (the rule out of
  * the reference's reach: nothing filled), else what filled them, or -1

@@ -963,6 +963,12 @@ static int ref_answer(struct payload_rules *pr, size_t r,
 	return rules_holds(&pr->rs, r, pr->ref_hit);
 }
 
+int payload_rule_ref(struct payload_rules *pr, size_t r, const struct packet *p,
+		     const struct http_req *q)
+{
+	return ref_answer(pr, r, p, q);
+}
+
 /*
  * In a flow mode the planted truth per flow (corpora/packets.h) is held
  * against the reference on each reassembled flow, rule by rule, before
