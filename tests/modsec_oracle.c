@@ -600,10 +600,12 @@ static int denied(Transaction *t)
 	return d;
 }
 
-/* Whether rule set `set` denies request q. */
+/* Whether rule set `set` denies request q.  The transaction's id is a
+ * fixed "1" (no rule here reads UNIQUE_ID): making one per transaction
+ * took a third of the oracle's time. */
 static int decide(ModSecurity *ms, RulesSet *set, const struct oreq *q)
 {
-	Transaction *t = msc_new_transaction(ms, set, NULL);
+	Transaction *t = msc_new_transaction_with_id(ms, set, "1", NULL);
 	int d;
 
 	msc_process_connection(t, "127.0.0.1", 12345, "127.0.0.1", 80);
