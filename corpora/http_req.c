@@ -46,7 +46,9 @@ static int hex_val(unsigned char c)
 	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
 }
 
-size_t http_url_decode(const char *s, size_t n, char *out)
+/* %XX decoded, '+' a space when plus (urlDecode) or kept (libmodsecurity3's
+ * utils::uri_decode); a malformed escape kept. */
+static size_t pct_decode(const char *s, size_t n, char *out, int plus)
 {
 	size_t o = 0;
 
@@ -58,10 +60,15 @@ size_t http_url_decode(const char *s, size_t n, char *out)
 					  hex_val((unsigned char)s[i + 2]));
 			i += 2;
 		} else {
-			out[o++] = c == '+' ? ' ' : (char)c;
+			out[o++] = c == '+' && plus ? ' ' : (char)c;
 		}
 	}
 	return o;
+}
+
+size_t http_url_decode(const char *s, size_t n, char *out)
+{
+	return pct_decode(s, n, out, 1);
 }
 
 static int pair_add(struct http_pairs *l, struct http_span name,
@@ -88,7 +95,10 @@ static char *buf_take(struct http_req *q, size_t n)
 	return p;
 }
 
-/* Split s on '&' into l, names and values URL-decoded.  0 or -1. */
+/* Split s on '&' into l, names and values URL-decoded; an empty piece is
+ * an argument with an empty name and value, a trailing '&' none (both
+ * versions: libmodsecurity3's extractArguments splits with getline,
+ * mod_security2's parse_arguments adds the empty name).  0 or -1. */
 static int args_parse(struct http_req *q, struct http_span s,
 		      struct http_pairs *l)
 {
@@ -102,8 +112,6 @@ static int args_parse(struct http_req *q, struct http_span s,
 		amp = memchr(piece, '&', s.n - i);
 		len = amp ? (size_t)(amp - piece) : s.n - i;
 		i += len + 1;
-		if (len == 0)
-			continue;
 		eq = memchr(piece, '=', len);
 		name.n = eq ? (size_t)(eq - piece) : len;
 		name.p = buf_take(q, name.n);
@@ -122,33 +130,61 @@ static int args_parse(struct http_req *q, struct http_span s,
 	return 0;
 }
 
-static struct http_span trim(struct http_span s)
+static struct http_span trim_left(struct http_span s)
 {
 	while (s.n > 0 && (s.p[0] == ' ' || s.p[0] == '\t')) {
 		s.p++;
 		s.n--;
 	}
+	return s;
+}
+
+static struct http_span trim(struct http_span s)
+{
+	s = trim_left(s);
 	while (s.n > 0 && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
 		s.n--;
 	return s;
 }
 
-/* One Cookie header's value split on ';' into q->cookies.  0 or -1. */
+/*
+ * The separator of a Cookie header's value: ';', or for v2 ',' when the
+ * value has no ';' and its first ',' is followed by a space (mod_security2
+ * modsecurity.c, modsecurity_tx_init, cookie format 0).
+ */
+static char cookie_sep(const struct http_req *q, struct http_span v)
+{
+	const char *comma = memchr(v.p, ',', v.n);
+
+	if (q->modsec != MODSEC_V2 || memchr(v.p, ';', v.n) != NULL ||
+	    comma == NULL || comma + 1 >= v.p + v.n || comma[1] != ' ')
+		return ';';
+	return ',';
+}
+
+/*
+ * One Cookie header's value split into q->cookies: empty pieces and empty
+ * names skipped, the name's leading whitespace trimmed, the value kept
+ * as it is (libmodsecurity3's addRequestHeader; mod_security2's
+ * parse_cookies_v0).  The value's trailing whitespace, which v3 trims
+ * from the last piece, is already gone (header_lines).  0 or -1.
+ */
 static int cookies_parse(struct http_req *q, struct http_span v)
 {
+	char sep = cookie_sep(q, v);
 	size_t i = 0;
 
 	while (i < v.n) {
-		const char *piece = v.p + i, *semi = memchr(piece, ';', v.n - i);
+		const char *piece = v.p + i, *semi = memchr(piece, sep, v.n - i);
 		size_t len = semi ? (size_t)(semi - piece) : v.n - i;
-		struct http_span s = trim((struct http_span){piece, len}), name,
-				 value;
+		struct http_span s = trim_left((struct http_span){piece, len}),
+				 name, value;
 		const char *eq = memchr(s.p, '=', s.n);
 
 		i += len + 1;
-		if (s.n == 0)
-			continue;
 		name = (struct http_span){s.p, eq ? (size_t)(eq - s.p) : s.n};
+		if (name.n == 0)
+			continue;
 		value = eq ? (struct http_span){eq + 1, s.n - name.n - 1}
 			   : (struct http_span){s.p + s.n, 0};
 		if (pair_add(&q->cookies, name, value) != 0)
@@ -208,7 +244,7 @@ static int request_line(struct http_req *q, struct cur *c)
 {
 	size_t end = 0, i;
 	struct http_span l;
-	const char *sp1, *sp2, *qm;
+	const char *sp1, *sp2;
 
 	if (line_end(c, &end) != 0)
 		return 1;
@@ -238,12 +274,162 @@ static int request_line(struct http_req *q, struct cur *c)
 	    q->protocol.p[6] != '.' || q->protocol.p[7] < '0' ||
 	    q->protocol.p[7] > '9')
 		return bad(c, "the protocol is not HTTP/d.d");
-	qm = span_chr(q->target, '?');
-	q->path = (struct http_span){q->target.p,
-				     qm ? (size_t)(qm - q->target.p) : q->target.n};
-	q->query = qm ? (struct http_span){qm + 1, q->target.n - q->path.n - 1}
-		      : (struct http_span){q->target.p + q->target.n, 0};
 	return 0;
+}
+
+/* ---- the variables of the request target (see http_req.h) ---- */
+
+static struct http_var var_of(const char *p, size_t n, int set)
+{
+	return (struct http_var){{p, n}, set};
+}
+
+/* s up to its first c (all of it when none). */
+static struct http_span span_until(struct http_span s, char c)
+{
+	const char *at = span_chr(s, c);
+
+	return (struct http_span){s.p, at ? (size_t)(at - s.p) : s.n};
+}
+
+/* Both versions: the path as sent and the query, before any '#'. */
+static void target_split(struct http_req *q)
+{
+	struct http_span t = span_until(q->target, '#');
+	const char *qm = span_chr(t, '?');
+
+	q->path = span_until(t, '?');
+	q->query = qm ? var_of(qm + 1, (size_t)(t.p + t.n - qm - 1), 1)
+		      : var_of(t.p + t.n, 0, 0);
+}
+
+/*
+ * REQUEST_BASENAME of the path f: after its last '/' or '\' ("" when one
+ * ends it).  With neither: "" in v3 (processURI sets no basename), all of
+ * f in v2 (file_basename: after the last '/', then after the last '\').
+ */
+static struct http_span basename_of(struct http_span f, enum modsec_version v)
+{
+	size_t i = f.n;
+
+	while (i > 0 && f.p[i - 1] != '/' && f.p[i - 1] != '\\')
+		i--;
+	if (i == 0 && v == MODSEC_V2)
+		return f;
+	return i == 0 ? (struct http_span){f.p + f.n, 0}
+		      : (struct http_span){f.p + i, f.n - i};
+}
+
+/*
+ * v3's REQUEST_URI from the decoded target d: "scheme://host" cut when
+ * the first ':' is followed by "//" and a '/' comes after them
+ * (Transaction::processURI's parsedURI).
+ */
+static struct http_span uri_v3(struct http_span d)
+{
+	const char *colon, *slash;
+	size_t at;
+
+	if (d.n == 0 || d.p[0] == '/')
+		return d;
+	colon = span_chr(d, ':');
+	if (colon == NULL)
+		return d;
+	at = (size_t)(colon - d.p) + 1;
+	if (at + 2 > d.n || d.p[at] != '/' || d.p[at + 1] != '/')
+		return d;
+	slash = memchr(d.p + at + 2, '/', d.n - at - 2);
+	return slash ? (struct http_span){slash, (size_t)(d.p + d.n - slash)} : d;
+}
+
+/*
+ * libmodsecurity3 3.0.9 (Transaction::processURI): the target less its
+ * fragment, %-decoded by utils::uri_decode ('+' kept), split at its first
+ * '?'; every variable has a value ("" when empty), QUERY_STRING too.
+ */
+static void target_v3(struct http_req *q)
+{
+	struct http_span t = span_until(q->target, '#'), d, f;
+
+	d.p = buf_take(q, t.n);
+	d.n = pct_decode(t.p, t.n, (char *)d.p, 0);
+	f = span_until(d, '?');
+	q->filename = var_of(f.p, f.n, 1);
+	q->basename = (struct http_var){basename_of(f, MODSEC_V3), 1};
+	q->uri = (struct http_var){uri_v3(d), 1};
+	q->query.set = 1;
+}
+
+static int is_scheme_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
+}
+
+/*
+ * Apache's parsed_uri.path of target t (ap_parse_uri: leading '//'
+ * collapsed; apr_uri_parse: a scheme and ':' skipped, then "//authority"
+ * up to '/', '?' or '#'; the path up to '?' or '#').
+ */
+static struct http_span apache_path(struct http_span t)
+{
+	const char *s = t.p, *end = t.p + t.n;
+
+	while (end - s >= 2 && s[0] == '/' && s[1] == '/')
+		s++;
+	t.p = s;
+	if (s < end && ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z')) {
+		while (s < end && is_scheme_char((unsigned char)*s))
+			s++;
+		s = s < end && *s == ':' ? s + 1 : t.p;
+	}
+	if (end - s >= 2 && s[0] == '/' && s[1] == '/')
+		for (s += 2; s < end && *s != '/' && *s != '?' && *s != '#'; s++)
+			;
+	t = (struct http_span){s, (size_t)(end - s)};
+	return span_until(span_until(t, '?'), '#');
+}
+
+/*
+ * mod_security2 on Apache 2.4 (re_variables.c: var_request_filename_
+ * generate, var_request_basename_generate with file_basename,
+ * var_request_uri_generate): Apache's path as sent, none when empty or
+ * for CONNECT (apr_uri_parse_hostinfo: no path, no query).
+ */
+static void target_v2(struct http_req *q)
+{
+	struct http_span p = apache_path(q->target), b = basename_of(p, MODSEC_V2);
+	int set = p.n > 0;
+	char *u;
+
+	if (q->method.n == 7 && memcmp(q->method.p, "CONNECT", 7) == 0) {
+		q->query.set = 0;
+		set = 0;
+	}
+	q->filename = var_of(p.p, p.n, set);
+	q->basename = var_of(b.p, b.n, set);
+	if (!q->query.set) {
+		q->uri = q->filename;
+		return;
+	}
+	/* path "?" query; apr_pstrcat stops at a NULL path: "" */
+	u = buf_take(q, set ? p.n + 1 + q->query.v.n : 0);
+	if (set) {
+		memcpy(u, p.p, p.n);
+		u[p.n] = '?';
+		memcpy(u + p.n + 1, q->query.v.p, q->query.v.n);
+	}
+	q->uri = var_of(u, set ? p.n + 1 + q->query.v.n : 0, 1);
+}
+
+/* The target's variables as q->modsec reads them. */
+static void target_vars(struct http_req *q)
+{
+	target_split(q);
+	if (q->modsec == MODSEC_V2)
+		target_v2(q);
+	else
+		target_v3(q);
 }
 
 /* A header value's bytes: VCHAR, obs-text, SP, HTAB.  0 or bad(). */
@@ -331,6 +517,9 @@ static int span_is(struct http_span s, const char *w)
 	return s.n == strlen(w) && strncasecmp(s.p, w, s.n) == 0;
 }
 
+#define FORM "application/x-www-form-urlencoded"
+#define MULTIPART "multipart/form-data"
+
 /* The media type of a Content-Type value, lowercase, without params. */
 static void media_type(struct http_span v, char *buf, size_t size)
 {
@@ -345,19 +534,65 @@ static void media_type(struct http_span v, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
+/*
+ * Whether Content-Type value v picks a body processor: it starts
+ * with FORM or MULTIPART, without case (libmodsecurity3's
+ * addRequestHeader tests every Content-Type header, the last such one
+ * deciding; mod_security2's modsecurity_tx_init the first header only).
+ */
+static int type_decides(struct http_span v)
+{
+	return (v.n >= strlen(FORM) && strncasecmp(v.p, FORM, strlen(FORM)) == 0) ||
+	       (v.n >= strlen(MULTIPART) &&
+		strncasecmp(v.p, MULTIPART, strlen(MULTIPART)) == 0);
+}
+
+/*
+ * The body processor modsecurity.conf-recommended's rules switch on for
+ * Content-Type value v (each Content-Type header, lowercased, prefix):
+ * 200000 XML for ^(?:application(?:/soap\+|/)|text/)xml, 200001 JSON for
+ * ^application/json; NULL for neither.
+ */
+static const char *conf_processor(struct http_span v)
+{
+	static const struct { const char *prefix, *name; } rules[] = {
+		{"application/soap+xml", "XML"}, {"application/xml", "XML"},
+		{"text/xml", "XML"}, {"application/json", "JSON"},
+	};
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (v.n >= strlen(rules[i].prefix) &&
+		    strncasecmp(v.p, rules[i].prefix, strlen(rules[i].prefix)) == 0)
+			return rules[i].name;
+	return NULL;
+}
+
+/* Does the k-th Content-Type header (from 0), value v, set the type? */
+static int type_taken(const struct http_req *q, size_t k, struct http_span v)
+{
+	return k == 0 || (q->modsec != MODSEC_V2 && type_decides(v));
+}
+
 /* Content-Length, Transfer-Encoding, Content-Type: the body.  0 or 1. */
 static int body_of(struct http_req *q, struct cur *c)
 {
 	size_t rest = c->len - c->at, clen = 0;
 	int have_len = 0;
+	size_t ntypes = 0;
+	const char *proc = NULL;
 	char type[64] = "";
 
 	for (size_t i = 0; i < q->headers.n; i++) {
 		const struct http_pair *h = &q->headers.v[i];
 		if (span_is(h->name, "transfer-encoding"))
 			return bad(c, "Transfer-Encoding bodies are not parsed");
-		if (span_is(h->name, "content-type"))
-			media_type(h->value, type, sizeof(type));
+		if (span_is(h->name, "content-type")) {
+			if (type_taken(q, ntypes, h->value))
+				media_type(h->value, type, sizeof(type));
+			if (conf_processor(h->value) != NULL)
+				proc = conf_processor(h->value);
+			ntypes++;
+		}
 		if (!span_is(h->name, "content-length"))
 			continue;
 		size_t v = 0;
@@ -378,10 +613,15 @@ static int body_of(struct http_req *q, struct cur *c)
 			   rest, clen);
 	q->body = (struct http_span){c->p + c->at, rest};
 	q->body_kind = rest == 0 ? HTTP_BODY_NONE : HTTP_BODY_OTHER;
-	if (rest > 0 && (strncmp(type, "multipart/", 10) == 0 ||
-			 strstr(type, "xml") != NULL))
-		return bad(c, "%s bodies are not parsed", type);
-	if (rest > 0 && strcmp(type, "application/x-www-form-urlencoded") == 0)
+	if (rest > 0 && proc != NULL)
+		return bad(c, "%s bodies are not parsed (modsecurity.conf-"
+			   "recommended's rule %s gives them to the %s body "
+			   "processor)", proc, proc[0] == 'J' ? "200001" : "200000",
+			   proc);
+	if (rest > 0 && strncmp(type, MULTIPART, strlen(MULTIPART)) == 0)
+		return bad(c, "%s bodies are not parsed (ModSecurity reads "
+			   "them into ARGS_POST and FILES)", type);
+	if (rest > 0 && strncmp(type, FORM, strlen(FORM)) == 0)
 		q->body_kind = HTTP_BODY_FORM;
 	return 0;
 }
@@ -409,10 +649,14 @@ int http_req_parse(struct http_req *q, const char *p, size_t len, char *why,
 	q->body = (struct http_span){p + len, 0};
 	q->body_kind = HTTP_BODY_NONE;
 	why[0] = '\0';
-	/* folded headers and decoded arguments: each at most len bytes */
+	/* what the buffer holds: folded headers (at most the header lines),
+	   the target's decoded or joined copy (at most the target and 1),
+	   decoded arguments (at most the query and the body): 2 * len + 1 */
 	if (buf_reserve(q, 2 * len + 16) != 0)
 		return -1;
 	rc = request_line(q, &c);
+	if (rc == 0)
+		target_vars(q);
 	if (rc == 0)
 		rc = header_lines(q, &c);
 	if (rc == 0)
@@ -423,7 +667,7 @@ int http_req_parse(struct http_req *q, const char *p, size_t len, char *why,
 		if (span_is(q->headers.v[i].name, "cookie") &&
 		    cookies_parse(q, q->headers.v[i].value) != 0)
 			return -1;
-	if (args_parse(q, q->query, &q->args_get) != 0)
+	if (args_parse(q, q->query.v, &q->args_get) != 0)
 		return -1;
 	if (q->body_kind == HTTP_BODY_FORM &&
 	    args_parse(q, q->body, &q->args_post) != 0)

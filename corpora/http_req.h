@@ -13,16 +13,55 @@
  * line ends the head.  Any other control byte (NUL, a CR not before LF, a
  * bare LF) is an error, as is a head without its empty line (a cut
  * packet).  The body is Content-Length bytes exactly, the rest of the
- * payload (no Content-Length: no body); chunked bodies, multipart and XML
- * bodies are not parsed, and so such payloads are not requests here.
+ * payload (no Content-Length: no body).  Not requests here, the reason
+ * naming them: a Transfer-Encoding (chunked) body; a multipart/form-data
+ * body (both versions parse it into ARGS_POST and FILES, rxbench does
+ * not); a JSON or XML body, which a deployment's modsecurity.conf
+ * (-recommended, rules 200000 and 200001: a Content-Type starting
+ * application/json, text/xml, application/xml or application/soap+xml)
+ * gives to the JSON processor (ARGS named json.a.b) or the XML one
+ * (the XML collection), neither of which rxbench has.  Any other body
+ * (multipart/mixed, text/plain, ...) is REQUEST_BODY only, as both
+ * versions read it.
  *
- * Arguments (ARGS_GET from the query, ARGS_POST from an
- * application/x-www-form-urlencoded body) are split on '&', empty pieces
- * skipped, a piece without '=' a name with an empty value, and names and
- * values URL-decoded as ModSecurity does ('+' is a space, %XX a byte, a
- * malformed escape kept as it is).  Cookies are the Cookie headers split
- * on ';' and trimmed of SP and HTAB (ModSecurity's version 0 cookies),
- * not decoded.
+ * The request target, as q->modsec reads it (the version set before the
+ * parse; see modsec.h):
+ *   both      a '#fragment' is cut before the query and the arguments:
+ *             only REQUEST_LINE and REQUEST_URI_RAW keep it.
+ *   v3        libmodsecurity3 3.0.9's Transaction::processURI: the target
+ *             less its fragment is %-decoded ('+' kept); REQUEST_FILENAME
+ *             is that up to its first '?' (a decoded "%3f" counts),
+ *             REQUEST_BASENAME its part after the last '/' or '' ("" when
+ *             none, or nothing follows), REQUEST_URI the whole of it with
+ *             "scheme://host" cut when a '/' follows.  Every variable has
+ *             a value, "" when empty (QUERY_STRING without '?').
+ *   v2        mod_security2 on Apache 2.4 (ap_parse_uri, apr_uri_parse):
+ *             leading '//' collapsed, "scheme://host" cut, the path as
+ *             sent up to '?' or '#' (no value when empty), REQUEST_BASENAME
+ *             its part after the last '/', then after the last ''
+ *             (file_basename), REQUEST_URI path?query (re_variables.c).
+ *             A CONNECT target (host:port: apr_uri_parse_hostinfo) has no
+ *             path and no query: REQUEST_FILENAME, REQUEST_BASENAME,
+ *             REQUEST_URI and QUERY_STRING have no value, nor has
+ *             QUERY_STRING without a '?'.  Not modelled: Apache's own
+ *             refusals of odd targets, and that Apache 2.4 normalises
+ *             and %-decodes parsed_uri.path in place before phase 2
+ *             (ap_process_request_internal), so v2's phase-2
+ *             REQUEST_FILENAME, _BASENAME and REQUEST_URI differ from
+ *             rxbench's for %-escapes, dot segments and '//'.
+ *
+ * Arguments (ARGS_GET from the query, ARGS_POST from a body whose
+ * Content-Type starts with application/x-www-form-urlencoded, without
+ * case, as both versions test it) are split on '&', a piece without '='
+ * a name with an empty value, an empty piece an argument with an empty
+ * name and value (both versions; a trailing '&' gives none), and names
+ * and values URL-decoded as ModSecurity does ('+' is a space, %XX a byte,
+ * a malformed escape kept as it is).  Cookies are the Cookie headers
+ * split on ';', empty pieces and empty names skipped, a name's leading
+ * whitespace trimmed, nothing else (a value keeps its spaces), not
+ * decoded: libmodsecurity3's addRequestHeader and mod_security2's
+ * parse_cookies_v0; v2 splits on ',' instead when the header has no ';'
+ * and a ", " (modsecurity.c).
  */
 #ifndef RXB_HTTP_REQ_H
 #define RXB_HTTP_REQ_H
@@ -48,20 +87,28 @@ struct http_pairs {
 
 enum http_body {
 	HTTP_BODY_NONE,  /* no body */
-	HTTP_BODY_FORM,  /* application/x-www-form-urlencoded: ARGS_POST */
+	HTTP_BODY_FORM,  /* application/x-www-form-urlencoded...: ARGS_POST */
 	HTTP_BODY_OTHER, /* any other type: REQUEST_BODY only */
+};
+
+/* A variable the request target gives, as q->modsec reads it. */
+struct http_var {
+	struct http_span v;
+	int set; /* 0: the variable has no value (v2's CONNECT) */
 };
 
 /* A parsed request; its spans stay valid until the next parse. */
 struct http_req {
 	struct http_span line;     /* the request line without CRLF */
 	struct http_span method, target, protocol;
-	struct http_span path;     /* target up to '?' */
-	struct http_span query;    /* after '?'; n 0 when none */
+	struct http_span path;     /* target up to '?' or '#', as sent */
+	struct http_var query;     /* QUERY_STRING: after '?', up to '#' */
+	struct http_var uri, filename, basename; /* REQUEST_URI, _FILENAME,
+						    _BASENAME (see above) */
 	struct http_span body;
 	enum http_body body_kind;
 	struct http_pairs headers, cookies, args_get, args_post;
-	char *buf;                 /* decoded args and folded headers */
+	char *buf;                 /* decoded args, target, folded headers */
 	size_t buf_len, buf_cap;
 	/* the ModSecurity whose reading the parse follows: MODSEC_DEFAULT
 	   after http_req_init(); set it before a parse, which keeps it */

@@ -51,10 +51,32 @@ static unsigned char x2c(const char *p)
 	return (unsigned char)(hi * 16 + lo);
 }
 
-/* C-locale isspace, or NBSP (ModSecurity's whitespace). */
-static int ws(unsigned char c)
+/* C-locale isspace. */
+static int c_space(unsigned char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r') || c == NBSP;
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * A space to compressWhitespace: isspace, and in v2 NBSP too
+ * (re_tfns.c msre_fn_compressWhitespace_execute); v3 3.0.9's
+ * CompressWhitespace::evaluate tests isspace on a signed char only, 0xa0
+ * not one in the C locale a connector runs in.
+ */
+static int compress_ws(unsigned char c, enum modsec_version v)
+{
+	return c_space(c) || (v == MODSEC_V2 && c == NBSP);
+}
+
+/*
+ * A byte removeWhitespace drops: isspace or NBSP (v2's
+ * msre_fn_removeWhitespace_execute), and in v3 every 0xc2 byte too
+ * (RemoveWhitespace::evaluate drops both bytes of UTF-8's NBSP, c2 a0,
+ * wherever they stand).
+ */
+static int remove_ws(unsigned char c, enum modsec_version v)
+{
+	return c_space(c) || c == NBSP || (v == MODSEC_V3 && c == 0xc2);
 }
 
 /* %uXXXX at in[i] (6 bytes there, all hex): its low byte, full-width
@@ -197,7 +219,6 @@ size_t waf_transform(enum waf_tfn t, enum modsec_version v, const char *in,
 	size_t o = 0;
 	int inws = 0;
 
-	(void)v; /* the versions differ in none yet */
 	switch (t) {
 	case WAF_T_URLDECODE:
 		return url_decode(in, n, out, 0);
@@ -217,12 +238,12 @@ size_t waf_transform(enum waf_tfn t, enum modsec_version v, const char *in,
 		return o;
 	case WAF_T_REMOVEWHITESPACE:
 		for (size_t i = 0; i < n; i++)
-			if (!ws((unsigned char)in[i]))
+			if (!remove_ws((unsigned char)in[i], v))
 				out[o++] = in[i];
 		return o;
 	case WAF_T_COMPRESSWHITESPACE:
 		for (size_t i = 0; i < n; i++) {
-			int w = ws((unsigned char)in[i]);
+			int w = compress_ws((unsigned char)in[i], v);
 			if (!w || !inws)
 				out[o++] = w ? ' ' : in[i];
 			inws = w;
@@ -372,7 +393,42 @@ static int target(const char *s, size_t n, struct waf_spec *w, char *why,
 	return 0;
 }
 
-/* Action `a` (len n): a transformation into w, or multiMatch.  0 or 1. */
+/*
+ * phase:P (a, n: after "phase:") into w: 1 to 5, or request (2), response
+ * (4), logging (5) without case; a number read as atoi/stoi do (its
+ * leading digits).  0, or 1 with why for phase 0 (no request yet) and
+ * what neither version takes.  (v3: actions/phase.cc Phase::init; v2:
+ * re_actions.c msre_action_phase_init.)
+ */
+static int phase(const char *a, size_t n, struct waf_spec *w, char *why,
+		 size_t size)
+{
+	static const struct { const char *name; unsigned char p; } names[] = {
+		{"request", 2}, {"response", 4}, {"logging", 5},
+	};
+	unsigned p = 0;
+	size_t d = 0;
+
+	if (n >= 2 && a[0] == '\'' && a[n - 1] == '\'') {
+		a++;
+		n -= 2;
+	}
+	for (; d < n && d < 3 && a[d] >= '0' && a[d] <= '9'; d++)
+		p = p * 10 + (unsigned)(a[d] - '0');
+	for (size_t i = 0; d == 0 && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i].name) == n &&
+		    strncasecmp(names[i].name, a, n) == 0)
+			p = names[i].p;
+	if (p < 1 || p > 5) {
+		snprintf(why, size, "phase:%.*s", (int)(n > 20 ? 20 : n), a);
+		return 1;
+	}
+	w->phase = (unsigned char)p;
+	return 0;
+}
+
+/* Action `a` (len n): a transformation or phase into w, or multiMatch.
+ * 0 or 1. */
 static int action(const char *a, size_t n, struct waf_spec *w, char *why,
 		  size_t size)
 {
@@ -386,6 +442,8 @@ static int action(const char *a, size_t n, struct waf_spec *w, char *why,
 		snprintf(why, size, "action multiMatch");
 		return 1;
 	}
+	if (n > 6 && strncasecmp(a, "phase:", 6) == 0)
+		return phase(a + 6, n - 6, w, why, size);
 	if (n < 2 || strncmp(a, "t:", 2) != 0)
 		return 0;
 	a += 2;
@@ -422,6 +480,7 @@ int waf_spec_parse(const char *vars, const char *actions,
 {
 	memset(w, 0, sizeof(*w));
 	w->modsec = v;
+	w->phase = 2; /* both versions' default */
 	why[0] = '\0';
 	for (const char *p = vars; *p != '\0';) {
 		size_t n = strcspn(p, "|");
@@ -440,7 +499,8 @@ int waf_spec_parse(const char *vars, const char *actions,
 
 int waf_spec_same(const struct waf_spec *a, const struct waf_spec *b)
 {
-	if (a->modsec != b->modsec || a->nt != b->nt || a->ntfn != b->ntfn ||
+	if (a->modsec != b->modsec || a->phase != b->phase || a->nt != b->nt ||
+	    a->ntfn != b->ntfn ||
 	    memcmp(a->tfn, b->tfn, a->ntfn) != 0)
 		return 0;
 	for (size_t i = 0; i < a->nt; i++)
@@ -504,8 +564,13 @@ static int excluded(const struct waf_spec *w, int var, struct http_span name)
 	return 0;
 }
 
-/* The collection(s) a variable reads, and whether it gives names. */
-static size_t collections(const struct http_req *q, int var,
+/*
+ * The collection(s) a variable reads in phase ph, and whether it gives
+ * names.  Phase 1 runs before the body is read: ARGS holds the query's
+ * arguments only, ARGS_POST nothing (both versions add the body's
+ * arguments in phase 2's request body processing).
+ */
+static size_t collections(const struct http_req *q, int var, unsigned ph,
 			  const struct http_pairs **c, int *names)
 {
 	*names = var == V_ARGS_NAMES || var == V_ARGS_GET_NAMES ||
@@ -515,13 +580,13 @@ static size_t collections(const struct http_req *q, int var,
 	case V_ARGS: case V_ARGS_NAMES:
 		c[0] = &q->args_get;
 		c[1] = &q->args_post;
-		return 2;
+		return ph >= 2 ? 2 : 1;
 	case V_ARGS_GET: case V_ARGS_GET_NAMES:
 		c[0] = &q->args_get;
 		return 1;
 	case V_ARGS_POST: case V_ARGS_POST_NAMES:
 		c[0] = &q->args_post;
-		return 1;
+		return ph >= 2 ? 1 : 0;
 	case V_REQUEST_HEADERS: case V_REQUEST_HEADERS_NAMES:
 		c[0] = &q->headers;
 		return 1;
@@ -537,7 +602,7 @@ static int each_element(const struct waf_spec *w, const struct waf_target *t,
 {
 	const struct http_pairs *c[2];
 	int names, rc;
-	size_t nc = collections(q, t->var, c, &names);
+	size_t nc = collections(q, t->var, w->phase, c, &names);
 
 	for (size_t k = 0; k < nc; k++)
 		for (size_t i = 0; i < c[k]->n; i++) {
@@ -552,25 +617,34 @@ static int each_element(const struct waf_spec *w, const struct waf_target *t,
 	return 0;
 }
 
-/* The value of a scalar variable. */
-static struct http_span scalar(const struct http_req *q, int var)
+/*
+ * The value of a scalar variable in w's phase into *v; 0 when it has
+ * none.  v3 gives every variable a value ("" when unset: its
+ * AnchoredVariable::evaluate), REQUEST_BODY too (the body from phase 2
+ * on, when there is one); v2 none where its generator finds NULL: no
+ * query, no body, or phase 1 for the body (re_variables.c).
+ */
+static int scalar(const struct waf_spec *w, const struct http_req *q, int var,
+		  struct http_span *v)
 {
-	struct http_span f = q->path;
-	size_t i = f.n;
+	const struct http_var *u = NULL;
+	int v3 = w->modsec != MODSEC_V2, body = w->phase >= 2 && q->body.n > 0;
 
 	switch (var) {
-	case V_REQUEST_LINE: return q->line;
-	case V_REQUEST_METHOD: return q->method;
-	case V_REQUEST_PROTOCOL: return q->protocol;
-	case V_REQUEST_URI: case V_REQUEST_URI_RAW: return q->target;
-	case V_REQUEST_FILENAME: return q->path;
-	case V_QUERY_STRING: return q->query;
-	case V_REQUEST_BODY: return q->body;
-	default: break;
+	case V_REQUEST_LINE: *v = q->line; return 1;
+	case V_REQUEST_METHOD: *v = q->method; return 1;
+	case V_REQUEST_PROTOCOL: *v = q->protocol; return 1;
+	case V_REQUEST_URI_RAW: *v = q->target; return 1;
+	case V_REQUEST_URI: u = &q->uri; break;
+	case V_REQUEST_FILENAME: u = &q->filename; break;
+	case V_REQUEST_BASENAME: u = &q->basename; break;
+	case V_QUERY_STRING: u = &q->query; break;
+	default: /* V_REQUEST_BODY */
+		*v = body ? q->body : (struct http_span){q->body.p, 0};
+		return body || v3;
 	}
-	while (i > 0 && f.p[i - 1] != '/' && f.p[i - 1] != '\\')
-		i--;
-	return (struct http_span){f.p + i, f.n - i};
+	*v = u->v;
+	return u->set;
 }
 
 int waf_each(const struct waf_spec *w, const struct http_req *q,
@@ -582,11 +656,11 @@ int waf_each(const struct waf_spec *w, const struct http_req *q,
 		int rc = 0;
 		if (t->exclude || t->var == V_XML)
 			continue;
+		struct http_span v;
 		if (t->var >= V_ARGS)
 			rc = each_element(w, t, q, s, fn, arg);
-		else if ((t->var != V_REQUEST_BODY || q->body.n > 0) &&
-			 (t->var != V_QUERY_STRING || q->path.n < q->target.n))
-			rc = emit(w, scalar(q, t->var), s, fn, arg);
+		else if (scalar(w, q, t->var, &v))
+			rc = emit(w, v, s, fn, arg);
 		if (rc != 0)
 			return rc;
 	}

@@ -4,14 +4,22 @@
  * (corpora/rules.h keeps both texts), and the values they give for one
  * parsed request (corpora/http_req.h), transformed, for a matcher to test.
  *
- * Variables rxbench fills (ModSecurity 2's reference manual):
- *   REQUEST_LINE, REQUEST_METHOD, REQUEST_PROTOCOL, REQUEST_URI and
- *   REQUEST_URI_RAW (the target as sent), REQUEST_FILENAME (the target up
- *   to '?', not decoded), REQUEST_BASENAME (its part after the last '/'
- *   or '\'), QUERY_STRING, REQUEST_BODY (the raw body, as CRS's rule
- *   901340 forces it), and the collections ARGS, ARGS_GET, ARGS_POST,
- *   REQUEST_HEADERS, REQUEST_COOKIES and their _NAMES.  XML (all its XPaths) is empty:
- *   ModSecurity fills it only for XML bodies, which the parser refuses.
+ * Variables rxbench fills, as the version chosen (modsec.h) reads them
+ * (corpora/http_req.h says how each reads the target):
+ *   REQUEST_LINE, REQUEST_METHOD, REQUEST_PROTOCOL, REQUEST_URI_RAW (the
+ *   target as sent, '#fragment' and all), REQUEST_URI, REQUEST_FILENAME,
+ *   REQUEST_BASENAME (v3: %-decoded; v2: as sent), QUERY_STRING,
+ *   REQUEST_BODY (the raw body: v2 fills it for other than form bodies
+ *   only as CRS's rule 901340 forces it), and the collections ARGS,
+ *   ARGS_GET, ARGS_POST, REQUEST_HEADERS, REQUEST_COOKIES and their
+ *   _NAMES.  XML (all its XPaths) is empty: ModSecurity fills it only for
+ *   XML bodies, which the parser refuses.  v3 gives a scalar variable a
+ *   value even when it is unset (""), v2 none (QUERY_STRING without '?',
+ *   REQUEST_BODY without a body, v2's CONNECT path variables).
+ * Phase (phase:1 to 5, or request, response, logging; default 2): a phase
+ * 1 rule runs before the body is read, so it sees ARGS as the query's
+ * arguments only, no ARGS_POST and no REQUEST_BODY (v3: ""); phases 3 to
+ * 5 see what phase 2 sees.  phase:0 is unsupported (no request yet).
  * A collection takes a selector: VAR:name (that element, names compared
  * without case) or VAR:/re/ where re is plain letters, digits, '_', '-'
  * and '.' (elements whose name contains it, without case: CRS's
@@ -20,11 +28,13 @@
  * variables of the rule engine's own state, '&' (counts), other regex
  * selectors, FILES and the multipart variables.
  *
- * Transformations applied as ModSecurity 2 does: none, lowercase,
- * urlDecode, urlDecodeUni (%uXXXX as its low byte, plus 0x20 for the
- * full-width forms FF01-FF5E, as without a unicode map), htmlEntityDecode
- * (&#DDD; &#xHH; &quot; &amp; &lt; &gt; &nbsp;, ';' optional, a numeric
- * entity its low byte), removeNulls, removeWhitespace, compressWhitespace.
+ * Transformations: none, lowercase, urlDecode, urlDecodeUni (%uXXXX as
+ * its low byte, plus 0x20 for the full-width forms FF01-FF5E, as without
+ * a unicode map), htmlEntityDecode (&#DDD; &#xHH; &quot; &amp; &lt; &gt;
+ * &nbsp;, ';' optional, a numeric entity its low byte), removeNulls, the
+ * same in both versions; removeWhitespace (isspace and NBSP 0xa0; v3
+ * drops every 0xc2 byte too) and compressWhitespace (a run of isspace,
+ * and in v2 of NBSP too, becomes one space; v3 3.0.9 leaves 0xa0).
  * Any other, and the multiMatch action, make the rule unsupported, named.
  */
 #ifndef RXB_WAF_H
@@ -62,13 +72,14 @@ struct waf_spec {
 	unsigned char tfn[WAF_MAX_TFNS]; /* enum waf_tfn, in order */
 	size_t ntfn;
 	enum modsec_version modsec; /* whose reading (waf_spec_parse()) */
+	unsigned char phase;        /* 1 to 5 (phase:, default 2) */
 };
 
 /*
- * Read a SecRule's VARIABLES and actions into w as ModSecurity version v
- * does.  0; 1 when rxbench cannot read them faithfully, with why naming
- * the variable, selector, transformation or action ("transformation
- * t:jsDecode").
+ * Read a SecRule's VARIABLES and actions (its transformations and phase)
+ * into w as ModSecurity version v does.  0; 1 when rxbench cannot read
+ * them faithfully, with why naming the variable, selector,
+ * transformation or action ("transformation t:jsDecode", "phase:0").
  */
 int waf_spec_parse(const char *vars, const char *actions,
 		   enum modsec_version v, struct waf_spec *w, char *why,

@@ -44,7 +44,7 @@ Test(http_req, a_whole_request)
 	SPAN_EQ(q.method, "POST");
 	SPAN_EQ(q.target, "/a/b.php?x=1&y=%41+b&flag");
 	SPAN_EQ(q.path, "/a/b.php");
-	SPAN_EQ(q.query, "x=1&y=%41+b&flag");
+	SPAN_EQ(q.query.v, "x=1&y=%41+b&flag");
 	SPAN_EQ(q.protocol, "HTTP/1.1");
 	SPAN_EQ(q.line, "POST /a/b.php?x=1&y=%41+b&flag HTTP/1.1");
 	cr_assert_eq(q.headers.n, 4);
@@ -55,12 +55,15 @@ Test(http_req, a_whole_request)
 	SPAN_EQ(q.args_get.v[2].name, "flag");
 	SPAN_EQ(q.args_get.v[2].value, "");
 	cr_assert_eq(q.body_kind, HTTP_BODY_FORM);
-	cr_assert_eq(q.args_post.n, 2, "the empty piece is skipped");
+	/* the empty piece is an argument with an empty name (both versions) */
+	cr_assert_eq(q.args_post.n, 3);
 	SPAN_EQ(q.args_post.v[0].name, "n=");
-	SPAN_EQ(q.args_post.v[1].value, "2");
+	SPAN_EQ(q.args_post.v[1].name, "");
+	SPAN_EQ(q.args_post.v[1].value, "");
+	SPAN_EQ(q.args_post.v[2].value, "2");
 	cr_assert_eq(q.cookies.n, 3);
 	SPAN_EQ(q.cookies.v[1].name, "__utma");
-	SPAN_EQ(q.cookies.v[1].value, "2");
+	SPAN_EQ(q.cookies.v[1].value, "2 "); /* a value keeps its spaces */
 	SPAN_EQ(q.cookies.v[2].name, "bare");
 	SPAN_EQ(q.body, "n%3d=v&&w=2");
 	http_req_release(&q);
@@ -109,9 +112,12 @@ Test(http_req, strict_about_edge_bytes)
 		{"POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\nabc", 0, "the body is 3 bytes"},
 		{"POST / HTTP/1.1\r\nContent-Length: 1x\r\n\r\nabc", 0, "a bad Content-Length"},
 		{"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 0, "Transfer-Encoding"},
-		{"POST / HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: 3\r\n\r\n<a>", 0, "text/xml bodies are not parsed"},
+		{"POST / HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Type: Application/JSON;x\r\nContent-Length: 2\r\n\r\n{}", 0, "JSON bodies are not parsed (modsecurity.conf-recommended's rule 200001 gives them to the JSON body processor)"},
+		{"POST / HTTP/1.1\r\nContent-Type: application/soap+xml\r\nContent-Length: 3\r\n\r\n<a>", 0, "XML bodies are not parsed (modsecurity.conf-recommended's rule 200000"},
+		{"POST / HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: 3\r\n\r\n<a>", 0, "XML bodies are not parsed"},
+		{"POST / HTTP/1.1\r\nContent-Type: Multipart/Form-Data; boundary=x\r\nContent-Length: 3\r\n\r\n<a>", 0, "multipart/form-data bodies are not parsed (ModSecurity reads them into ARGS_POST and FILES)"},
 		/* a tab quoted from the Content-Type is escaped (found by fuzz_http_req) */
-		{"POST / HTTP/1.1\r\nContent-Type: multipart/\tx\r\nContent-Length: 3\r\n\r\n<a>", 0, "line 4: multipart/\\x09x bodies are not parsed"},
+		{"POST / HTTP/1.1\r\nContent-Type: multipart/form-data\tx\r\nContent-Length: 3\r\n\r\n<a>", 0, "line 4: multipart/form-data\\x09x bodies are not parsed"},
 	};
 	struct http_req q;
 	char why[160];
@@ -149,6 +155,194 @@ Test(http_req, percent_encoding)
 
 	cr_assert_eq(n, 9);
 	cr_expect_eq(memcmp(out, "AJ %zz%4%", 9), 0, "%.*s", (int)n, out);
+}
+
+/* Parse text as version v reads it. */
+static int parse_v(struct http_req *q, const char *text, enum modsec_version v,
+		   char *why)
+{
+	q->modsec = v;
+	return parse(q, text, 0, why);
+}
+
+#define VAR_EQ(var, want) \
+	do { \
+		cr_expect((var).set, #var " has no value, want \"%s\"", (want)); \
+		SPAN_EQ((var).v, (want)); \
+	} while (0)
+
+#define VAR_NONE(var) cr_expect(!(var).set, #var " has a value")
+
+/*
+ * The target's variables, worked from libmodsecurity3 3.0.9's
+ * Transaction::processURI and mod_security2's re_variables.c on Apache's
+ * ap_parse_uri: a fragment is in neither's query, arguments or
+ * REQUEST_URI, only in REQUEST_LINE and REQUEST_URI_RAW; v3 %-decodes
+ * REQUEST_URI, _FILENAME and _BASENAME ('+' kept) and cuts the path at a
+ * decoded '?'; v2 keeps the path as sent.
+ */
+Test(http_req, target_by_version)
+{
+	struct http_req q;
+	char why[160];
+	const char *req = "GET /a%20b/c%2Ed+e.php%3fq?x=%41&y#fr?ag HTTP/1.1\r\n\r\n";
+
+	http_req_init(&q);
+	cr_assert_eq(parse_v(&q, req, MODSEC_V3, why), 0, "%s", why);
+	SPAN_EQ(q.line, "GET /a%20b/c%2Ed+e.php%3fq?x=%41&y#fr?ag HTTP/1.1");
+	SPAN_EQ(q.target, "/a%20b/c%2Ed+e.php%3fq?x=%41&y#fr?ag");
+	VAR_EQ(q.query, "x=%41&y");
+	VAR_EQ(q.filename, "/a b/c.d+e.php");
+	VAR_EQ(q.basename, "c.d+e.php");
+	VAR_EQ(q.uri, "/a b/c.d+e.php?q?x=A&y");
+	cr_assert_eq(q.args_get.n, 2);
+	SPAN_EQ(q.args_get.v[0].value, "A");
+	SPAN_EQ(q.args_get.v[1].name, "y");
+
+	cr_assert_eq(parse_v(&q, req, MODSEC_V2, why), 0, "%s", why);
+	VAR_EQ(q.query, "x=%41&y");
+	VAR_EQ(q.filename, "/a%20b/c%2Ed+e.php%3fq");
+	VAR_EQ(q.basename, "c%2Ed+e.php%3fq");
+	VAR_EQ(q.uri, "/a%20b/c%2Ed+e.php%3fq?x=%41&y");
+	cr_expect_eq(q.args_get.n, 2);
+	http_req_release(&q);
+}
+
+/* Targets of other forms, one version at a time. */
+Test(http_req, target_forms)
+{
+	static const struct {
+		const char *line;
+		enum modsec_version v;
+		const char *filename, *basename, *uri, *query; /* NULL: none */
+	} cases[] = {
+		/* v3: no '/' gives an empty basename; v2: CONNECT has no path
+		   or query (apr_uri_parse_hostinfo) */
+		{"CONNECT host:443", MODSEC_V3, "host:443", "", "host:443", ""},
+		{"CONNECT host:443", MODSEC_V2, NULL, NULL, NULL, NULL},
+		{"GET host:443", MODSEC_V2, "443", "443", "443", NULL},
+		/* absolute form: v3 cuts scheme://host from REQUEST_URI only */
+		{"GET http://h.example/x/y?z", MODSEC_V3, "http://h.example/x/y",
+		 "y", "/x/y?z", "z"},
+		{"GET http://h.example/x/y?z", MODSEC_V2, "/x/y", "y", "/x/y?z",
+		 "z"},
+		{"GET http://h.example", MODSEC_V3, "http://h.example",
+		 "h.example", "http://h.example", ""},
+		{"GET http://h.example", MODSEC_V2, NULL, NULL, NULL, NULL},
+		/* a trailing '/': an empty basename in both */
+		{"GET /dir/", MODSEC_V3, "/dir/", "", "/dir/", ""},
+		{"GET /dir/", MODSEC_V2, "/dir/", "", "/dir/", NULL},
+		/* Apache collapses a leading '//' */
+		{"GET //a//b\\c", MODSEC_V2, "/a//b\\c", "c", "/a//b\\c", NULL},
+		{"GET //a//b\\c", MODSEC_V3, "//a//b\\c", "c", "//a//b\\c", ""},
+		{"GET /?", MODSEC_V2, "/", "", "/?", ""},
+		{"GET /#a?b=1", MODSEC_V3, "/", "", "/", ""},
+		{"GET /#a?b=1", MODSEC_V2, "/", "", "/", NULL},
+		{"OPTIONS *", MODSEC_V2, "*", "*", "*", NULL},
+		{"OPTIONS *", MODSEC_V3, "*", "", "*", ""},
+	};
+	struct http_req q;
+	char why[160], text[128];
+
+	http_req_init(&q);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "%s HTTP/1.1\r\n\r\n", cases[i].line);
+		cr_assert_eq(parse_v(&q, text, cases[i].v, why), 0, "%s", why);
+		cr_expect_eq(q.args_get.n,
+			     cases[i].query && cases[i].query[0] ? 1u : 0u,
+			     "case %zu", i);
+		if (cases[i].filename == NULL) {
+			VAR_NONE(q.filename);
+			VAR_NONE(q.basename);
+			VAR_NONE(q.uri);
+		} else {
+			VAR_EQ(q.filename, cases[i].filename);
+			VAR_EQ(q.basename, cases[i].basename);
+			VAR_EQ(q.uri, cases[i].uri);
+		}
+		if (cases[i].query == NULL)
+			VAR_NONE(q.query);
+		else
+			VAR_EQ(q.query, cases[i].query);
+	}
+	http_req_release(&q);
+}
+
+/*
+ * Cookies: split on ';', empty pieces and names skipped, a name's leading
+ * whitespace trimmed and nothing else (libmodsecurity3's addRequestHeader,
+ * mod_security2's parse_cookies_v0); v2 splits on ',' when the header has
+ * no ';' and its first ',' is followed by a space.
+ */
+Test(http_req, cookies_by_version)
+{
+	struct http_req q;
+	char why[160];
+	const char *semi = "GET / HTTP/1.1\r\n"
+			   "Cookie: a=1 ; b = 2;;  c;\t=x; d=e=f\r\n\r\n";
+	const char *comma = "GET / HTTP/1.1\r\nCookie: a=1, b=2\r\n"
+			    "Cookie: c=3,d=4\r\n\r\n";
+
+	http_req_init(&q);
+	for (int v = MODSEC_V2; v <= MODSEC_V3; v++) {
+		cr_assert_eq(parse_v(&q, semi, (enum modsec_version)v, why), 0,
+			     "%s", why);
+		cr_assert_eq(q.cookies.n, 4, "v%d: %zu cookies", v, q.cookies.n);
+		SPAN_EQ(q.cookies.v[0].name, "a");
+		SPAN_EQ(q.cookies.v[0].value, "1 ");
+		SPAN_EQ(q.cookies.v[1].name, "b ");
+		SPAN_EQ(q.cookies.v[1].value, " 2");
+		SPAN_EQ(q.cookies.v[2].name, "c");
+		SPAN_EQ(q.cookies.v[2].value, "");
+		SPAN_EQ(q.cookies.v[3].name, "d");
+		SPAN_EQ(q.cookies.v[3].value, "e=f");
+	}
+	cr_assert_eq(parse_v(&q, comma, MODSEC_V3, why), 0, "%s", why);
+	cr_assert_eq(q.cookies.n, 2);
+	SPAN_EQ(q.cookies.v[0].value, "1, b=2");
+	SPAN_EQ(q.cookies.v[1].value, "3,d=4");
+	cr_assert_eq(parse_v(&q, comma, MODSEC_V2, why), 0, "%s", why);
+	cr_assert_eq(q.cookies.n, 3);
+	SPAN_EQ(q.cookies.v[0].value, "1");
+	SPAN_EQ(q.cookies.v[1].name, "b");
+	SPAN_EQ(q.cookies.v[1].value, "2");
+	SPAN_EQ(q.cookies.v[2].value, "3,d=4");
+	http_req_release(&q);
+}
+
+/*
+ * Bodies: form arguments when the Content-Type starts with
+ * application/x-www-form-urlencoded, without case (both versions; v3
+ * tests every Content-Type header, v2 the first); other types are
+ * REQUEST_BODY only (JSON and XML are refused: strict_about_edge_bytes).
+ */
+Test(http_req, body_types)
+{
+	static const struct {
+		const char *type;
+		enum modsec_version v;
+		enum http_body kind;
+	} cases[] = {
+		{"Content-Type: APPLICATION/X-WWW-FORM-URLENCODED;charset=x", MODSEC_V3, HTTP_BODY_FORM},
+		{"Content-Type: application/x-www-form-urlencodedX", MODSEC_V2, HTTP_BODY_FORM},
+		{"Content-Type: text/plain\r\nContent-Type: application/x-www-form-urlencoded", MODSEC_V3, HTTP_BODY_FORM},
+		{"Content-Type: text/plain\r\nContent-Type: application/x-www-form-urlencoded", MODSEC_V2, HTTP_BODY_OTHER},
+		{"Content-Type: application/x-www-form-urlencoded\r\nContent-Type: text/plain", MODSEC_V3, HTTP_BODY_FORM},
+		{"Content-Type: multipart/mixed; boundary=x", MODSEC_V3, HTTP_BODY_OTHER},
+	};
+	struct http_req q;
+	char why[160], text[256];
+
+	http_req_init(&q);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "POST / HTTP/1.1\r\n%s\r\n"
+			 "Content-Length: 7\r\n\r\na=1&&b=", cases[i].type);
+		cr_assert_eq(parse_v(&q, text, cases[i].v, why), 0, "%s", why);
+		cr_expect_eq(q.body_kind, cases[i].kind, "case %zu", i);
+		cr_expect_eq(q.args_post.n, cases[i].kind == HTTP_BODY_FORM ? 3 : 0,
+			     "case %zu", i);
+	}
+	http_req_release(&q);
 }
 
 /*
@@ -206,19 +400,29 @@ Test(http_req, generated_packets_are_requests)
 
 /* ---- transformations ---- */
 
-static void expect_tfn(enum waf_tfn t, const char *in, size_t n,
-		       const char *want, size_t wn)
+static void expect_tfn(enum waf_tfn t, enum modsec_version v, const char *in,
+		       size_t n, const char *want, size_t wn)
 {
 	char out[256];
-	size_t got = waf_transform(t, MODSEC_V3, in, n, out);
+	size_t got = waf_transform(t, v, in, n, out);
 
 	cr_expect(got == wn && memcmp(out, want, wn) == 0,
-		  "transformation %d of \"%.*s\": got \"%.*s\"", t, (int)n, in,
-		  (int)got, out);
+		  "v%d transformation %d of \"%.*s\": got \"%.*s\"", (int)v, t,
+		  (int)n, in, (int)got, out);
 }
 
+/* The same in both versions. */
 #define TFN(t, in, want) \
-	expect_tfn((t), (in), sizeof(in) - 1, (want), sizeof(want) - 1)
+	do { \
+		expect_tfn((t), MODSEC_V3, (in), sizeof(in) - 1, (want), \
+			   sizeof(want) - 1); \
+		expect_tfn((t), MODSEC_V2, (in), sizeof(in) - 1, (want), \
+			   sizeof(want) - 1); \
+	} while (0)
+
+/* Version v's value. */
+#define TFN_V(t, v, in, want) \
+	expect_tfn((t), (v), (in), sizeof(in) - 1, (want), sizeof(want) - 1)
 
 Test(waf, transformations_known_values)
 {
@@ -237,7 +441,25 @@ Test(waf, transformations_known_values)
 	    "\x41\xff");
 	TFN(WAF_T_REMOVENULLS, "a\0b\0", "ab");
 	TFN(WAF_T_REMOVEWHITESPACE, "a \t\nb\xa0" "c\v\fd", "abcd");
-	TFN(WAF_T_COMPRESSWHITESPACE, "a  \t\r\nb\xa0\xa0" "c ", "a b c ");
+	TFN(WAF_T_COMPRESSWHITESPACE, "a  \t\r\n\v\fb c ", "a b c ");
+}
+
+/*
+ * Whitespace differs: v3 3.0.9's CompressWhitespace::evaluate does not
+ * take NBSP (0xa0) for a space, v2's msre_fn_compressWhitespace_execute
+ * does; v3's RemoveWhitespace::evaluate drops every 0xc2 byte besides
+ * NBSP (UTF-8's NBSP is c2 a0), v2's drops NBSP only.
+ */
+Test(waf, whitespace_by_version)
+{
+	TFN_V(WAF_T_COMPRESSWHITESPACE, MODSEC_V3, "a \xa0\xa0" "b\xa0",
+	      "a \xa0\xa0" "b\xa0");
+	TFN_V(WAF_T_COMPRESSWHITESPACE, MODSEC_V2, "a \xa0\xa0" "b\xa0",
+	      "a b ");
+	TFN_V(WAF_T_REMOVEWHITESPACE, MODSEC_V3, "x\xc2\xa0y \xc3\xa9\xc2",
+	      "xy\xc3\xa9");
+	TFN_V(WAF_T_REMOVEWHITESPACE, MODSEC_V2, "x\xc2\xa0y \xc3\xa9\xc2",
+	      "x\xc2y\xc3\xa9\xc2");
 }
 
 Test(waf, transformation_names)
@@ -307,4 +529,88 @@ Test(waf, variables_with_selectors_and_exclusions)
 				    &w, why, sizeof(why)), 1);
 	waf_scratch_release(&sc);
 	http_req_release(&q);
+}
+
+/* The values of vars (t:none) on request text as version v, in phase
+ * from actions, into s. */
+static void values_of(const char *text, enum modsec_version v,
+		      const char *vars, const char *actions, struct seen *s)
+{
+	struct http_req q;
+	struct waf_spec w;
+	struct waf_scratch sc = {0};
+	char why[160];
+
+	http_req_init(&q);
+	q.modsec = v;
+	cr_assert_eq(parse(&q, text, 0, why), 0, "%s", why);
+	cr_assert_eq(waf_spec_parse(vars, actions, v, &w, why, sizeof(why)), 0,
+		     "%s", why);
+	memset(s, 0, sizeof(*s));
+	cr_assert_eq(waf_each(&w, &q, &sc, collect, s), 0);
+	waf_scratch_release(&sc);
+	http_req_release(&q);
+}
+
+/*
+ * Empty values: v3 gives every scalar variable a value, "" when unset
+ * (AnchoredVariable::evaluate): QUERY_STRING without '?', REQUEST_BODY
+ * without a body; v2 none (var_simple_generate on NULL).
+ */
+Test(waf, empty_values_by_version)
+{
+	struct seen s;
+	const char *get = "GET /x HTTP/1.1\r\n\r\n";
+
+	values_of(get, MODSEC_V3, "QUERY_STRING|REQUEST_BODY", "", &s);
+	cr_expect_eq(s.n, 2);
+	cr_expect_str_eq(s.v[0], "");
+	values_of(get, MODSEC_V2, "QUERY_STRING|REQUEST_BODY", "", &s);
+	cr_expect_eq(s.n, 0);
+	values_of("CONNECT h:1 HTTP/1.1\r\n\r\n", MODSEC_V3,
+		  "REQUEST_BASENAME|REQUEST_FILENAME", "", &s);
+	cr_expect_eq(s.n, 2);
+	cr_expect(has(&s, "") && has(&s, "h:1"));
+	values_of("CONNECT h:1 HTTP/1.1\r\n\r\n", MODSEC_V2,
+		  "REQUEST_BASENAME|REQUEST_FILENAME|REQUEST_URI|REQUEST_URI_RAW",
+		  "", &s);
+	cr_expect_eq(s.n, 1);
+	cr_expect(has(&s, "h:1"));
+}
+
+/*
+ * Phase 1 runs before the body is read: ARGS is the query's arguments,
+ * ARGS_POST and REQUEST_BODY are empty (v3: REQUEST_BODY "", v2 none);
+ * phase:request is 2.
+ */
+Test(waf, phases)
+{
+	struct seen s;
+	struct waf_spec w;
+	char why[160];
+	const char *post = "POST /?g=1 HTTP/1.1\r\n"
+			   "Content-Type: application/x-www-form-urlencoded\r\n"
+			   "Content-Length: 3\r\n\r\np=2";
+	const char *vars = "ARGS|ARGS_POST|ARGS_NAMES|REQUEST_BODY";
+
+	for (int v = MODSEC_V2; v <= MODSEC_V3; v++) {
+		values_of(post, (enum modsec_version)v, vars, "phase:1", &s);
+		cr_expect_eq(s.n, v == MODSEC_V3 ? 3 : 2, "v%d: %zu", v, s.n);
+		cr_expect(has(&s, "1") && has(&s, "g") && !has(&s, "2"));
+		values_of(post, (enum modsec_version)v, vars,
+			  "id:1,phase:request", &s);
+		cr_expect_eq(s.n, 6, "v%d: %zu", v, s.n);
+		cr_expect(has(&s, "2") && has(&s, "p") && has(&s, "p=2"));
+		values_of(post, (enum modsec_version)v, vars, "", &s);
+		cr_expect_eq(s.n, 6, "v%d: the default phase is 2", v);
+	}
+	cr_expect_eq(waf_spec_parse("ARGS", "phase:0", MODSEC_V3, &w, why,
+				    sizeof(why)), 1);
+	cr_expect_str_eq(why, "phase:0");
+	cr_expect_eq(waf_spec_parse("ARGS", "phase:'2'", MODSEC_V3, &w, why,
+				    sizeof(why)), 0);
+	cr_expect_eq(w.phase, 2);
+	cr_expect_eq(waf_spec_parse("ARGS", "phase:RESPONSE", MODSEC_V2, &w,
+				    why, sizeof(why)), 0);
+	cr_expect_eq(w.phase, 4);
 }

@@ -1,7 +1,8 @@
 /*
  * fuzz_http_req.c - libFuzzer target for the HTTP request parser
  * (corpora/http_req.c) and the ModSecurity values read from what it
- * parsed (corpora/waf.c): the input is a packet payload.
+ * parsed (corpora/waf.c), as libmodsecurity3 and as mod_security2 read
+ * them: the input is a packet payload.
  *
  * A payload is a request or not, never a crash; every span of a parsed
  * request lies in the payload or the parser's own buffer, and each value
@@ -14,6 +15,7 @@
 #include "tests/fuzz/fuzz_check.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,8 +63,11 @@ static const char tfns[] =
 	"t:none,t:urlDecodeUni,t:htmlEntityDecode,t:urlDecode,t:removeNulls,"
 	"t:compressWhitespace,t:lowercase,t:removeWhitespace";
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The payload parsed and read as version v, in phases 1 and 2. */
+static void one_version(const uint8_t *data, size_t size,
+			enum modsec_version v)
 {
+	static const char *const phases[] = {"phase:1", "phase:2"};
 	struct http_req q;
 	struct waf_spec w;
 	struct waf_scratch s = {0};
@@ -70,8 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc;
 
 	http_req_init(&q);
-	in_at = data;
-	in_len = size;
+	q.modsec = v;
 	req = &q;
 	rc = http_req_parse(&q, (const char *)data, size, why, sizeof(why));
 	if (rc == 1 && !fuzz_message_ok(why, "line "))
@@ -79,16 +83,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == 0) {
 		check_span(q.line);
 		check_span(q.body);
+		check_span(q.query.v);
+		check_span(q.uri.v);
+		check_span(q.filename.v);
+		check_span(q.basename.v);
 		check_pairs(&q.headers);
 		check_pairs(&q.cookies);
 		check_pairs(&q.args_get);
 		check_pairs(&q.args_post);
-		if (waf_spec_parse(vars, tfns, MODSEC_V3, &w, why,
-				   sizeof(why)) != 0 ||
-		    waf_each(&w, &q, &s, touch, NULL) < 0)
-			abort();
+		for (size_t i = 0; i < 2; i++) {
+			char actions[sizeof(tfns) + 16];
+			snprintf(actions, sizeof(actions), "%s,%s", tfns,
+				 phases[i]);
+			if (waf_spec_parse(vars, actions, v, &w, why,
+					   sizeof(why)) != 0 ||
+			    waf_each(&w, &q, &s, touch, NULL) < 0)
+				abort();
+		}
 	}
 	waf_scratch_release(&s);
 	http_req_release(&q);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	in_at = data;
+	in_len = size;
+	one_version(data, size, MODSEC_V3);
+	one_version(data, size, MODSEC_V2);
 	return 0;
 }
