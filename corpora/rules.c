@@ -859,11 +859,17 @@ static int parse_snort(struct ruleset *rs, struct src *s, const struct lline *ll
 /* ---- ModSecurity ---- */
 
 /*
- * One Apache-style argument at *pp: "quoted" (\\ -> \, \" -> ") or bare up
- * to whitespace, into out (cap bytes at least strlen(*pp)+1).  1, 0 at the
- * end of the line, -1 for an unterminated quote.
+ * One argument of a SecRule at *pp, "quoted" (either quote) or bare up to
+ * whitespace, into out (cap bytes at least strlen(*pp)+1), as version v's
+ * config reader reads it.  v2 (Apache's ap_getword_conf/substring_conf):
+ * \\ is \ in a quoted word and a bare one, \q the quote q in a quoted
+ * one.  v3 (seclang-scanner.ll 3.0.9, FREE_TEXT_QUOTE_MACRO_EXPANSION:
+ * the text between the quotes as written): \\ stays \\; \q, which the
+ * text keeps too, is written q, which PCRE reads the same.  In both a
+ * quote after an even run of backslashes ends the word.  1, 0 at the end
+ * of the line, -1 for an unterminated quote.
  */
-static int modsec_word(const char **pp, char *out)
+static int modsec_word(const char **pp, char *out, enum modsec_version v)
 {
 	const char *p = skip_space(*pp);
 	size_t o = 0;
@@ -873,7 +879,9 @@ static int modsec_word(const char **pp, char *out)
 	if (*p == '"' || *p == '\'') {
 		char q = *p++;
 		for (; *p && *p != q; p++) {
-			if (*p == '\\' && (p[1] == '\\' || p[1] == q))
+			if (*p == '\\' && p[1] == '\\' && v != MODSEC_V2)
+				out[o++] = *p++;
+			else if (*p == '\\' && (p[1] == '\\' || p[1] == q))
 				p++;
 			out[o++] = *p;
 		}
@@ -881,8 +889,11 @@ static int modsec_word(const char **pp, char *out)
 			return -1;
 		p++;
 	} else {
-		while (*p && *p != ' ' && *p != '\t')
-			out[o++] = *p++;
+		for (; *p && *p != ' ' && *p != '\t'; p++) {
+			if (*p == '\\' && p[1] == '\\' && v == MODSEC_V2)
+				p++;
+			out[o++] = *p;
+		}
 	}
 	out[o] = '\0';
 	*pp = p;
@@ -927,6 +938,18 @@ static const char *modsec_regex(const char *op, int *negated)
 	return NULL;
 }
 
+/*
+ * How version v compiles @rx: v3 with PCRE_DOTALL | PCRE_MULTILINE
+ * (src/utils/regex.cc, Regex::Regex, 3.0.9: '^' and '$' at every line);
+ * v2 with PCRE_DOTALL | PCRE_DOLLAR_ENDONLY (re_operators.c,
+ * msre_op_rx_param_init).  The engines have no DOLLAR_ENDONLY: v2's '$'
+ * matches before a final '\n' here, at the very end only in mod_security2.
+ */
+static unsigned modsec_flags(enum modsec_version v)
+{
+	return v == MODSEC_V2 ? ENGINE_DOTALL : ENGINE_DOTALL | ENGINE_MULTILINE;
+}
+
 /* SecRule VARIABLES OPERATOR [ACTIONS]; other directives are skipped. */
 static int parse_modsec(struct ruleset *rs, struct src *s, const struct lline *ll)
 {
@@ -947,12 +970,13 @@ static int parse_modsec(struct ruleset *rs, struct src *s, const struct lline *l
 		goto out;
 	}
 	act[0] = '\0'; /* the actions are optional */
-	if (modsec_word(&p, var) != 1 || modsec_word(&p, op) != 1) {
+	if (modsec_word(&p, var, rs->modsec) != 1 ||
+	    modsec_word(&p, op, rs->modsec) != 1) {
 		src_error(s, "SecRule: expected VARIABLES \"OPERATOR\" "
 			  "(unterminated quote or missing operator)");
 		goto out;
 	}
-	if (modsec_word(&p, act) < 0) {
+	if (modsec_word(&p, act, rs->modsec) < 0) {
 		src_error(s, "SecRule: unterminated quote in the actions");
 		goto out;
 	}
@@ -963,7 +987,8 @@ static int parse_modsec(struct ruleset *rs, struct src *s, const struct lline *l
 		rc = 0;
 		goto out;
 	}
-	rc = add_read_pattern(rs, s, re, strlen(re), ENGINE_DOTALL, 0, negated);
+	rc = add_read_pattern(rs, s, re, strlen(re), modsec_flags(rs->modsec), 0,
+			      negated);
 	if (rc == 0)
 		rc = add_read_rule(rs, s, first, "id", id[0] ? id : NULL);
 	if (rc == 0) { /* what --rules-target=variables reads */

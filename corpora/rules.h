@@ -22,9 +22,14 @@
  *           are not conditions here.  Rules without pcre are counted as
  *           skipped.  A rule with `sid:N` is named "sidN".
  *   modsec  ModSecurity `SecRule VARIABLES "@rx re" ...` (and the implicit
- *           operator `SecRule VARIABLES "re"`), with '\' line continuations
- *           and Apache's quoting (\\ -> \, \" -> ").  Compiled as
- *           ModSecurity does, dotall; "!@rx" is a negated condition.
+ *           operator `SecRule VARIABLES "re"`), with '\' line continuations,
+ *           read as ruleset.modsec's version reads it: v3 (libmodsecurity3)
+ *           keeps an argument's text as written (\\ stays \\; \" is ")
+ *           and compiles dotall and multiline ('^' '$' at each line:
+ *           src/utils/regex.cc); v2 (mod_security2) reads it through
+ *           Apache's quoting (\\ -> \, \" -> ") and compiles dotall
+ *           (its PCRE_DOLLAR_ENDONLY has no engine flag: '$' also matches
+ *           before a final '\n' here).  "!@rx" is a negated condition.
  *           Rules with other operators (@pm, @detectSQLi, ...) or with
  *           %{macros} are counted as skipped; chains are not joined (each
  *           SecRule of a chain is a rule).

@@ -206,24 +206,78 @@ Test(rules, conditions_combine)
 	cr_expect_eq(rules_holds(&rs, 1, c), 0);
 }
 
+#define V3 (ENGINE_DOTALL | ENGINE_MULTILINE) /* libmodsecurity3's @rx */
+
 Test(rules, modsecurity_secrules)
 {
 	cr_assert_eq(rules_load(&rs, DATA "modsec.conf", RULES_AUTO, err,
 				sizeof(err)), 0, "%s", err);
 	cr_assert_eq(rs.n, 4);
 	cr_assert_eq(rs.np, 4);
-	expect_simple(0, "/etc/passwd", ENGINE_CASELESS | ENGINE_DOTALL, "id1001");
+	expect_simple(0, "/etc/passwd", ENGINE_CASELESS | V3, "id1001");
 	/* continued over five lines; (?i:...) spanning it all became a flag */
-	expect_simple(1, "union\\s+select", ENGINE_CASELESS | ENGINE_DOTALL,
-		      "id1002");
+	expect_simple(1, "union\\s+select", ENGINE_CASELESS | V3, "id1002");
 	cr_expect_str_eq(rs.r[1].where, DATA "modsec.conf:4 (id 1002)");
-	/* negated operator: holds where the regex does not match; Apache
-	   quoting turned \\ into \ */
+	/* negated operator: holds where the regex does not match; v3 keeps
+	   \\ as written (a backslash in the class) */
 	expect_rule(2, "id1003", 1, NULL);
-	expect_pattern(2, "^[\\w.]+$", ENGINE_DOTALL, 1);
+	expect_pattern(2, "^[\\\\w.]+$", V3, 1);
 	/* no operator means @rx; \" is a quote */
-	expect_simple(3, "a\"b", ENGINE_DOTALL, "id1006");
+	expect_simple(3, "a\"b", V3, "id1006");
 	cr_expect_eq(rs.skipped, 2, "@pm and the %%{macro} rule");
+}
+
+/*
+ * mod_security2 reads the same file through Apache's quoting (\\ is \)
+ * and compiles @rx without PCRE_MULTILINE (msre_op_rx_param_init).
+ */
+Test(rules, modsecurity_secrules_v2)
+{
+	rs.modsec = MODSEC_V2;
+	cr_assert_eq(rules_load(&rs, DATA "modsec.conf", RULES_AUTO, err,
+				sizeof(err)), 0, "%s", err);
+	cr_assert_eq(rs.n, 4);
+	expect_simple(0, "/etc/passwd", ENGINE_CASELESS | ENGINE_DOTALL,
+		      "id1001");
+	expect_pattern(2, "^[\\w.]+$", ENGINE_DOTALL, 1);
+	expect_simple(3, "a\"b", ENGINE_DOTALL, "id1006");
+}
+
+/*
+ * Backslashes by version (findings M1): v3's scanner hands the operator's
+ * text over as written (\\ an escaped backslash for PCRE; \" written ",
+ * the same to PCRE); v2's Apache reader turns \\ into \ in quoted and
+ * bare words, \" into ".
+ */
+Test(rules, modsecurity_backslashes_by_version)
+{
+	static const struct {
+		const char *line, *v3, *v2;
+	} cases[] = {
+		{"SecRule ARGS \"@rx ;?\\\\x00\" \"id:1\"", ";?\\\\x00", ";?\\x00"},
+		{"SecRule ARGS \"@rx a\\\\\\\"b\" \"id:1\"", "a\\\\\"b", "a\\\"b"},
+		{"SecRule ARGS \"@rx [*?`\\\\']\" \"id:1\"", "[*?`\\\\']", "[*?`\\']"},
+		{"SecRule ARGS @rx\\\\d \"id:1\"", NULL, NULL},
+		{"SecRule ARGS a\\\\d \"id:1\"", "a\\\\d", "a\\d"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int v = MODSEC_V2; v <= MODSEC_V3; v++) {
+			const char *want = v == MODSEC_V2 ? cases[i].v2 : cases[i].v3;
+			rules_release(&rs);
+			rs.modsec = (enum modsec_version)v;
+			rs.skipped = 0;
+			int rc = rules_parse(&rs, "f", cases[i].line,
+					     strlen(cases[i].line), RULES_MODSEC,
+					     err, sizeof(err));
+			if (want == NULL) {
+				cr_expect(rc != 0 || rs.np == 0, "case %zu", i);
+				continue;
+			}
+			cr_assert_eq(rc, 0, "case %zu v%d: %s", i, v, err);
+			cr_assert_eq(rs.np, 1, "case %zu v%d", i, v);
+			cr_expect_str_eq(rs.p[0].re, want, "case %zu v%d", i, v);
+		}
 }
 
 Test(rules, forced_format)
