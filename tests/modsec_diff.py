@@ -490,6 +490,36 @@ def reason_class(why):
     return re.sub(r"\b\d+\b", "N", words)[:100]
 
 
+def self_check(oracle, tmp):
+    """The oracle on three rules it must decide right (a phase 1 header,
+    a phase 2 form argument, a phase 5 basename) and a request that
+    matches none: a broken feed or intervention check shows here, not as
+    thousands of differences."""
+    conf, lst = os.path.join(tmp, "check.conf"), os.path.join(tmp, "check")
+    with open(conf, "w") as f:
+        f.write('SecRule REQUEST_HEADERS:X-A "@rx ^evil$" "id:1,phase:1"\n'
+                'SecRule ARGS_POST "@rx evil" "id:2,phase:2"\n'
+                'SecRule REQUEST_BASENAME "@rx ^evil" "id:3,phase:5"\n')
+    with open(lst, "w") as f:
+        f.write("".join("r%d\t%s:%d\n" % (i, conf, i) for i in (1, 2, 3)))
+    reqs = [b"GET / HTTP/1.1\r\nX-A: evil\r\n\r\n",
+            b"POST / HTTP/1.1\r\nContent-Type: application/x-www-form-"
+            b"urlencoded\r\nContent-Length: 6\r\n\r\na=evil",
+            b"GET /a/evil.php HTTP/1.1\r\n\r\n",
+            b"GET /x?a=evil HTTP/1.1\r\nX-A: evil2\r\n\r\n"]
+    with open(os.path.join(tmp, "check.reqs"), "wb") as f:
+        f.write(frames(reqs))
+    out, _ = run([oracle, conf, lst, os.path.join(tmp, "check.reqs")])
+    got, _ = req_lines(out)
+    want = {0: ["r1"], 1: ["r2"], 2: ["r3"], 3: []}
+    for f in ("check.conf", "check", "check.reqs"):
+        os.unlink(os.path.join(tmp, f))
+    if got != want:
+        sys.stderr.write("modsec_diff: the oracle fails its self-check: "
+                         "%r, want %r\n" % (got, want))
+        sys.exit(2)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ref-cli", required=True)
@@ -516,6 +546,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="modsec_diff.")
     reqf, listf = os.path.join(tmp, "reqs"), os.path.join(tmp, "list")
 
+    self_check(a.oracle, tmp)
     out, _ = run([a.ref_cli, "--modsec=3", a.rules])
     runs, skips, skipped = [], [], 0
     for line in out.splitlines():
