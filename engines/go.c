@@ -41,7 +41,8 @@ const struct engine engine_go = {
 	.desc = "Go regexp (runner: engines/runners/go)",
 	.caps = CAP_START_OF_MATCH | CAP_LAZY | CAP_NONCAPTURE |
 		CAP_PERL_CLASSES | CAP_INLINE_FLAGS | CAP_NUL_PATTERN |
-		CAP_UTF8 | CAP_COUNTED_REP | CAP_WORD_BOUNDARY,
+		CAP_UTF8 | CAP_COUNTED_REP | CAP_WORD_BOUNDARY |
+		CAP_UNICODE_PROPERTY,
 	.semantics = SEM_LEFTMOST_FIRST,
 	.options = go_options,
 	RUNNER_OPS(go),

@@ -575,7 +575,7 @@ const struct engine engine_hyperscan = {
 	.caps = CAP_MULTI_NATIVE | CAP_LAZY | CAP_NONCAPTURE |
 		CAP_PERL_CLASSES | CAP_INLINE_FLAGS | CAP_COUNTED_REP |
 		CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH | CAP_UTF8 |
-		CAP_PERL_DOLLAR,
+		CAP_PERL_DOLLAR | CAP_UNICODE_PROPERTY,
 	.semantics = SEM_ALL_ENDS,
 	.version = hyperscan_engine_version,
 	.compile = hyperscan_compile_set,

@@ -1,6 +1,6 @@
 /*
  * pattern.c - names of semantics classes and capabilities, and the UTF-8
- * checks (see pattern.h).
+ * checks, and what a pattern's bytes show it needs (see pattern.h).
  */
 #include "engines/pattern.h"
 
@@ -23,8 +23,25 @@ static const char *const cap_names[] = {
 	"lazy", "noncapture", "perl-classes", "inline-flags",
 	"nul-in-pattern", "utf8", "match-limit", "counted-repetition",
 	"word-boundary", "empty-match", "atomic", "test-only",
-	"perl-dollar",
+	"perl-dollar", "unicode-property",
 };
+
+unsigned engine_pattern_needs(const char *re, size_t len)
+{
+	unsigned needs = 0;
+	int quoted = 0; /* inside \Q...\E: every byte is itself but \E */
+
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (re[i] != '\\' || (quoted && re[i + 1] != 'E'))
+			continue;
+		i++; /* the escaped byte, skipped with its backslash */
+		if (quoted || re[i] == 'Q')
+			quoted = !quoted;
+		else if (re[i] == 'p' || re[i] == 'P')
+			needs |= CAP_UNICODE_PROPERTY;
+	}
+	return needs;
+}
 
 void engine_caps_format(unsigned caps, char *buf, size_t size)
 {

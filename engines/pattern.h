@@ -46,6 +46,11 @@ enum engine_cap {
 	CAP_TEST_ONLY = 1u << 15,     /* hidden from default runs (noop, crash) */
 	CAP_PERL_DOLLAR = 1u << 16,   /* `$` also matches before a final '\n' (Perl);
 					 without it `$` is end of data only */
+	CAP_UNICODE_PROPERTY = 1u << 17, /* \p{..} \pL \P.. are Unicode
+					    properties, as PCRE2 reads them, in
+					    byte mode too (V8 reads \p as 'p'
+					    without its u flag, Oniguruma \pL
+					    as "pL") */
 };
 
 /* What count() counts; counts agree only within one class. */
@@ -67,6 +72,14 @@ const char *engine_semantics_name(enum engine_semantics s);
 
 /* Names the capability bits set in caps, comma-separated, into buf. */
 void engine_caps_format(unsigned caps, char *buf, size_t size);
+
+/*
+ * Capabilities pattern re[0..len) needs that its bytes show even where no
+ * parser reads it (a pattern out of the reference's reach, which stops at
+ * its first construct out of reach): CAP_UNICODE_PROPERTY for a \p or \P
+ * escape, in a class or not, outside \Q...\E.
+ */
+unsigned engine_pattern_needs(const char *re, size_t len);
 
 /*
  * Length (1 to 4) of the valid UTF-8 sequence at s, which has `avail` > 0
