@@ -24,20 +24,23 @@ void case_table_init(struct case_table *t, const char *suite,
 	t->suite = suite;
 	t->ops = ops;
 	t->st = st;
+	t->voters = engine_table;
+	t->nvoters = engine_count;
 }
 
-static int case_grow(struct case_table *t)
+/* Room for one more item in *c (n of cap).  0 or -1. */
+static int case_grow(struct case_item **c, size_t n, size_t *cap)
 {
-	size_t cap = t->cap ? t->cap * 2 : 16;
+	size_t more = *cap ? *cap * 2 : 16;
 	struct case_item *grown;
 
-	if (t->n < t->cap)
+	if (n < *cap)
 		return 0;
-	grown = realloc(t->c, cap * sizeof(*grown));
+	grown = realloc(*c, more * sizeof(*grown));
 	if (grown == NULL)
 		return -1;
-	t->c = grown;
-	t->cap = cap;
+	*c = grown;
+	*cap = more;
 	return 0;
 }
 
@@ -47,7 +50,7 @@ int case_add(struct case_table *t, const char *name, const char *label,
 {
 	struct case_item *c;
 
-	if (case_grow(t) != 0)
+	if (case_grow(&t->c, t->n, &t->cap) != 0)
 		return -1;
 	c = &t->c[t->n];
 	memset(c, 0, sizeof(*c));
@@ -260,18 +263,17 @@ void case_verdict_text(const struct isolate_verdict *v,
 		isolate_verdict_text(v, &lim, "answer", "verifying", buf, size);
 }
 
-/* isolate_items over the compiled cases: live[i] indexes t->c. */
+/* isolate_items over the compiled cases and voters. */
 struct case_job {
 	struct case_table *t;
-	size_t *live;
+	struct case_item **live;
 };
 
 static int case_job_answer(void *arg, size_t i, void *out)
 {
 	struct case_job *j = arg;
-	const struct case_item *c = &j->t->c[j->live[i]];
 
-	return j->t->ops->answer(j->t->st, c, out);
+	return j->t->ops->answer(j->t->st, j->live[i], out);
 }
 
 static void case_drop(struct case_table *t, struct case_item *c)
@@ -302,36 +304,43 @@ static void case_answer_failed(struct case_table *t, struct suite_ctx *ctx,
 }
 
 /*
- * Step 3: every compiled case's answer in a child with --timeout each.
- * 0, STATUS_INTERRUPTED, or -1 out of memory.
+ * Step 3: every compiled voter's and case's answer (the voters first) in
+ * a child with --timeout each; a voter that fails leaves the vote.  0,
+ * STATUS_INTERRUPTED, or -1 out of memory.
  */
 static int case_answer_all(struct case_table *t, struct suite_ctx *ctx)
 {
 	size_t a = _Alignof(max_align_t);
 	size_t size = (t->ops->answer_size + a - 1) / a * a; /* aligned stride */
-	struct case_job j = {t, calloc(t->n ? t->n : 1, sizeof(size_t))};
+	size_t all = t->n + t->nv ? t->n + t->nv : 1;
+	struct case_job j = {t, calloc(all, sizeof(*j.live))};
 	struct isolate_items it = {0, size, case_job_answer, NULL, &j};
-	struct isolate_verdict *v = calloc(t->n ? t->n : 1, sizeof(*v));
+	struct isolate_verdict *v = calloc(all, sizeof(*v));
 	unsigned char *out;
 	int rc = -1;
 
-	t->answers = calloc(t->n ? t->n : 1, size);
-	out = calloc(t->n ? t->n : 1, size);
+	t->answers = calloc(all, size);
+	out = calloc(all, size);
 	if (j.live == NULL || v == NULL || t->answers == NULL || out == NULL)
 		goto out;
+	for (size_t i = 0; i < t->nv; i++)
+		if (t->v[i].compiled)
+			j.live[it.n++] = &t->v[i];
 	for (size_t i = 0; i < t->n; i++)
 		if (t->c[i].compiled)
-			j.live[it.n++] = i;
+			j.live[it.n++] = &t->c[i];
 	rc = case_answers(&it, ctx->opts, out, v);
 	if (rc == STATUS_INTERRUPTED)
 		goto out;
 	for (size_t k = 0; k < it.n; k++) {
-		struct case_item *c = &t->c[j.live[k]];
-		if (v[k].status != 0) {
+		struct case_item *c = j.live[k];
+		if (v[k].status != 0 && c->voter)
+			case_drop(t, c);
+		else if (v[k].status != 0)
 			case_answer_failed(t, ctx, c, &v[k]);
+		if (v[k].status != 0)
 			continue;
-		}
-		c->answer = t->answers + j.live[k] * size;
+		c->answer = t->answers + k * size;
 		memcpy(c->answer, out + k * size, size);
 	}
 	rc = 0;
@@ -347,6 +356,12 @@ struct case_expect {
 	int found;             /* 1: `answer` holds it */
 	unsigned char *answer; /* answer_size bytes */
 	char by[CASE_TEXT];    /* what computed it, or why nothing could */
+};
+
+/* Who may vote on one group: its cases, then its voters. */
+struct case_ballot {
+	const struct case_item **c;
+	size_t n;
 };
 
 /* Bytes of one part: the whole answer when it is not in parts. */
@@ -379,30 +394,64 @@ static int case_says(const struct case_table *t, const struct case_item *o,
 	       (a == NULL || memcmp(p, a, case_part_size(t->ops)) == 0);
 }
 
-/* Has the library of case i answered part k with `a` among [from, i)? */
-static int case_counted(const struct case_table *t, size_t from, size_t i,
-			int klass, size_t k, const unsigned char *a)
+/* Has the library of ballot i answered part k with `a` before i? */
+static int case_counted(const struct case_table *t, const struct case_ballot *b,
+			size_t i, int klass, size_t k, const unsigned char *a)
 {
-	const char *lib = engine_library(t->c[i].e);
+	const char *lib = engine_library(b->c[i]->e);
 
-	for (size_t j = from; j < i; j++)
-		if (case_says(t, &t->c[j], klass, k, a) &&
-		    strcmp(engine_library(t->c[j].e), lib) == 0)
+	for (size_t j = 0; j < i; j++)
+		if (case_says(t, b->c[j], klass, k, a) &&
+		    strcmp(engine_library(b->c[j]->e), lib) == 0)
 			return 1;
 	return 0;
 }
 
-/* Libraries among cases [from, to) of the class that answered part k
- * with `a` (anything when a is NULL), each counted once. */
-static size_t case_libraries(const struct case_table *t, size_t from,
-			     size_t to, int klass, size_t k,
-			     const unsigned char *a)
+static int case_name_cmp(const void *a, const void *b)
 {
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* names[0..n) sorted, ", "-separated, into buf (what fits). */
+static void case_names_text(const char **names, size_t n, char *buf,
+			    size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	qsort(names, n, sizeof(*names), case_name_cmp);
+	for (size_t i = 0; i < n && used < size; i++) {
+		int w = snprintf(buf + used, size - used, "%s%s",
+				 used ? ", " : "", names[i]);
+		used += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/*
+ * Libraries of the ballot of the class that answered part k with `a`
+ * (anything when a is NULL), each counted once; with names, their names
+ * too, sorted and ", "-separated, into names[0..size) (what fits).
+ */
+static size_t case_libraries(const struct case_table *t,
+			     const struct case_ballot *b, int klass, size_t k,
+			     const unsigned char *a, char *names, size_t size)
+{
+	const char **lib = names ? calloc(b->n + 1, sizeof(*lib)) : NULL;
 	size_t n = 0;
 
-	for (size_t i = from; i < to; i++)
-		if (case_says(t, &t->c[i], klass, k, a))
-			n += !case_counted(t, from, i, klass, k, a);
+	for (size_t i = 0; i < b->n; i++) {
+		if (!case_says(t, b->c[i], klass, k, a) ||
+		    case_counted(t, b, i, klass, k, a))
+			continue;
+		if (lib != NULL)
+			lib[n] = engine_library(b->c[i]->e);
+		n++;
+	}
+	if (names != NULL && size > 0)
+		names[0] = '\0';
+	if (lib != NULL) /* out of memory: no names */
+		case_names_text(lib, n, names, size);
+	free(lib);
 	return n;
 }
 
@@ -412,41 +461,44 @@ static size_t case_libraries(const struct case_table *t, size_t from,
  * and *total: the libraries behind it, and all that answered the part.
  */
 static const unsigned char *case_majority(const struct case_table *t,
-					  size_t from, size_t to, int klass,
-					  size_t k, size_t *votes,
+					  const struct case_ballot *b,
+					  int klass, size_t k, size_t *votes,
 					  size_t *total)
 {
-	*total = case_libraries(t, from, to, klass, k, NULL);
-	for (size_t i = from; i < to; i++) {
-		const unsigned char *p = case_part(t, t->c[i].answer, k);
-		if (p == NULL || t->c[i].klass != klass)
+	*total = case_libraries(t, b, klass, k, NULL, NULL, 0);
+	for (size_t i = 0; i < b->n; i++) {
+		const unsigned char *p = case_part(t, b->c[i]->answer, k);
+		if (p == NULL || b->c[i]->klass != klass)
 			continue;
-		*votes = case_libraries(t, from, to, klass, k, p);
+		*votes = case_libraries(t, b, klass, k, p, NULL, 0);
 		if (*votes >= 3 && 2 * *votes > *total)
 			return p;
 	}
 	return NULL;
 }
 
-/* No reference: the class's majority stands in.  Fills x when one exists. */
-static void case_vote(const struct case_table *t, size_t from, size_t to,
+/* No reference: the class's majority stands in.  Fills x when one
+ * exists; x->by names the libraries that voted, and how. */
+static void case_vote(const struct case_table *t, const struct case_ballot *b,
 		      int klass, struct case_expect *x)
 {
 	size_t votes = 0, total;
-	const unsigned char *p = case_majority(t, from, to, klass, 0, &votes,
-					       &total);
-	char why[CASE_TEXT];
+	const unsigned char *p = case_majority(t, b, klass, 0, &votes, &total);
+	char why[2 * CASE_TEXT], who[200];
 
+	case_libraries(t, b, klass, 0, p, who, sizeof(who));
 	if (p != NULL) {
 		memcpy(x->answer, p, t->ops->answer_size);
 		x->found = 1;
-		snprintf(why, sizeof(why), "%.400s; majority of %zu of %zu "
-			 "libraries", x->by, votes, total);
+		snprintf(why, sizeof(why), "%.250s; majority of %zu of %zu "
+			 "libraries (%s%s)", x->by, votes, total, who,
+			 votes < total ? "; the others differ" : "");
 	} else {
-		snprintf(why, sizeof(why), "%.400s, and no strict majority of "
-			 "at least 3 libraries (%zu answered)", x->by, total);
+		snprintf(why, sizeof(why), "%.250s, and no strict majority of "
+			 "at least 3 libraries (%zu answered%s%s)", x->by, total,
+			 total ? ": " : "", who);
 	}
-	snprintf(x->by, sizeof(x->by), "%s", why);
+	snprintf(x->by, sizeof(x->by), "%.*s", (int)sizeof(x->by) - 1, why);
 }
 
 /* "; majority of at least 3 libraries: 2 rules", or "" for none. */
@@ -462,23 +514,64 @@ static void case_parts_text(const struct case_table *t, const char *what,
 			 n == 1 ? "" : "s");
 }
 
+/* Did the ballot's item i of the class answer some part x leaves out? */
+static int case_voted(const struct case_table *t, const struct case_ballot *b,
+		      size_t i, int klass, const struct case_expect *x)
+{
+	for (size_t k = 0; k < t->ops->parts; k++)
+		if (case_part(t, x->answer, k) == NULL &&
+		    case_says(t, b->c[i], klass, k, NULL))
+			return 1;
+	return 0;
+}
+
+/* " (voting: a, b)": the libraries that answered a part the reference
+ * left out, into who ("" for none). */
+static void case_voters_text(const struct case_table *t,
+			     const struct case_ballot *b, int klass,
+			     const struct case_expect *x, char *who,
+			     size_t size)
+{
+	const char **lib = calloc(b->n + 1, sizeof(*lib));
+	char names[200];
+	size_t n = 0;
+
+	who[0] = '\0';
+	for (size_t i = 0; lib != NULL && i < b->n; i++) {
+		int seen = 0;
+		if (!case_voted(t, b, i, klass, x))
+			continue;
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = strcmp(lib[j], engine_library(b->c[i]->e)) == 0;
+		if (!seen)
+			lib[n++] = engine_library(b->c[i]->e);
+	}
+	if (n > 0) {
+		case_names_text(lib, n, names, sizeof(names));
+		snprintf(who, size, " (voting: %s)", names);
+	}
+	free(lib);
+}
+
 /*
  * An answer in parts: each part the reference left out is the class's
  * majority's, where one exists; x->by then says how many parts were
- * voted and how many no majority decided.
+ * voted and how many no majority decided, and which libraries voted.
  */
-static void case_vote_parts(const struct case_table *t, size_t from,
-			    size_t to, int klass, struct case_expect *x)
+static void case_vote_parts(const struct case_table *t,
+			    const struct case_ballot *b, int klass,
+			    struct case_expect *x)
 {
 	size_t ps = case_part_size(t->ops), voted = 0, undecided = 0;
-	char a[100], b[100], why[CASE_TEXT];
+	char a[100], c[100], who[200], why[2 * CASE_TEXT];
 
+	case_voters_text(t, b, klass, x, who, sizeof(who));
 	for (size_t k = 0; k < t->ops->parts; k++) {
 		size_t votes = 0, total;
 		const unsigned char *p;
 		if (case_part(t, x->answer, k) != NULL)
 			continue;
-		p = case_majority(t, from, to, klass, k, &votes, &total);
+		p = case_majority(t, b, klass, k, &votes, &total);
 		if (p != NULL)
 			memcpy(x->answer + k * ps, p, ps);
 		voted += p != NULL;
@@ -487,9 +580,10 @@ static void case_vote_parts(const struct case_table *t, size_t from,
 	case_parts_text(t, "majority of at least 3 libraries", voted, a,
 			sizeof(a));
 	case_parts_text(t, "no strict majority of at least 3 libraries",
-			undecided, b, sizeof(b));
-	snprintf(why, sizeof(why), "%.300s%s%s", x->by, a, b);
-	snprintf(x->by, sizeof(x->by), "%s", why);
+			undecided, c, sizeof(c));
+	snprintf(why, sizeof(why), "%.250s%s%s%s", x->by, a, c,
+		 voted + undecided ? who : "");
+	snprintf(x->by, sizeof(x->by), "%.*s", (int)sizeof(x->by) - 1, why);
 	x->found = 1; /* the parts say what is known */
 }
 
@@ -497,11 +591,12 @@ static void case_vote_parts(const struct case_table *t, size_t from,
  * The expected answers are computed in a forked child too, with --timeout
  * each: a reference may be slow on a pattern (a Pike VM is quadratic when
  * high-priority threads outlive every match) and must cost one answer,
- * not the run.  One record per leader (the first answered case of its
+ * not the run.  One record per leader (the first compiled case of its
  * group and class): expect()'s status, its `by` text, the answer.
  */
 struct case_wire {
 	int rc;
+	int lead; /* set in the parent: this case is its class's leader */
 	char by[CASE_TEXT];
 	/* answer_size bytes, aligned for any struct a suite keeps there */
 	_Alignas(max_align_t) unsigned char answer[];
@@ -522,6 +617,13 @@ static size_t case_wire_size(const struct case_table *t)
 	return (n + a - 1) / a * a;
 }
 
+/* Case i's record among wires. */
+static struct case_wire *case_wire_of(const struct case_table *t,
+				      unsigned char *wires, size_t i)
+{
+	return (struct case_wire *)(wires + i * case_wire_size(t));
+}
+
 static int case_leader_expect(void *arg, size_t i, void *out)
 {
 	struct case_leaders *l = arg;
@@ -533,24 +635,25 @@ static int case_leader_expect(void *arg, size_t i, void *out)
 	return w->rc == CASE_REF_ERROR ? ENGINE_ERR_NOMEM : 0;
 }
 
-/* Is case i the first answered case of its group and class? */
+/* Is case i the first compiled case of its group and class? */
 static int case_is_leader(const struct case_table *t, size_t i)
 {
 	const struct case_item *c = &t->c[i];
 
-	if (c->answer == NULL)
+	if (!c->compiled)
 		return 0;
 	for (size_t k = i; k-- > 0 && t->c[k].group == c->group;)
-		if (t->c[k].answer != NULL && t->c[k].klass == c->klass)
+		if (t->c[k].compiled && t->c[k].klass == c->klass)
 			return 0;
 	return 1;
 }
 
 /*
  * Every leader's expected answer, computed in a child: into wires (one
- * record of case_wire_size() per case, at the leader's index).  A
- * reference that gives no answer in time (or crashes) is CASE_REF_NONE
- * with the reason.  0, STATUS_INTERRUPTED, or -1 out of memory.
+ * record of case_wire_size() per case, at the leader's index, `lead`
+ * set).  A reference that gives no answer in time (or crashes) is
+ * CASE_REF_NONE with the reason.  0, STATUS_INTERRUPTED, or -1 out of
+ * memory.
  */
 static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 			   unsigned char *wires)
@@ -572,9 +675,10 @@ static int case_expect_all(struct case_table *t, struct suite_ctx *ctx,
 	if (rc == STATUS_SYSTEM)
 		rc = 0; /* no child could be made: the answers ran here */
 	for (size_t k = 0; rc == 0 && k < l.n; k++) {
-		struct case_wire *w = (struct case_wire *)(wires + l.lead[k] * size);
+		struct case_wire *w = case_wire_of(t, wires, l.lead[k]);
 		char why[CASE_TEXT];
 		memcpy(w, out + k * size, size);
+		w->lead = 1;
 		if (v[k].status == ENGINE_ERR_NOMEM) {
 			rc = -1;
 		} else if (v[k].status != 0) {
@@ -591,8 +695,117 @@ out:
 	return rc;
 }
 
-/* The expected answer for the class of leader c in group [from, to). */
-static void case_expected(struct case_table *t, size_t from, size_t to,
+/* Does the expected answer in w leave anything to a vote? */
+static int case_needs_vote(const struct case_table *t,
+			   const struct case_wire *w)
+{
+	if (w->rc != CASE_REF_OK)
+		return 1;
+	for (size_t k = 0; k < t->ops->parts; k++)
+		if (case_part(t, w->answer, k) == NULL)
+			return 1;
+	return 0;
+}
+
+/* Is engine e's library among the compiled cases of the class of case i
+ * in [from, to), or the voters added for them from voter `vfrom` on? */
+static int case_library_in(const struct case_table *t, size_t from,
+			   size_t to, size_t vfrom, const struct case_item *c,
+			   const struct engine *e)
+{
+	const char *lib = engine_library(e);
+
+	for (size_t k = from; k < to; k++)
+		if (t->c[k].e == e ||
+		    (t->c[k].compiled && t->c[k].e != NULL &&
+		     t->c[k].klass == c->klass &&
+		     strcmp(engine_library(t->c[k].e), lib) == 0))
+			return 1;
+	for (size_t k = vfrom; k < t->nv; k++)
+		if (t->v[k].klass == c->klass &&
+		    strcmp(engine_library(t->v[k].e), lib) == 0)
+			return 1;
+	return 0;
+}
+
+/* Add leader c's voter on engine e (class klass), compiled; a compile
+ * that fails leaves no voter.  0, or -1 out of memory. */
+static int case_add_voter(struct case_table *t, const struct case_item *c,
+			  const struct engine *e, int klass)
+{
+	struct case_item *v;
+	char why[CASE_TEXT];
+
+	if (case_grow(&t->v, t->nv, &t->vcap) != 0)
+		return -1;
+	v = &t->v[t->nv];
+	*v = (struct case_item){.e = e, .needs = c->needs, .group = c->group,
+				.klass = klass, .arg = c->arg, .st = c->st,
+				.voter = 1};
+	v->name = strdup(c->name);
+	v->label = strdup(c->label);
+	if (v->name == NULL || v->label == NULL) {
+		free(v->name);
+		free(v->label);
+		return -1;
+	}
+	t->nv++;
+	v->compiled = t->ops->compile(t->st, v, &v->h, why, sizeof(why)) == 0;
+	if (!v->compiled)
+		v->h = NULL;
+	return 0;
+}
+
+/*
+ * The voters of leader c, case i of group [from, to): every engine of
+ * t->voters, not test-only, not in the group, of a library not already
+ * in its class, with every capability c needs, that the suite accepts in
+ * c's class.  0, or -1 out of memory.
+ */
+static int case_add_voters(struct case_table *t, size_t from, size_t to,
+			   size_t i)
+{
+	const struct case_item *c = &t->c[i];
+	size_t vfrom = t->nv;
+
+	for (size_t k = 0; k < t->nvoters && !interrupt_signal(); k++) {
+		const struct engine *e = t->voters[k];
+		int klass = c->klass;
+		if ((e->caps & CAP_TEST_ONLY) || (c->needs & ~e->caps) ||
+		    case_library_in(t, from, to, vfrom, c, e) ||
+		    t->ops->voter(t->st, c, e, &klass) != 0 ||
+		    klass != c->klass)
+			continue;
+		if (case_add_voter(t, c, e, klass) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Voters for every leader whose expected answer leaves a vote to do.
+ * 0, or -1 out of memory. */
+static int case_add_all_voters(struct case_table *t, unsigned char *wires)
+{
+	size_t from = 0;
+
+	if (t->ops->voter == NULL)
+		return 0;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t to = i + 1;
+		if (t->c[i].group != t->c[from].group)
+			from = i;
+		while (to < t->n && t->c[to].group == t->c[i].group)
+			to++;
+		if (case_wire_of(t, wires, i)->lead &&
+		    case_needs_vote(t, case_wire_of(t, wires, i)) &&
+		    case_add_voters(t, from, to, i) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The expected answer for the class of leader c, voted on by b. */
+static void case_expected(struct case_table *t, const struct case_ballot *b,
 			  const struct case_item *c, const struct case_wire *w,
 			  struct case_expect *x)
 {
@@ -602,9 +815,9 @@ static void case_expected(struct case_table *t, size_t from, size_t to,
 	if (t->ops->parts != 0) {
 		if (w->rc != CASE_REF_OK) /* no part is known */
 			memset(x->answer, 0, t->ops->answer_size);
-		case_vote_parts(t, from, to, c->klass, x);
+		case_vote_parts(t, b, c->klass, x);
 	} else if (w->rc == CASE_REF_NONE) {
-		case_vote(t, from, to, c->klass, x);
+		case_vote(t, b, c->klass, x);
 	}
 }
 
@@ -716,18 +929,17 @@ static int case_judge(struct case_table *t, struct suite_ctx *ctx,
 	return case_plan(t, ctx, c, text, 0);
 }
 
-/* Verify and plan the answered cases of group [from, to), class by class. */
+/* Verify and plan the answered cases of group [from, to), class by class,
+ * with b the group's ballot (its cases and voters). */
 static int case_group(struct case_table *t, struct suite_ctx *ctx,
-		      size_t from, size_t to, const unsigned char *wires,
-		      struct case_expect *x)
+		      size_t from, size_t to, unsigned char *wires,
+		      const struct case_ballot *b, struct case_expect *x)
 {
-	size_t size = case_wire_size(t);
-
 	for (size_t i = from; i < to; i++) {
-		if (!case_is_leader(t, i))
+		const struct case_wire *w = case_wire_of(t, wires, i);
+		if (!w->lead)
 			continue; /* judged with its class's leader */
-		case_expected(t, from, to, &t->c[i],
-			      (const struct case_wire *)(wires + i * size), x);
+		case_expected(t, b, &t->c[i], w, x);
 		for (size_t k = i; k < to; k++)
 			if (t->c[k].answer != NULL &&
 			    t->c[k].klass == t->c[i].klass &&
@@ -737,25 +949,39 @@ static int case_group(struct case_table *t, struct suite_ctx *ctx,
 	return 0;
 }
 
-/* Step 4 for every group.  0, STATUS_INTERRUPTED, or -1 out of memory. */
-static int case_verify_all(struct case_table *t, struct suite_ctx *ctx)
+/* The ballot of group [from, to): its cases, then its voters from *vi
+ * on (voters are added group by group), *vi moved past them. */
+static void case_ballot_of(const struct case_table *t, size_t from,
+			   size_t to, size_t *vi, struct case_ballot *b)
+{
+	b->n = 0;
+	for (size_t i = from; i < to; i++)
+		b->c[b->n++] = &t->c[i];
+	while (*vi < t->nv && t->v[*vi].group == t->c[from].group)
+		b->c[b->n++] = &t->v[(*vi)++];
+}
+
+/* Step 4 for every group, with the leaders' expected answers in wires.
+ * 0, or -1 out of memory. */
+static int case_verify_all(struct case_table *t, struct suite_ctx *ctx,
+			   unsigned char *wires)
 {
 	struct case_expect x;
-	unsigned char *wires = calloc(t->n ? t->n : 1, case_wire_size(t));
-	int rc = -1;
+	struct case_ballot b = {calloc(t->n + t->nv + 1, sizeof(*b.c)), 0};
+	size_t vi = 0;
+	int rc = b.c == NULL ? -1 : 0;
 
 	x.answer = calloc(1, t->ops->answer_size);
-	if (x.answer == NULL || wires == NULL)
-		goto out;
-	rc = case_expect_all(t, ctx, wires);
+	if (x.answer == NULL)
+		rc = -1;
 	for (size_t from = 0, to; from < t->n && rc == 0; from = to) {
 		for (to = from + 1; to < t->n && t->c[to].group == t->c[from].group;)
 			to++;
-		rc = case_group(t, ctx, from, to, wires, &x);
+		case_ballot_of(t, from, to, &vi, &b);
+		rc = case_group(t, ctx, from, to, wires, &b, &x);
 	}
-out:
 	free(x.answer);
-	free(wires);
+	free(b.c);
 	return rc;
 }
 
@@ -792,6 +1018,7 @@ static void case_filter(struct case_table *t, const struct suite_ctx *ctx)
 
 int case_run(struct case_table *t, struct suite_ctx *ctx)
 {
+	unsigned char *wires;
 	int rc;
 
 	case_filter(t, ctx);
@@ -800,10 +1027,19 @@ int case_run(struct case_table *t, struct suite_ctx *ctx)
 		case_compile(t, ctx, &t->c[i]);
 	if (interrupt_signal())
 		return STATUS_INTERRUPTED;
-	rc = case_answer_all(t, ctx);
-	if (rc != 0)
-		return rc;
-	return case_verify_all(t, ctx);
+	/* the expected answers first: they say which groups need voters */
+	wires = calloc(t->n ? t->n : 1, case_wire_size(t));
+	rc = wires == NULL ? -1 : case_expect_all(t, ctx, wires);
+	if (rc == 0)
+		rc = case_add_all_voters(t, wires);
+	if (rc == 0 && interrupt_signal())
+		rc = STATUS_INTERRUPTED;
+	if (rc == 0)
+		rc = case_answer_all(t, ctx);
+	if (rc == 0)
+		rc = case_verify_all(t, ctx, wires);
+	free(wires);
+	return rc;
 }
 
 void case_table_release(struct case_table *t)
@@ -812,6 +1048,11 @@ void case_table_release(struct case_table *t)
 		case_drop(t, &t->c[i]);
 		case_free_item(&t->c[i]);
 	}
+	for (size_t i = 0; i < t->nv; i++) {
+		case_drop(t, &t->v[i]);
+		case_free_item(&t->v[i]);
+	}
+	free(t->v);
 	free(t->c);
 	free(t->answers);
 	result_inputs_release(&t->in);

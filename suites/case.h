@@ -20,11 +20,17 @@
  *   4. verify   each answer is compared with its group's expected answer,
  *               computed once per group and class from the input alone
  *               (never from which engines ran, or in what order) in a
- *               forked child with --timeout too.  Where the suite has no
- *               reference for a group, a strict majority of at least three
- *               libraries of the class stands in for it (engine_library:
- *               pcre2 and pcre2-jit are one); otherwise the case is
- *               unverified.  An answer in parts (case_ops.parts: a rule
+ *               forked child with --timeout too, before any answer.  Where
+ *               the suite has no reference for a group, a strict majority
+ *               of at least three libraries of the class stands in for it
+ *               (engine_library: pcre2 and pcre2-jit are one), among every
+ *               built engine, whatever --engines chose: the pipeline adds
+ *               voters, the group's case on each engine of
+ *               case_table.voters not in the group whose capabilities
+ *               cover the case's needs and that the suite accepts
+ *               (case_ops.voter), compiled and answered with the others in
+ *               step 3 but never planned nor reported; otherwise the case
+ *               is unverified.  An answer in parts (case_ops.parts: a rule
  *               set's answer, rule by rule) is verified part by part the
  *               same way.  A different answer is a MISMATCH row naming both
  *               answers and what computed the expected one;
@@ -100,6 +106,7 @@ struct case_item {
 	int unverified;      /* ... timed unverified (--allow-unverified) */
 	unsigned char *answer; /* ops->answer_size bytes, when answered */
 	struct result_inputs in; /* case_input(); every row of it records them */
+	int voter;           /* 1: a voter case_run() added (step 4) */
 };
 
 struct case_ops {
@@ -173,6 +180,22 @@ struct case_ops {
 	void (*release)(void *st, struct case_item *c);
 
 	/*
+	 * Optional: may engine e, which has no case in c's group, vote on
+	 * the group's expected answer (step 4)?  0 yes, with *klass the class
+	 * its answer is held to; 1 no (the suite's gate refuses e for c, as
+	 * case_add()'s gate would: `$` without perl-dollar, say).  NULL: the
+	 * suite's votes are among the run's engines only.  A voter is a copy
+	 * of c on e: the same arg and needs, with case_item.e and .voter set,
+	 * no inputs nor benchmarks; so compile(), answer() and release() must
+	 * take the engine from c->e, never from arg.  It is compiled and
+	 * answered as any case, before the cases (what an answer leaves in
+	 * shared state for failed() is then the case's own); a voter that
+	 * fails anywhere is left out silently: it has no row.
+	 */
+	int (*voter)(void *st, const struct case_item *c,
+		     const struct engine *e, int *klass);
+
+	/*
 	 * Optional: where c's answer failed (no answer in time, a crash, an
 	 * engine error), in words, added to its row ("on packet 12 ...").
 	 * Called in the parent after the verifying child is gone, so it can
@@ -189,8 +212,14 @@ struct case_table {
 	void *st;                   /* the suite's per-run state, passed to ops */
 	struct case_item *c;
 	size_t n, cap;
-	unsigned char *answers;     /* n * ops->answer_size */
+	unsigned char *answers;     /* (n + nv) * ops->answer_size */
 	struct result_inputs in;    /* case_table_input(): every case's */
+	/* the engines a vote may ask: case_table_init() sets the registry's
+	   (every engine built; test-only ones never vote); a test its own */
+	const struct engine *const *voters;
+	size_t nvoters;
+	struct case_item *v;        /* the voters case_run() added, by group */
+	size_t nv, vcap;
 };
 
 void case_table_init(struct case_table *t, const char *suite,

@@ -482,6 +482,10 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 			  struct peng *pe);
 void payload_rules_free(const struct payload_rules *pr, struct peng *pe);
 
+/* What rule r's patterns show they need (engine_pattern_needs): an
+ * engine without it does not run the rule, nor vote on it. */
+unsigned payload_rule_needs(const struct payload_rules *pr, size_t r);
+
 /*
  * Set up rl for the run's engines: pr holds the rule set (grouped and
  * compiled for the reference by the caller); each engine's rules are

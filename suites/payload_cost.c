@@ -97,7 +97,8 @@ int payload_cost_cases(struct scen_size *ss, struct suite_ctx *ctx)
 			snprintf(label, sizeof(label), "%s: rule %s (%s) alone, "
 				 "size %s", en->name, pr->rs.r[r].name,
 				 pr->rs.r[r].where, ss->in->label);
-			if (case_add(&ss->t, name, label, en, 0, NULL, r, 0, pc) != 0)
+			if (case_add(&ss->t, name, label, en, payload_rule_needs(pr, r),
+				     NULL, r, 0, pc) != 0)
 				return -1;
 		}
 	}
@@ -132,6 +133,18 @@ static int cost_gate(const struct payload_rules *pr, size_t r,
 		return 1;
 	}
 	return 0;
+}
+
+/* case_ops.voter: e votes where cost_gate() lets it run (one class). */
+static int cost_voter(void *st, const struct case_item *c,
+		      const struct engine *e, int *klass)
+{
+	struct scen_size *ss = st;
+	char why[256];
+
+	*klass = 0;
+	return cost_gate(cost_rules(ss), case_rule(ss, c->arg), e, why,
+			 sizeof(why));
 }
 
 static int cost_compile(void *st, const struct case_item *c, void **h,
@@ -363,4 +376,5 @@ const struct case_ops payload_cost_ops = {
 	.bench = cost_bench,
 	.release = cost_release,
 	.failed = payload_case_failed,
+	.voter = cost_voter,
 };

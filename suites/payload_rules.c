@@ -217,9 +217,19 @@ void payload_rules_release(struct payload_rules *pr)
 /* compile_group(): a dropped rule's patterns may sit in sets built before. */
 #define COMPILE_AGAIN 1
 
+unsigned payload_rule_needs(const struct payload_rules *pr, size_t r)
+{
+	const struct rule *ru = &pr->rs.r[r];
+	unsigned needs = 0;
+
+	for (size_t k = ru->first; k < ru->first + ru->n; k++)
+		needs |= engine_pattern_needs(pr->rs.p[k].re, pr->rs.p[k].len);
+	return needs;
+}
+
 /*
  * Row for the rule of pattern k, which pe's engine refused; built-in rules
- * must compile.
+ * must compile.  No row without ctx (a voter's rules, suites/case.h).
  */
 static void rule_refused(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 const struct peng *pe, size_t k,
@@ -228,6 +238,8 @@ static void rule_refused(struct suite_ctx *ctx, const struct payload_rules *pr,
 	const struct rule *r = &pr->rs.r[pr->rs.p[k].rule];
 	char name[256], part[64], at[32] = "", cond[128] = "";
 
+	if (ctx == NULL)
+		return;
 	bench_name_part(r->name, strlen(r->name), part, sizeof(part));
 	if (err->offset >= 0)
 		snprintf(at, sizeof(at), " (offset %ld)", err->offset);
@@ -277,6 +289,16 @@ static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 			snprintf(err.msg, sizeof(err.msg), "`$` is the end of data "
 				 "only in %s, PCRE's `$` also matches before a "
 				 "final newline (needs perl-dollar)", pe->e->name);
+			rule_refused(ctx, pr, pe, k, &err);
+			continue;
+		}
+		if (payload_rule_needs(pr, r) & ~pe->e->caps) {
+			char caps[128];
+			engine_caps_format(payload_rule_needs(pr, r) & ~pe->e->caps,
+					   caps, sizeof(caps));
+			err.status = ENGINE_ERR_UNSUPPORTED;
+			snprintf(err.msg, sizeof(err.msg), "needs %s, which %s "
+				 "lacks", caps, pe->e->name);
 			rule_refused(ctx, pr, pe, k, &err);
 			continue;
 		}
@@ -790,11 +812,35 @@ int payload_rules_table(struct scen_size *ss, struct suite_ctx *ctx)
 	return 0;
 }
 
+/* A voter's own rule sets (suites/case.h), freed by rules_free(); the
+ * rules its engine cannot run are left out of its answer, with no row. */
+static int voter_compile(const struct scen_size *ss,
+			 const struct case_item *c, void **h)
+{
+	const struct payload_rules *pr = &((struct reallife *)ss->sr->data)->pr;
+	struct peng *pe = calloc(1, sizeof(*pe));
+
+	if (pe == NULL)
+		return ENGINE_ERR_NOMEM;
+	pe->e = c->e;
+	if (payload_rules_compile(NULL, pr, pe) != 0 ||
+	    pe->status != RESULT_OK) {
+		payload_rules_free(pr, pe);
+		free(pe);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	*h = pe; /* it answers on whole (or reassembled) packets */
+	return 0;
+}
+
 static int rules_compile(void *arg, const struct case_item *c, void **h,
 			 char *why, size_t size)
 {
 	const struct scen_size *ss = arg;
 	struct peng *pe = case_engine(c->arg);
+
+	if (c->voter)
+		return voter_compile(ss, c, h);
 
 	if (pe->status == RESULT_OK && ss->mode == PMODE_VECTORED &&
 	    !payload_flow_native(ss, pe->e)) {
@@ -1324,10 +1370,26 @@ static int rules_bench(void *arg, struct case_item *c, const void *answer,
 	return 0;
 }
 
+/* A case's sets are its engine's, freed at teardown; a voter's its own. */
 static void rules_free(void *arg, struct case_item *c)
 {
-	(void)arg;
-	(void)c; /* the sets are the engine's, freed at teardown */
+	const struct scen_size *ss = arg;
+
+	if (!c->voter)
+		return;
+	payload_rules_free(&((struct reallife *)ss->sr->data)->pr, c->h);
+	free(c->h);
+}
+
+/* case_ops.voter: any engine (one class); voter_compile() gates it. */
+static int rules_voter(void *st, const struct case_item *c,
+		       const struct engine *e, int *klass)
+{
+	(void)st;
+	(void)c;
+	(void)e;
+	*klass = 0;
+	return 0;
 }
 
 const struct case_ops payload_rules_ops = {
@@ -1340,6 +1402,7 @@ const struct case_ops payload_rules_ops = {
 	.bench = rules_bench,
 	.release = rules_free,
 	.failed = payload_case_failed,
+	.voter = rules_voter,
 };
 
 /* The verified count of rule r at ss (see payload.h). */

@@ -656,6 +656,9 @@ static void scan_release(void *arg, struct case_item *c)
 	c->e->free(c->h);
 }
 
+static int scan_voter(void *st, const struct case_item *c,
+		      const struct engine *e, int *klass);
+
 static const struct case_ops scan_ops = {
 	.answer_size = sizeof(struct scan_answer),
 	.compile = scan_compile,
@@ -664,6 +667,7 @@ static const struct case_ops scan_ops = {
 	.describe = scan_describe,
 	.bench = scan_bench,
 	.release = scan_release,
+	.voter = scan_voter,
 };
 
 /* --- the case table -------------------------------------------------- */
@@ -689,6 +693,17 @@ static int scan_gate(const struct scan_run *r, const struct scan_pattern *p,
 	return 1;
 }
 
+/* case_ops.voter: e votes where scan_gate() would let it run. */
+static int scan_voter(void *st, const struct case_item *c,
+		      const struct engine *e, int *klass)
+{
+	const struct scan_run *r = st;
+	char why[256];
+
+	*klass = scan_class(r, e);
+	return scan_gate(r, c->arg, e, why, sizeof(why));
+}
+
 static void case_name(const struct scan_run *r, const struct scan_pattern *p,
 		      const struct engine *e, char *buf, size_t size)
 {
@@ -700,7 +715,8 @@ static void case_name(const struct scan_run *r, const struct scan_pattern *p,
 static int scan_add_cases(struct scan_run *r, struct suite_ctx *ctx, size_t i)
 {
 	struct scan_pattern *p = &r->pats[i];
-	unsigned needs = p->needs | (p->ref ? ref_needs(p->ref) : 0);
+	unsigned needs = p->needs | (p->ref ? ref_needs(p->ref)
+					   : engine_pattern_needs(p->re, p->len));
 
 	for (size_t j = 0; j < ctx->nengines; j++) {
 		const struct engine *e = ctx->engines[j];

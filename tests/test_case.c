@@ -9,7 +9,10 @@
  * verified part by part: a part the reference leaves out goes to the vote,
  * a part a case leaves out is not held against it.  A case of no engine
  * (a suite's own matcher) is verified like any other and never votes; a
- * case of several benchmarks plans those --bench selects.  case_answers():
+ * case of several benchmarks plans those --bench selects.  Voters: the
+ * engines outside the run vote too, so --engines does not change a
+ * verdict, but only those with the capabilities a case needs and that
+ * the suite accepts; they are never planned nor reported.  case_answers():
  * verifying children, their phase, and their statuses and texts.
  */
 #define _GNU_SOURCE
@@ -558,12 +561,14 @@ Test(case_parts, each_part_is_verified_alone)
 	cr_assert_not_null(x);
 	cr_expect_str_eq(x->message, "d: parts 1 2 6; expected parts 1 2 5 "
 				     "(the test's reference; majority of at "
-				     "least 3 libraries: 1 part)");
+				     "least 3 libraries: 1 part (voting: a, b, "
+				     "c, d))");
 	b = planned(&r, "b");
 	cr_assert_not_null(b);
 	cr_expect_eq(b->unverified, 0);
 	cr_expect_str_eq(b->verified, "the test's reference; majority of at "
-				      "least 3 libraries: 1 part: parts 1 2 5");
+				      "least 3 libraries: 1 part (voting: a, b, "
+				      "c, d): parts 1 2 5");
 	run_release(&r);
 }
 
@@ -605,7 +610,8 @@ Test(case_parts, an_undecided_part_is_unverified)
 	cr_expect_str_eq(x->message, "a: parts 1 0 5; not verified: 1 of its 2 "
 				     "parts: the test's reference; no strict "
 				     "majority of at least 3 libraries: 1 part "
-				     "(--allow-unverified times it anyway)");
+				     "(voting: a, b, c) (--allow-unverified "
+				     "times it anyway)");
 	run_release(&r);
 	run_parts(&r, &f, e, 3, 1);
 	cr_assert_eq(r.plan.n, 2);
@@ -630,5 +636,162 @@ Test(case_parts, a_failed_answer_says_where)
 	cr_expect_eq(x->status, RESULT_ERROR);
 	cr_expect(strstr(x->message, "; on the test's item b") != NULL, "%s",
 		  x->message);
+	run_release(&r);
+}
+
+/*
+ * Voters (issue 22): where no reference reaches a group, every engine of
+ * case_table.voters that is not in the group, has the capabilities the
+ * case needs and that the suite accepts votes too, so the verdict does
+ * not depend on --engines.  An engine's answer is its name's in `vote`.
+ */
+struct vote {
+	struct fake f;
+	const char *name[8];
+	long answer[8];
+	const char *refused; /* the suite's voter hook refuses this engine */
+	int asked;           /* voter hook calls */
+};
+
+static int vote_answer(void *st, const struct case_item *c, void *out)
+{
+	struct vote *v = st;
+
+	for (size_t i = 0; i < 8 && v->name[i] != NULL; i++)
+		if (strcmp(v->name[i], c->e->name) == 0) {
+			memcpy(out, &v->answer[i], sizeof(long));
+			return 0;
+		}
+	return ENGINE_ERR_UNSUPPORTED;
+}
+
+static int vote_voter(void *st, const struct case_item *c,
+		      const struct engine *e, int *klass)
+{
+	struct vote *v = st;
+
+	v->asked++;
+	*klass = c->klass;
+	return v->refused != NULL && strcmp(v->refused, e->name) == 0;
+}
+
+static const struct case_ops vote_ops = {
+	.answer_size = sizeof(long),
+	.compile = fake_compile,
+	.answer = vote_answer,
+	.expect = fake_expect,
+	.describe = fake_describe,
+	.bench = fake_bench,
+	.release = fake_release,
+	.voter = vote_voter,
+};
+
+/* The cases on e[0..n) that need `needs`, voters from all[0..nall). */
+static void run_vote(struct run *r, struct vote *v, const struct engine *e,
+		     size_t n, unsigned needs, const struct engine *const *all,
+		     size_t nall)
+{
+	run_table(r, &v->f, e, n, 0);
+	r->t.ops = &vote_ops;
+	r->t.st = v;
+	for (size_t i = 0; i < r->t.n; i++) {
+		r->t.c[i].needs = needs;
+		r->t.c[i].st = v;
+	}
+	r->t.voters = all;
+	r->t.nvoters = nall;
+	cr_assert_eq(case_run(&r->t, &r->ctx), 0);
+}
+
+/* The verification pcre2's benchmark records, copied into buf. */
+static void verified_of(const struct run *r, const char *e, char *buf,
+			size_t size)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "Test/engine=%s", e);
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->plan.n; i++)
+		if (strcmp(r->plan.b[i].name, name) == 0)
+			snprintf(buf, size, "%s", r->plan.b[i].verified);
+}
+
+Test(case_voters, the_verdict_does_not_depend_on_the_engines_run)
+{
+	struct engine e[] = {eng("pcre2", NULL), eng("onig", NULL),
+			     eng("boost", NULL), eng("pcre2-jit", "pcre2")};
+	const struct engine *all[] = {&e[0], &e[1], &e[2], &e[3]};
+	struct vote v = {.f = {.ref_rc = CASE_REF_NONE},
+			 .name = {"pcre2", "onig", "boost", "pcre2-jit"},
+			 .answer = {5, 5, 5, 5}};
+	char alone[512], three[512];
+	struct run r;
+
+	/* --engines=pcre2: onig and boost vote; pcre2-jit is pcre2 again */
+	run_vote(&r, &v, e, 1, 0, all, 4);
+	cr_expect_eq(r.t.nv, 2, "voters: onig, boost (not pcre2-jit)");
+	cr_assert_eq(r.plan.n, 1, "a voter is never planned");
+	cr_expect_eq(r.res.n, 0, "nor reported");
+	cr_expect_eq(status_of(&r, "onig"), -1);
+	verified_of(&r, "pcre2", alone, sizeof(alone));
+	run_release(&r);
+	/* --engines=pcre2,onig,boost: no voter, the same verdict */
+	run_vote(&r, &v, e, 3, 0, all, 4);
+	cr_expect_eq(r.t.nv, 0);
+	cr_expect_eq(r.plan.n, 3);
+	verified_of(&r, "pcre2", three, sizeof(three));
+	run_release(&r);
+	cr_expect_str_eq(alone, three);
+	cr_expect_str_eq(alone, "no reference here; majority of 3 of 3 "
+				"libraries (boost, onig, pcre2): count 5");
+}
+
+Test(case_voters, an_engine_lacking_a_capability_neither_runs_nor_votes)
+{
+	/* v8 reads \p{..} as text in byte mode: it lacks the capability */
+	struct engine e[] = {eng("pcre2", NULL), eng("re2", NULL),
+			     eng("go", "go-regexp"), eng("v8", NULL),
+			     eng("onig", NULL), eng("python-re", NULL),
+			     eng("hyperscan", NULL)};
+	const struct engine *all[] = {&e[0], &e[1], &e[2], &e[3],
+				      &e[4], &e[5], &e[6]};
+	struct vote v = {.f = {.ref_rc = CASE_REF_NONE},
+			 .name = {"pcre2", "re2", "go", "v8", "onig",
+				  "python-re", "hyperscan"},
+			 .answer = {0, 0, 0, 1, 1, 1, 1},
+			 .refused = "hyperscan"}; /* the suite's gate */
+	char by[512];
+	struct run r;
+
+	for (size_t i = 0; i < 3; i++)
+		e[i].caps = CAP_UNICODE_PROPERTY;
+	e[6].caps = CAP_UNICODE_PROPERTY;
+	/* with every engine voting, 3 of 6 would be no strict majority */
+	run_vote(&r, &v, e, 1, CAP_UNICODE_PROPERTY, all, 7);
+	cr_expect_eq(r.t.nv, 2, "re2 and go vote");
+	cr_expect_eq(v.asked, 3, "the suite is asked of re2, go, hyperscan");
+	verified_of(&r, "pcre2", by, sizeof(by));
+	cr_expect_str_eq(by, "no reference here; majority of 3 of 3 libraries "
+			     "(go-regexp, pcre2, re2): count 0");
+	run_release(&r);
+	/* in the run, v8 gets an unsupported row and no vote */
+	run_vote(&r, &v, e, 4, CAP_UNICODE_PROPERTY, all, 7);
+	cr_expect_eq(status_of(&r, "v8"), RESULT_UNSUPPORTED);
+	cr_expect_eq(status_of(&r, "pcre2"), RESULT_OK);
+	run_release(&r);
+}
+
+Test(case_voters, no_voter_where_the_reference_decides)
+{
+	struct engine e[] = {eng("pcre2", NULL), eng("onig", NULL)};
+	const struct engine *all[] = {&e[0], &e[1]};
+	struct vote v = {.f = {.ref_rc = CASE_REF_OK, .ref = 2},
+			 .name = {"pcre2", "onig"}, .answer = {2, 3}};
+	struct run r;
+
+	run_vote(&r, &v, e, 1, 0, all, 2);
+	cr_expect_eq(r.t.nv, 0);
+	cr_expect_eq(v.asked, 0);
+	cr_expect_eq(status_of(&r, "pcre2"), RESULT_OK);
 	run_release(&r);
 }
