@@ -29,7 +29,7 @@ decision, 0 without, 77 when the oracle is not built (libmodsecurity3
 missing) or the rules are not installed.
 
   modsec_diff.py --ref-cli C --oracle O [--rules DIR] [--seconds N]
-      [--seed N] [--batch N] [--max-print N] [--keep DIR]
+      [--seed N | --random] [--batch N] [--max-print N] [--keep DIR]
 """
 import argparse
 import collections
@@ -527,6 +527,8 @@ def main():
     ap.add_argument("--rules", default="/usr/share/modsecurity-crs/rules")
     ap.add_argument("--seconds", type=float, default=15)
     ap.add_argument("--seed", type=int, default=22)
+    ap.add_argument("--random", action="store_true",
+                    help="a random seed (printed) instead of --seed")
     ap.add_argument("--batch", type=int, default=150,
                     help="random requests per round")
     ap.add_argument("--max-print", type=int, default=0,
@@ -541,6 +543,9 @@ def main():
         print("modsec_diff: SKIP: no rules at %s (apt-get install "
               "modsecurity-crs)" % a.rules)
         return 77
+    if a.random:
+        a.seed = int.from_bytes(os.urandom(4), "little")
+    print("modsec_diff: seed %d" % a.seed, flush=True)
     rng = random.Random(a.seed)
     start = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="modsec_diff.")
