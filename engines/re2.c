@@ -7,7 +7,10 @@
  * the per-pattern RE2 objects are kept too because a set cannot report
  * match extents, so count() walks them one by one.
  *
- * Semantics worth knowing: bytes are Latin-1 unless ENGINE_UTF8; `$`
+ * Semantics worth knowing: bytes are Latin-1 unless ENGINE_UTF8 (then
+ * count() resumes one character past an empty match and takes no empty
+ * match inside a character, as the reference counts, suites/reference.h:
+ * RE2 alone would search from inside the character); `$`
  * without ENGINE_MULTILINE matches only at the very end of the data (RE2
  * has no "before a final newline" rule, unlike PCRE2); ENGINE_MULTILINE
  * is RE2's (?m), prefixed to each pattern because RE2's Perl mode has no
@@ -59,6 +62,7 @@ static const struct engine_option re2_options_table[] = {
 struct re2_set {
 	size_t n;
 	cre2_anchor_t anchor;
+	int utf8;           /* ENGINE_UTF8: count() steps characters */
 	cre2_regexp_t **re; /* one per pattern */
 	cre2_set_t *set;    /* NULL for a single pattern */
 	int *hits;          /* n slots for cre2_set_match(), made here */
@@ -199,6 +203,7 @@ static int re2_compile(const struct engine_pattern *pats, size_t n,
 	s->n = n;
 	s->anchor = (flags & ENGINE_ANCHORED) ? CRE2_ANCHOR_START
 					      : CRE2_UNANCHORED;
+	s->utf8 = (flags & ENGINE_UTF8) != 0;
 	s->re = calloc(n, sizeof(*s->re));
 	if (s->re == NULL)
 		goto nomem;
@@ -272,7 +277,41 @@ static int re2_is_match(void *h, const char *data, size_t len)
 	return re2_try(s, 0, data, len, 0, NULL);
 }
 
-/* Non-overlapping matches of pattern i; one byte past an empty match. */
+/*
+ * Whether a match may start or end at `at`: anywhere in bytes, in UTF-8
+ * mode not before a continuation byte (10xxxxxx), the reference's rule
+ * (suites/reference.c's boundary(), for invalid bytes too).  RE2 starts
+ * its unanchored search at any byte: an empty match can fall inside a
+ * character (\B between the bytes of "\xc3\xa9").
+ */
+static int re2_boundary(const struct re2_set *s, const char *data,
+			size_t len, size_t at)
+{
+	return !s->utf8 || at >= len ||
+	       ((unsigned char)data[at] & 0xc0) != 0x80;
+}
+
+/*
+ * Where the next search starts after an empty match at `at`: one byte on,
+ * and in UTF-8 mode past the continuation bytes after it, so a search
+ * never starts inside a character, where RE2 would match empty again
+ * (x* over "\xc3\xa9" counted 3, not 2).  The reference's resume() and
+ * inturn.c's: a stray continuation byte goes with what precedes it.
+ */
+static size_t re2_step(const struct re2_set *s, const char *data,
+		       size_t len, size_t at)
+{
+	at++;
+	while (!re2_boundary(s, data, len, at))
+		at++;
+	return at;
+}
+
+/*
+ * Non-overlapping matches of pattern i, one character past an empty
+ * match; an empty match inside a character (UTF-8 mode) is none, and the
+ * search goes on from the next character.
+ */
 static long re2_count_one(struct re2_set *s, size_t i, const char *data,
 			  size_t len)
 {
@@ -284,13 +323,14 @@ static long re2_count_one(struct re2_set *s, size_t i, const char *data,
 		int rc = re2_try(s, i, data, len, start, &m);
 		if (rc <= 0)
 			return rc < 0 ? rc : count;
-		count++;
-		if (s->anchor != CRE2_UNANCHORED)
-			break;
 		/* RE2 gives NULL data only for an empty match in NULL text. */
 		size_t end = m.data != NULL ? (size_t)(m.data - data) : 0;
 		end += m.length;
-		start = m.length > 0 ? end : end + 1;
+		if (m.length > 0 || re2_boundary(s, data, len, end))
+			count++;
+		if (s->anchor != CRE2_UNANCHORED)
+			break;
+		start = m.length > 0 ? end : re2_step(s, data, len, end);
 	}
 	return count;
 }

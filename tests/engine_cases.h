@@ -6,7 +6,8 @@
  * needs, and what it expects.
  *
  * Counts follow engine.h: non-overlapping matches, resuming after each
- * match and one byte past an empty one, summed over a set; with
+ * match and one byte past an empty one (one character with ENGINE_UTF8,
+ * as the reference's ref_count()), summed over a set; with
  * ENGINE_ANCHORED 0 or 1 per pattern.  One count per semantics class:
  *   first   - leftmost-first (PCRE2, RE2, Oniguruma, Boost)
  *   longest - leftmost-longest (POSIX: glibc, TRE; PCRE2's DFA matcher)
@@ -210,6 +211,17 @@ static const struct engine_case engine_cases[] = {
 	{ .name = "empty_pattern", CASE_RE(""), CASE_HAY("ab"),
 	  .needs_caps = CAP_EMPTY_MATCH,
 	  .expect_match = 1, CASE_COUNTS(3, 3, 3) },
+	/* UTF-8: one character past an empty match, never into one */
+	/* empty at 0 and 2, not 1 (re2 resuming a byte counted 3) */
+	{ .name = "utf8_empty_two_bytes", CASE_RE("x*"), CASE_HAY("\xc3\xa9"),
+	  .flags = ENGINE_UTF8, .needs_caps = CAP_EMPTY_MATCH | CAP_UTF8,
+	  .expect_match = 1, CASE_COUNTS(2, 2, 2) },
+	/* "b*": empty at 0, "b" at 3, empty at 4 and 7; "x": none */
+	{ .name = "utf8_set_with_empty",
+	  .pats = { CASE_STR("x"), CASE_STR("b*") }, .npats = 2,
+	  CASE_HAY("\xe6\x97\xa5" "b\xe6\x97\xa5"), .flags = ENGINE_UTF8,
+	  .needs_caps = CAP_EMPTY_MATCH | CAP_UTF8,
+	  .expect_match = 1, CASE_COUNTS(4, 4, 4), .expect_ids = 0x2 },
 
 	/* Repetition */
 	/* "aaa","aaa", one "a" left; ends 2..7 */

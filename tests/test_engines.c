@@ -9,6 +9,7 @@
  * Nothing here depends on timing.
  */
 #include "engines/engine.h"
+#include "suites/reference.h"
 #include "tests/engine_cases.h"
 
 #include <criterion/criterion.h>
@@ -202,6 +203,23 @@ static long count_on(const struct engine *e, const char *re, unsigned flags,
 	n = e->count(h, hay, len);
 	e->free(h);
 	return n;
+}
+
+/* e's count of re over hay in UTF-8 mode against the reference's. */
+static void expect_ref_count_utf8(const struct engine *e, const char *re,
+				  const struct case_text *hay, size_t k)
+{
+	struct ref_regex *ref = NULL;
+	char why[160];
+	long want;
+
+	cr_assert_eq(ref_compile(re, strlen(re), ENGINE_UTF8, &ref, why,
+				 sizeof(why)),
+		     REF_OK, "%s: %s", re, why);
+	want = ref_count(ref, engine_semantics(e), hay->s, hay->len);
+	cr_expect_eq(count_on(e, re, ENGINE_UTF8, hay->s, hay->len), want,
+		     "%s: %s over hay %zu: want %ld", e->name, re, k, want);
+	ref_free(ref);
 }
 
 /* pcre2-dfa is leftmost-longest: `a|ab` over "ab" is one match, and it
@@ -584,4 +602,29 @@ Test(engines, rust_regex_reads_pcre_syntax)
 		cr_expect_eq(count_on(e, cases[i].re, cases[i].flags,
 				      cases[i].hay, strlen(cases[i].hay)),
 			     cases[i].count, "rust-regex: %s", cases[i].re);
+}
+
+/*
+ * re2 in UTF-8 mode counts as the reference over bytes that are no valid
+ * UTF-8 too: past an empty match it steps a byte and the continuation
+ * bytes after it, and an empty match RE2 finds inside a character (\B
+ * between the bytes of é) is none.
+ */
+Test(engines, re2_utf8_steps_as_the_reference)
+{
+	static const char *const res[] = {"x*", "", "a*", "\\B"};
+	static const struct case_text hays[] = {
+		CASE_STR("\x80"),
+		CASE_STR("a\x80" "b\xc3\xa9\xff\xa9"),
+		CASE_STR("\xc3" "a\xe6\x97"),
+		CASE_STR("\xa9\xa9\xc3\xa9\xa9"),
+		CASE_STR("a\xc3\xa9" "a"),
+	};
+	const struct engine *e = engine_find("re2");
+
+	if (e == NULL)
+		cr_skip_test("re2: %s", engine_missing_reason("re2"));
+	for (size_t r = 0; r < sizeof(res) / sizeof(res[0]); r++)
+		for (size_t k = 0; k < sizeof(hays) / sizeof(hays[0]); k++)
+			expect_ref_count_utf8(e, res[r], &hays[k], k);
 }
