@@ -216,6 +216,22 @@ static const struct engine_case engine_cases[] = {
 	{ .name = "utf8_empty_two_bytes", CASE_RE("x*"), CASE_HAY("\xc3\xa9"),
 	  .flags = ENGINE_UTF8, .needs_caps = CAP_EMPTY_MATCH | CAP_UTF8,
 	  .expect_match = 1, CASE_COUNTS(2, 2, 2) },
+	/* empty at 0, 1, 5, 6: U+1F600 is 4 bytes, and two UTF-16 units
+	   to JavaScript (v8 stepping one unit looped for ever) */
+	{ .name = "utf8_empty_astral", CASE_RE("x*"),
+	  CASE_HAY("a\xf0\x9f\x98\x80" "b"),
+	  .flags = ENGINE_UTF8, .needs_caps = CAP_EMPTY_MATCH | CAP_UTF8,
+	  .expect_match = 1, CASE_COUNTS(4, 4, 4) },
+	/* empty at 0, 2, 6 */
+	{ .name = "utf8_empty_pattern", CASE_RE(""),
+	  CASE_HAY("\xc3\xa9\xf0\x9f\x98\x80"),
+	  .flags = ENGINE_UTF8, .needs_caps = CAP_EMPTY_MATCH | CAP_UTF8,
+	  .expect_match = 1, CASE_COUNTS(3, 3, 3) },
+	/* "a" at 0, empty at 1 and 3, "a" at 7, empty at 8; ends 0,1,3,7,8 */
+	{ .name = "utf8_empty_and_nonempty", CASE_RE("a*"),
+	  CASE_HAY("a\xc3\xa9\xf0\x9f\x98\x80" "a"),
+	  .flags = ENGINE_UTF8, .needs_caps = CAP_EMPTY_MATCH | CAP_UTF8,
+	  .expect_match = 1, CASE_COUNTS(5, 5, 5) },
 	/* "b*": empty at 0, "b" at 3, empty at 4 and 7; "x": none */
 	{ .name = "utf8_set_with_empty",
 	  .pats = { CASE_STR("x"), CASE_STR("b*") }, .npats = 2,

@@ -222,6 +222,39 @@ static void expect_ref_count_utf8(const struct engine *e, const char *re,
 	ref_free(ref);
 }
 
+/*
+ * In UTF-8 mode a count resumes one character past an empty match, as
+ * the reference counts (suites/reference.h), on every engine that takes
+ * UTF-8 mode and empty matches, over characters of 2 to 4 bytes (v8
+ * stepped one UTF-16 unit into U+1F600 and looped for ever; re2 resumed
+ * one byte on and found the empty match inside the character).
+ */
+Test(engines, utf8_empty_matches_count_as_the_reference, .timeout = 120)
+{
+	static const char *const res[] = {"x*", "", "a*|b", "[^a]*", "a?"};
+	static const struct case_text hays[] = {
+		CASE_STR("a\xf0\x9f\x98\x80" "b"),
+		CASE_STR("\xc3\xa9"),
+		CASE_STR("\xf0\x9f\x98\x80\xf0\x9f\x98\x80"),
+		CASE_STR("\xe6\x97\xa5\xe6\x97\xa5\n"),
+		CASE_STR("a\xc3\xa9\xf0\x9f\x98\x80" "a\xdf\xbf"),
+		CASE_STR(""),
+	};
+	const unsigned need = CAP_UTF8 | CAP_EMPTY_MATCH;
+
+	for (size_t i = 0; i < engine_count; i++) {
+		const struct engine *e = engine_table[i];
+
+		if (!engine_tested(e) || (e->caps & need) != need ||
+		    e->count == NULL)
+			continue;
+		for (size_t r = 0; r < sizeof(res) / sizeof(res[0]); r++)
+			for (size_t k = 0; k < sizeof(hays) / sizeof(hays[0]);
+			     k++)
+				expect_ref_count_utf8(e, res[r], &hays[k], k);
+	}
+}
+
 /* pcre2-dfa is leftmost-longest: `a|ab` over "ab" is one match, and it
  * is "ab" (length 2): with `b` as a third alternative still one match. */
 Test(engines, dfa_takes_the_longest_alternative)

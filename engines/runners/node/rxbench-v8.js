@@ -6,7 +6,8 @@
 // rxbench's byte mode, patterns and inputs are Latin-1 strings (one char
 // a byte); in UTF-8 mode they are decoded and the RegExp has the u flag.
 // An anchored set uses the y (sticky) flag at index 0; count walks the
-// matches with g, stepping past an empty one as Perl does.
+// matches with g, stepping one character past an empty one as Perl does
+// (with u a character outside the BMP is two UTF-16 units).
 //
 // B/op is V8's: in an untimed pass after the sample, the growth of the
 // heap's used bytes (v8.getHeapStatistics) over k ops started right after
@@ -189,9 +190,19 @@ class RSet {
       if (m === null) break;
       n++;
       if (this.anchored) break;
-      if (m[0].length === 0) re.lastIndex++; // u: exec steps a code point
+      if (m[0].length === 0) re.lastIndex = this.step(s, re.lastIndex);
     }
     return n;
+  }
+  // Past an empty match at i: one character, as JavaScript's
+  // AdvanceStringIndex: with u a surrogate pair (a character outside
+  // the BMP, 4 UTF-8 bytes) is one; exec from inside one would back up
+  // to its start and match there again, for ever.
+  step(s, i) {
+    if (!this.utf8 || i + 1 >= s.length) return i + 1;
+    const hi = s.charCodeAt(i), lo = s.charCodeAt(i + 1);
+    const pair = hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
+    return i + (pair ? 2 : 1);
   }
   do(op, s, ids) {
     let n = 0;
