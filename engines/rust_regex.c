@@ -16,12 +16,14 @@
  * end of data only (no Perl "before a final newline").  Bytes are one
  * character each unless ENGINE_UTF8 (the crate's Unicode mode off); in
  * UTF-8 mode \w \d \s \b keep their ASCII meaning, as in PCRE2 without
- * UCP (engines/rust/src/lib.rs translates them).  The crate parses its
- * own syntax, near PCRE's: what it reads otherwise (an escaped letter it
- * does not know, `\Z`, a literal `{`) is a compile error, never a
- * different answer.  ENGINE_ANCHORED wraps each pattern as \A(?:p).
- * Its limits are engine options: size_limit (the compiled program) and
- * dfa_size_limit (the lazy DFA's cache per search thread).
+ * UCP (engines/rust/src/lib.rs translates them, and spells as \xHH an
+ * escaped punctuation character the crate takes for no escape: Snort's
+ * `\/`).  The crate parses its own syntax, near PCRE's: what it reads
+ * otherwise (an escaped letter it does not know, `\Z`, `\Q`) is a
+ * compile error, never a different answer.  ENGINE_ANCHORED wraps each
+ * pattern as \A(?:p).  Its limits are engine options: size_limit (the
+ * compiled program) and dfa_size_limit (the lazy DFA's cache per search
+ * thread).
  *
  * Build: only when CMake found cargo and the packaged crates
  * (RXB_HAVE_RUST_REGEX); the crate version comes from CMake too.

@@ -626,6 +626,20 @@ Test(engines, rust_regex_reads_pcre_syntax)
 		{"a{2}", "aaaa", 0, 2},
 		{"[{]", "{", 0, 1},
 		{"(?i)\xc9", "\xe9\xc9", 0, 1},            /* ASCII caseless */
+		/* an escaped punctuation character the crate refuses as an
+		   escape is itself, as in PCRE: Snort's \/ in pcre:"/.../" */
+		{"\\/a\\/", "/a/ /a", 0, 1},
+		{"[\\/]+", "a//b/", 0, 2},
+		{"[^\\/]+", "ab/cd", 0, 2},
+		{"\\/\xe9", "/\xe9", 0, 1},
+		{"\\/\xc3\xa9", "/\xc3\xa9", ENGINE_UTF8, 1},
+		{"\\\"\\'", "\"'", 0, 1},
+		{"\\<a\\>", "<a>", 0, 1},                /* no word edges */
+		{"\\:\\=\\@\\%\\,\\!\\_\\;\\`", ":=@%,!_;`", 0, 1},
+		{"a\\ b", "a b", 0, 1},
+		{"(?x)a\\ b", "a b ab", 0, 1},             /* \  kept under x */
+		{"a\\\tb", "a\tb", 0, 1},                /* backslash, tab */
+		{"\\-\\~\\&\\#\\.", "-~&#.", 0, 1},     /* the crate's own */
 	};
 	const struct engine *e = engine_find("rust-regex");
 
@@ -635,6 +649,9 @@ Test(engines, rust_regex_reads_pcre_syntax)
 		cr_expect_eq(count_on(e, cases[i].re, cases[i].flags,
 				      cases[i].hay, strlen(cases[i].hay)),
 			     cases[i].count, "rust-regex: %s", cases[i].re);
+	/* \Q...\E is not translated: the crate refuses \Q, an error row */
+	cr_expect_eq(count_on(e, "\\Qa/b\\E", 0, "a/b", 3),
+		     ENGINE_ERR_COMPILE);
 }
 
 /*

@@ -109,6 +109,20 @@ fn is_quantifier(p: &[u8], i: usize) -> bool {
     }
 }
 
+/// The characters the crate reads escaped as themselves: regex-syntax
+/// 0.6.27's `is_meta_character` (src/lib.rs), the escapes its parser
+/// takes as punctuation literals (`\ ` only under `x`).
+const CRATE_ESCAPABLE: &[u8] = b"\\.+*?()|[]{}^$#&-~";
+
+/// Whether `\c` is a literal `c` to PCRE that the crate refuses: PCRE2
+/// reads a backslash before any ASCII character that is no letter or
+/// digit as that character (`\/` `\"` `\'` `\:` `\=` `\<` `\_` `\ `
+/// and control bytes too), the crate only before its own metacharacters,
+/// and any other is its error "unrecognized escape sequence".
+fn crate_refuses_literal(c: u8) -> bool {
+    c < 0x80 && !c.is_ascii_alphanumeric() && !CRATE_ESCAPABLE.contains(&c)
+}
+
 /// A byte for the crate: as itself, or `\xHH` outside UTF-8 mode when it
 /// is not ASCII (the pattern must be a &str; `\xHH` is that byte when the
 /// crate's Unicode mode is off).
@@ -122,9 +136,13 @@ fn push_byte(out: &mut Vec<u8>, c: u8, utf8: bool) {
 
 /// The pattern spelt for the crate, or None when `utf8` and p is not
 /// UTF-8.  Escapes are copied whole (a backslash before a non-ASCII
-/// character is dropped: PCRE's `\é` is `é`); in UTF-8 mode `\w \d \s \b`
-/// and negations become their ASCII classes; a `{` that is no counted
-/// repeat is escaped.  Bracket expressions are tracked (a `]` right after
+/// character is dropped: PCRE's `\é` is `é`), but for an escaped ASCII
+/// punctuation or control character the crate does not take as one
+/// (`\/`, Snort's spelling in `pcre:"/.../"`), spelt `\xHH`; in UTF-8
+/// mode `\w \d \s \b` and negations become their ASCII classes; a `{`
+/// that is no counted repeat is escaped.  `\Q...\E` is left as it is:
+/// the crate refuses `\Q`, so such a pattern is an error row, never read
+/// otherwise.  Bracket expressions are tracked (a `]` right after
 /// `[` or `[^` is a member) so that inside one nothing but class escapes
 /// changes.
 fn translate(p: &[u8], utf8: bool) -> Option<String> {
@@ -142,6 +160,11 @@ fn translate(p: &[u8], utf8: bool) -> Option<String> {
             match ascii_class(e, in_class).filter(|_| utf8) {
                 Some(cls) => out.extend_from_slice(cls.as_bytes()),
                 None if e >= 0x80 => push_byte(&mut out, e, utf8),
+                // as \xHH: right in a class and under `x` (a bare space
+                // or tab would be ignored there)
+                None if crate_refuses_literal(e) => {
+                    out.extend_from_slice(format!("\\x{:02X}", e).as_bytes())
+                }
                 None => out.extend_from_slice(&[b'\\', e]),
             }
             i += 2;
