@@ -21,20 +21,21 @@
 
 #define BENCH_MAX_N 1000000000ull
 
-/* The unit s ends with, as a factor to ns; 0 when it has none we know. */
-static double duration_unit(const char *s, size_t *num_len)
+/* The unit s starts with, as a factor to ns (*len its bytes); 0 when it
+ * starts with none of Go's (time.ParseDuration: ns us µs ms s m h). */
+static double duration_unit(const char *s, size_t *len)
 {
 	static const struct {
-		const char *suffix;
+		const char *unit;
 		double ns;
-	} units[] = {{"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"s", 1e9},
-		     {"m", 60e9}};
-	size_t n = strlen(s);
+	} units[] = {{"ns", 1},       {"us", 1e3},  {"\xc2\xb5s", 1e3},
+		     {"\xce\xbcs", 1e3}, {"ms", 1e6},  {"s", 1e9},
+		     {"m", 60e9},     {"h", 3600e9}};
 
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		size_t k = strlen(units[i].suffix);
-		if (n > k && strcmp(s + n - k, units[i].suffix) == 0) {
-			*num_len = n - k;
+		size_t k = strlen(units[i].unit);
+		if (strncmp(s, units[i].unit, k) == 0) {
+			*len = k;
 			return units[i].ns;
 		}
 	}
@@ -44,19 +45,25 @@ static double duration_unit(const char *s, size_t *num_len)
 int bench_parse_duration(const char *s, double *ns)
 {
 	char num[64], err[64];
-	size_t len = 0;
-	double unit = duration_unit(s, &len), v;
+	double total = 0;
 
-	if (unit == 0 || len >= sizeof(num))
+	if (*s == '\0')
 		return -1;
-	memcpy(num, s, len);
-	num[len] = '\0';
-	if (parse_real(num, 0, 1e30, &v, err, sizeof(err)) != 0)
+	while (*s != '\0') { /* Go's sequence: "1m30s", "1.5h", "500ms" */
+		size_t len = strspn(s, "0123456789."), ulen = 0;
+		double unit = duration_unit(s + len, &ulen), v;
+		if (len == 0 || len >= sizeof(num) || unit == 0)
+			return -1;
+		memcpy(num, s, len);
+		num[len] = '\0';
+		if (parse_real(num, 0, 1e30, &v, err, sizeof(err)) != 0)
+			return -1;
+		total += v * unit;
+		s += len + ulen;
+	}
+	if (total < 1 || total > 3600e9)
 		return -1;
-	v *= unit;
-	if (v < 1 || v > 3600e9)
-		return -1;
-	*ns = v;
+	*ns = total;
 	return 0;
 }
 

@@ -216,9 +216,9 @@ int bench_verdict_status(const struct isolate_verdict *v);
 int bench_parse_benchtime(const char *s, struct bench_opts *o);
 
 /*
- * Parse a duration ("60s", "500ms", "2.5s", "100us", "10ns", "2m") into
- * *ns, between 1 ns and one hour.  0, or -1 (junk, negative, zero,
- * out of range).
+ * Parse a duration as Go's time.ParseDuration spells it ("60s", "500ms",
+ * "2.5s", "100us", "10ns", "2m", "1m30s", "1h") into *ns, between 1 ns
+ * and one hour.  0, or -1 (junk, negative, zero, out of range).
  */
 int bench_parse_duration(const char *s, double *ns);
 

@@ -36,6 +36,27 @@ void gofmt_write_pkg(struct gofmt *g, const char *suite)
 	fprintf(g->out, "pkg: rxbench/suites/%s\n", suite);
 }
 
+void gofmt_defer(struct gofmt *g, const struct results *cfg,
+		 const char *suite)
+{
+	if (cfg != NULL)
+		g->pending_cfg = cfg;
+	g->pending_pkg = suite;
+}
+
+int gofmt_flush(struct gofmt *g)
+{
+	int held = g->pending_cfg != NULL || g->pending_pkg != NULL;
+
+	if (g->pending_cfg != NULL)
+		gofmt_write_config(g, g->pending_cfg);
+	if (g->pending_pkg != NULL)
+		gofmt_write_pkg(g, g->pending_pkg);
+	g->pending_cfg = NULL;
+	g->pending_pkg = NULL;
+	return held;
+}
+
 /* Go's testing.prettyPrint precision rules, without the padding. */
 void gofmt_number(double x, const char *unit, char *buf, size_t size)
 {
@@ -119,6 +140,7 @@ void gofmt_write_sample(struct gofmt *g, const struct result *r, size_t i)
 
 	if (i >= r->nsamples)
 		return;
+	gofmt_flush(g);
 	declare_units(g, r);
 	fprintf(g->out, "Benchmark%-*s\t%8llu", g->name_width, r->name,
 		(unsigned long long)r->iters[i]);
@@ -137,6 +159,8 @@ void gofmt_write_status(struct gofmt *g, const struct result *r)
 	const char *msg = r->message ? r->message : "";
 	const char *p;
 
+	if (r->status != RESULT_OK || r->unverified)
+		gofmt_flush(g);
 	if (r->status == RESULT_OK && r->unverified) {
 		/* benchstat reads "--- " lines as neither results nor
 		   configuration, as it does FAIL blocks */

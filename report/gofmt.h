@@ -29,6 +29,9 @@ struct gofmt {
 	int name_width;   /* pad names to this width (Go aligns columns) */
 	char **units;     /* custom units already declared */
 	size_t nunits;
+	/* gofmt_defer(): header lines not written yet */
+	const struct results *pending_cfg;
+	const char *pending_pkg;
 };
 
 void gofmt_init(struct gofmt *g, FILE *out, int name_width);
@@ -39,6 +42,19 @@ void gofmt_write_config(struct gofmt *g, const struct results *res);
 
 /* One "pkg:" line, before the benchmarks of a suite. */
 void gofmt_write_pkg(struct gofmt *g, const char *suite);
+
+/*
+ * Hold the configuration lines of res (when cfg is non-NULL) and the
+ * "pkg:" line of suite until a line of the suite is written (a sample, a
+ * status block, or gofmt_flush()): a suite that has nothing to say (a
+ * --bench that selects none of it, an input refused before anything
+ * ran) then writes nothing at all.  res and suite must outlive that.
+ */
+void gofmt_defer(struct gofmt *g, const struct results *cfg,
+		 const char *suite);
+
+/* Write the header lines gofmt_defer() holds.  1 when it held some. */
+int gofmt_flush(struct gofmt *g);
 
 /* The benchmark line of sample i of r. */
 void gofmt_write_sample(struct gofmt *g, const struct result *r, size_t i);

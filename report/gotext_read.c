@@ -40,6 +40,7 @@ struct gt {
 	int pending_skip;
 	struct unit_meta *units;  /* Unit lines */
 	size_t nunits;
+	int started;              /* a significant line has been read */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -281,21 +282,32 @@ static int status_message(struct gt *g, const char *text)
 	return 0;
 }
 
+/* The colon of a Go config line ("key: value", a key of lower case first
+ * and no blanks or upper case), or NULL when line is not one. */
+static char *config_colon(char *line)
+{
+	char *colon = strchr(line, ':');
+
+	if (colon == NULL || colon == line || !islower((unsigned char)line[0]))
+		return NULL;
+	for (char *c = line; c < colon; c++)
+		if (isspace((unsigned char)*c) || isupper((unsigned char)*c))
+			return NULL;
+	if (colon[1] != '\0' && colon[1] != ' ' && colon[1] != '\t')
+		return NULL;
+	return colon;
+}
+
 /*
- * "key: value" with a Go config key (lowercase first, no blanks or upper
- * case).  1 when the line was one, 0 when not, -1 on error.
+ * "key: value" with a Go config key.  1 when the line was one, 0 when
+ * not, -1 on error.
  */
 static int config_line(struct gt *g, char *line)
 {
-	char *colon = strchr(line, ':');
+	char *colon = config_colon(line);
 	char *v;
 
-	if (colon == NULL || colon == line || !islower((unsigned char)line[0]))
-		return 0;
-	for (char *c = line; c < colon; c++)
-		if (isspace((unsigned char)*c) || isupper((unsigned char)*c))
-			return 0;
-	if (colon[1] != '\0' && colon[1] != ' ' && colon[1] != '\t')
+	if (colon == NULL)
 		return 0;
 	*colon = '\0';
 	if (engine_utf8_invalid(line, (size_t)(colon - line)) >= 0)
@@ -320,11 +332,40 @@ static int config_line(struct gt *g, char *line)
 		       : gt_fail(g, "out of memory");
 }
 
+/*
+ * Does the first significant line say this is Go benchmark text: a
+ * config line ("goos: linux"), a benchmark line, or what go test prints
+ * around them (PASS, FAIL, ok, ---, ===, ?, Unit)?  Prose (a README with
+ * benchmark lines quoted in it) is not: benchfmt would read its quoted
+ * lines, rxbench refuses the file, naming it.
+ */
+static int go_text_start(char *line)
+{
+	static const char *const starts[] = {"Benchmark", "PASS", "FAIL",
+					     "ok ", "ok\t", "--- ", "=== ",
+					     "?", "Unit", "testing: "};
+
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (strncmp(line, starts[i], strlen(starts[i])) == 0)
+			return 1;
+	return config_colon(line) != NULL;
+}
+
 static int one_line(struct gt *g, char *line)
 {
 	char *f[MAX_FIELDS];
 	size_t n;
 	int rc;
+
+	if (!g->started && line[strspn(line, " \t")] != '\0') {
+		if (!go_text_start(line))
+			return gt_fail(g, "neither an rxbench results file (JSON) "
+				       "nor Go benchmark text (it starts "
+				       "\"%.40s\"; go test -bench prints "
+				       "\"goos: ...\" or \"Benchmark...\")",
+				       line);
+		g->started = 1;
+	}
 
 	if (g->pending != NULL && (line[0] == ' ' || line[0] == '\t')) {
 		while (*line == ' ' || *line == '\t')
@@ -369,7 +410,7 @@ static void apply_units(struct gt *g)
 int gotext_read_results(const char *text, size_t len, const char *name,
 			struct results *res, char *err, size_t errsize)
 {
-	struct gt g = {name, err, errsize, 0, res, NULL, NULL, 0, NULL, 0};
+	struct gt g = {name, err, errsize, 0, res, NULL, NULL, 0, NULL, 0, 0};
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;

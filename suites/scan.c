@@ -43,6 +43,7 @@ struct scan_pattern {
 	unsigned flags; /* enum engine_flag */
 	unsigned needs; /* enum engine_cap */
 	int user;       /* from the command line: --flags applies */
+	long line;      /* its line in --patterns-file; 0: --pattern */
 	long expect_first; /* built-in corpus: leftmost-first count, or -1 */
 	long expect_lines; /* built-in corpus: matching lines, or -1 */
 	struct ref_regex *ref; /* the reference; NULL when out of its reach */
@@ -134,7 +135,8 @@ static int add_pattern(struct scan_run *r, const char *name, const char *re,
 
 /* A user pattern's name: its text made name-safe, numbered if repeated
  * (r->names finds repeats in O(1): 100,000 patterns load at once). */
-static int add_user_pattern(struct scan_run *r, const char *re, size_t len)
+static int add_user_pattern(struct scan_run *r, const char *re, size_t len,
+			    long line)
 {
 	char name[48];
 	size_t l;
@@ -150,7 +152,10 @@ static int add_user_pattern(struct scan_run *r, const char *re, size_t len)
 		snprintf(name + (l > 36 ? 36 : l), 12, "#%zu", k);
 	if (strset_add(&r->names, name, strlen(name), 0) < 0)
 		return -1;
-	return add_pattern(r, name, re, len, 0, 0, 1);
+	if (add_pattern(r, name, re, len, 0, 0, 1) != 0)
+		return -1;
+	r->pats[r->npats - 1].line = line;
+	return 0;
 }
 
 /* The letters of --flags and of the "flags" input, and their bits. */
@@ -276,7 +281,8 @@ static int load_patterns_file(struct scan_run *r, const char *path)
 				lines[i].len, SCAN_MAX_PATTERN);
 			n = -2;
 		} else if (lines[i].len > 0 && lines[i].p[0] != '#' &&
-			   add_user_pattern(r, lines[i].p, lines[i].len) != 0) {
+			   add_user_pattern(r, lines[i].p, lines[i].len,
+					    i + 1) != 0) {
 			n = -1;
 		}
 	}
@@ -338,7 +344,7 @@ static int load_inputs(struct scan_run *r)
 
 	for (size_t i = 0; i < r->cfg->npatterns; i++)
 		if (add_user_pattern(r, r->cfg->patterns[i],
-				     strlen(r->cfg->patterns[i])) != 0)
+				     strlen(r->cfg->patterns[i]), 0) != 0)
 			return -1;
 	if (r->cfg->patterns_path != NULL &&
 	    load_patterns_file(r, r->cfg->patterns_path))
@@ -757,6 +763,54 @@ static void scan_cleanup(void *run)
 	free(r);
 }
 
+/* Up to 60 bytes of p's pattern for a message: a pattern that is not
+ * UTF-8 has its bytes above 0x7e written \xHH (controls are escaped by
+ * the caller); "..." after a longer one. */
+static void pattern_shown(const struct scan_pattern *p, char *buf,
+			  size_t size)
+{
+	size_t n = p->len > 60 ? 60 : p->len, o = 0;
+	int hex = engine_utf8_invalid(p->re, p->len) >= 0;
+
+	for (size_t i = 0; i < n && o + 5 < size; i++) {
+		unsigned char c = (unsigned char)p->re[i];
+		if (hex && c > 0x7e)
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	snprintf(buf + o, size - o, "%s", p->len > 60 ? "..." : "");
+}
+
+/*
+ * A user pattern the reference's parser refuses (what PCRE2 rejects) is
+ * the user's mistake, not an engine's: one line naming it, where it
+ * stood and the offset, before any engine runs.  0, or -1 after them.
+ */
+static int check_syntax(const struct scan_run *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->npats; i++) {
+		const struct scan_pattern *p = &r->pats[i];
+		char where[300], shown[300], msg[800];
+		if (p->ref_rc != REF_INVALID || !p->user)
+			continue;
+		if (p->line > 0)
+			snprintf(where, sizeof(where), "%s:%ld",
+				 r->cfg->patterns_path, p->line);
+		else
+			snprintf(where, sizeof(where), "--pattern");
+		pattern_shown(p, shown, sizeof(shown));
+		snprintf(msg, sizeof(msg), "%s: pattern %s: %s (no engine ran)",
+			 where, shown, p->ref_why);
+		msg_escape_controls(msg, sizeof(msg));
+		fprintf(stderr, "rxbench: %s\n", msg);
+		rc = -1;
+	}
+	return rc;
+}
+
 /* A signal (interrupt.h) stops it with what is planned so far. */
 static void *scan_prepare(struct suite_ctx *ctx, const void *cfg)
 {
@@ -769,11 +823,13 @@ static void *scan_prepare(struct suite_ctx *ctx, const void *cfg)
 	case_table_init(&r->table, "scan", &scan_ops, r);
 	if (load_inputs(r) != 0)
 		goto fail;
-	for (size_t i = 0; i < r->npats && !interrupt_signal(); i++) {
+	for (size_t i = 0; i < r->npats && !interrupt_signal(); i++)
 		scan_ref_compile(&r->pats[i]);
+	if (check_syntax(r) != 0)
+		goto fail;
+	for (size_t i = 0; i < r->npats && !interrupt_signal(); i++)
 		if (scan_add_cases(r, ctx, i) != 0)
 			goto fail;
-	}
 	if (case_run(&r->table, ctx) == -1)
 		goto fail;
 	return r;

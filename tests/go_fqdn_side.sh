@@ -26,6 +26,11 @@
 # CPUs each round: both then see the same seconds of the host, and each
 # Go process has one P.  MODES="warm seed" and PHASES="compile
 # match-name ..." (default: both modes, every phase) choose the rows.
+#
+# The last line counts the rows whose ratio of medians is within 10% of 1
+# ("agreement: 9 of 10 rows within 10%"); AGREE=F (a fraction, say 0.8)
+# makes the script fail when fewer rows than that agree, so the README's
+# figure is a check anyone can run again, not a one-off.
 set -u
 rx=$1 go=$2 cache=$3 cli=$4
 domains=${5:-500} warm=${6:-1s} seedtime=${7:-1000x}
@@ -151,6 +156,7 @@ print("| mode | phase | ns/op rx | ns/op go | ratio | round ratios | B/op rx | B
       "| allocs/op rx | allocs/op go |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 bad = 0
+within = total = 0
 for mode in os.environ.get("MODES", "warm seed").split():
     rx = [rx_rows(f"{tmp}/rx-{mode}-{k}-*.json") for k in range(1, rounds + 1)]
     gt = [go_rows(f"{tmp}/go-{mode}-{k}-*.txt") for k in range(1, rounds + 1)]
@@ -166,9 +172,16 @@ for mode in os.environ.get("MODES", "warm seed").split():
                       for r, g in zip(rx, gt) if g[phase].get("ns/op"))
         span = f"{each[0]:.2f}..{each[-1]:.2f}" if each else "-"
         ratio = rn / gn if gn else float("nan")
+        total += 1
+        within += abs(ratio - 1) <= 0.10
         print(f"| {mode} | {phase} | {rn:.0f} | {gn:.0f} | {ratio:.2f} | {span} | "
               f"{med(rx, phase, 'B/op'):.0f} | {med(gt, phase, 'B/op'):.0f} | "
               f"{med(rx, phase, 'allocs/op'):.0f} | {med(gt, phase, 'allocs/op'):.0f} |")
+print(f"agreement: {within} of {total} rows within 10% (ns/op, ratio of medians)")
+agree = os.environ.get("AGREE")
+if agree and total and within < float(agree) * total:
+    print(f"FAIL: fewer than {float(agree):.0%} of the rows agree within 10%")
+    bad = 1
 sys.exit(bad)
 PY
 done

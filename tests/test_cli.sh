@@ -93,10 +93,34 @@ done
 : >"$tmp/empty.txt"
 expect 0 "PASS" -- scan --engines=pcre2 --pattern abc --corpus "$tmp/empty.txt" "${fast[@]}"
 
-# an invalid pattern is an error row; the run goes on and exits 1
+# an invalid pattern (the reference's parser refuses it) is one error line
+# naming it, where it stood and the offset, before any engine runs: no
+# header, no rows, no FAIL on stdout
 printf 'hello world\nabc abc\n' >"$tmp/c.txt"
-expect 1 "pattern a(b: missing closing parenthesis (offset 3)" -- scan --engines=pcre2,pcre2-jit --pattern 'a(b' --pattern abc --corpus "$tmp/c.txt" "${fast[@]}"
-grep -q 'Benchmark.*Scan/engine=pcre2/pattern=abc.* 2.000 matches' "$tmp/out" || { echo "FAIL: valid pattern not timed after an invalid one"; fail=$((fail + 1)); }
+expect 2 "rxbench: --pattern: pattern a(b: missing closing parenthesis at offset 3 (no engine ran)" -- scan --engines=pcre2,pcre2-jit --pattern 'a(b' --pattern abc --corpus "$tmp/c.txt" "${fast[@]}"
+[ -s "$tmp/out" ] && { echo "FAIL: an invalid pattern printed on stdout:"; head -3 "$tmp/out"; fail=$((fail + 1)); }
+printf 'abc\nx[\n' >"$tmp/bad.pat"
+expect 2 "rxbench: $tmp/bad.pat:2: pattern x[: missing terminating ] for character class at offset 2 (no engine ran)" -- scan --patterns-file "$tmp/bad.pat" --corpus "$tmp/c.txt" "${fast[@]}"
+# a fatal input error: the error alone on stderr, nothing on stdout
+expect 2 "$tmp/missing.pat" -- scan --patterns-file "$tmp/missing.pat" --corpus "$tmp/c.txt" "${fast[@]}"
+[ -s "$tmp/out" ] && { echo "FAIL: a fatal input error printed on stdout:"; head -3 "$tmp/out"; fail=$((fail + 1)); }
+
+# nothing accepted silently: --list that lists nothing exits 1 saying so;
+# a --bench that selects nothing prints no PASS/ok; -o with an extension
+# no writer has is refused before measuring; go test's one-dash spelling
+# and Go durations; a near-miss option names the option meant
+expect 1 "--list=Nope selects none of the 2 benchmarks" -- scan --engines=re2,pcre2 --pattern abc --corpus "$tmp/c.txt" --list=Nope
+[ -s "$tmp/out" ] && { echo "FAIL: an empty --list printed on stdout"; fail=$((fail + 1)); }
+expect 1 "--bench=Nope selects none" -- scan --engines=re2 --pattern abc --corpus "$tmp/c.txt" --bench=Nope "${fast[@]}" --no-results
+grep -qE '^(PASS|ok)' "$tmp/out" && { echo "FAIL: --bench selecting nothing printed PASS/ok"; fail=$((fail + 1)); }
+expect 2 "-o $tmp/x.xlsx: a run writes its results as JSON" -- scan --engines=re2 --pattern abc --corpus "$tmp/c.txt" -o "$tmp/x.xlsx" "${fast[@]}"
+[ -s "$tmp/out" ] && { echo "FAIL: -o x.xlsx measured before refusing"; fail=$((fail + 1)); }
+expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- scan -engines=re2 -pattern=abc -corpus="$tmp/c.txt" -count=2 -benchtime=3x -bench=/engine=re2 --no-alloc --no-results
+[ "$(grep -c '^BenchmarkScan/engine=re2/pattern=abc' "$tmp/out")" -eq 2 ] || { echo "FAIL: -count=2 did not give two samples"; fail=$((fail + 1)); }
+expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- scan --engines=re2 --pattern abc --corpus "$tmp/c.txt" --benchtime=0m0.01s --no-alloc --no-results
+expect 2 "--benchtime=1m30x" -- scan --benchtime=1m30x
+expect 2 "unknown option --engine; did you mean --engines?" -- scan --engine=re2
+expect 2 "unknown option --frobnicate (see" -- run scan --frobnicate
 
 # grep model counts lines
 expect 0 "1.000 matches" -- scan --engines=pcre2 --pattern abc --model grep --corpus "$tmp/c.txt" "${fast[@]}"

@@ -25,6 +25,17 @@ expect 2 "$tmp/none.json: No such file or directory" -- report "$tmp/none.json"
 printf '{"format": "rxbench-results",\n "version": x}' >"$tmp/bad.json"
 expect 2 "$tmp/bad.json:2:13: invalid token near 'x'" -- report "$tmp/bad.json"
 expect 2 "--format=xml" -- report "$tmp/r.json" --format=xml
+# neither results nor Go benchmark text (prose that quotes benchmark
+# lines, as a README does) is refused, naming it; so is an extension no
+# writer has
+printf '# notes\n\n    BenchmarkScan/engine=re2/pattern=abc 1 5 ns/op\n' >"$tmp/notes.md"
+expect 2 "$tmp/notes.md:1: neither an rxbench results file (JSON) nor Go benchmark text" -- report "$tmp/notes.md"
+[ -s "$tmp/out" ] && { echo "FAIL: report of a non-results file printed"; fail=$((fail + 1)); }
+expect 2 "-o $tmp/x.xlsx: no format writes that extension" -- report "$tmp/r.json" -o "$tmp/x.xlsx"
+expect 2 "-o $tmp/y.xlsx: no format writes that extension" -- compare "$tmp/r.json" "$tmp/r.json" -o "$tmp/y.xlsx"
+"$rx" report "$tmp/r.json" --format=text -o "$tmp/go.txt" &&
+	printf '\n%s\n' "$(cat "$tmp/go.txt")" | "$rx" report - >/dev/null ||
+	{ echo "FAIL: Go text after a blank line was refused"; fail=$((fail + 1)); }
 expect 0 "usage: rxbench report" -- report --help
 
 # compare: a 20% regression fails the threshold, identical runs pass,

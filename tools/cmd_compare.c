@@ -144,16 +144,21 @@ static report_write_fn writer_of(const char *fmt)
 					  : NULL;
 }
 
-/* The format -o's extension names (.md, .html), else text. */
+/* The format -o's extension names (.txt, .md, .html); text when it has
+ * none; NULL for an extension no writer has (-o x.xlsx). */
 static const char *format_of_out(const char *out)
 {
-	const char *dot = out ? strrchr(out, '.') : NULL;
+	const char *base = out ? strrchr(out, '/') : NULL;
+	const char *dot = out ? strrchr(base ? base + 1 : out, '.') : NULL;
 
-	if (dot != NULL && strcmp(dot, ".md") == 0)
+	if (dot == NULL || dot == (base ? base + 1 : out) ||
+	    strcmp(dot, ".txt") == 0)
+		return "text";
+	if (strcmp(dot, ".md") == 0)
 		return "md";
-	if (dot != NULL && strcmp(dot, ".html") == 0)
+	if (strcmp(dot, ".html") == 0)
 		return "html";
-	return "text";
+	return NULL;
 }
 
 /* The files to compare, a directory read as its *.json (sorted). */
@@ -245,6 +250,12 @@ static int compare_args(int argc, char **argv, struct compare_opts *o,
 	}
 	if (*fmt == NULL)
 		*fmt = format_of_out(*out);
+	if (*fmt == NULL) {
+		fprintf(stderr, "rxbench %s: -o %s: no format writes that "
+			"extension; use .txt, .md or .html (or --format=F)\n",
+			cmd_name, *out);
+		return -1;
+	}
 	if (writer_of(*fmt) == NULL) {
 		fprintf(stderr, "rxbench %s: --format=%s: use text, md or "
 			"html%s\n", cmd_name, *fmt,

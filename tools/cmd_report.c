@@ -104,16 +104,19 @@ static const struct format *format_find(const char *name)
 	return NULL;
 }
 
-/* The format -o's extension names, or text. */
+/* The format -o's extension names; text when it has none (or there is
+ * no -o); NULL for an extension no writer has (-o x.xlsx). */
 static const struct format *format_of_path(const char *path)
 {
-	const char *dot = path ? strrchr(path, '.') : NULL;
+	const char *base = path ? strrchr(path, '/') : NULL;
+	const char *dot = path ? strrchr(base ? base + 1 : path, '.') : NULL;
 
-	for (size_t i = 0; dot != NULL && i < sizeof(formats) / sizeof(formats[0]);
-	     i++)
+	if (dot == NULL || dot == (base ? base + 1 : path))
+		return &formats[0];
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 		if (strcmp(formats[i].ext, dot) == 0)
 			return &formats[i];
-	return &formats[0];
+	return NULL;
 }
 
 static void report_usage(FILE *f)
@@ -241,9 +244,15 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	f = fmt ? format_find(fmt) : format_of_path(out);
-	if (f == NULL) {
+	if (f == NULL && fmt != NULL) {
 		fprintf(stderr, "rxbench report: --format=%s: use text, csv, "
 			"md, html or json\n", fmt);
+		return EXIT_USAGE;
+	}
+	if (f == NULL) {
+		fprintf(stderr, "rxbench report: -o %s: no format writes that "
+			"extension; use .txt, .csv, .md, .html or .json (or "
+			"--format=F)\n", out);
 		return EXIT_USAGE;
 	}
 	results_init(res);

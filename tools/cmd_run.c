@@ -141,6 +141,22 @@ static void load_check(struct results *res)
 }
 
 /*
+ * A suite that wrote no line (its header is still held) says nothing on
+ * standard output when its input was refused (the error is on stderr,
+ * alone) or when --bench selected none of its benchmarks: no header, no
+ * report, no PASS or FAIL.  1 then, with the held pkg line dropped.
+ */
+static int suite_silent(struct gofmt *g, const struct run_args *a, int rc,
+			size_t planned)
+{
+	if (g->pending_pkg == NULL ||
+	    (rc == 0 && (a->bench == NULL || planned > 0)))
+		return 0;
+	g->pending_pkg = NULL;
+	return 1;
+}
+
+/*
  * One suite: prepare, print failures, time, report; *planned grows by the
  * benchmarks it timed.  -1 on unusable input.
  */
@@ -162,7 +178,7 @@ static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 
 	if (!a->benchtime_given && s->default_benchtime_ns > 0)
 		opts.benchtime_ns = s->default_benchtime_ns;
-	gofmt_write_pkg(g, s->name);
+	gofmt_defer(g, NULL, s->name);
 	run = s->prepare(&ctx, cfg);
 	rc = run != NULL ? 0 : -1;
 	print_failures(g, a, res, before);
@@ -181,11 +197,17 @@ static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 		if (prog.on)
 			fputs("\r\033[K", stderr);
 		print_failures(g, a, res, before);
-		text_write_suite(stdout, res, s->name, NULL);
 	}
 	if (run != NULL)
 		s->cleanup(run);
+	if (suite_silent(g, a, rc, plan.n)) {
+		plan_release(&plan);
+		return rc;
+	}
 	plan_release(&plan);
+	gofmt_flush(g);
+	if (rc == 0)
+		text_write_suite(stdout, res, s->name, NULL);
 	ok = rc == 0 && !suite_failed(res, s->name) && !interrupt_signal();
 	/* Go's closing lines for a package */
 	fprintf(stdout, "%s\n%s\trxbench/suites/%s\t%.3fs\n",
@@ -222,6 +244,16 @@ static int measure_setup(struct run_args *a, int argc, char **argv)
 	return rc;
 }
 
+/* Does path end in .json, or name no extension at all (/dev/null)? */
+static int json_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot = strrchr(base ? base + 1 : path, '.');
+
+	return dot == NULL || dot == (base ? base + 1 : path) ||
+	       strcmp(dot, ".json") == 0;
+}
+
 /*
  * Every run writes a results file (the lossless record every report is
  * made from): -o FILE, else results/latest.json under the current
@@ -249,6 +281,12 @@ static int out_check(struct run_args *a)
 	}
 	if (stat(a->out, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		fprintf(stderr, "rxbench: -o %s: is a directory\n", a->out);
+		return -1;
+	}
+	if (!json_path(a->out)) {
+		fprintf(stderr, "rxbench: -o %s: a run writes its results as "
+			"JSON (.json); for text, csv, md or html, report them: "
+			"rxbench report FILE.json -o FILE.html\n", a->out);
 		return -1;
 	}
 	snprintf(probe, sizeof(probe), "%s.probe-%ld", a->out, (long)getpid());
@@ -338,28 +376,30 @@ static int nothing_measured(const struct results *res, size_t planned)
 }
 
 /*
- * --bench selected no name the suites asked about: a warning naming the
- * filter and a name it could have selected.  1 then.
+ * --bench (or --list: opt names it) selected no name the suites asked
+ * about: a line naming the filter and a name it could have selected.
+ * 1 then.
  */
-static int selected_nothing(const struct run_args *a,
+static int selected_nothing(const char *opt, const char *re,
 			    const struct bench_filter *f)
 {
-	if (a->bench == NULL || f->chosen > 0)
+	if (re == NULL || f->chosen > 0)
 		return 0;
 	if (f->asked > 0)
-		fprintf(stderr, "rxbench: warning: --bench=%s selects none of "
-			"the %zu benchmarks (one is Benchmark%s; --list=. lists "
-			"them all)\n", a->bench, f->asked, f->example);
+		fprintf(stderr, "rxbench: %s=%s selects none of the %zu "
+			"benchmarks (one is Benchmark%s; --list=. lists them "
+			"all)\n", opt, re, f->asked, f->example);
 	else
-		fprintf(stderr, "rxbench: warning: --bench=%s selects nothing: "
-			"the suites had no benchmarks to offer\n", a->bench);
+		fprintf(stderr, "rxbench: %s=%s selects nothing: the suites "
+			"had no benchmarks to offer\n", opt, re);
 	return 1;
 }
 
 /*
  * --list=REGEX: each suite generates its cases as for a run, and the
  * names the filter selects are printed instead of compiled, verified and
- * timed.  Exit status 0, or 2 when a suite's input is unusable.
+ * timed.  Exit status 0; 1 when it selects nothing (as --bench); 2 when
+ * a suite's input is unusable.
  */
 static int list_main(struct run_args *a)
 {
@@ -393,6 +433,8 @@ static int list_main(struct run_args *a)
 			s->cleanup(run);
 		plan_release(&plan);
 	}
+	if (status == EXIT_OK && selected_nothing("--list", a->list, &filter))
+		status = EXIT_FAILED;
 	results_release(&res);
 	strset_release(&listed);
 	filter_release(&filter);
@@ -460,7 +502,7 @@ static int run_main(struct run_args *a, int argc, char **argv)
 	if (a->out != NULL)
 		journal_open(a, &res);
 	gofmt_init(&g, stdout, 0);
-	gofmt_write_config(&g, &res);
+	gofmt_defer(&g, &res, NULL); /* written with the first suite's lines */
 	for (size_t i = 0; i < a->nsuites && !interrupt_signal(); i++)
 		if (run_suite(a->suites[i], a->cfg[i], a, &filter, &res, &g,
 			      &planned) != 0)
@@ -468,7 +510,7 @@ static int run_main(struct run_args *a, int argc, char **argv)
 	if (status == EXIT_OK && results_failed(&res))
 		status = EXIT_FAILED;
 	if (status != EXIT_USAGE && !interrupt_signal() &&
-	    selected_nothing(a, &filter))
+	    selected_nothing("--bench", a->bench, &filter))
 		status = EXIT_FAILED;
 	else if (status != EXIT_USAGE && !interrupt_signal() &&
 		 nothing_measured(&res, planned))

@@ -423,13 +423,67 @@ static int spelled_out(char **av, const char *optarg_, const char *name)
 
 	if (optarg_ != NULL && !(optarg_ > tok && optarg_ <= tok + strlen(tok)))
 		tok = av[optind - 2];
-	tok += 2;
+	tok += tok[1] == '-' ? 2 : 1; /* go test's -count=3 too */
 	len = strcspn(tok, "=");
 	if (len == strlen(name) && strncmp(tok, name, len) == 0)
 		return 1;
 	fprintf(stderr, "rxbench: --%.*s: write the whole name, --%s\n",
 		(int)len, tok, name);
 	return 0;
+}
+
+/* Edits (insert, delete, substitute) between a[0..n) and b; names are
+ * short (an option's), longer ones count as far. */
+static size_t edits(const char *a, size_t n, const char *b)
+{
+	size_t m = strlen(b), row[64];
+
+	if (n >= 63 || m >= 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= m; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[m];
+}
+
+/* The option name closest to tok[0..n) within two edits, or NULL. */
+static const char *near_miss(const struct opt_index *x, const char *tok,
+			     size_t n)
+{
+	const char *best = NULL;
+	size_t d = 3;
+
+	for (size_t k = 0; k < x->n; k++) {
+		size_t e = edits(tok, n, x->name[k]);
+		if (e < d) {
+			d = e;
+			best = x->name[k];
+		}
+	}
+	return best;
+}
+
+/* "unknown option --engine; did you mean --engines? (see ...)" */
+static void unknown_long(const struct opt_index *x, const char *tok)
+{
+	size_t dashes = strspn(tok, "-"), n = strcspn(tok + dashes, "=");
+	const char *near = near_miss(x, tok + dashes, n);
+
+	fprintf(stderr, "rxbench: unknown option %.*s%s%s%s (see rxbench run "
+		"--help)\n", (int)(dashes + n), tok, near ? "; did you mean --" : "",
+		near ? near : "", near ? "?" : "");
 }
 
 /* Report what getopt_long refused ('?' or ':').  -1. */
@@ -447,9 +501,7 @@ static int refused(const struct opt_index *x, char **av, int c)
 		fprintf(stderr, "rxbench: unknown option -%c (see rxbench run "
 			"--help)\n", optopt);
 	else
-		fprintf(stderr, "rxbench: unknown option %.*s (see rxbench run "
-			"--help)\n", (int)strcspn(av[optind - 1], "="),
-			av[optind - 1]);
+		unknown_long(x, av[optind - 1]);
 	return -1;
 }
 
@@ -466,7 +518,9 @@ static int read_options(const struct opt_index *x, int argc, char **av,
 	optind = 0; /* a fresh scan (GNU) */
 	opterr = 0;
 	*n = 0;
-	while ((c = getopt_long(argc, av, ":ho:", x->lo, &li)) != -1) {
+	/* long options with one dash too, as go test spells them
+	   (-count=3, -bench=...); -o and -h stay short options */
+	while ((c = getopt_long_only(argc, av, ":ho:", x->lo, &li)) != -1) {
 		if (c == 'h') {
 			help = 1;
 			continue;
