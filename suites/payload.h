@@ -141,6 +141,9 @@ struct pcase {
 };
 
 /* A scenario at one size: its packets and its cases. */
+/* Reasons kept for the packets that are not requests (scen_size). */
+#define PAYLOAD_NOTREQ 4
+
 struct scen_size {
 	struct payload_run *run;
 	struct scen_run *sr;
@@ -164,6 +167,8 @@ struct scen_size {
 	struct http_req *req;
 	unsigned char *is_req; /* per packet: req[i] is a whole request */
 	size_t nreq;           /* how many are */
+	/* why the others are not: the commonest reasons, digits as N */
+	struct { char why[120]; size_t n; } notreq[PAYLOAD_NOTREQ];
 	struct pthreads *pt; /* --threads: per engine, per thread count */
 	size_t npt;
 };

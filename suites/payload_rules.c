@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include "suites/payload.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -628,6 +629,53 @@ static long group_values(const struct payload_rules *pr, struct peng *pe,
 	return hits;
 }
 
+/* Is why[i] the start of a number standing alone ("line 2:", "is 40
+ * bytes"), not a part of a word or of 0x0a? Its length, or 0. */
+static size_t lone_number(const char *why, size_t i)
+{
+	size_t n = strspn(why + i, "0123456789");
+
+	if (n == 0 || (i > 0 && isalnum((unsigned char)why[i - 1])) ||
+	    isalnum((unsigned char)why[i + n]))
+		return 0;
+	return n;
+}
+
+/*
+ * Count why packet i is not a request: its reason with each number
+ * standing alone as N ("the body is N bytes, Content-Length says N"), in
+ * the first free or equal slot; the last slot takes what the others
+ * cannot.
+ */
+static void notreq_count(struct scen_size *ss, const char *why)
+{
+	char key[sizeof(ss->notreq[0].why)];
+	size_t o = 0;
+
+	for (size_t i = 0; why[i] != '\0' && o + 2 < sizeof(key); i++) {
+		size_t n = lone_number(why, i);
+		if (n > 0) {
+			key[o++] = 'N';
+			i += n - 1;
+			continue;
+		}
+		key[o++] = why[i];
+	}
+	key[o] = '\0';
+	for (size_t k = 0; k < PAYLOAD_NOTREQ; k++)
+		if (ss->notreq[k].n == 0 || strcmp(ss->notreq[k].why, key) == 0 ||
+		    k == PAYLOAD_NOTREQ - 1) {
+			if (ss->notreq[k].n == 0)
+				snprintf(ss->notreq[k].why,
+					 sizeof(ss->notreq[k].why), "%s", key);
+			else if (strcmp(ss->notreq[k].why, key) != 0)
+				snprintf(ss->notreq[k].why,
+					 sizeof(ss->notreq[k].why), "other reasons");
+			ss->notreq[k].n++;
+			return;
+		}
+}
+
 int payload_requests(struct scen_size *ss, const struct payload_rules *pr)
 {
 	const struct packets *pk = ss->pk;
@@ -637,6 +685,8 @@ int payload_requests(struct scen_size *ss, const struct payload_rules *pr)
 		return 0;
 	ss->req = calloc(pk->n + 1, sizeof(*ss->req));
 	ss->is_req = calloc(pk->n + 1, 1);
+	ss->nreq = 0;
+	memset(ss->notreq, 0, sizeof(ss->notreq));
 	if (ss->req == NULL || ss->is_req == NULL)
 		return -1;
 	for (size_t i = 0; i < pk->n; i++) {
@@ -649,6 +699,8 @@ int payload_requests(struct scen_size *ss, const struct payload_rules *pr)
 			return -1;
 		ss->is_req[i] = rc == 0;
 		ss->nreq += rc == 0;
+		if (rc != 0)
+			notreq_count(ss, why);
 	}
 	return 0;
 }
@@ -1104,14 +1156,26 @@ static void sources_text(const size_t *n, const char *unit, char *buf,
 	}
 }
 
-/* "; 16384 of 16384 packets are whole HTTP requests" (variables). */
+/* "; 16384 of 16384 packets are whole HTTP requests" (variables), and
+ * why the others are not ("; the others: 12 (JSON bodies are not
+ * parsed ...)"):
+ * the rules read no variable of those, so the user sees what was left
+ * out and why. */
 static void requests_text(const struct payload_rules *pr,
 			  const struct scen_size *ss, char *buf, size_t size)
 {
+	int o;
+
 	buf[0] = '\0';
-	if (pr->variables)
-		snprintf(buf, size, "; rules on their variables: %zu of %zu "
-			 "packets are whole HTTP requests", ss->nreq, ss->pk->n);
+	if (!pr->variables)
+		return;
+	o = snprintf(buf, size, "; rules on their variables: %zu of %zu "
+		     "packets are whole HTTP requests", ss->nreq, ss->pk->n);
+	for (size_t k = 0; k < PAYLOAD_NOTREQ && ss->notreq[k].n > 0 &&
+			   o > 0 && (size_t)o < size; k++)
+		o += snprintf(buf + o, size - (size_t)o, "%s %zu (%s)",
+			      k == 0 ? "; the others:" : ",", ss->notreq[k].n,
+			      ss->notreq[k].why);
 }
 
 /* The expected answer: planted or the reference's, rule by rule. */

@@ -286,6 +286,11 @@ grep -q '^| *1 | id2 ' "$tmp/out" || { echo "FAIL: id2 is not the costliest rule
 grep -Eq '\| id3 .*\| +(100\.0|99\.[0-9]+) \|.*matches over 50 %packets' "$tmp/out" || { echo "FAIL: id3 (every packet) not flagged"; fail=$((fail + 1)); }
 grep -q 'whole set (scenario=real-life)' "$tmp/out" || { echo "FAIL: no whole set beside the sum"; fail=$((fail + 1)); }
 grep -q '"rules-target": "variables"' "$tmp/cost.json" || { echo "FAIL: rules-target not among the inputs"; fail=$((fail + 1)); }
+grep -q '"modsec": "3"' "$tmp/cost.json" || { echo "FAIL: modsec (the version) not among the inputs"; fail=$((fail + 1)); }
+# the packets that are not requests are counted by reason in the row (the
+# generator's segments a plant split for the flow modes are not requests)
+grep -q 'packets are whole HTTP requests; the others: [0-9]* (line N: ' "$tmp/cost.json" || { echo "FAIL: no reason for the packets that are not requests"; fail=$((fail + 1)); }
+expect 2 "--modsec=4: use 3 (libmodsecurity3) or 2 (mod_security2)" -- run payload --modsec=4
 expect 0 "| id3 " -- run payload "${cost[@]}" --rules-target=raw --no-results
 # --threads: a count beyond the CPUs this process may use is refused (a
 # thread per CPU); on two, each case also runs on two threads, an engine
