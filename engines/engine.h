@@ -131,7 +131,10 @@ struct engine {
 
 	/*
 	 * Number of matches in data (semantics class above): non-overlapping
-	 * matches, resuming after each match and one byte past an empty one.
+	 * matches, resuming after each match and one byte past an empty one
+	 * (with ENGINE_UTF8 one character: the byte and the continuation
+	 * bytes after it, as the reference steps; no match starts or ends
+	 * inside a character).
 	 * For a set it is the sum over patterns; with ENGINE_ANCHORED it is
 	 * 0 or 1 per pattern.  <0 on error.  May be NULL.
 	 */
