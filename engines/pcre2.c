@@ -219,7 +219,15 @@ static int pcre2_jit_compile_set(const struct engine_pattern *pats, size_t n,
 	return inturn_compile(&pcre2_jit_build, pats, n, flags, out, err);
 }
 
-/* One match attempt of pattern i from `start` (an inturn_try_fn). */
+/*
+ * One match attempt of pattern i from `start` (an inturn_try_fn).  In
+ * UTF mode pcre2_match() checks the subject from `start` to its end on
+ * every call, which makes a count over n bytes cost n^2; inturn's first
+ * attempt on a subject is at 0 and checks all of it, later ones start on
+ * a character boundary (it resumes by characters), so they pass
+ * PCRE2_NO_UTF_CHECK, as pcre2test's global matching and PCRE2's
+ * documentation do.  pcre2_jit_match() checks nothing.
+ */
 static int pcre2_try(void *h, size_t i, const char *data, size_t len,
 		     size_t start, struct inturn_span *span)
 {
@@ -230,8 +238,9 @@ static int pcre2_try(void *h, size_t i, const char *data, size_t len,
 		rc = pcre2_jit_match(s->code[i], (PCRE2_SPTR)data, len, start,
 				     0, s->md[i], s->mctx);
 	else
-		rc = pcre2_match(s->code[i], (PCRE2_SPTR)data, len, start, 0,
-				 s->md[i], s->mctx);
+		rc = pcre2_match(s->code[i], (PCRE2_SPTR)data, len, start,
+				 start > 0 ? PCRE2_NO_UTF_CHECK : 0, s->md[i],
+				 s->mctx);
 	if (rc >= 0) {
 		if (span != NULL) {
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md[i]);

@@ -355,7 +355,8 @@ static int dfa_status(int rc)
 }
 
 /* The longest match of pattern i at the leftmost start from `start`
- * (an inturn_try_fn). */
+ * (an inturn_try_fn); after the first attempt (at 0, which checks the
+ * whole subject) without the UTF check, as pcre2.c's pcre2_try says. */
 static int dfa_try(void *h, size_t i, const char *data, size_t len,
 		   size_t start, struct inturn_span *span)
 {
@@ -364,7 +365,8 @@ static int dfa_try(void *h, size_t i, const char *data, size_t len,
 	int rc;
 
 	for (;;) {
-		rc = pcre2_dfa_match(s->code[i], subject, len, start, 0, s->md,
+		rc = pcre2_dfa_match(s->code[i], subject, len, start,
+				     start > 0 ? PCRE2_NO_UTF_CHECK : 0, s->md,
 				     s->mctx, s->ws, s->wscount);
 		if (rc != PCRE2_ERROR_DFA_WSSIZE)
 			break;
