@@ -228,15 +228,19 @@ unsigned payload_rule_needs(const struct payload_rules *pr, size_t r)
 	return needs;
 }
 
+/* Rule-wide refusals (rule_refused()'s k): no one condition is to blame. */
+#define WHOLE_RULE ((size_t)-1)
+
 /*
- * Row for the rule of pattern k, which pe's engine refused; built-in rules
- * must compile.  No row without ctx (a voter's rules, suites/case.h).
+ * Row for rule ri, which pe's engine refused at its pattern k (or as a
+ * whole: WHOLE_RULE); built-in rules must compile.  No row without ctx
+ * (a voter's rules, suites/case.h).
  */
 static void rule_refused(struct suite_ctx *ctx, const struct payload_rules *pr,
-			 const struct peng *pe, size_t k,
+			 const struct peng *pe, size_t ri, size_t k,
 			 const struct engine_error *err)
 {
-	const struct rule *r = &pr->rs.r[pr->rs.p[k].rule];
+	const struct rule *r = &pr->rs.r[ri];
 	char name[256], part[64], at[32] = "", cond[128] = "";
 
 	if (ctx == NULL)
@@ -244,7 +248,7 @@ static void rule_refused(struct suite_ctx *ctx, const struct payload_rules *pr,
 	bench_name_part(r->name, strlen(r->name), part, sizeof(part));
 	if (err->offset >= 0)
 		snprintf(at, sizeof(at), " (offset %ld)", err->offset);
-	if (r->n > 1)
+	if (r->n > 1 && k != WHOLE_RULE)
 		snprintf(cond, sizeof(cond), ", condition %zu of %zu /%.60s%s/",
 			 k - r->first + 1, r->n, pr->rs.p[k].re,
 			 pr->rs.p[k].len > 60 ? "..." : "");
@@ -290,7 +294,7 @@ static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 			snprintf(err.msg, sizeof(err.msg), "`$` is the end of data "
 				 "only in %s, PCRE's `$` also matches before a "
 				 "final newline (needs perl-dollar)", pe->e->name);
-			rule_refused(ctx, pr, pe, k, &err);
+			rule_refused(ctx, pr, pe, r, WHOLE_RULE, &err);
 			continue;
 		}
 		if (payload_rule_needs(pr, r) & ~pe->e->caps) {
@@ -300,14 +304,14 @@ static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 			err.status = ENGINE_ERR_UNSUPPORTED;
 			snprintf(err.msg, sizeof(err.msg), "needs %s, which %s "
 				 "lacks", caps, pe->e->name);
-			rule_refused(ctx, pr, pe, k, &err);
+			rule_refused(ctx, pr, pe, r, WHOLE_RULE, &err);
 			continue;
 		}
 		while (k < ru->first + ru->n &&
 		       compile_alone(pe->e, &pr->rs.p[k], &err) == 0)
 			k++;
 		if (k < ru->first + ru->n) {
-			rule_refused(ctx, pr, pe, k, &err);
+			rule_refused(ctx, pr, pe, r, k, &err);
 			continue;
 		}
 		pe->ok[r] = 1;
@@ -350,7 +354,7 @@ static int compile_group(struct suite_ctx *ctx, const struct payload_rules *pr,
 			break;
 		/* the set blames a pattern that compiled alone: drop its rule */
 		blamed = es->map[err->pattern];
-		rule_refused(ctx, pr, pe, blamed, err);
+		rule_refused(ctx, pr, pe, pr->rs.p[blamed].rule, blamed, err);
 		pe->ok[pr->rs.p[blamed].rule] = 0;
 		pe->nok--;
 		rc = COMPILE_AGAIN;
