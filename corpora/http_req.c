@@ -24,7 +24,9 @@ void http_req_release(struct http_req *q)
 	free(q->cookies.v);
 	free(q->args_get.v);
 	free(q->args_post.v);
+	free(q->args_json.v);
 	free(q->buf);
+	free(q->jbuf);
 	http_req_init(q);
 }
 
@@ -573,55 +575,694 @@ static int type_taken(const struct http_req *q, size_t k, struct http_span v)
 	return k == 0 || (q->modsec != MODSEC_V2 && type_decides(v));
 }
 
-/* Content-Length, Transfer-Encoding, Content-Type: the body.  0 or 1. */
-static int body_of(struct http_req *q, struct cur *c)
+/* ---- a JSON body as libmodsecurity3 3.0.9 reads it ----
+ *
+ * src/request_body_processor/json.cc: yajl 2.1.0 (Debian's) hands each
+ * value to addArgument(), which names it from a stack of containers: a
+ * map or array opened under the current key ("json" at the top, "" in
+ * an array, "empty-key" for an empty key); the name is each container's
+ * name then "." (a map) or ".array_<its count>" (an array), then the key
+ * (a map) or nothing (an array, whose count steps).  Values: a string
+ * decoded (\uXXXX to UTF-8, a surrogate pair joined), a number as
+ * written, true, false, "" for null.  Its own reader, not jansson's:
+ * jansson gives no number's spelling.  Only what yajl reads whole is
+ * read: on a parse error libmodsecurity3 sets REQBODY_ERROR and keeps
+ * the arguments yajl gave before it, which depends on where yajl's
+ * streaming lexer stops; such a body is not a request here. */
+
+#define JSON_DEPTH_MAX 10000 /* json.cc's json_depth_limit_default */
+#define JSON_BYTES_MAX ((size_t)1 << 24) /* names grow as depth x args */
+
+struct jcont {
+	size_t name, name_n; /* the container's name in q->jbuf */
+	int array;
+	size_t count;        /* an array's elements so far */
+};
+
+struct jarg {
+	size_t name, name_n, value, value_n; /* in q->jbuf */
+};
+
+struct jrd {
+	struct http_req *q;
+	const unsigned char *p;
+	size_t n, at;
+	struct jcont *st;
+	size_t depth, st_cap;
+	size_t key, key_n;   /* json.cc's m_current_key; key_n 0: empty */
+	struct jarg *args;
+	size_t nargs, args_cap;
+	const char *err;     /* what does not parse, when 1 is returned */
+};
+
+/* room for n more bytes in q->jbuf; 0, or 1 (too big) or -1 */
+static int jb_room(struct jrd *r, size_t n)
 {
-	size_t rest = c->len - c->at, clen = 0;
-	int have_len = 0;
+	struct http_req *q = r->q;
+	size_t cap = q->jbuf_cap ? q->jbuf_cap : 256;
+	char *b;
+
+	if (n > JSON_BYTES_MAX || q->jbuf_len + n > JSON_BYTES_MAX) {
+		r->err = "its argument names and values pass 16 MiB";
+		return 1;
+	}
+	if (q->jbuf_len + n <= q->jbuf_cap)
+		return 0;
+	while (cap < q->jbuf_len + n)
+		cap *= 2;
+	b = realloc(q->jbuf, cap);
+	if (b == NULL)
+		return -1;
+	q->jbuf = b;
+	q->jbuf_cap = cap;
+	return 0;
+}
+
+static int jb_put(struct jrd *r, const void *p, size_t n)
+{
+	int rc = jb_room(r, n);
+
+	if (rc == 0 && n > 0) {
+		memcpy(r->q->jbuf + r->q->jbuf_len, p, n);
+		r->q->jbuf_len += n;
+	}
+	return rc;
+}
+
+/* bytes [off, off + n) of q->jbuf appended to it */
+static int jb_copy(struct jrd *r, size_t off, size_t n)
+{
+	int rc = jb_room(r, n);
+
+	if (rc == 0 && n > 0) {
+		memcpy(r->q->jbuf + r->q->jbuf_len, r->q->jbuf + off, n);
+		r->q->jbuf_len += n;
+	}
+	return rc;
+}
+
+static int j_bad(struct jrd *r, const char *what)
+{
+	r->err = what;
+	return 1;
+}
+
+/* json.cc's getCurrentKey(): "json" (offset 0) outside any container,
+ * "" in an array or "empty-key" (offset 4) when no key is pending, else
+ * the key, which it consumes. */
+static void j_key(struct jrd *r, size_t *off, size_t *n)
+{
+	if (r->depth == 0) {
+		*off = 0;
+		*n = 4;
+	} else if (r->key_n == 0) {
+		*off = 4;
+		*n = r->st[r->depth - 1].array ? 0 : 9;
+	} else {
+		*off = r->key;
+		*n = r->key_n;
+		r->key_n = 0;
+	}
+}
+
+/* addArgument(): value [voff, voff + vn) of q->jbuf under its name. */
+static int j_add(struct jrd *r, size_t voff, size_t vn)
+{
+	size_t start = r->q->jbuf_len, koff, kn;
+	char num[32];
+	int rc = 0;
+
+	for (size_t i = 0; i < r->depth && rc == 0; i++) {
+		rc = jb_copy(r, r->st[i].name, r->st[i].name_n);
+		if (rc == 0 && r->st[i].array) {
+			snprintf(num, sizeof(num), ".array_%zu", r->st[i].count);
+			rc = jb_put(r, num, strlen(num));
+		} else if (rc == 0) {
+			rc = jb_put(r, ".", 1);
+		}
+	}
+	if (rc != 0)
+		return rc;
+	if (r->depth > 0 && r->st[r->depth - 1].array) {
+		r->st[r->depth - 1].count++;
+		kn = 0;
+	} else {
+		j_key(r, &koff, &kn);
+		rc = jb_copy(r, koff, kn);
+	}
+	if (rc == 0 && r->nargs == r->args_cap) {
+		size_t cap = r->args_cap ? r->args_cap * 2 : 16;
+		struct jarg *a = realloc(r->args, cap * sizeof(*a));
+		if (a == NULL)
+			return -1;
+		r->args = a;
+		r->args_cap = cap;
+	}
+	if (rc == 0)
+		r->args[r->nargs++] = (struct jarg){start, r->q->jbuf_len - start,
+						    voff, vn};
+	return rc;
+}
+
+/* yajl_start_map / yajl_start_array: a container named by j_key(). */
+static int j_open(struct jrd *r, int array)
+{
+	size_t off, n;
+
+	if (r->depth >= JSON_DEPTH_MAX)
+		return j_bad(r, "nesting deeper than 10000 (json.cc's limit)");
+	if (r->depth == r->st_cap) {
+		size_t cap = r->st_cap ? r->st_cap * 2 : 16;
+		struct jcont *s = realloc(r->st, cap * sizeof(*s));
+		if (s == NULL)
+			return -1;
+		r->st = s;
+		r->st_cap = cap;
+	}
+	j_key(r, &off, &n);
+	r->st[r->depth++] = (struct jcont){off, n, array, 0};
+	return 0;
+}
+
+/* yajl_end_map / yajl_end_array: an enclosing array counts it. */
+static void j_close(struct jrd *r)
+{
+	r->depth--;
+	if (r->depth > 0 && r->st[r->depth - 1].array)
+		r->st[r->depth - 1].count++;
+}
+
+static void j_ws(struct jrd *r)
+{
+	/* yajl_lex's whitespace: JSON's four and \v \f */
+	while (r->at < r->n && strchr(" \t\n\v\f\r", r->p[r->at]) != NULL &&
+	       r->p[r->at] != '\0')
+		r->at++;
+}
+
+/* The bytes of one UTF-8 character at s[0..n) as yajl_lex_utf8_char
+ * checks it (a lead byte's class and continuation bytes, nothing more);
+ * 0 when it fails. */
+static size_t j_utf8(const unsigned char *s, size_t n)
+{
+	size_t len = (s[0] >> 5) == 0x6 ? 2 : (s[0] >> 4) == 0xe ? 3
+		     : (s[0] >> 3) == 0x1e ? 4 : 0;
+
+	if (len == 0 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] >> 6) != 0x2)
+			return 0;
+	return len;
+}
+
+/* Four hex digits at r->p[r->at]; -1 when not. */
+static long j_hex4(struct jrd *r)
+{
+	long v = 0;
+
+	if (r->n - r->at < 4)
+		return -1;
+	for (int i = 0; i < 4; i++) {
+		if (!is_hex(r->p[r->at + (size_t)i]))
+			return -1;
+		v = v * 16 + hex_val(r->p[r->at + (size_t)i]);
+	}
+	r->at += 4;
+	return v;
+}
+
+/* yajl's Utf32toUtf8 (a NUL is one byte). */
+static int j_put_cp(struct jrd *r, unsigned long cp)
+{
+	unsigned char u[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		u[0] = (unsigned char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (unsigned char)(0xc0 | (cp >> 6));
+		u[1] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (unsigned char)(0xe0 | (cp >> 12));
+		u[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		u[0] = (unsigned char)(0xf0 | (cp >> 18));
+		u[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+		u[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+		u[3] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	return jb_put(r, u, n);
+}
+
+/* The escape after a '\' (yajl_string_decode).  A high surrogate must be
+ * followed by \u and a low one (yajl joins any \u after it, and writes
+ * '?' and skips a byte when none follows); a lone low surrogate is
+ * encoded as it is, as yajl does. */
+static int j_escape(struct jrd *r)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *e;
+	long cp, lo;
+
+	if (r->at >= r->n)
+		return j_bad(r, "a string without its closing quote");
+	e = r->p[r->at] != '\0' ? strchr(from, r->p[r->at]) : NULL;
+	if (e != NULL) {
+		r->at++;
+		return jb_put(r, &to[e - from], 1);
+	}
+	if (r->p[r->at++] != 'u')
+		return j_bad(r, "an unknown escape in a string");
+	cp = j_hex4(r);
+	if (cp < 0)
+		return j_bad(r, "\\u without four hex digits");
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		if (r->n - r->at < 2 || r->p[r->at] != '\\' ||
+		    r->p[r->at + 1] != 'u')
+			return j_bad(r, "a high surrogate escape alone");
+		r->at += 2;
+		lo = j_hex4(r);
+		if (lo < 0xdc00 || lo > 0xdfff)
+			return j_bad(r, "a high surrogate escape without a low one");
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	return j_put_cp(r, (unsigned long)cp);
+}
+
+/* A string at r->p[r->at] == '"', decoded at the end of q->jbuf. */
+static int j_string(struct jrd *r, size_t *off, size_t *n)
+{
+	int rc = 0;
+
+	*off = r->q->jbuf_len;
+	r->at++;
+	while (rc == 0) {
+		unsigned char c;
+		size_t u;
+		if (r->at >= r->n)
+			return j_bad(r, "a string without its closing quote");
+		c = r->p[r->at++];
+		if (c == '"')
+			break;
+		if (c < 0x20)
+			return j_bad(r, "a control byte in a string");
+		if (c == '\\') {
+			rc = j_escape(r);
+			continue;
+		}
+		u = c < 0x80 ? 1 : j_utf8(r->p + r->at - 1, r->n - r->at + 1);
+		if (u == 0)
+			return j_bad(r, "invalid UTF-8 in a string");
+		rc = jb_put(r, r->p + r->at - 1, u);
+		r->at += u - 1;
+	}
+	*n = r->q->jbuf_len - *off;
+	return rc;
+}
+
+static size_t j_digits(struct jrd *r)
+{
+	size_t k = 0;
+
+	while (r->at < r->n && r->p[r->at] >= '0' && r->p[r->at] <= '9') {
+		r->at++;
+		k++;
+	}
+	return k;
+}
+
+/* A number, its text as written (yajl_lex_number's grammar). */
+static int j_number(struct jrd *r, size_t *off, size_t *n)
+{
+	size_t start = r->at;
+
+	if (r->p[r->at] == '-')
+		r->at++;
+	if (r->at < r->n && r->p[r->at] == '0')
+		r->at++;
+	else if (j_digits(r) == 0)
+		return j_bad(r, "no digits in a number");
+	if (r->at < r->n && r->p[r->at] == '.') {
+		r->at++;
+		if (j_digits(r) == 0)
+			return j_bad(r, "no digits after a number's '.'");
+	}
+	if (r->at < r->n && (r->p[r->at] | 0x20) == 'e') {
+		r->at++;
+		if (r->at < r->n && (r->p[r->at] == '+' || r->p[r->at] == '-'))
+			r->at++;
+		if (j_digits(r) == 0)
+			return j_bad(r, "no digits in a number's exponent");
+	}
+	*off = r->q->jbuf_len;
+	*n = r->at - start;
+	return jb_put(r, r->p + start, *n);
+}
+
+/* true, false or null: the value's text ("" for null) in *off, *n. */
+static int j_word(struct jrd *r, size_t *off, size_t *n)
+{
+	static const char *const words[] = {"true", "false", "null"};
+
+	for (size_t i = 0; i < 3; i++) {
+		size_t len = strlen(words[i]);
+		if (r->n - r->at >= len && memcmp(r->p + r->at, words[i], len) == 0) {
+			r->at += len;
+			*off = r->q->jbuf_len;
+			*n = i == 2 ? 0 : len;
+			return jb_put(r, words[i], *n);
+		}
+	}
+	return j_bad(r, "no JSON value");
+}
+
+/* A scalar value at r->p[r->at], given to j_add(). */
+static int j_scalar(struct jrd *r)
+{
+	size_t off = 0, n = 0;
+	unsigned char c = r->p[r->at];
+	int rc;
+
+	if (c == '"')
+		rc = j_string(r, &off, &n);
+	else if (c == '-' || (c >= '0' && c <= '9'))
+		rc = j_number(r, &off, &n);
+	else
+		rc = j_word(r, &off, &n);
+	return rc != 0 ? rc : j_add(r, off, n);
+}
+
+enum jstate { J_VALUE, J_KEY, J_AFTER };
+
+/* An object's key and its ':'; the next state is J_VALUE. */
+static int j_member(struct jrd *r)
+{
+	int rc;
+
+	if (r->at >= r->n || r->p[r->at] != '"')
+		return j_bad(r, "no key in an object");
+	rc = j_string(r, &r->key, &r->key_n);
+	if (rc != 0)
+		return rc;
+	j_ws(r);
+	if (r->at >= r->n || r->p[r->at] != ':')
+		return j_bad(r, "no ':' after a key");
+	r->at++;
+	return 0;
+}
+
+/* One step from state *s at the next non-blank byte. */
+static int j_step(struct jrd *r, enum jstate *s)
+{
+	unsigned char c = r->p[r->at];
+	int rc = 0;
+
+	if (*s == J_KEY) {
+		*s = J_VALUE;
+		return j_member(r);
+	}
+	if (*s == J_VALUE && (c == '{' || c == '[')) {
+		r->at++;
+		rc = j_open(r, c == '[');
+		j_ws(r);
+		if (rc == 0 && r->at < r->n && r->p[r->at] == (c == '[' ? ']' : '}')) {
+			r->at++;
+			j_close(r);
+			*s = J_AFTER;
+		} else {
+			*s = c == '[' ? J_VALUE : J_KEY;
+		}
+		return rc;
+	}
+	if (*s == J_VALUE) {
+		*s = J_AFTER;
+		return j_scalar(r);
+	}
+	r->at++;
+	if (c == ',') {
+		*s = r->st[r->depth - 1].array ? J_VALUE : J_KEY;
+		return 0;
+	}
+	if (c != (r->st[r->depth - 1].array ? ']' : '}'))
+		return j_bad(r, "no ',' or end after a value");
+	j_close(r);
+	return 0;
+}
+
+/* The whole body as one JSON value (trailing blanks only).  0, 1 with
+ * r->err, -1. */
+static int j_walk(struct jrd *r)
+{
+	enum jstate s = J_VALUE;
+	int rc = jb_put(r, "jsonempty-key", 13);
+
+	while (rc == 0) {
+		j_ws(r);
+		if (s == J_AFTER && r->depth == 0)
+			return r->at == r->n ? 0 : j_bad(r, "bytes after the value");
+		if (r->at >= r->n)
+			return j_bad(r, "the value is cut short");
+		rc = j_step(r, &s);
+	}
+	return rc;
+}
+
+/* Body q->body read as JSON into q->args_json.  0, 1 after bad(), -1. */
+static int json_args(struct http_req *q, struct cur *c)
+{
+	struct jrd r = {.q = q, .p = (const unsigned char *)q->body.p,
+			.n = q->body.n};
+	int rc = j_walk(&r);
+
+	for (size_t i = 0; rc == 0 && i < r.nargs; i++)
+		rc = pair_add(&q->args_json,
+			      (struct http_span){q->jbuf + r.args[i].name,
+						 r.args[i].name_n},
+			      (struct http_span){q->jbuf + r.args[i].value,
+						 r.args[i].value_n});
+	free(r.st);
+	free(r.args);
+	if (rc == 1)
+		return bad(c, "a JSON body that does not parse (byte %zu: %s; "
+			   "libmodsecurity3 sets REQBODY_ERROR and keeps the "
+			   "arguments before the error)", r.at, r.err);
+	return rc;
+}
+
+/* ---- a chunked body, de-chunked as the server hands it on ----
+ *
+ * RFC 9112 7.1: chunk-size (hex) [ ";" chunk-ext ] CRLF, the data, CRLF;
+ * a last chunk "0" [ext] CRLF, trailer lines, an empty line, and nothing
+ * after.  The connector gives ModSecurity the data only (the headers as
+ * sent: Transfer-Encoding stays, no Content-Length appears; trailers are
+ * no headers: nginx drops them, Apache keeps them apart in
+ * trailers_in).  Sizes of more than 8 hex digits are refused (the
+ * oracle's de-chunker, tests/modsec_oracle.c, stops there too). */
+
+/* The line at c->at without its CRLF; 1 after bad(). */
+static int chunk_line(struct cur *c, struct http_span *l)
+{
+	const char *s = c->p + c->at;
+	size_t k = 0, rest = c->len - c->at;
+
+	while (k < rest && s[k] != '\r' && s[k] != '\n')
+		k++;
+	c->line++;
+	if (k + 1 >= rest || s[k] != '\r' || s[k + 1] != '\n')
+		return bad(c, "a chunked body cut short or a line not ending "
+			   "in CRLF");
+	*l = (struct http_span){s, k};
+	c->at += k + 2;
+	return 0;
+}
+
+/* A chunk-size line: its size in *size; 1 after bad(). */
+static int chunk_size(struct cur *c, struct http_span l, size_t *size)
+{
+	size_t k = 0;
+
+	*size = 0;
+	while (k < l.n && is_hex((unsigned char)l.p[k]))
+		*size = *size * 16 + (size_t)hex_val((unsigned char)l.p[k++]);
+	if (k == 0 || k > 8)
+		return bad(c, "a chunk size of %s hex digits",
+			   k == 0 ? "no" : "more than 8");
+	l = trim_left((struct http_span){l.p + k, l.n - k});
+	if (l.n > 0 && l.p[0] != ';')
+		return bad(c, "a chunk size followed by neither ';' nor CRLF");
+	return check_value(c, l);
+}
+
+/* Trailer lines up to the empty one, and nothing after.  0 or bad(). */
+static int chunk_trailers(struct cur *c)
+{
+	struct http_span l = {NULL, 0};
+	const char *colon;
+
+	for (;;) {
+		if (chunk_line(c, &l) != 0)
+			return 1;
+		if (l.n == 0)
+			break;
+		colon = span_chr(l, ':');
+		if (colon == NULL || colon == l.p)
+			return bad(c, "a trailer line without a name and ':'");
+		for (const char *t = l.p; t < colon; t++)
+			if (!is_tchar((unsigned char)*t))
+				return bad(c, "byte 0x%02x in a trailer name",
+					   (unsigned char)*t);
+		if (check_value(c, l) != 0)
+			return 1;
+	}
+	if (c->at != c->len)
+		return bad(c, "%zu bytes after the chunked body's end",
+			   c->len - c->at);
+	return 0;
+}
+
+/* The chunks at c->at de-chunked into q's buffer as q->body.  0, 1. */
+static int chunked_body(struct http_req *q, struct cur *c)
+{
+	char *out = q->buf + q->buf_len;
+	size_t n = 0, size = 0;
+	struct http_span l = {NULL, 0};
+
+	for (;;) {
+		if (chunk_line(c, &l) != 0 || chunk_size(c, l, &size) != 0)
+			return 1;
+		if (size == 0)
+			break;
+		if (c->len - c->at < size + 2)
+			return bad(c, "a chunk of %zu bytes cut short", size);
+		if (c->p[c->at + size] != '\r' || c->p[c->at + size + 1] != '\n')
+			return bad(c, "a chunk's data not followed by CRLF");
+		memcpy(buf_take(q, size), c->p + c->at, size);
+		c->at += size + 2;
+		n += size;
+	}
+	if (chunk_trailers(c) != 0)
+		return 1;
+	q->body = (struct http_span){out, n};
+	return 0;
+}
+
+/* What the headers say of the body. */
+struct body_hdrs {
+	size_t clen, nte;
+	int have_len;
+	struct http_span te;  /* the Transfer-Encoding value */
+	const char *proc;     /* modsecurity.conf-recommended's processor */
+	char type[64];        /* the media type, lowercase */
+};
+
+/* Content-Length's value into b; 0 or bad(). */
+static int content_length(struct cur *c, struct http_span v,
+			  struct body_hdrs *b)
+{
+	size_t n = 0;
+
+	if (v.n == 0 || v.n > 12)
+		return bad(c, "a bad Content-Length");
+	for (size_t k = 0; k < v.n; k++) {
+		if (v.p[k] < '0' || v.p[k] > '9')
+			return bad(c, "a bad Content-Length");
+		n = n * 10 + (size_t)(v.p[k] - '0');
+	}
+	if (b->have_len && n != b->clen)
+		return bad(c, "two different Content-Lengths");
+	b->have_len = 1;
+	b->clen = n;
+	return 0;
+}
+
+/* Content-Length, Transfer-Encoding, Content-Type into b.  The rules
+ * 200000 (XML) then 200001 (JSON) run on every Content-Type header: a
+ * JSON one wins.  0 or 1. */
+static int body_headers(struct http_req *q, struct cur *c, struct body_hdrs *b)
+{
 	size_t ntypes = 0;
-	const char *proc = NULL;
-	char type[64] = "";
 
 	for (size_t i = 0; i < q->headers.n; i++) {
 		const struct http_pair *h = &q->headers.v[i];
-		if (span_is(h->name, "transfer-encoding"))
-			return bad(c, "Transfer-Encoding bodies are not parsed");
-		if (span_is(h->name, "content-type")) {
+		const char *proc;
+		if (span_is(h->name, "transfer-encoding")) {
+			b->te = h->value;
+			b->nte++;
+		} else if (span_is(h->name, "content-type")) {
 			if (type_taken(q, ntypes, h->value))
-				media_type(h->value, type, sizeof(type));
-			if (conf_processor(h->value) != NULL)
-				proc = conf_processor(h->value);
+				media_type(h->value, b->type, sizeof(b->type));
+			proc = conf_processor(h->value);
+			if (proc != NULL && (b->proc == NULL || proc[0] == 'J'))
+				b->proc = proc;
 			ntypes++;
+		} else if (span_is(h->name, "content-length") &&
+			   content_length(c, h->value, b) != 0) {
+			return 1;
 		}
-		if (!span_is(h->name, "content-length"))
-			continue;
-		size_t v = 0;
-		if (h->value.n == 0 || h->value.n > 12)
-			return bad(c, "a bad Content-Length");
-		for (size_t k = 0; k < h->value.n; k++) {
-			if (h->value.p[k] < '0' || h->value.p[k] > '9')
-				return bad(c, "a bad Content-Length");
-			v = v * 10 + (size_t)(h->value.p[k] - '0');
-		}
-		if (have_len && v != clen)
-			return bad(c, "two different Content-Lengths");
-		have_len = 1;
-		clen = v;
 	}
-	if (rest != clen)
+	return 0;
+}
+
+/* The body's bytes: Content-Length of them, or the chunks de-chunked
+ * (Transfer-Encoding: chunked alone, HTTP/1.1, no Content-Length).  0, 1. */
+static int body_bytes(struct http_req *q, struct cur *c,
+		      const struct body_hdrs *b)
+{
+	size_t rest = c->len - c->at;
+
+	if (b->nte > 1)
+		return bad(c, "two Transfer-Encoding headers");
+	if (b->nte == 1 && !span_is(b->te, "chunked"))
+		return bad(c, "a Transfer-Encoding other than chunked (\"%.*s\")",
+			   (int)(b->te.n < 40 ? b->te.n : 40), b->te.p);
+	if (b->nte == 1 && b->have_len)
+		return bad(c, "Transfer-Encoding and Content-Length together "
+			   "(RFC 9112 6.1: a request to refuse)");
+	if (b->nte == 1 && !span_is(q->protocol, "HTTP/1.1"))
+		return bad(c, "a chunked body in %.*s (HTTP/1.1 only)",
+			   (int)q->protocol.n, q->protocol.p);
+	if (b->nte == 1)
+		return chunked_body(q, c);
+	if (rest != b->clen)
 		return bad(c, "the body is %zu bytes, Content-Length says %zu",
-			   rest, clen);
+			   rest, b->clen);
 	q->body = (struct http_span){c->p + c->at, rest};
-	q->body_kind = rest == 0 ? HTTP_BODY_NONE : HTTP_BODY_OTHER;
-	if (rest > 0 && proc != NULL)
-		return bad(c, "%s bodies are not parsed (modsecurity.conf-"
-			   "recommended's rule %s gives them to the %s body "
-			   "processor)", proc, proc[0] == 'J' ? "200001" : "200000",
-			   proc);
-	if (rest > 0 && strncmp(type, MULTIPART, strlen(MULTIPART)) == 0)
+	return 0;
+}
+
+/* Content-Length, Transfer-Encoding, Content-Type: the body and how it
+ * is read.  0, 1 after bad(), -1. */
+static int body_of(struct http_req *q, struct cur *c)
+{
+	struct body_hdrs b = {0};
+
+	if (body_headers(q, c, &b) != 0 || body_bytes(q, c, &b) != 0)
+		return 1;
+	q->body_kind = q->body.n == 0 ? HTTP_BODY_NONE : HTTP_BODY_OTHER;
+	if (q->body.n == 0)
+		return 0;
+	if (b.proc != NULL && b.proc[0] == 'X')
+		return bad(c, "XML bodies are not parsed (modsecurity.conf-"
+			   "recommended's rule 200000 gives them to the XML "
+			   "body processor)");
+	if (b.proc != NULL && q->modsec == MODSEC_V2)
+		return bad(c, "JSON bodies are not parsed under --modsec=2 "
+			   "(mod_security2's msc_json.c names their arguments "
+			   "by a key prefix, arrays without an index)");
+	if (b.proc != NULL) {
+		q->body_kind = HTTP_BODY_JSON;
+		return json_args(q, c);
+	}
+	if (strncmp(b.type, MULTIPART, strlen(MULTIPART)) == 0)
 		return bad(c, "%s bodies are not parsed (ModSecurity reads "
-			   "them into ARGS_POST and FILES)", type);
-	if (rest > 0 && strncmp(type, FORM, strlen(FORM)) == 0)
+			   "them into ARGS_POST and FILES)", b.type);
+	if (strncmp(b.type, FORM, strlen(FORM)) == 0)
 		q->body_kind = HTTP_BODY_FORM;
 	return 0;
 }
@@ -646,13 +1287,16 @@ int http_req_parse(struct http_req *q, const char *p, size_t len, char *why,
 	int rc;
 
 	q->headers.n = q->cookies.n = q->args_get.n = q->args_post.n = 0;
+	q->args_json.n = 0;
+	q->jbuf_len = 0;
 	q->body = (struct http_span){p + len, 0};
 	q->body_kind = HTTP_BODY_NONE;
 	why[0] = '\0';
 	/* what the buffer holds: folded headers (at most the header lines),
 	   the target's decoded or joined copy (at most the target and 1),
-	   decoded arguments (at most the query and the body): 2 * len + 1 */
-	if (buf_reserve(q, 2 * len + 16) != 0)
+	   decoded arguments (at most the query and the body), a de-chunked
+	   body (at most the rest): 3 * len + 1 */
+	if (buf_reserve(q, 3 * len + 16) != 0)
 		return -1;
 	rc = request_line(q, &c);
 	if (rc == 0)

@@ -13,14 +13,31 @@
  * line ends the head.  Any other control byte (NUL, a CR not before LF, a
  * bare LF) is an error, as is a head without its empty line (a cut
  * packet).  The body is Content-Length bytes exactly, the rest of the
- * payload (no Content-Length: no body).  Not requests here, the reason
- * naming them: a Transfer-Encoding (chunked) body; a multipart/form-data
- * body (both versions parse it into ARGS_POST and FILES, rxbench does
- * not); a JSON or XML body, which a deployment's modsecurity.conf
- * (-recommended, rules 200000 and 200001: a Content-Type starting
- * application/json, text/xml, application/xml or application/soap+xml)
- * gives to the JSON processor (ARGS named json.a.b) or the XML one
- * (the XML collection), neither of which rxbench has.  Any other body
+ * payload (no Content-Length: no body), or with "Transfer-Encoding:
+ * chunked" (alone, in HTTP/1.1, without Content-Length) the chunks'
+ * data, de-chunked into q->buf as the server hands it to ModSecurity:
+ * the headers stay as sent, chunk extensions and trailers are dropped;
+ * RFC 9112's syntax strictly (CRLF lines, sizes of 1 to 8 hex digits,
+ * nothing after the end) or not a request.
+ *
+ * A body whose Content-Type (any such header) starts application/json,
+ * which a deployment's modsecurity.conf-recommended (rule 200001, which
+ * wins over 200000's XML and over a form type) gives to the JSON body
+ * processor: under v3, libmodsecurity3 3.0.9's json.cc on yajl, its
+ * values are args_json (ARGS and ARGS_NAMES; not ARGS_POST, their origin
+ * being "JSON"), in body order, named "json" then ".key" per enclosing
+ * object and ".array_N" per enclosing array (N the element's index;
+ * "empty-key" for a key ""), strings decoded, numbers as written, true,
+ * false, "" for null.  A JSON body yajl does not read whole (a syntax
+ * error, invalid UTF-8, a lone surrogate escape, nesting past 10000) is
+ * not a request (libmodsecurity3 keeps the arguments before the error,
+ * which depend on where yajl stops); under v2 no JSON body is (its
+ * msc_json.c names arguments differently, unmodelled).
+ *
+ * Not requests here, the reason naming them: a multipart/form-data body
+ * (both versions parse it into ARGS_POST and FILES, rxbench does not);
+ * an XML body (rule 200000: text/xml, application/xml or
+ * application/soap+xml, the XML collection).  Any other body
  * (multipart/mixed, text/plain, ...) is REQUEST_BODY only, as both
  * versions read it.
  *
@@ -89,6 +106,7 @@ enum http_body {
 	HTTP_BODY_NONE,  /* no body */
 	HTTP_BODY_FORM,  /* application/x-www-form-urlencoded...: ARGS_POST */
 	HTTP_BODY_OTHER, /* any other type: REQUEST_BODY only */
+	HTTP_BODY_JSON,  /* application/json... under v3: args_json */
 };
 
 /* A variable the request target gives, as q->modsec reads it. */
@@ -108,8 +126,12 @@ struct http_req {
 	struct http_span body;
 	enum http_body body_kind;
 	struct http_pairs headers, cookies, args_get, args_post;
-	char *buf;                 /* decoded args, target, folded headers */
+	struct http_pairs args_json; /* a JSON body's: ARGS, not ARGS_POST */
+	char *buf;                 /* decoded args, target, folded headers,
+				      a de-chunked body */
 	size_t buf_len, buf_cap;
+	char *jbuf;                /* args_json's names and values */
+	size_t jbuf_len, jbuf_cap;
 	/* the ModSecurity whose reading the parse follows: MODSEC_DEFAULT
 	   after http_req_init(); set it before a parse, which keeps it */
 	enum modsec_version modsec;

@@ -568,7 +568,10 @@ static int excluded(const struct waf_spec *w, int var, struct http_span name)
  * The collection(s) a variable reads in phase ph, and whether it gives
  * names.  Phase 1 runs before the body is read: ARGS holds the query's
  * arguments only, ARGS_POST nothing (both versions add the body's
- * arguments in phase 2's request body processing).
+ * arguments in phase 2's request body processing).  A JSON body's
+ * arguments are ARGS and ARGS_NAMES only: libmodsecurity3 adds them
+ * with origin "JSON", which fills neither ARGS_POST nor ARGS_GET
+ * (Transaction::addArgument).
  */
 static size_t collections(const struct http_req *q, int var, unsigned ph,
 			  const struct http_pairs **c, int *names)
@@ -580,7 +583,8 @@ static size_t collections(const struct http_req *q, int var, unsigned ph,
 	case V_ARGS: case V_ARGS_NAMES:
 		c[0] = &q->args_get;
 		c[1] = &q->args_post;
-		return ph >= 2 ? 2 : 1;
+		c[2] = &q->args_json;
+		return ph >= 2 ? 3 : 1;
 	case V_ARGS_GET: case V_ARGS_GET_NAMES:
 		c[0] = &q->args_get;
 		return 1;
@@ -600,7 +604,7 @@ static int each_element(const struct waf_spec *w, const struct waf_target *t,
 			const struct http_req *q, struct waf_scratch *s,
 			int (*fn)(void *arg, const char *v, size_t n), void *arg)
 {
-	const struct http_pairs *c[2];
+	const struct http_pairs *c[3];
 	int names, rc;
 	size_t nc = collections(q, t->var, w->phase, c, &names);
 

@@ -283,10 +283,9 @@ def body(rng):
                                             rng.random() < 0.5), False
     if r < 0.55:
         return (rng.choice([b"application/json",
-                            b"application/json; charset=utf-8"]),
-                b'{"a": "' + value(rng).replace(b'"', b'\\"') +
-                b'", "n": [1, "' + value(rng).replace(b'"', b"'") + b'"]}',
-                False)
+                            b"application/json; charset=utf-8",
+                            b"Application/JSON", b"application/jsonx"]),
+                json_body(rng), False)
     if r < 0.65:
         return (rng.choice([b"text/xml", b"application/xml"]),
                 b"<?xml version=\"1.0\"?><r><a>" + entities(rng, value(rng)) +
@@ -307,14 +306,107 @@ def body(rng):
     return rng.choice([b"text/plain", None]), value(rng, True), False
 
 
-def chunk(b):
-    """b as a chunked body (two chunks when long enough)."""
-    cut = len(b) // 2
+JSON_KEYS = [b"a", b"b", b"id", b"q", b"", b"a.b", b"x y", b"user",
+             b"\\u00e9t\\u00e9", b"k\\\"q", b"data", b"cmd"]
+
+
+def json_str(rng, v):
+    """v as a JSON string: '"' and '\\' escaped, control bytes as \\u00XX,
+    bytes above 0x7f as \\u00XX (Latin-1) or kept when they are UTF-8;
+    now and then left raw (a body yajl refuses)."""
+    if rng.random() < 0.03:
+        return b'"' + v + b'"'
+    try:
+        v.decode("utf-8")
+        keep_high = True
+    except UnicodeDecodeError:
+        keep_high = False
+    out = bytearray(b'"')
+    for c in v:
+        if c in b'"\\':
+            out += b"\\" + bytes([c])
+        elif c < 0x20 or (c >= 0x80 and not keep_high):
+            out += rng.choice([b"\\u%04x", b"\\u%04X"]) % c
+        elif c == 0x2f and rng.random() < 0.3:
+            out += b"\\/"
+        else:
+            out.append(c)
+    if rng.random() < 0.1:
+        out += rng.choice([b"\\n", b"\\t", b"\\u00e9", b"\\ud83d\\ude00",
+                           b"\\u003cscript\\u003e", b"\\u0000", b"\\b\\f\\r",
+                           b"\\udc00"])
+    return bytes(out + b'"')
+
+
+def json_value(rng, depth):
+    """A JSON value: objects and arrays (nested, empty), strings from
+    attack snippets, numbers as written, true, false, null."""
+    r = rng.random()
+    if depth < 4 and r < 0.25:
+        items = [json_str(rng, rng.choice(JSON_KEYS) if rng.random() < 0.8
+                          else value(rng)).replace(b"\\\\u", b"\\u") +
+                 rng.choice([b":", b": ", b" : "]) + json_value(rng, depth + 1)
+                 for _ in range(rng.randrange(0, 4))]
+        return b"{" + rng.choice([b",", b", ", b",\n "]).join(items) + b"}"
+    if depth < 4 and r < 0.45:
+        items = [json_value(rng, depth + 1) for _ in range(rng.randrange(0, 4))]
+        return b"[" + rng.choice([b",", b", "]).join(items) + b"]"
+    if r < 0.47:  # not JSON: the whole body is out of rxbench's reach
+        return rng.choice([b"007", b"1.", b"0x1f", b"-", b"True", b"nul",
+                           b"'a'", b"[1,]", b"{\"a\"}"])
+    if r < 0.55:
+        return rng.choice([b"0", b"-1", b"12", b"1.5", b"-0.0", b"1e3",
+                           b"2E-7", b"10000000000000000000000", b"1E+2"])
+    if r < 0.62:
+        return rng.choice([b"true", b"false", b"null"])
+    return json_str(rng, value(rng, True))
+
+
+def json_body(rng):
+    """A JSON request body: mostly an object; an array or a scalar at the
+    top now and then, blanks around, and now and then cut or trailed."""
+    r = rng.random()
+    if r < 0.7:
+        v = json_value(rng, 0)
+        if not v.startswith(b"{"):
+            v = b'{"a": ' + v + b', "b": ' + json_value(rng, 1) + b"}"
+    elif r < 0.9:
+        v = b"[" + b", ".join(json_value(rng, 1)
+                              for _ in range(rng.randrange(1, 4))) + b"]"
+    else:
+        v = json_value(rng, 3)
+    if rng.random() < 0.2:
+        v = rng.choice([b" ", b"\n", b"\t", b"\r\n"]) + v + b" "
+    if rng.random() < 0.04:
+        v = v[:rng.randrange(1, len(v) + 1)] if len(v) > 1 else v
+    if rng.random() < 0.03:
+        v += rng.choice([b"}", b",", b"x", b" {}"])
+    return v
+
+
+def chunk(b, rng=None):
+    """b as a chunked body: up to four chunks, sizes in either case and
+    with leading zeros, chunk extensions, trailers (with rng)."""
+    cuts = sorted({0, len(b)} | ({rng.randrange(len(b) + 1) for _ in range(
+        rng.randrange(0, 4))} if rng else {len(b) // 2}))
     out = b""
-    for part in (b[:cut], b[cut:]):
-        if part:
-            out += b"%x\r\n" % len(part) + part + b"\r\n"
-    return out + b"0\r\n\r\n"
+    for i in range(len(cuts) - 1):
+        part = b[cuts[i]:cuts[i + 1]]
+        if not part:
+            continue
+        size = b"%x" % len(part)
+        if rng and rng.random() < 0.2:
+            size = rng.choice([size.upper(), b"0" + size, b"000" + size])
+        ext = b""
+        if rng and rng.random() < 0.15:
+            ext = rng.choice([b";a=1", b"; name=\"v\"", b";x", b" ;y=z"])
+        out += size + ext + b"\r\n" + part + b"\r\n"
+    last = b"0\r\n"
+    if rng and rng.random() < 0.15:
+        last = rng.choice([b"0;end\r\n", b"000\r\n",
+                           b"0\r\nX-Trailer: <script>\r\n",
+                           b"0\r\nA: 1\r\nB: 2\r\n"])
+    return out + last + b"\r\n"
 
 
 def request(rng):
@@ -348,7 +440,7 @@ def request(rng):
     if ctype is not None:
         hdrs.append((b"Content-Type", ctype))
     if chunked:
-        b = chunk(b)
+        b = chunk(b, rng)
         hdrs.append((b"Transfer-Encoding", b"chunked"))
     elif b and rng.random() < 0.98:
         n = len(b) + (rng.choice([-1, 1]) if rng.random() < 0.05 else 0)

@@ -111,8 +111,8 @@ Test(http_req, strict_about_edge_bytes)
 		{"GET / HTTP/1.1\r\n\r\nbody", 0, "the body is 4 bytes, Content-Length says 0"},
 		{"POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\nabc", 0, "the body is 3 bytes"},
 		{"POST / HTTP/1.1\r\nContent-Length: 1x\r\n\r\nabc", 0, "a bad Content-Length"},
-		{"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 0, "Transfer-Encoding"},
-		{"POST / HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Type: Application/JSON;x\r\nContent-Length: 2\r\n\r\n{}", 0, "JSON bodies are not parsed (modsecurity.conf-recommended's rule 200001 gives them to the JSON body processor)"},
+		{"POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 0, "a Transfer-Encoding other than chunked (\"gzip, chunked\")"},
+		{"POST / HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Type: Application/JSON;x\r\nContent-Length: 2\r\n\r\n{]", 0, "line 5: a JSON body that does not parse (byte 1: no key in an object; libmodsecurity3 sets REQBODY_ERROR"},
 		{"POST / HTTP/1.1\r\nContent-Type: application/soap+xml\r\nContent-Length: 3\r\n\r\n<a>", 0, "XML bodies are not parsed (modsecurity.conf-recommended's rule 200000"},
 		{"POST / HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: 3\r\n\r\n<a>", 0, "XML bodies are not parsed"},
 		{"POST / HTTP/1.1\r\nContent-Type: Multipart/Form-Data; boundary=x\r\nContent-Length: 3\r\n\r\n<a>", 0, "multipart/form-data bodies are not parsed (ModSecurity reads them into ARGS_POST and FILES)"},
@@ -341,6 +341,246 @@ Test(http_req, body_types)
 		cr_expect_eq(q.body_kind, cases[i].kind, "case %zu", i);
 		cr_expect_eq(q.args_post.n, cases[i].kind == HTTP_BODY_FORM ? 3 : 0,
 			     "case %zu", i);
+	}
+	http_req_release(&q);
+}
+
+/* One argument's name and value, expected. */
+struct pair_want {
+	const char *name, *value;
+	size_t value_n; /* 0: strlen */
+};
+
+static void expect_pairs(const struct http_pairs *l,
+			 const struct pair_want *want, size_t n)
+{
+	cr_assert_eq(l->n, n, "%zu arguments, want %zu", l->n, n);
+	for (size_t i = 0; i < n; i++) {
+		size_t vn = want[i].value_n ? want[i].value_n
+					    : strlen(want[i].value);
+		SPAN_EQ(l->v[i].name, want[i].name);
+		cr_expect(l->v[i].value.n == vn &&
+			  memcmp(l->v[i].value.p, want[i].value, vn) == 0,
+			  "%s: \"%.*s\", want \"%s\"", want[i].name,
+			  (int)l->v[i].value.n, l->v[i].value.p, want[i].value);
+	}
+}
+
+/* A POST of body under Content-Type type (Content-Length added). */
+static int post(struct http_req *q, const char *type, const char *body,
+		enum modsec_version v, char *why)
+{
+	char text[32768];
+
+	snprintf(text, sizeof(text), "POST / HTTP/1.1\r\nContent-Type: %s\r\n"
+		 "Content-Length: %zu\r\n\r\n%s", type, strlen(body), body);
+	q->modsec = v;
+	return parse(q, text, 0, why);
+}
+
+/*
+ * JSON bodies, names worked from libmodsecurity3 3.0.9's json.cc
+ * (addArgument, getCurrentKey): a map adds "key.", an array
+ * "key.array_N" (N its elements so far, a map or array among them), the
+ * top is "json", a key of "" is "empty-key" (in an array: nothing);
+ * values as yajl hands them: strings decoded, numbers as written, null
+ * "".  Duplicate keys are both kept, in order; empty containers add
+ * nothing.  REQUEST_BODY stays the raw body; ARGS_POST gets none.
+ */
+Test(http_req, json_bodies)
+{
+	static const struct pair_want obj[] = {
+		{"json.a.b", "x\"y", 0},
+		{"json.a.c.array_0", "1", 0},
+		{"json.a.c.array_1", "-2.50e+3", 0},
+		{"json.a.c.array_2", "true", 0},
+		{"json.a.c.array_3", "false", 0},
+		{"json.a.c.array_4", "", 0},
+		{"json.empty-key", "\xc3\xa9\xc3\xa9", 0},
+		{"json.k\"\xc3\xa9", "\xf0\x9f\x98\x80|\xed\xb0\x80|\0|/", 12},
+		{"json.d.array_0.e", "f", 0},
+		{"json.d.array_1.array_0", "g", 0},
+		{"json.d.array_3", "10000000000000000000000", 0},
+		{"json.a", "dup", 0},
+	}, top[] = {
+		{"json.array_0", "1", 0},
+		{"json.array_1.x", "2", 0},
+		{"json.array_2.array_0.array_0", "0", 0},
+	}, empties[] = {
+		{"json.empty-key.empty-key", "1", 0},
+		{"json.array_0", "", 0},
+	}, scalar[] = {{"json", "s\t", 0}};
+	const char *body = "{\"a\":{\"b\":\"x\\\"y\",\"c\":[1,-2.50e+3,true,"
+			   "false,null]},\"\":\"\xc3\xa9\\u00e9\", \"o\":{},"
+			   "\"k\\\"\\u00E9\" : \"\\ud83d\\ude00|\\udc00|\\u0000|"
+			   "\\/\",\"e\":[],\n\t\"d\":[{\"e\":\"f\"},[\"g\"],{},"
+			   "10000000000000000000000],\"a\":\"dup\"}";
+	struct http_req q;
+	char why[160];
+
+	http_req_init(&q);
+	cr_assert_eq(post(&q, "application/json", body, MODSEC_V3, why), 0,
+		     "%s", why);
+	cr_expect_eq(q.body_kind, HTTP_BODY_JSON);
+	expect_pairs(&q.args_json, obj, sizeof(obj) / sizeof(obj[0]));
+	cr_expect_eq(q.args_post.n, 0);
+	SPAN_EQ(q.body, body);
+	cr_assert_eq(post(&q, "Application/JSON; charset=utf-8",
+			  " [1, {\"x\": 2}, [[0]]] ", MODSEC_V3, why), 0, "%s", why);
+	expect_pairs(&q.args_json, top, 3);
+	cr_assert_eq(post(&q, "application/json", "{\"\":{\"\":1},\"z\":{}}",
+			  MODSEC_V3, why), 0, "%s", why);
+	expect_pairs(&q.args_json, empties, 1);
+	cr_assert_eq(post(&q, "application/json", "[\"\"]", MODSEC_V3, why), 0);
+	expect_pairs(&q.args_json, empties + 1, 1);
+	cr_assert_eq(post(&q, "application/json", "\"s\\t\"", MODSEC_V3, why), 0);
+	expect_pairs(&q.args_json, scalar, 1);
+	cr_assert_eq(post(&q, "application/json", "{}", MODSEC_V3, why), 0);
+	cr_expect_eq(q.args_json.n, 0);
+	/* 200001 on any Content-Type header, after 200000: JSON wins, even
+	   over a form type */
+	cr_assert_eq(post(&q, "text/xml\r\nContent-Type: application/json",
+			  "[7]", MODSEC_V3, why), 0, "%s", why);
+	cr_expect_eq(q.args_json.n, 1);
+	cr_assert_eq(post(&q, "application/x-www-form-urlencoded\r\n"
+			  "Content-Type: application/json", "{\"a\":1}",
+			  MODSEC_V3, why), 0, "%s", why);
+	cr_expect_eq(q.body_kind, HTTP_BODY_JSON);
+	cr_expect_eq(q.args_post.n, 0);
+	cr_expect_eq(post(&q, "application/json", "{\"a\":1}", MODSEC_V2, why), 1);
+	cr_expect(strstr(why, "JSON bodies are not parsed under --modsec=2") != NULL,
+		  "%s", why);
+	http_req_release(&q);
+}
+
+/* Bodies yajl does not read whole are not requests, the reason saying
+ * where; nesting deeper than json.cc's 10000 too. */
+Test(http_req, json_that_does_not_parse)
+{
+	static const struct {
+		const char *body, *why;
+	} bad[] = {
+		{"{\"a\":1,}", "byte 7: no key in an object"},
+		{"{\"a\" 1}", "byte 5: no ':' after a key"},
+		{"[1,]", "byte 3: no JSON value"},
+		{"01", "byte 1: bytes after the value"},
+		{"[1 2]", "byte 4: no ',' or end after a value"},
+		{"{\"a\":1}}", "byte 7: bytes after the value"},
+		{"[\"\\ud800\"]", "a high surrogate escape alone"},
+		{"[\"\\ud800\\u0041\"]", "a high surrogate escape without a low one"},
+		{"[\"\\x\"]", "an unknown escape in a string"},
+		{"[\"\\u12\"]", "\\u without four hex digits"},
+		{"[\"a\x01\"]", "a control byte in a string"},
+		{"[\"\xc3(\"]", "invalid UTF-8 in a string"},
+		{"[\"\xff\"]", "invalid UTF-8 in a string"},
+		{"[\"a", "a string without its closing quote"},
+		{"[1.]", "no digits after a number's '.'"},
+		{"[-]", "no digits in a number"},
+		{"[1e]", "no digits in a number's exponent"},
+		{"[tru]", "no JSON value"},
+		{"[True]", "no JSON value"},
+		{"  ", "the value is cut short"},
+		{"{\"a\":[", "the value is cut short"},
+	};
+	struct http_req q;
+	char why[160], deep[20010];
+
+	http_req_init(&q);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_expect_eq(post(&q, "application/json", bad[i].body, MODSEC_V3,
+				  why), 1, "case %zu parsed", i);
+		cr_expect(strstr(why, bad[i].why) != NULL &&
+			  strstr(why, "a JSON body that does not parse") != NULL,
+			  "case %zu: \"%s\", want \"%s\"", i, why, bad[i].why);
+	}
+	memset(deep, '[', 10000);
+	memset(deep + 10000, ']', 10000);
+	deep[20000] = '\0';
+	cr_expect_eq(post(&q, "application/json", deep, MODSEC_V3, why), 0,
+		     "%s", why);
+	memset(deep, '[', 10001);
+	memset(deep + 10001, ']', 10001);
+	deep[20002] = '\0';
+	cr_expect_eq(post(&q, "application/json", deep, MODSEC_V3, why), 1);
+	cr_expect(strstr(why, "nesting deeper than 10000") != NULL, "%s", why);
+	http_req_release(&q);
+}
+
+/*
+ * Chunked bodies: the chunks' data is the body (REQUEST_BODY, form or
+ * JSON arguments); the headers stay as sent (Transfer-Encoding, no
+ * Content-Length); extensions and trailers are dropped.
+ */
+Test(http_req, chunked_bodies)
+{
+	static const struct pair_want form[] = {
+		{"a", "<script>", 0}, {"b", "2", 0},
+	}, json[] = {{"json.a", "x", 0}};
+	struct http_req q;
+	char why[160];
+
+	http_req_init(&q);
+	cr_assert_eq(parse(&q, "POST /c HTTP/1.1\r\n"
+			   "Content-Type: application/x-www-form-urlencoded\r\n"
+			   "Transfer-Encoding: Chunked\r\n\r\n"
+			   "4;ext=1\r\na=<s\r\n00A\r\ncript>&b=2\r\n"
+			   "0\r\nX-T: 1\r\n\r\n", 0, why), 0, "%s", why);
+	SPAN_EQ(q.body, "a=<script>&b=2");
+	cr_expect_eq(q.body_kind, HTTP_BODY_FORM);
+	expect_pairs(&q.args_post, form, 2);
+	cr_expect_eq(q.headers.n, 2);
+	cr_assert_eq(parse(&q, "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
+			   "Content-Type: application/json\r\n\r\n"
+			   "3 ;a=\"b\"\r\n{\"a\r\n6\r\n\":\"x\"}\r\n0\r\n\r\n", 0,
+			   why), 0, "%s", why);
+	expect_pairs(&q.args_json, json, 1);
+	cr_assert_eq(parse(&q, "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
+			   "\r\n0\r\n\r\n", 0, why), 0, "%s", why);
+	cr_expect_eq(q.body.n, 0);
+	cr_expect_eq(q.body_kind, HTTP_BODY_NONE);
+	http_req_release(&q);
+}
+
+Test(http_req, chunked_that_does_not_parse)
+{
+	static const struct {
+		const char *chunks, *why;
+	} bad[] = {
+		{"x\r\nabc\r\n0\r\n\r\n", "line 4: a chunk size of no hex digits"},
+		{"000000003\r\nabc\r\n0\r\n\r\n", "a chunk size of more than 8 hex digits"},
+		{"3\r\nabcd\r\n0\r\n\r\n", "a chunk's data not followed by CRLF"},
+		{"5\r\nabc\r\n", "a chunk of 5 bytes cut short"},
+		{"3\r\nabc\r\n0\r\n", "a chunked body cut short"},
+		{"3\nabc\n0\n\n", "a line not ending in CRLF"},
+		{"3 x\r\nabc\r\n0\r\n\r\n", "a chunk size followed by neither ';' nor CRLF"},
+		{"3;a\x01\r\nabc\r\n0\r\n\r\n", "byte 0x01 in a header value"},
+		{"3\r\nabc\r\n0\r\nno colon\r\n\r\n", "a trailer line without a name and ':'"},
+		{"3\r\nabc\r\n0\r\n\r\nGET / HTTP/1.1\r\n\r\n", "18 bytes after the chunked body's end"},
+	};
+	static const char *const heads[][2] = {
+		{"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+		 "a chunked body in HTTP/1.0 (HTTP/1.1 only)"},
+		{"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
+		 "Content-Length: 3\r\n\r\n", "Transfer-Encoding and Content-Length"},
+		{"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n"
+		 "Transfer-Encoding: chunked\r\n\r\n", "two Transfer-Encoding headers"},
+	};
+	struct http_req q;
+	char why[160], text[256];
+
+	http_req_init(&q);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "POST / HTTP/1.1\r\nTransfer-Encoding:"
+			 " chunked\r\n\r\n%s", bad[i].chunks);
+		cr_expect_eq(parse(&q, text, 0, why), 1, "case %zu parsed", i);
+		cr_expect(strstr(why, bad[i].why) != NULL, "case %zu: \"%s\", "
+			  "want \"%s\"", i, why, bad[i].why);
+	}
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		snprintf(text, sizeof(text), "%s3\r\nabc\r\n0\r\n\r\n", heads[i][0]);
+		cr_expect_eq(parse(&q, text, 0, why), 1, "head %zu parsed", i);
+		cr_expect(strstr(why, heads[i][1]) != NULL, "head %zu: \"%s\"",
+			  i, why);
 	}
 	http_req_release(&q);
 }
@@ -592,6 +832,9 @@ Test(waf, phases)
 			   "Content-Type: application/x-www-form-urlencoded\r\n"
 			   "Content-Length: 3\r\n\r\np=2";
 	const char *vars = "ARGS|ARGS_POST|ARGS_NAMES|REQUEST_BODY";
+	const char *json = "POST /?g=1 HTTP/1.1\r\n"
+			   "Content-Type: application/json\r\n"
+			   "Content-Length: 9\r\n\r\n{\"p\":[2]}";
 
 	for (int v = MODSEC_V2; v <= MODSEC_V3; v++) {
 		values_of(post, (enum modsec_version)v, vars, "phase:1", &s);
@@ -604,6 +847,15 @@ Test(waf, phases)
 		values_of(post, (enum modsec_version)v, vars, "", &s);
 		cr_expect_eq(s.n, 6, "v%d: the default phase is 2", v);
 	}
+	/* a JSON body's arguments: ARGS and ARGS_NAMES in phase 2, never
+	   ARGS_POST (libmodsecurity3 adds them with origin "JSON") */
+	values_of(json, MODSEC_V3, "ARGS|ARGS_NAMES|ARGS_POST|ARGS_POST_NAMES",
+		  "phase:2", &s);
+	cr_expect_eq(s.n, 4, "%zu", s.n);
+	cr_expect(has(&s, "1") && has(&s, "g") && has(&s, "json.p.array_0") &&
+		  has(&s, "2"));
+	values_of(json, MODSEC_V3, "ARGS|ARGS_NAMES", "phase:1", &s);
+	cr_expect_eq(s.n, 2, "%zu", s.n);
 	cr_expect_eq(waf_spec_parse("ARGS", "phase:0", MODSEC_V3, &w, why,
 				    sizeof(why)), 1);
 	cr_expect_str_eq(why, "phase:0");

@@ -5,7 +5,8 @@
  * them: the input is a packet payload.
  *
  * A payload is a request or not, never a crash; every span of a parsed
- * request lies in the payload or the parser's own buffer, and each value
+ * request lies in the payload or the parser's own buffers (a de-chunked
+ * body and its arguments, a JSON body's names and values), and each value
  * of every variable, through every transformation, is read whole.  A
  * refusal is one printable line starting "line ".
  */
@@ -28,8 +29,10 @@ static void check_span(struct http_span s)
 	const char *p = s.p;
 	int in_payload = p >= (const char *)in_at && p + s.n <= (const char *)in_at + in_len;
 	int in_buf = p >= req->buf && p + s.n <= req->buf + req->buf_len;
+	int in_jbuf = req->jbuf != NULL && p >= req->jbuf &&
+		      p + s.n <= req->jbuf + req->jbuf_len;
 
-	if (s.n > 0 && !in_payload && !in_buf)
+	if (s.n > 0 && !in_payload && !in_buf && !in_jbuf)
 		abort();
 }
 
@@ -91,6 +94,7 @@ static void one_version(const uint8_t *data, size_t size,
 		check_pairs(&q.cookies);
 		check_pairs(&q.args_get);
 		check_pairs(&q.args_post);
+		check_pairs(&q.args_json);
 		for (size_t i = 0; i < 2; i++) {
 			char actions[sizeof(tfns) + 16];
 			snprintf(actions, sizeof(actions), "%s,%s", tfns,
