@@ -351,6 +351,22 @@ int apache_target_host(const char *method, size_t mn, const char *t,
 	return 1;
 }
 
+int apache_host_missing(const char *protocol, size_t pn, int target_host,
+			int host_header, int host_empty, char *why,
+			size_t size)
+{
+	int v = pn == 8 ? (protocol[5] - '0') * 1000 + (protocol[7] - '0') : 0;
+	int hostname = target_host || (host_header && !host_empty);
+
+	snprintf(why, size, "%s", "");
+	if ((hostname || v < 1001) && (host_header || v != 1001))
+		return 0;
+	snprintf(why, size, "Apache refuses a request without a host (AH00569: "
+		 "HTTP/1.1 or later without a Host header or a host in the "
+		 "target; 400 before phase 1)");
+	return 400;
+}
+
 /* %XX at p[0..left): its byte, or -1 without two hex digits. */
 static int pct_byte(const char *p, size_t left)
 {

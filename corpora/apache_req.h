@@ -59,6 +59,20 @@ int apache_target_host(const char *method, size_t mn, const char *t,
 		       size_t size);
 
 /*
+ * Does Apache refuse the request for want of a host (ap_check_request_
+ * header, AH00569)?  protocol is "HTTP/d.d"; target_host is 1 when
+ * apache_target_host() gave a host; host_header is 1 when the request
+ * has a Host header, host_empty 1 when its value (Apache joins repeated
+ * ones with ", ") is empty, which fix_hostname takes for no hostname.
+ * 400 with why when there is no hostname in HTTP/1.1 or later, or no
+ * Host header in HTTP/1.1 exactly; else 0.  A malformed Host header
+ * (fix_hostname, AH00550) is not checked here.
+ */
+int apache_host_missing(const char *protocol, size_t pn, int target_host,
+			int host_header, int host_empty, char *why,
+			size_t size);
+
+/*
  * The path phase 2 on sees (mod_security2 reads r->parsed_uri.path), from
  * the path p[0..n) phase 1 sees (parsed_uri.path as sent: after '//'
  * collapsing, without scheme://authority, up to '?' or '#'; n > 0):

@@ -166,6 +166,24 @@ Test(apache_req, phase2_path)
 	path_is("/%c3%a9", 0, "/\xc3\xa9");
 }
 
+Test(apache_req, a_host_is_required)
+{
+	char why[200];
+
+	/* (protocol, target host, Host header, empty): seen from Apache */
+	cr_expect_eq(apache_host_missing("HTTP/1.1", 8, 0, 1, 0, why, 200), 0);
+	cr_expect_eq(why[0], '\0');
+	cr_expect_eq(apache_host_missing("HTTP/1.1", 8, 0, 0, 0, why, 200), 400);
+	cr_expect(strstr(why, "AH00569") != NULL, "%s", why);
+	cr_expect_eq(apache_host_missing("HTTP/1.1", 8, 0, 1, 1, why, 200), 400);
+	cr_expect_eq(apache_host_missing("HTTP/1.1", 8, 1, 0, 0, why, 200), 400);
+	cr_expect_eq(apache_host_missing("HTTP/1.0", 8, 0, 0, 0, why, 200), 0);
+	cr_expect_eq(apache_host_missing("HTTP/1.0", 8, 0, 1, 1, why, 200), 0);
+	cr_expect_eq(apache_host_missing("HTTP/1.2", 8, 0, 0, 0, why, 200), 400);
+	cr_expect_eq(apache_host_missing("HTTP/1.2", 8, 1, 0, 0, why, 200), 0);
+	cr_expect_eq(apache_host_missing("HTTP/2.0", 8, 0, 1, 0, why, 200), 0);
+}
+
 Test(apache_req, empty_folded_lines)
 {
 	cr_expect_eq(apache_fold_refused(" ", 1), 1);
