@@ -585,10 +585,14 @@ static int type_taken(const struct http_req *q, size_t k, struct http_span v)
  * (a map) or nothing (an array, whose count steps).  Values: a string
  * decoded (\uXXXX to UTF-8, a surrogate pair joined), a number as
  * written, true, false, "" for null.  Its own reader, not jansson's:
- * jansson gives no number's spelling.  Only what yajl reads whole is
- * read: on a parse error libmodsecurity3 sets REQBODY_ERROR and keeps
- * the arguments yajl gave before it, which depends on where yajl's
- * streaming lexer stops; such a body is not a request here. */
+ * jansson gives no number's spelling.  On a parse error libmodsecurity3
+ * sets REQBODY_ERROR and keeps the arguments yajl gave before it: yajl
+ * calls back on each token as it is lexed and accepted (a number at the
+ * very end too: yajl_complete_parse feeds a blank), and stops at the
+ * first bad one, as this reader does, so those arguments are kept here
+ * too.  Where yajl reads what this reader does not (a high surrogate
+ * escape without its low one: '?' and a byte skipped), or the names pass
+ * 16 MiB, the body is not a request. */
 
 #define JSON_DEPTH_MAX 10000 /* json.cc's json_depth_limit_default */
 #define JSON_BYTES_MAX ((size_t)1 << 24) /* names grow as depth x args */
@@ -613,6 +617,7 @@ struct jrd {
 	struct jarg *args;
 	size_t nargs, args_cap;
 	const char *err;     /* what does not parse, when 1 is returned */
+	int whole;           /* err is no yajl error: refuse the request */
 };
 
 /* room for n more bytes in q->jbuf; 0, or 1 (too big) or -1 */
@@ -624,6 +629,7 @@ static int jb_room(struct jrd *r, size_t n)
 
 	if (n > JSON_BYTES_MAX || q->jbuf_len + n > JSON_BYTES_MAX) {
 		r->err = "its argument names and values pass 16 MiB";
+		r->whole = 1;
 		return 1;
 	}
 	if (q->jbuf_len + n <= q->jbuf_cap)
@@ -843,6 +849,7 @@ static int j_escape(struct jrd *r)
 	if (cp < 0)
 		return j_bad(r, "\\u without four hex digits");
 	if (cp >= 0xd800 && cp <= 0xdbff) {
+		r->whole = 1;
 		if (r->n - r->at < 2 || r->p[r->at] != '\\' ||
 		    r->p[r->at + 1] != 'u')
 			return j_bad(r, "a high surrogate escape alone");
@@ -850,6 +857,7 @@ static int j_escape(struct jrd *r)
 		lo = j_hex4(r);
 		if (lo < 0xdc00 || lo > 0xdfff)
 			return j_bad(r, "a high surrogate escape without a low one");
+		r->whole = 0;
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 	}
 	return j_put_cp(r, (unsigned long)cp);
@@ -1004,14 +1012,13 @@ static int j_step(struct jrd *r, enum jstate *s)
 		*s = J_AFTER;
 		return j_scalar(r);
 	}
-	r->at++;
-	if (c == ',') {
-		*s = r->st[r->depth - 1].array ? J_VALUE : J_KEY;
-		return 0;
-	}
-	if (c != (r->st[r->depth - 1].array ? ']' : '}'))
+	if (c != ',' && c != (r->st[r->depth - 1].array ? ']' : '}'))
 		return j_bad(r, "no ',' or end after a value");
-	j_close(r);
+	r->at++;
+	if (c == ',')
+		*s = r->st[r->depth - 1].array ? J_VALUE : J_KEY;
+	else
+		j_close(r);
 	return 0;
 }
 
@@ -1033,13 +1040,19 @@ static int j_walk(struct jrd *r)
 	return rc;
 }
 
-/* Body q->body read as JSON into q->args_json.  0, 1 after bad(), -1. */
+/* Body q->body read as JSON into q->args_json (up to a yajl error, whose
+ * reason goes to q->json_error).  0, 1 after bad(), -1. */
 static int json_args(struct http_req *q, struct cur *c)
 {
 	struct jrd r = {.q = q, .p = (const unsigned char *)q->body.p,
 			.n = q->body.n};
 	int rc = j_walk(&r);
 
+	if (rc == 1 && !r.whole) {
+		snprintf(q->json_error, sizeof(q->json_error), "byte %zu: %s",
+			 r.at, r.err);
+		rc = 0;
+	}
 	for (size_t i = 0; rc == 0 && i < r.nargs; i++)
 		rc = pair_add(&q->args_json,
 			      (struct http_span){q->jbuf + r.args[i].name,
@@ -1049,9 +1062,8 @@ static int json_args(struct http_req *q, struct cur *c)
 	free(r.st);
 	free(r.args);
 	if (rc == 1)
-		return bad(c, "a JSON body that does not parse (byte %zu: %s; "
-			   "libmodsecurity3 sets REQBODY_ERROR and keeps the "
-			   "arguments before the error)", r.at, r.err);
+		return bad(c, "a JSON body not read as yajl reads it (byte "
+			   "%zu: %s)", r.at, r.err);
 	return rc;
 }
 
@@ -1289,6 +1301,7 @@ int http_req_parse(struct http_req *q, const char *p, size_t len, char *why,
 	q->headers.n = q->cookies.n = q->args_get.n = q->args_post.n = 0;
 	q->args_json.n = 0;
 	q->jbuf_len = 0;
+	q->json_error[0] = '\0';
 	q->body = (struct http_span){p + len, 0};
 	q->body_kind = HTTP_BODY_NONE;
 	why[0] = '\0';

@@ -28,11 +28,13 @@
  * being "JSON"), in body order, named "json" then ".key" per enclosing
  * object and ".array_N" per enclosing array (N the element's index;
  * "empty-key" for a key ""), strings decoded, numbers as written, true,
- * false, "" for null.  A JSON body yajl does not read whole (a syntax
- * error, invalid UTF-8, a lone surrogate escape, nesting past 10000) is
- * not a request (libmodsecurity3 keeps the arguments before the error,
- * which depend on where yajl stops); under v2 no JSON body is (its
- * msc_json.c names arguments differently, unmodelled).
+ * false, "" for null.  A JSON body yajl stops in (a syntax error,
+ * invalid UTF-8, nesting past 10000: libmodsecurity3's REQBODY_ERROR)
+ * keeps the arguments before the error, as yajl's callbacks gave them,
+ * and q->json_error says where; one with a high surrogate escape without
+ * its low one (yajl writes '?' and skips a byte) is not a request.
+ * Under v2 no JSON body is (its msc_json.c names arguments differently,
+ * unmodelled).
  *
  * Not requests here, the reason naming them: a multipart/form-data body
  * (both versions parse it into ARGS_POST and FILES, rxbench does not);
@@ -132,6 +134,8 @@ struct http_req {
 	size_t buf_len, buf_cap;
 	char *jbuf;                /* args_json's names and values */
 	size_t jbuf_len, jbuf_cap;
+	char json_error[96];       /* "" or where yajl stops ("byte 7: no
+				      key in an object": REQBODY_ERROR) */
 	/* the ModSecurity whose reading the parse follows: MODSEC_DEFAULT
 	   after http_req_init(); set it before a parse, which keeps it */
 	enum modsec_version modsec;

@@ -112,7 +112,7 @@ Test(http_req, strict_about_edge_bytes)
 		{"POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\nabc", 0, "the body is 3 bytes"},
 		{"POST / HTTP/1.1\r\nContent-Length: 1x\r\n\r\nabc", 0, "a bad Content-Length"},
 		{"POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 0, "a Transfer-Encoding other than chunked (\"gzip, chunked\")"},
-		{"POST / HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Type: Application/JSON;x\r\nContent-Length: 2\r\n\r\n{]", 0, "line 5: a JSON body that does not parse (byte 1: no key in an object; libmodsecurity3 sets REQBODY_ERROR"},
+		{"POST / HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Type: Application/JSON;x\r\nContent-Length: 10\r\n\r\n[\"\\ud800\"]", 0, "line 5: a JSON body not read as yajl reads it (byte 8: a high surrogate escape alone)"},
 		{"POST / HTTP/1.1\r\nContent-Type: application/soap+xml\r\nContent-Length: 3\r\n\r\n<a>", 0, "XML bodies are not parsed (modsecurity.conf-recommended's rule 200000"},
 		{"POST / HTTP/1.1\r\nContent-Type: text/xml\r\nContent-Length: 3\r\n\r\n<a>", 0, "XML bodies are not parsed"},
 		{"POST / HTTP/1.1\r\nContent-Type: Multipart/Form-Data; boundary=x\r\nContent-Length: 3\r\n\r\n<a>", 0, "multipart/form-data bodies are not parsed (ModSecurity reads them into ARGS_POST and FILES)"},
@@ -453,56 +453,96 @@ Test(http_req, json_bodies)
 	http_req_release(&q);
 }
 
-/* Bodies yajl does not read whole are not requests, the reason saying
- * where; nesting deeper than json.cc's 10000 too. */
-Test(http_req, json_that_does_not_parse)
+/* q's JSON arguments as "name=value," each. */
+static void json_joined(const struct http_req *q, char *out, size_t size)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < q->args_json.n && o < size; i++) {
+		int n = snprintf(out + o, size - o, "%.*s=%.*s,",
+				 (int)q->args_json.v[i].name.n,
+				 q->args_json.v[i].name.p,
+				 (int)q->args_json.v[i].value.n,
+				 q->args_json.v[i].value.p);
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+}
+
+/*
+ * A body yajl stops in: the arguments its callbacks gave before the
+ * error stay (json.cc adds each as it comes; REQBODY_ERROR is set), a
+ * number at the very end too (yajl_complete_parse feeds a blank); the
+ * error is q->json_error.  Nesting deeper than json.cc's 10000 stops it
+ * too.  A high surrogate escape without its low one, which yajl reads
+ * its own way, is not a request.
+ */
+Test(http_req, json_errors_keep_what_came_before)
 {
 	static const struct {
-		const char *body, *why;
-	} bad[] = {
-		{"{\"a\":1,}", "byte 7: no key in an object"},
-		{"{\"a\" 1}", "byte 5: no ':' after a key"},
-		{"[1,]", "byte 3: no JSON value"},
-		{"01", "byte 1: bytes after the value"},
-		{"[1 2]", "byte 4: no ',' or end after a value"},
-		{"{\"a\":1}}", "byte 7: bytes after the value"},
-		{"[\"\\ud800\"]", "a high surrogate escape alone"},
-		{"[\"\\ud800\\u0041\"]", "a high surrogate escape without a low one"},
-		{"[\"\\x\"]", "an unknown escape in a string"},
-		{"[\"\\u12\"]", "\\u without four hex digits"},
-		{"[\"a\x01\"]", "a control byte in a string"},
-		{"[\"\xc3(\"]", "invalid UTF-8 in a string"},
-		{"[\"\xff\"]", "invalid UTF-8 in a string"},
-		{"[\"a", "a string without its closing quote"},
-		{"[1.]", "no digits after a number's '.'"},
-		{"[-]", "no digits in a number"},
-		{"[1e]", "no digits in a number's exponent"},
-		{"[tru]", "no JSON value"},
-		{"[True]", "no JSON value"},
-		{"  ", "the value is cut short"},
-		{"{\"a\":[", "the value is cut short"},
+		const char *body, *error, *args;
+	} cases[] = {
+		{"{\"a\":1,}", "byte 7: no key in an object", "json.a=1,"},
+		{"{\"a\" 1}", "byte 5: no ':' after a key", ""},
+		{"[1,]", "byte 3: no JSON value", "json.array_0=1,"},
+		{"01", "byte 1: bytes after the value", "json=0,"},
+		{"[0 1]", "byte 3: no ',' or end after a value", "json.array_0=0,"},
+		{"[true1]", "byte 5: no ',' or end", "json.array_0=true,"},
+		{"{\"a\":1}}", "byte 7: bytes after the value", "json.a=1,"},
+		{"[\"x\",\"\\x\"]", "an unknown escape in a string", "json.array_0=x,"},
+		{"[\"\\u12\"]", "\\u without four hex digits", ""},
+		{"[\"a\x01\"]", "a control byte in a string", ""},
+		{"[1,\"\xc3(\"]", "invalid UTF-8 in a string", "json.array_0=1,"},
+		{"[\"\xff\"]", "invalid UTF-8 in a string", ""},
+		{"[\"a", "a string without its closing quote", ""},
+		{"[1.]", "no digits after a number's '.'", ""},
+		{"[-]", "no digits in a number", ""},
+		{"[1e]", "no digits in a number's exponent", ""},
+		{"[tru]", "no JSON value", ""},
+		{"{\"a\":[1,{\"b\":2", "the value is cut short",
+		 "json.a.array_0=1,json.a.array_1.b=2,"},
+		{"  ", "the value is cut short", ""},
 	};
 	struct http_req q;
-	char why[160], deep[20010];
+	char why[160], got[256], deep[20016];
 
 	http_req_init(&q);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		cr_expect_eq(post(&q, "application/json", bad[i].body, MODSEC_V3,
-				  why), 1, "case %zu parsed", i);
-		cr_expect(strstr(why, bad[i].why) != NULL &&
-			  strstr(why, "a JSON body that does not parse") != NULL,
-			  "case %zu: \"%s\", want \"%s\"", i, why, bad[i].why);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_expect_eq(post(&q, "application/json", cases[i].body,
+				  MODSEC_V3, why), 0, "case %zu: %s", i, why);
+		cr_expect(strstr(q.json_error, cases[i].error) != NULL,
+			  "case %zu: \"%s\", want \"%s\"", i, q.json_error,
+			  cases[i].error);
+		json_joined(&q, got, sizeof(got));
+		cr_expect_str_eq(got, cases[i].args, "case %zu", i);
 	}
+	cr_assert_eq(post(&q, "application/json", "[1]", MODSEC_V3, why), 0);
+	cr_expect_str_eq(q.json_error, "");
 	memset(deep, '[', 10000);
-	memset(deep + 10000, ']', 10000);
-	deep[20000] = '\0';
-	cr_expect_eq(post(&q, "application/json", deep, MODSEC_V3, why), 0,
-		     "%s", why);
-	memset(deep, '[', 10001);
-	memset(deep + 10001, ']', 10001);
-	deep[20002] = '\0';
-	cr_expect_eq(post(&q, "application/json", deep, MODSEC_V3, why), 1);
-	cr_expect(strstr(why, "nesting deeper than 10000") != NULL, "%s", why);
+	memcpy(deep + 10000, "7", 1);
+	memset(deep + 10001, ']', 10000);
+	deep[20001] = '\0';
+	cr_expect_eq(post(&q, "application/json", deep, MODSEC_V3, why), 0);
+	cr_expect_str_eq(q.json_error, "");
+	cr_expect_eq(q.args_json.n, 1);
+	memcpy(deep, "[1,", 3);
+	memset(deep + 3, '[', 10001);
+	deep[10004] = '\0';
+	cr_expect_eq(post(&q, "application/json", deep, MODSEC_V3, why), 0);
+	cr_expect(strstr(q.json_error, "nesting deeper than 10000") != NULL,
+		  "%s", q.json_error);
+	json_joined(&q, got, sizeof(got));
+	cr_expect_str_eq(got, "json.array_0=1,");
+	cr_expect_eq(post(&q, "application/json", "[\"\\ud800\"]", MODSEC_V3,
+			  why), 1);
+	cr_expect(strstr(why, "a JSON body not read as yajl reads it (byte 8: "
+			 "a high surrogate escape alone)") != NULL, "%s", why);
+	cr_expect_eq(post(&q, "application/json", "[1,\"\\ud800\\u0041\"]",
+			  MODSEC_V3, why), 1);
+	cr_expect(strstr(why, "a high surrogate escape without a low one") != NULL,
+		  "%s", why);
 	http_req_release(&q);
 }
 
