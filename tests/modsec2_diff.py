@@ -457,15 +457,7 @@ def main():
     rng = random.Random(a.seed)
     start = time.monotonic()
 
-    out, _ = md.run([a.ref_cli, "--modsec=2", a.rules])
-    runs, skips, skipped = [], [], 0
-    for line in out.splitlines():
-        if line.startswith("run "):
-            runs.append(line[4:].split("\t"))
-        elif line.startswith("skip "):
-            skips.append(line[5:].split("\t"))
-        elif line.startswith("skipped "):
-            skipped = int(line.split()[1])
+    runs, skips, skipped = md.rules_of(a.ref_cli, 2, a.rules)
     where = {n: at for n, at in runs}
     texts, cache, phase_of, id_of = b"", {}, {}, {}
     for i, (name, at) in enumerate(runs):

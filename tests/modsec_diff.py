@@ -576,6 +576,22 @@ def req_lines(text):
     return got, notreq
 
 
+def rules_of(ref_cli, version, rules):
+    """What modsec_ref_cli --modsec=VERSION says of RULES: the rules it
+    runs and those it skips ([name, FILE:LINE] and [name, why] pairs),
+    and how many SecRules are no @rx rule at all."""
+    out, _ = run([ref_cli, "--modsec=%d" % version, rules])
+    runs, skips, skipped = [], [], 0
+    for line in out.splitlines():
+        if line.startswith("run "):
+            runs.append(line[4:].split("\t"))
+        elif line.startswith("skip "):
+            skips.append(line[5:].split("\t"))
+        elif line.startswith("skipped "):
+            skipped = int(line.split()[1])
+    return runs, skips, skipped
+
+
 def reason_class(why):
     """A parser's reason without its specifics, for counting."""
     words = why.split(": ", 1)[-1] if why.startswith("line ") else why
@@ -644,15 +660,7 @@ def main():
     reqf, listf = os.path.join(tmp, "reqs"), os.path.join(tmp, "list")
 
     self_check(a.oracle, tmp)
-    out, _ = run([a.ref_cli, "--modsec=3", a.rules])
-    runs, skips, skipped = [], [], 0
-    for line in out.splitlines():
-        if line.startswith("run "):
-            runs.append(line[4:].split("\t"))
-        elif line.startswith("skip "):
-            skips.append(line[5:].split("\t"))
-        elif line.startswith("skipped "):
-            skipped = int(line.split()[1])
+    runs, skips, skipped = rules_of(a.ref_cli, 3, a.rules)
     with open(listf, "w") as f:
         f.writelines("%s\t%s\n" % (n, at) for n, at in runs)
     where = {n: at for n, at in runs}
