@@ -125,19 +125,30 @@ static void uri_authority(const char *t, size_t i, size_t n, struct auri *u)
 	uri_path(t, e, n, u);
 }
 
-/* apr_uri_parse of t[0..n): a scheme (a letter, then letters, digits,
- * '+', '-', '.', then ':'), "//" and an authority, or a path. */
+/* A relative reference's leading segment (up to the first '/', all of
+ * t without one) must hold no ':' (RFC 3986 3.3, APR 1.7's check). */
+static int relative_ok(const char *t, size_t n)
+{
+	const char *slash = memchr(t, '/', n);
+
+	return memchr(t, ':', slash ? (size_t)(slash - t) : n) == NULL;
+}
+
+/* apr_uri_parse (APR 1.7) of t[0..n): a path when t starts with '/'; a
+ * scheme (a letter, then letters, digits, '+', '-', '.', then ':'), then
+ * "//" and an authority or a path; without a scheme a relative path. */
 static void uri_parse(const char *t, size_t n, struct auri *u)
 {
 	size_t s = 1;
 
-	if (n == 0 || t[0] == '/' || !is_alpha((unsigned char)t[0])) {
+	if (n > 0 && t[0] == '/') {
 		uri_path(t, 0, n, u);
 		return;
 	}
 	while (s < n && is_scheme_char((unsigned char)t[s]))
 		s++;
-	if (s == n || t[s] != ':') {
+	if (n == 0 || !is_alpha((unsigned char)t[0]) || s == n || t[s] != ':') {
+		u->bad = !relative_ok(t, n);
 		uri_path(t, 0, n, u);
 		return;
 	}
@@ -351,22 +362,6 @@ int apache_target_host(const char *method, size_t mn, const char *t,
 	return 1;
 }
 
-int apache_host_missing(const char *protocol, size_t pn, int target_host,
-			int host_header, int host_empty, char *why,
-			size_t size)
-{
-	int v = pn == 8 ? (protocol[5] - '0') * 1000 + (protocol[7] - '0') : 0;
-	int hostname = target_host || (host_header && !host_empty);
-
-	snprintf(why, size, "%s", "");
-	if ((hostname || v < 1001) && (host_header || v != 1001))
-		return 0;
-	snprintf(why, size, "Apache refuses a request without a host (AH00569: "
-		 "HTTP/1.1 or later without a Host header or a host in the "
-		 "target; 400 before phase 1)");
-	return 400;
-}
-
 /* %XX at p[0..left): its byte, or -1 without two hex digits. */
 static int pct_byte(const char *p, size_t left)
 {
@@ -490,6 +485,7 @@ static int unescape(char *s, size_t *n)
 int apache_phase2_path(const char *p, size_t n, char *out, size_t *on,
 		       char *why, size_t size)
 {
+	const char *nul;
 	int rc;
 
 	snprintf(why, size, "%s", "");
@@ -504,6 +500,9 @@ int apache_phase2_path(const char *p, size_t n, char *out, size_t *on,
 		return 400;
 	}
 	rc = unescape(out, on);
+	nul = memchr(out, '\0', *on);
+	if (nul != NULL) /* a C string to mod_security2 */
+		*on = (size_t)(nul - out);
 	if (rc == 404)
 		snprintf(why, size, "Apache refuses the path after phase 1 "
 			 "(AH00026 ap_unescape_url_ex: %%2f or %%00, "

@@ -5,7 +5,7 @@
  * mod_security2's phases, for the payload suite's --modsec=2 reading
  * (corpora/http_req.h, corpora/waf.h).  rxbench's own code, written from
  * reading Apache's server/protocol.c, server/vhost.c, server/request.c,
- * server/util.c and APR-util's uri/apr_uri.c; each function names the
+ * server/util.c and APR 1.7's uri/apr_uri.c; each function names the
  * ones it follows.
  *
  * Three things, each on bytes (a request target has no NUL, blank or
@@ -32,7 +32,8 @@
  * (ap_parse_request_line after ap_parse_uri and apr_uri_parse /
  * apr_uri_parse_hostinfo for CONNECT)?  0 when it takes it; 400 with why
  * for AH03450 (the target does not parse: a port that is not digits, an
- * unclosed '[', a CONNECT target without ":port", a path not starting
+ * unclosed '[', a ':' before any '/' in a target without scheme (APR
+ * 1.7: "?a:b"), a CONNECT target without ":port"; or a path not starting
  * with '/' other than OPTIONS's "*"), AH02421 (a '#fragment', refused
  * under HttpProtocolOptions Strict) and AH02422 (user@ in the
  * authority).
@@ -59,20 +60,6 @@ int apache_target_host(const char *method, size_t mn, const char *t,
 		       size_t size);
 
 /*
- * Does Apache refuse the request for want of a host (ap_check_request_
- * header, AH00569)?  protocol is "HTTP/d.d"; target_host is 1 when
- * apache_target_host() gave a host; host_header is 1 when the request
- * has a Host header, host_empty 1 when its value (Apache joins repeated
- * ones with ", ") is empty, which fix_hostname takes for no hostname.
- * 400 with why when there is no hostname in HTTP/1.1 or later, or no
- * Host header in HTTP/1.1 exactly; else 0.  A malformed Host header
- * (fix_hostname, AH00550) is not checked here.
- */
-int apache_host_missing(const char *protocol, size_t pn, int target_host,
-			int host_header, int host_empty, char *why,
-			size_t size);
-
-/*
  * The path phase 2 on sees (mod_security2 reads r->parsed_uri.path), from
  * the path p[0..n) phase 1 sees (parsed_uri.path as sent: after '//'
  * collapsing, without scheme://authority, up to '?' or '#'; n > 0):
@@ -84,7 +71,9 @@ int apache_host_missing(const char *protocol, size_t pn, int target_host,
  * AllowEncodedSlashes On, not the default.  0 with out[0..*on) (n + 1
  * bytes at least); 400 with why (AH10244: "/../" above the root, a '%'
  * without two hex digits, a path not starting with '/') or 404 (AH00026:
- * %2f or %00), after which Apache runs no phase 2.
+ * %2f or %00), after which Apache runs no phase 2 to 4, and out[0..*on)
+ * is the path as Apache left it, which phase 5 (logging) sees: rewritten
+ * by the steps that ran, up to a decoded NUL.
  */
 int apache_phase2_path(const char *p, size_t n, char *out, size_t *on,
 		       char *why, size_t size);
