@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "corpora/http_req.h"
+#include "corpora/apache_req.h"
 #include "corpora/file.h"
 
 #include <stdarg.h>
@@ -493,6 +494,8 @@ static int header_lines(struct http_req *q, struct cur *c)
 		if (l.p[0] == ' ' || l.p[0] == '\t') {
 			if (q->headers.n == 0)
 				return bad(c, "a folded line before any header");
+			if (q->modsec == MODSEC_V2 && apache_fold_refused(l.p, l.n))
+				return bad(c, APACHE_FOLD_WHY);
 			if (fold_into(q, trim(l)) != 0)
 				return -1;
 			continue;
@@ -517,6 +520,86 @@ static int header_lines(struct http_req *q, struct cur *c)
 static int span_is(struct http_span s, const char *w)
 {
 	return s.n == strlen(w) && strncasecmp(s.p, w, s.n) == 0;
+}
+
+/* ---- v2: Apache around mod_security2's phases (apache_req.h) ---- */
+
+/*
+ * The Host header as Apache leaves it before phase 1: the target's host
+ * h replaces the first Host header's value and drops the others
+ * (apr_table_setn; none is added to a request without one).
+ */
+static void v2_host(struct http_req *q, struct http_span h)
+{
+	size_t k = 0, seen = 0;
+
+	for (size_t i = 0; i < q->headers.n; i++) {
+		struct http_pair p = q->headers.v[i];
+		if (span_is(p.name, "host") && seen++ > 0)
+			continue;
+		if (span_is(p.name, "host"))
+			p.value = h;
+		q->headers.v[k++] = p;
+	}
+	q->headers.n = k;
+}
+
+/*
+ * REQUEST_URI, _FILENAME and _BASENAME from phase 2 on: Apache's path
+ * (q->filename, parsed_uri.path; none: nothing to rewrite) normalised
+ * and decoded, REQUEST_URI that path '?' the raw query.  When Apache
+ * refuses the path after phase 1, v2_phase2_refused, and the variables
+ * hold the path as Apache left it, which phase 5 (logging) still sees.
+ */
+static void v2_phase2(struct http_req *q)
+{
+	struct http_span p = q->filename.v;
+	char *out, why[200];
+	size_t n = 0;
+
+	if (!q->filename.set)
+		return;
+	out = buf_take(q, p.n + 1 + q->query.v.n);
+	if (apache_phase2_path(p.p, p.n, out, &n, why, sizeof(why)) != 0)
+		q->v2_phase2_refused = 1;
+	q->filename2 = var_of(out, n, 1);
+	q->basename2 = (struct http_var){basename_of(q->filename2.v, MODSEC_V2),
+					 1};
+	q->uri2 = q->filename2;
+	if (q->query.set) {
+		out[n] = '?';
+		memcpy(out + n + 1, q->query.v.p, q->query.v.n);
+		q->uri2 = var_of(out, n + 1 + q->query.v.n, 1);
+	}
+}
+
+/* Apache's refusal why as the parse's reason, on the request line. 1. */
+static int v2_refused(struct cur *c, const char *why)
+{
+	snprintf(c->why, c->size, "line 1: %s", why);
+	return 1;
+}
+
+/* What Apache refuses before phase 1 (not a request, its reason named)
+ * and what it rewrites before and after it.  0, or 1 with c's why. */
+static int v2_apache(struct http_req *q, struct cur *c)
+{
+	struct http_span t = q->target, h = {NULL, 0};
+	char why[200];
+	int host;
+
+	if (apache_target_refused(q->method.p, q->method.n, t.p, t.n, why,
+				  sizeof(why)) != 0)
+		return v2_refused(c, why);
+	h.p = buf_take(q, t.n);
+	host = apache_target_host(q->method.p, q->method.n, t.p, t.n,
+				  (char *)h.p, &h.n, why, sizeof(why));
+	if (host == 400)
+		return v2_refused(c, why);
+	if (host == 1)
+		v2_host(q, h);
+	v2_phase2(q);
+	return 0;
 }
 
 #define FORM "application/x-www-form-urlencoded"
@@ -1308,14 +1391,21 @@ int http_req_parse(struct http_req *q, const char *p, size_t len, char *why,
 	/* what the buffer holds: folded headers (at most the header lines),
 	   the target's decoded or joined copy (at most the target and 1),
 	   decoded arguments (at most the query and the body), a de-chunked
-	   body (at most the rest): 3 * len + 1 */
-	if (buf_reserve(q, 3 * len + 16) != 0)
+	   body (at most the rest): 3 * len + 1; under v2 the target's host
+	   and Apache's phase-2 path '?' query too (at most 2 * target + 1) */
+	if (buf_reserve(q, (q->modsec == MODSEC_V2 ? 5 : 3) * len + 16) != 0)
 		return -1;
 	rc = request_line(q, &c);
 	if (rc == 0)
 		target_vars(q);
+	q->uri2 = q->uri;
+	q->filename2 = q->filename;
+	q->basename2 = q->basename;
+	q->v2_phase2_refused = 0;
 	if (rc == 0)
 		rc = header_lines(q, &c);
+	if (rc == 0 && q->modsec == MODSEC_V2)
+		rc = v2_apache(q, &c);
 	if (rc == 0)
 		rc = body_of(q, &c);
 	if (rc != 0)

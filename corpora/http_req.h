@@ -62,12 +62,19 @@
  *             A CONNECT target (host:port: apr_uri_parse_hostinfo) has no
  *             path and no query: REQUEST_FILENAME, REQUEST_BASENAME,
  *             REQUEST_URI and QUERY_STRING have no value, nor has
- *             QUERY_STRING without a '?'.  Not modelled: Apache's own
- *             refusals of odd targets, and that Apache 2.4 normalises
- *             and %-decodes parsed_uri.path in place before phase 2
- *             (ap_process_request_internal), so v2's phase-2
- *             REQUEST_FILENAME, _BASENAME and REQUEST_URI differ from
- *             rxbench's for %-escapes, dot segments and '//'.
+ *             QUERY_STRING without a '?'.  That is phase 1's reading;
+ *             from phase 2 on uri2, filename2 and basename2 hold them
+ *             from the path Apache 2.4 normalised and %-decoded after
+ *             phase 1, '?' and the raw query (corpora/apache_req.h);
+ *             where Apache refuses that path (400, 404) phases 2 to 4
+ *             do not run (v2_phase2_refused) and phase 5 sees the path
+ *             as Apache left it.  Apache's own work before phase 1 too:
+ *             an http:// or CONNECT target's host replaces the Host
+ *             header's value (none is added), and what Apache answers
+ *             400 before phase 1 is not a request, its AH number named
+ *             (a '#fragment', a target apr_uri_parse refuses or whose
+ *             path does not start with '/', user@, a malformed host in
+ *             the target, an empty folded line).
  *
  * Arguments (ARGS_GET from the query, ARGS_POST from a body whose
  * Content-Type starts with application/x-www-form-urlencoded, without
@@ -125,6 +132,11 @@ struct http_req {
 	struct http_var query;     /* QUERY_STRING: after '?', up to '#' */
 	struct http_var uri, filename, basename; /* REQUEST_URI, _FILENAME,
 						    _BASENAME (see above) */
+	struct http_var uri2, filename2, basename2; /* the same from phase 2
+						       on: v2's Apache path;
+						       v3: the same values */
+	int v2_phase2_refused;     /* v2: Apache refuses the path after
+				      phase 1: no phase 2 to 4 runs */
 	struct http_span body;
 	enum http_body body_kind;
 	struct http_pairs headers, cookies, args_get, args_post;

@@ -633,15 +633,16 @@ static int scalar(const struct waf_spec *w, const struct http_req *q, int var,
 {
 	const struct http_var *u = NULL;
 	int v3 = w->modsec != MODSEC_V2, body = w->phase >= 2 && q->body.n > 0;
+	int late = !v3 && w->phase >= 2; /* Apache's path (apache_req.h) */
 
 	switch (var) {
 	case V_REQUEST_LINE: *v = q->line; return 1;
 	case V_REQUEST_METHOD: *v = q->method; return 1;
 	case V_REQUEST_PROTOCOL: *v = q->protocol; return 1;
 	case V_REQUEST_URI_RAW: *v = q->target; return 1;
-	case V_REQUEST_URI: u = &q->uri; break;
-	case V_REQUEST_FILENAME: u = &q->filename; break;
-	case V_REQUEST_BASENAME: u = &q->basename; break;
+	case V_REQUEST_URI: u = late ? &q->uri2 : &q->uri; break;
+	case V_REQUEST_FILENAME: u = late ? &q->filename2 : &q->filename; break;
+	case V_REQUEST_BASENAME: u = late ? &q->basename2 : &q->basename; break;
 	case V_QUERY_STRING: u = &q->query; break;
 	default: /* V_REQUEST_BODY */
 		*v = body ? q->body : (struct http_span){q->body.p, 0};
@@ -655,6 +656,9 @@ int waf_each(const struct waf_spec *w, const struct http_req *q,
 	     struct waf_scratch *s,
 	     int (*fn)(void *arg, const char *v, size_t n), void *arg)
 {
+	if (w->modsec == MODSEC_V2 && w->phase >= 2 && w->phase <= 4 &&
+	    q->v2_phase2_refused)
+		return 0; /* Apache stopped after phase 1 (waf.h) */
 	for (size_t i = 0; i < w->nt; i++) {
 		const struct waf_target *t = &w->t[i];
 		int rc = 0;

@@ -8,7 +8,8 @@
  * (corpora/http_req.h says how each reads the target):
  *   REQUEST_LINE, REQUEST_METHOD, REQUEST_PROTOCOL, REQUEST_URI_RAW (the
  *   target as sent, '#fragment' and all), REQUEST_URI, REQUEST_FILENAME,
- *   REQUEST_BASENAME (v3: %-decoded; v2: as sent), QUERY_STRING,
+ *   REQUEST_BASENAME (v3: %-decoded; v2: as sent in phase 1, from
+ *   phase 2 on Apache's normalised and decoded path), QUERY_STRING,
  *   REQUEST_BODY (the raw body: v2 fills it for other than form bodies
  *   only as CRS's rule 901340 forces it), and the collections ARGS,
  *   ARGS_GET, ARGS_POST, REQUEST_HEADERS, REQUEST_COOKIES and their
@@ -16,6 +17,12 @@
  *   XML bodies, which the parser refuses.  v3 gives a scalar variable a
  *   value even when it is unset (""), v2 none (QUERY_STRING without '?',
  *   REQUEST_BODY without a body, v2's CONNECT path variables).
+ * Under v2 a request whose path Apache refuses after phase 1 (400, 404:
+ * corpora/apache_req.h, http_req.v2_phase2_refused) gives a rule of
+ * phases 2 to 4 no value at all: Apache runs none of them; phase 5
+ * (logging) still runs and sees the path as Apache left it.  Not
+ * modelled: that phase 5 then sees no body variables either (phase 2
+ * read no body); rxbench's phase 5 sees them.
  * Phase (phase:1 to 5, or request, response, logging; default 2): a phase
  * 1 rule runs before the body is read, so it sees ARGS as the query's
  * arguments only, no ARGS_POST and no REQUEST_BODY (v3: ""); phases 3 to
