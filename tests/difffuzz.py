@@ -475,7 +475,9 @@ def pcre_lit(c, style, u, in_class=False):
     if c == 9:
         return '\\t' if style < 0.5 else ('\t' if style < 0.8 else uhex(c, u))
     if c == 0:
-        return '\\x00' if style < 0.4 else ('\\0' if style < 0.7 else ('\\x{0}' if style < 0.85 else '\0'))
+        # octal as \000: PCRE reads \0 and up to two more octal digits,
+        # so a \0 before a literal digit would swallow it (\00 is NUL)
+        return '\\x00' if style < 0.4 else ('\\000' if style < 0.7 else ('\\x{0}' if style < 0.85 else '\0'))
     if c < 0x20 or c == 0x7f:
         return uhex(c, u)
     if c >= 0x80:
