@@ -29,6 +29,14 @@ if [ "${1:-build}" = test ]; then
 	# libmodsecurity-dev: the --rules-target=variables reading checked
 	# against the real libmodsecurity3 (tests/modsec_oracle.c)
 	pkgs+=(libmodsecurity-dev)
+	# apache2 + libapache2-mod-security2: the --modsec=2 reading checked
+	# against the real mod_security2 (tests/modsec2_diff.py starts its own
+	# apache2 -X on 127.0.0.1 and never uses the service).  Installing
+	# apache2 sets up its service: with systemd it is started on port 80;
+	# in a container without systemd invoke-rc.d starts /etc/init.d/apache2
+	# unless /usr/sbin/policy-rc.d refuses (Debian's Docker images ship one
+	# that does: then nothing listens).
+	pkgs+=(apache2 libapache2-mod-security2)
 	command -v node >/dev/null || pkgs+=(nodejs)
 fi
 
