@@ -23,8 +23,68 @@ static const char *const cap_names[] = {
 	"lazy", "noncapture", "perl-classes", "inline-flags",
 	"nul-in-pattern", "utf8", "match-limit", "counted-repetition",
 	"word-boundary", "empty-match", "atomic", "test-only",
-	"perl-dollar", "unicode-property",
+	"perl-dollar", "unicode-property", "unicode-script",
+	"extended-space",
 };
+
+/* Is name[0..n) (a \p{...} name, '^' dropped) a general category? */
+static int general_category(const char *name, size_t n)
+{
+	static const char *const gc[] = {
+		"C", "Cc", "Cf", "Cn", "Co", "Cs", "L", "L&", "Lc", "Ll",
+		"Lm", "Lo", "Lt", "Lu", "M", "Mc", "Me", "Mn", "N", "Nd",
+		"Nl", "No", "P", "Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps",
+		"S", "Sc", "Sk", "Sm", "So", "Z", "Zl", "Zp", "Zs", "Any",
+	};
+
+	for (size_t k = 0; k < sizeof(gc) / sizeof(gc[0]); k++)
+		if (strlen(gc[k]) == n && memcmp(gc[k], name, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* What the \p or \P at re[i] (i: the 'p') needs. */
+static unsigned property_needs(const char *re, size_t len, size_t i)
+{
+	const char *name = re + i + 2, *end;
+
+	if (i + 1 >= len || re[i + 1] != '{')
+		return CAP_UNICODE_PROPERTY; /* \pL: one letter, a category */
+	end = memchr(name, '}', len - (i + 2));
+	if (end == NULL)
+		return CAP_UNICODE_PROPERTY; /* invalid: the engines say so */
+	if (name < end && *name == '^')
+		name++;
+	return general_category(name, (size_t)(end - name))
+		       ? CAP_UNICODE_PROPERTY
+		       : CAP_UNICODE_PROPERTY | CAP_UNICODE_SCRIPT;
+}
+
+/* Does re[0..len) set the x flag inline: (?x) (?ix) (?x: (an x after
+ * '-' turns it off)? */
+static int inline_x(const char *re, size_t len)
+{
+	for (size_t i = 0; i + 2 < len; i++) {
+		size_t k = i + 2;
+		if (re[i] != '(' || re[i + 1] != '?' ||
+		    (i > 0 && re[i - 1] == '\\'))
+			continue;
+		while (k < len && re[k] != '\0' &&
+		       strchr("imnsxJU^", re[k]) != NULL)
+			if (re[k++] == 'x')
+				return 1;
+	}
+	return 0;
+}
+
+/* Does re[0..len) hold a byte above 0x7f? */
+static int high_byte(const char *re, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)re[i] > 0x7f)
+			return 1;
+	return 0;
+}
 
 unsigned engine_pattern_needs(const char *re, size_t len)
 {
@@ -38,8 +98,10 @@ unsigned engine_pattern_needs(const char *re, size_t len)
 		if (quoted || re[i] == 'Q')
 			quoted = !quoted;
 		else if (re[i] == 'p' || re[i] == 'P')
-			needs |= CAP_UNICODE_PROPERTY;
+			needs |= property_needs(re, len, i);
 	}
+	if (high_byte(re, len) && inline_x(re, len))
+		needs |= CAP_EXTENDED_SPACE;
 	return needs;
 }
 

@@ -51,6 +51,16 @@ enum engine_cap {
 					    byte mode too (V8 reads \p as 'p'
 					    without its u flag, Oniguruma \pL
 					    as "pL") */
+	CAP_UNICODE_SCRIPT = 1u << 18,   /* \p{Greek}: a script as PCRE2
+					    10.40+ reads it, by its
+					    Script_Extensions (RE2, Go and
+					    Hyperscan read Script: \p{Han}
+					    on "中、。" 3 against 1) */
+	CAP_EXTENDED_SPACE = 1u << 19,   /* (?x) skips the white space PCRE2
+					    skips beyond ASCII (NEL 0x85;
+					    U+200E U+200F U+2028 U+2029 in
+					    UTF mode); Oniguruma, Python and
+					    the regex crate differ */
 };
 
 /* What count() counts; counts agree only within one class. */
@@ -77,7 +87,10 @@ void engine_caps_format(unsigned caps, char *buf, size_t size);
  * Capabilities pattern re[0..len) needs that its bytes show even where no
  * parser reads it (a pattern out of the reference's reach, which stops at
  * its first construct out of reach): CAP_UNICODE_PROPERTY for a \p or \P
- * escape, in a class or not, outside \Q...\E.
+ * escape, in a class or not, outside \Q...\E, and CAP_UNICODE_SCRIPT too
+ * when it names anything but a general category (L, Lu, Nd, ..., L&,
+ * Any); CAP_EXTENDED_SPACE for an inline x flag ((?x) (?ix: ...) in a
+ * pattern holding a byte above 0x7f.
  */
 unsigned engine_pattern_needs(const char *re, size_t len);
 

@@ -795,3 +795,38 @@ Test(case_voters, no_voter_where_the_reference_decides)
 	cr_expect_eq(status_of(&r, "pcre2"), RESULT_OK);
 	run_release(&r);
 }
+
+/* What a pattern's bytes say it needs where no parser reads it: a
+ * script (read by Script_Extensions in PCRE2 only) is more than a
+ * general category, and (?x) with a byte above 0x7f needs PCRE2's
+ * extended white space (an adversarial run found onig, python-re and
+ * the regex crate outvoting PCRE2 on (?x)a\x85b: 1 match where PCRE2
+ * and Perl count 2). */
+Test(case_voters, pattern_bytes_name_what_voters_must_read_alike)
+{
+	struct {
+		const char *re;
+		unsigned needs;
+	} t[] = {
+		{"\\pL", CAP_UNICODE_PROPERTY},
+		{"\\p{Lu}\\P{^Nd}", CAP_UNICODE_PROPERTY},
+		{"\\p{L&}[\\p{Any}]", CAP_UNICODE_PROPERTY},
+		{"\\p{Han}", CAP_UNICODE_PROPERTY | CAP_UNICODE_SCRIPT},
+		{"[\\P{Greek}x]", CAP_UNICODE_PROPERTY | CAP_UNICODE_SCRIPT},
+		{"\\Q\\p{Han}\\E", 0},
+		{"(?x)a\x85" "b", CAP_EXTENDED_SPACE},
+		{"(?ix:a \xc3\xa9)", CAP_EXTENDED_SPACE},
+		{"(?x)a b", 0},
+		{"(?i-x)a\x85" "b", 0},
+		{"\\(?x)\x85", 0},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		cr_expect_eq(engine_pattern_needs(t[i].re, strlen(t[i].re)),
+			     t[i].needs, "%s: needs %#x, want %#x", t[i].re,
+			     engine_pattern_needs(t[i].re, strlen(t[i].re)),
+			     t[i].needs);
+	cr_expect(!(engine_find("re2")->caps & CAP_UNICODE_SCRIPT));
+	cr_expect(engine_find("pcre2")->caps & CAP_UNICODE_SCRIPT);
+	cr_expect(!(engine_find("onig")->caps & CAP_EXTENDED_SPACE));
+}

@@ -66,9 +66,11 @@ expect 0 "PASS" -- scan --engines=re2,posix,pcre2 --pattern 'a$|b' --corpus "$tm
 timed re2 'a\$\|b' 2
 timed posix 'a\$\|b' 2
 
-# RE2 resumes one byte past an empty match in UTF-8 mode: 8, truth 4
+# RE2 resumed one byte past an empty match in UTF-8 mode (8, truth 4);
+# its adapter now steps a character, so it is verified and timed
 printf '\xe6\x97\xa5\xe6\x97\xa5\n' >"$tmp/nichi.txt"
-expect 1 "re2: pattern x*: count 8, is_match 1; expected count 4, is_match 1" -- scan --engines=re2,pcre2 --flags=u --pattern 'x*' --corpus "$tmp/nichi.txt" "${fast[@]}"
+expect 0 "PASS" -- scan --engines=re2,pcre2 --flags=u --pattern 'x*' --corpus "$tmp/nichi.txt" "${fast[@]}"
+timed re2 'x\*' 4
 timed pcre2 'x\*' 4
 
 # --flags applies to every pattern, wherever it stands
