@@ -417,6 +417,10 @@ int gotext_read_results(const char *text, size_t len, const char *name,
 
 	if (errsize > 0)
 		err[0] = '\0';
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3; /* a UTF-8 byte order mark (a Windows editor's) */
+		len -= 3;
+	}
 	for (size_t pos = 0; pos < len && rc == 0;) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;

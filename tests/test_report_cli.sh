@@ -34,6 +34,9 @@ expect 2 "$tmp/notes.md:1: neither an rxbench results file (JSON) nor Go benchma
 expect 2 "-o $tmp/x.xlsx: no format writes that extension" -- report "$tmp/r.json" -o "$tmp/x.xlsx"
 expect 2 "-o $tmp/y.xlsx: no format writes that extension" -- compare "$tmp/r.json" "$tmp/r.json" -o "$tmp/y.xlsx"
 "$rx" report "$tmp/r.json" --format=text -o "$tmp/go.txt" &&
+	printf '\xef\xbb\xbf%s\n' "$(cat "$tmp/go.txt")" | "$rx" report - >/dev/null ||
+	{ echo "FAIL: Go text after a UTF-8 byte order mark was refused"; fail=$((fail + 1)); }
+"$rx" report "$tmp/r.json" --format=text -o "$tmp/go.txt" &&
 	printf '\n%s\n' "$(cat "$tmp/go.txt")" | "$rx" report - >/dev/null ||
 	{ echo "FAIL: Go text after a blank line was refused"; fail=$((fail + 1)); }
 expect 0 "usage: rxbench report" -- report --help

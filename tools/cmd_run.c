@@ -279,6 +279,16 @@ static int out_check(struct run_args *a)
 		a->out = RUN_DEFAULT_OUT;
 		a->rotate = 1;
 	}
+	if (a->out[0] == '\0') {
+		fprintf(stderr, "rxbench: -o needs a file name (it was empty)\n");
+		return -1;
+	}
+	if (a->out[0] == '-') { /* `-o --pattern=a` took the option */
+		fprintf(stderr, "rxbench: -o %s: looks like an option, not the "
+			"results file (a file of that name: -o ./%s)\n", a->out,
+			a->out);
+		return -1;
+	}
 	if (stat(a->out, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		fprintf(stderr, "rxbench: -o %s: is a directory\n", a->out);
 		return -1;
