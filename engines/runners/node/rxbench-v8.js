@@ -85,8 +85,13 @@ function error(status, msg, pattern) {
 
 class Refused extends Error {}
 
-// What JavaScript reads otherwise than PCRE, refused rather than misread.
-const REFUSED = /\\[AzZhHvVKRG]|\(\?[a-zA-Z-]+[):]/;
+// What JavaScript reads otherwise than PCRE, refused rather than misread:
+// escapes PCRE gives a meaning and JavaScript without its u flag reads as
+// the letter (\a \e \g \o \C \E \N \Q \X; \x without two hex digits
+// or braces, \k not before <name>, \c not before a letter), the anchors
+// and classes it reads otherwise, inline flags.  Two such misreaders (v8
+// and onig on \E) agreeing with a third would be a wrong majority.
+const REFUSED = /\\(?:[AzZhHvVKRGaegoCENQX]|x(?![0-9a-fA-F]{2}|\{)|k(?!<)|c(?![A-Za-z]))|\(\?[a-zA-Z-]+[):]/;
 
 // POSIX classes (JavaScript has none), as the ASCII ranges PCRE2 gives.
 const POSIX = {
@@ -170,7 +175,8 @@ class RSet {
         throw new SyntaxError('pattern is not valid UTF-8');
       if (REFUSED.test(s))
         throw new Refused('syntax JavaScript reads otherwise (\\A \\z ' +
-          '\\Z \\G, inline flags, \\h \\v \\K \\R)');
+          '\\Z \\G, inline flags, \\h \\v \\K \\R, \\a \\e \\g \\o \\C \\E ' +
+          '\\N \\Q \\X, \\x \\k \\c as PCRE spells them)');
       if ((flags & CASELESS) && /[^\x00-\x7f]/.test(s))
         throw new Refused('JavaScript folds non-ASCII letters; rxbench\'s ' +
           'caseless is ASCII');
