@@ -134,6 +134,27 @@ static int onig_status(int code)
 	}
 }
 
+/*
+ * The offset of an escape Oniguruma reads otherwise than PCRE, or -1:
+ * \h \H are hex digits to it (PCRE: horizontal space), \v \V \C \E \y
+ * \Y \g the letters or its own constructs (PCRE: vertical space, one
+ * code unit, the end of \Q, backreferences).  Refused rather than
+ * misread: two misreaders agreeing with a third would be a wrong
+ * majority (v8 and onig both read (?<=a)\E as 'E' after 'a').
+ */
+static long onig_misread(const struct engine_pattern *p)
+{
+	for (size_t i = 0; i + 1 < p->len; i++) {
+		if (p->re[i] != '\\')
+			continue;
+		if (strchr("hHvVCEyYg", p->re[i + 1]) != NULL &&
+		    p->re[i + 1] != '\0')
+			return (long)i;
+		i++; /* the escaped byte */
+	}
+	return -1;
+}
+
 /* Compiles pattern i into s->re[i]; 0 or a negative status. */
 static int onig_compile_one(void *h, size_t i, const struct engine_pattern *p,
 			    unsigned flags, struct engine_error *err)
@@ -152,6 +173,13 @@ static int onig_compile_one(void *h, size_t i, const struct engine_pattern *p,
 		engine_error_set(err, ENGINE_ERR_COMPILE, (long)i, bad,
 				 "invalid UTF-8 in the pattern");
 		return ENGINE_ERR_COMPILE;
+	}
+	bad = onig_misread(p);
+	if (bad >= 0) {
+		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)i, bad,
+				 "Oniguruma reads \\%c otherwise than PCRE",
+				 p->re[bad + 1]);
+		return ENGINE_ERR_UNSUPPORTED;
 	}
 	rc = onig_new(&s->re[i], re, re + p->len, onig_options(flags), enc,
 		      onig_syntax_now(), &einfo);
