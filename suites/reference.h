@@ -82,6 +82,12 @@ enum ref_status {
 	REF_NOMEM = -3,
 };
 
+/*
+ * How a REF_OUT_OF_REACH reason starts when the whole pattern was parsed
+ * and only its program is too large (no construct stopped the parser).
+ */
+#define REF_WHY_TOO_LARGE "pattern too large for the reference"
+
 /* What a pattern uses, found by the parser: for capability gates. */
 enum ref_feature {
 	REF_USES_DOLLAR = 1u << 0, /* `$` outside multiline mode, or \Z:

@@ -52,8 +52,7 @@ static int emit_node(struct builder *b, uint32_t node);
 static int too_big(struct builder *b)
 {
 	snprintf(b->why, b->size,
-		 "pattern too large for the reference (more than %d "
-		 "instructions)",
+		 REF_WHY_TOO_LARGE " (more than %d instructions)",
 		 REF_MAX_INST);
 	return REF_OUT_OF_REACH;
 }
@@ -592,9 +591,8 @@ int ref_prog_build(struct ref_prog *prog, const struct ref_ast *ast, int utf8,
 		rc = emit(&b, OP_MATCH, 0, 0, 0, &pc);
 	if (rc == 0 && prog->n * (prog->depths + 1) > REF_MAX_KEYS) {
 		snprintf(why, size,
-			 "pattern too large for the reference (%zu "
-			 "instructions in %u levels of loops that can match "
-			 "empty)",
+			 REF_WHY_TOO_LARGE " (%zu instructions in %u levels "
+			 "of loops that can match empty)",
 			 prog->n, prog->depths);
 		rc = REF_OUT_OF_REACH;
 	}

@@ -830,8 +830,10 @@ static int check_syntax(const struct scan_run *r)
 			continue;
 		if (p->ref_rc == REF_INVALID)
 			snprintf(why, sizeof(why), "%s", p->ref_why);
-		else if (!pcre2_refuses(p, why, sizeof(why)))
-			continue;
+		else if (strncmp(p->ref_why, REF_WHY_TOO_LARGE,
+				 strlen(REF_WHY_TOO_LARGE)) == 0 ||
+			 !pcre2_refuses(p, why, sizeof(why)))
+			continue; /* parsed whole: too large is no syntax */
 		if (p->line > 0)
 			snprintf(where, sizeof(where), "%s:%ld",
 				 r->cfg->patterns_path, p->line);
