@@ -76,20 +76,21 @@ done
 
 # a 1 MiB pattern: compiled or refused with the engine's message.
 # Oniguruma grows a literal 16 bytes at a time: glibc reallocs in place,
-# ASan copies every time (0.06 s becomes minutes), so not under ASan.
-big_engines=$engines
+# ASan copies every time (0.06 s becomes minutes), so not under ASan:
+# the pattern is out of the reference's reach (too large), and its vote
+# asks every engine built, onig too, whatever --engines says.
 if [ $sanitized -eq 1 ]; then
-	big_engines=$(echo $engines | tr ' ' '\n' | grep -vx onig)
-	echo "note: sanitizer build, onig left out of the 1 MiB pattern case"
-fi
-python3 -c "
+	echo "note: sanitizer build, the 1 MiB pattern case left out (onig votes)"
+else
+	python3 -c "
 import random
 random.seed(1)
 print(''.join(random.choice('abcdefghij') for _ in range(1 << 20)))" >"$tmp/big.pat"
-expect 1 "pcre2: pattern cjbebhhhgdbhaggjahedjbfaaaiagdga: regular expression is too large" -- scan --engines="$(echo $big_engines | tr ' ' ,)" --patterns-file "$tmp/big.pat" --corpus "$tmp/c.txt" "${fast[@]}"
-for e in $big_engines; do
-	check "$e: no row for the 1 MiB pattern" has_row "$e" cjbebhhhgdbhaggjahedjbfaaaiagdga
-done
+	expect 1 "pcre2: pattern cjbebhhhgdbhaggjahedjbfaaaiagdga: regular expression is too large" -- scan --engines="$(echo $engines | tr ' ' ,)" --patterns-file "$tmp/big.pat" --corpus "$tmp/c.txt" "${fast[@]}"
+	for e in $engines; do
+		check "$e: no row for the 1 MiB pattern" has_row "$e" cjbebhhhgdbhaggjahedjbfaaaiagdga
+	done
+fi
 # one byte more is refused at load, naming the file and line
 { echo abc; python3 -c "print('a' * ((1 << 20) + 1))"; } >"$tmp/bigger.pat"
 expect 2 "$tmp/bigger.pat:2: pattern of 1048577 bytes, longer than 1048576 (1 MiB)" -- scan --patterns-file "$tmp/bigger.pat" --corpus "$tmp/c.txt" "${fast[@]}"
