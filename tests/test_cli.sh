@@ -59,6 +59,38 @@ expect 0 "rxbench 0." -- --version
 expect 0 "scan's options:" -- scan --help
 grep -q -- '--domains' "$tmp/out" && { echo "FAIL: scan --help shows fqdn's options"; fail=$((fail + 1)); }
 expect 0 "exit status: 0" -- run --help
+# one suite's help (rxbench help SUITE, rxbench run SUITE --help): its
+# options and an example, no other suite's, no common option; run --help
+# stays the whole reference; help alone lists the commands; a name that
+# is no suite or command exits 2 naming the suites
+"$rx" run --help >"$tmp/run_help" 2>&1
+for o in --engines=a,b --patterns-file=FILE --sizes=64,128 --domains=N; do
+	grep -q -- "^  $o" "$tmp/run_help" || { echo "FAIL: run --help lacks $o"; fail=$((fail + 1)); }
+done
+expect 0 "rxbench help SUITE" -- run --help
+for s in scan payload fqdn; do
+	expect 0 "$s's options:" -- help "$s"
+	grep -q "^  rxbench .*$s " "$tmp/out" || { echo "FAIL: help $s has no example"; fail=$((fail + 1)); }
+	grep -q -- '^  --engines=' "$tmp/out" && { echo "FAIL: help $s lists the common options"; fail=$((fail + 1)); }
+	# every option of the examples is one rxbench run takes
+	for o in $(sed -n '/^example:/,/^$/p' "$tmp/out" | grep -o -- ' --[a-z-]*'); do
+		grep -Eq -- "^  $o(=| |\$)" "$tmp/run_help" || { echo "FAIL: help $s: the example's $o is no option"; fail=$((fail + 1)); }
+	done
+	cp "$tmp/out" "$tmp/help_$s"
+	expect 0 "$s's options:" -- run "$s" --help
+	cmp -s "$tmp/out" "$tmp/help_$s" || { echo "FAIL: run $s --help differs from help $s"; fail=$((fail + 1)); }
+done
+grep -q -- '--policy=FILE' "$tmp/help_fqdn" || { echo "FAIL: help fqdn lacks --policy"; fail=$((fail + 1)); }
+grep -q -- '--sizes\|--patterns-file' "$tmp/help_fqdn" && { echo "FAIL: help fqdn shows another suite's options"; fail=$((fail + 1)); }
+grep -q -- '--domains\|--patterns-file' "$tmp/help_payload" && { echo "FAIL: help payload shows another suite's options"; fail=$((fail + 1)); }
+expect 0 "payload's options:" -- help payload fqdn
+grep -q "fqdn's options:" "$tmp/out" || { echo "FAIL: help payload fqdn left fqdn out"; fail=$((fail + 1)); }
+expect 0 "example:" -- scan --help
+expect 0 "commands:" -- help
+expect 0 "usage: rxbench compare" -- help compare
+expect 2 "rxbench help: no suite or command 'nosuch'; suites: scan, payload, fqdn" -- help nosuch
+expect 2 "unknown suite 'nosuch'; suites: scan, payload, fqdn" -- run nosuch --help
+expect 2 "--domains=abc" -- help fqdn --domains=abc
 
 # go test's own output: the -N suffix is GOMAXPROCS, names without
 # key=value levels get a name column, and without a pkg line they are

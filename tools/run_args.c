@@ -208,6 +208,63 @@ static const struct opt_spec run_options[] = {
 
 /* --- --help ----------------------------------------------------- */
 
+/*
+ * Each suite's example commands for its help, by suite name: the help is
+ * their one reader, so they live beside it rather than in struct suite.
+ * A name missing here prints no example.
+ */
+static const struct suite_example {
+	const char *suite;
+	const char *commands; /* one command a line, each ending in '\n' */
+} suite_examples[] = {
+	{"scan", "rxbench scan --patterns-file patterns.txt --corpus app.log "
+	 "--model grep\n"
+	 "rxbench scan --pattern 'Sherlock|Holmes' --corpus FILE "
+	 "--engines=re2,pcre2-jit\n"},
+	{"payload", "rxbench run payload --rules /usr/share/modsecurity-crs/"
+	 "rules --pcap traffic.pcap --scenarios=real-life\n"
+	 "rxbench run payload --rules snort.rules --rules-format=snort "
+	 "--sizes=64,512,1500\n"},
+	{"fqdn", "rxbench run fqdn --policy cnp.yaml --queries names.txt\n"
+	 "rxbench run fqdn --domains=100,500,1000 --engines=go,re2,pcre2-jit\n"},
+};
+
+/* "example:" and suite's example commands, indented, if it has any. */
+static void example_usage(FILE *f, const char *suite)
+{
+	for (size_t i = 0; i < sizeof(suite_examples) /
+	     sizeof(suite_examples[0]); i++) {
+		const char *c = suite_examples[i].commands;
+
+		if (strcmp(suite_examples[i].suite, suite) != 0)
+			continue;
+		fprintf(f, "\nexample:\n");
+		while (*c) {
+			size_t len = strcspn(c, "\n");
+			fprintf(f, "  %.*s\n", (int)len, c);
+			c += len + (c[len] == '\n');
+		}
+	}
+}
+
+/*
+ * The help of one suite (`rxbench help SUITE`, `rxbench run SUITE
+ * --help`): its options and an example; the options every suite shares
+ * stay in `rxbench run --help`, the complete reference.
+ */
+static void suite_usage(FILE *f, const struct suite *s)
+{
+	fprintf(f, "usage: rxbench run %s [options]%s\n\n  %-10s %s\n\n"
+		"%s's options:\n", s->name, strcmp(s->name, "scan") == 0 ?
+		"   (or: rxbench scan [options])" : "", s->name, s->desc,
+		s->name);
+	opt_usage(f, s->options);
+	example_usage(f, s->name);
+	fprintf(f, "\nThe options every suite takes (--engines, --bench, "
+		"--benchtime, --count, -o,\n...) and the exit statuses: "
+		"rxbench run --help\n");
+}
+
 /* The help of `rxbench run`, or of `rxbench scan` (scan: 1). */
 static void run_usage(FILE *f, int scan)
 {
@@ -232,7 +289,12 @@ static void run_usage(FILE *f, int scan)
 			fprintf(f, "\n  %-10s %s%s\n", s->name, s->desc,
 				s->in_default ? " (default)" : "");
 		opt_usage(f, s->options);
+		if (scan)
+			example_usage(f, s->name);
 	}
+	if (!scan)
+		fprintf(f, "\nOne suite's options, with an example: rxbench help "
+			"SUITE\n");
 	fprintf(f, "\nexit status: 0 every benchmark verified and measured; 1 a "
 		"mismatch, an error\nor timeout row, or nothing measured; 2 a bad "
 		"command line or unusable\ninput; 128+N stopped by signal N (the "
@@ -579,7 +641,7 @@ int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 	char **av = calloc((size_t)argc + 1, sizeof(*av));
 	struct given *g = calloc((size_t)argc + 1, sizeof(*g));
 	size_t n = 0;
-	int rc = -1, help;
+	int rc = -1, help, named;
 
 	a->scan_only = scan_only;
 	if (av == NULL || g == NULL || index_build(&x) != 0)
@@ -588,6 +650,7 @@ int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 	help = read_options(&x, argc, av, g, &n, a);
 	if (help < 0)
 		goto out;
+	named = optind < argc; /* suites named: their help alone */
 	if (scan_only)
 		a->suites[a->nsuites++] = suite_find("scan");
 	if (select_suites(a, argc, av, optind) != 0 || suite_configs(a) != 0)
@@ -596,7 +659,13 @@ int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 		if (apply(a, &x, &g[i]) != 0)
 			goto out;
 	if (help) { /* after the options: a bad one is still an error */
-		run_usage(stdout, scan_only);
+		for (size_t i = 0; named && i < a->nsuites; i++) {
+			if (i > 0)
+				fputc('\n', stdout);
+			suite_usage(stdout, a->suites[i]);
+		}
+		if (!named)
+			run_usage(stdout, scan_only);
 		rc = 1;
 		goto out;
 	}

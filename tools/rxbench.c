@@ -1,9 +1,12 @@
 /*
- * rxbench.c - main: find the subcommand in the table and call it.
+ * rxbench.c - main: find the subcommand in the table and call it;
+ * `rxbench help [SUITE|COMMAND]` is the help of either.
  */
 #include "tools/cli.h"
+#include "suites/suite.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct command {
@@ -18,21 +21,85 @@ static const struct command {
 	{"compare", cmd_compare, "compare two runs (benchstat-style)"},
 };
 
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void print_suite_names(FILE *f)
+{
+	for (size_t i = 0; i < suite_count; i++)
+		fprintf(f, "%s%s", i ? ", " : "", suite_table[i]->name);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: rxbench COMMAND [options]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'rxbench COMMAND --help' describes a command; 'rxbench "
-		"--version' prints the version.\n");
+		"help SUITE' a suite's\noptions, with an example (suites: ");
+	print_suite_names(f);
+	fprintf(f, ");\n'rxbench --version' prints the version.\n");
+}
+
+/* The command called name, or NULL. */
+static const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/*
+ * `rxbench help NAME [NAME...]`: the suites' help, as `rxbench run NAME...
+ * --help` prints it, or a command's --help.  The exit status; 2 after one
+ * line naming the suites and commands when NAME is neither.
+ */
+static int help_topic(int argc, char **argv)
+{
+	const struct command *c = command_find(argv[0]);
+	char **av;
+	int rc;
+
+	if (suite_find(argv[0]) == NULL && c == NULL) {
+		fprintf(stderr, "rxbench help: no suite or command '%s'; "
+			"suites: ", argv[0]);
+		print_suite_names(stderr);
+		fprintf(stderr, "; commands:");
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			fprintf(stderr, " %s", commands[i].name);
+		fputc('\n', stderr);
+		return EXIT_USAGE;
+	}
+	av = calloc((size_t)argc + 3, sizeof(*av));
+	if (av == NULL) {
+		fprintf(stderr, "rxbench help: out of memory\n");
+		return EXIT_USAGE;
+	}
+	/* a suite (scan too: its suite help names both spellings) */
+	if (suite_find(argv[0]) != NULL) {
+		av[0] = "run";
+		memcpy(av + 1, argv, (size_t)argc * sizeof(*av));
+		av[argc + 1] = "--help";
+		rc = cmd_run(argc + 2, av);
+	} else {
+		av[0] = argv[0];
+		av[1] = "--help";
+		rc = c->fn(2, av);
+	}
+	free(av);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *c;
+
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2)
+		return help_topic(argc - 2, argv + 2);
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
@@ -42,9 +109,9 @@ int main(int argc, char **argv)
 		printf("rxbench %s\n", RXB_VERSION);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
+	c = command_find(argv[1]);
+	if (c != NULL)
+		return c->fn(argc - 1, argv + 1);
 	fprintf(stderr, "rxbench: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
