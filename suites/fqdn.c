@@ -1271,7 +1271,7 @@ static size_t size_maxq(const struct fqdn_size *z)
  * map+cilium-l7 in 74 to 117 us, and hyperscan compiles map+cilium-l7's
  * set in 0.29 s; they go too (go keeps both: it is what Cilium runs).
  * Naming engines (--engines) or strategies (--strategies, all) runs
- * them.  README, "The fqdn suite", says the same.
+ * them.  docs/fqdn.md says the same.
  */
 #define FQDN_SLOW_BUT_ONE(e)                                                 \
 	{e, "baseline"}, {e, "baseline-optimized"}, {e, "reverse"},          \
@@ -2111,7 +2111,7 @@ const struct suite suite_fqdn = {
 	.desc = "Cilium DNS proxy: toFQDNs selectors as regex, name set, trie\n"
 		"             (without --engines or --strategies it leaves out\n"
 		"             its 30 slowest engine x strategy pairs to keep\n"
-		"             make bench under 5 minutes: see README)",
+		"             make bench under 5 minutes: docs/fqdn.md)",
 	.in_default = 1,
 	.default_benchtime_ns = 100e6,
 	.options = fqdn_options,

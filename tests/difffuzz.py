@@ -1116,7 +1116,7 @@ class ScanCase:
 
     def flags_for(self, i):
         """The flags the documentation says pattern i gets: all of them,
-        wherever --flags stands (what scan --help and the README say)."""
+        wherever --flags stands (what scan --help and docs/scan.md say)."""
         return self.flags
 
 

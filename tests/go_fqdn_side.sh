@@ -6,8 +6,8 @@
 # rewritten queries of the generated policy rxbench builds for
 # --domains=N --seed=1.  Fails when rxbench does not verify and time
 # every row, or when go test's verdicts differ from the reference's;
-# prints the table (the times are for a person to compare: README,
-# Engines, runners).
+# prints the table (the times are for a person to compare:
+# docs/engines.md, "A runner against go test").
 #
 #   go_fqdn_side.sh RXBENCH GO GOCACHE_DIR FQDN_CASE_CLI \
 #       [DOMAINS [WARM_BENCHTIME [SEED_BENCHTIME [STRATEGY...]]]]
@@ -29,8 +29,8 @@
 #
 # The last line counts the rows whose ratio of medians is within 10% of 1
 # ("agreement: 9 of 10 rows within 10%"); AGREE=F (a fraction, say 0.8)
-# makes the script fail when fewer rows than that agree, so the README's
-# figure is a check anyone can run again, not a one-off.
+# makes the script fail when fewer rows than that agree, so the
+# figure in docs/engines.md is a check anyone can run again, not a one-off.
 set -u
 rx=$1 go=$2 cache=$3 cli=$4
 domains=${5:-500} warm=${6:-1s} seedtime=${7:-1000x}

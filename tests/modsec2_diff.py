@@ -28,7 +28,7 @@ recommended's body processor rules 200000 (XML) and 200001 (JSON) and
 CRS's own 901340 (REQUEST-901-INITIALIZATION.conf: forceRequestBodyVariable
 when no processor took the body; without it mod_security2 fills
 REQUEST_BODY for form bodies only, msc_reqbody.c, where rxbench's reading
-follows CRS, README: "raw, as CRS's rule 901340 forces it"); a
+follows CRS, docs/payload.md: "raw, as CRS's rule 901340 forces it"); a
 rule matched a request iff the error log shows a ModSecurity line with
 its [id "N"] for that request.  Marker rules (SecAction, one per phase
 used) log on every request whose phase ran: a rule is compared on a

@@ -3,7 +3,7 @@
 // with b.ReportAllocs, so that the runner's ns/op, B/op and allocs/op can
 // be read beside testing.B's.  tests/test_go_runner.sh runs both and
 // checks that the matches agree; the times are for a person to compare
-// (README: Engines, runners):
+// (docs/engines.md: A runner against go test):
 //
 //	rxbench run scan --engines=go --corpus=$RXB_GO_CORPUS \
 //	    --patterns-file=<a file holding $RXB_GO_PATTERN> [--model=grep]
