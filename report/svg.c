@@ -12,10 +12,12 @@
 #define MAX_TICKS 16
 #define MAX_GROUPS 64
 
+/* Twelve colours told apart at a glance (a chart has at most twelve
+ * contenders); none grey, the floor's. */
 static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#86bcb6",
-	"#d37295", "#8cd17d",
+	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#17becf",
+	"#bcbd22", "#1f3b73",
 };
 #define NCOLORS (sizeof(palette) / sizeof(palette[0]))
 
@@ -190,20 +192,37 @@ static void y_grid(FILE *out, const struct axis *a, int y0, int h, int x0,
 	}
 }
 
+/* The stroke-dasharray attribute of a series' style ("" when solid). */
+static const char *line_dashes(enum svg_line style)
+{
+	return style == SVG_REFERENCE ? " stroke-dasharray=\"6,4\""
+	     : style == SVG_FLOOR ? " stroke-dasharray=\"2,3\"" : "";
+}
+
+/* A legend entry: a line in the series' style (line), else a square. */
 static void legend_entry(FILE *out, int x, int y, const char *color,
-			 const char *name, int line, int dashed)
+			 const char *name, int line, enum svg_line style)
 {
 	if (line)
 		fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 			"stroke=\"%s\" stroke-width=\"2\"%s/>", x, y - 4,
-			x + 16, y - 4, color,
-			dashed ? " stroke-dasharray=\"5,3\"" : "");
+			x + 16, y - 4, color, line_dashes(style));
 	else
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" "
 			"height=\"10\" fill=\"%s\"/>", x, y - 9, color);
 	fprintf(out, "<text class=\"legend\" x=\"%d\" y=\"%d\">", x + 20, y);
 	xml_text_cut(out, name, 34);
 	fputs("</text>\n", out);
+}
+
+/* Is every bar's group its own label (a legend would repeat them)? */
+static int groups_are_labels(const struct svg_bar *bars, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (bars[i].group == NULL || bars[i].label == NULL ||
+		    strcmp(bars[i].group, bars[i].label) != 0)
+			return 0;
+	return 1;
 }
 
 int svg_bar_chart(FILE *out, struct svg_colors *pal, const char *title,
@@ -215,6 +234,7 @@ int svg_bar_chart(FILE *out, struct svg_colors *pal, const char *title,
 	const char *groups[MAX_GROUPS];
 	double min = INFINITY, max = -INFINITY;
 	size_t ng = 0, shown = 0, g;
+	int labelled;
 	struct axis a;
 	char val[32];
 	int h, y;
@@ -228,6 +248,7 @@ int svg_bar_chart(FILE *out, struct svg_colors *pal, const char *title,
 	}
 	if (shown == 0)
 		return -1;
+	labelled = groups_are_labels(bars, n);
 	axis_fit(&a, min, max, log, 1);
 	h = top + (int)shown * step + 30;
 	svg_open(out, h, title, "bars");
@@ -265,9 +286,9 @@ int svg_bar_chart(FILE *out, struct svg_colors *pal, const char *title,
 		"text-anchor=\"middle\">", label_w + plot_w / 2, h - 2);
 	xml_text(out, unit);
 	fputs(log ? " (log scale)</text>\n" : "</text>\n", out);
-	for (g = 0; ng > 1 && g < ng && g < 20; g++)
+	for (g = 0; ng > 1 && !labelled && g < ng && g < 20; g++)
 		legend_entry(out, CHART_W - right + 40, top + 6 + (int)g * 16,
-			     svg_color(pal, groups[g]), groups[g], 0, 0);
+			     svg_color(pal, groups[g]), groups[g], 0, SVG_LINE);
 	fputs("</svg></figure>\n", out);
 	return 0;
 }
@@ -275,8 +296,10 @@ int svg_bar_chart(FILE *out, struct svg_colors *pal, const char *title,
 static const char *series_color(struct svg_colors *pal,
 				const struct svg_series *s)
 {
-	if (s->dashed)
+	if (s->style == SVG_REFERENCE)
 		return "#333";
+	if (s->style == SVG_FLOOR)
+		return "#8a8a8a";
 	return svg_color(pal, s->color_key ? s->color_key : s->name);
 }
 
@@ -302,9 +325,9 @@ static void line_series(FILE *out, const struct svg_series *s,
 		if (drawable(s->x[i], ax->log) && drawable(s->y[i], ay->log))
 			idx[m++] = i;
 	qsort_r(idx, m, sizeof(*idx), cmp_idx_x, (void *)s->x);
-	fprintf(out, "<path class=\"series\" fill=\"none\" stroke=\"%s\" "
-		"stroke-width=\"2\"%s d=\"", color,
-		s->dashed ? " stroke-dasharray=\"6,4\"" : "");
+	fprintf(out, "<path class=\"series%s\" fill=\"none\" stroke=\"%s\" "
+		"stroke-width=\"2\"%s d=\"", s->style == SVG_FLOOR ? " floor" : "",
+		color, line_dashes(s->style));
 	for (size_t k = 0; k < m; k++)
 		fprintf(out, "%s%.1f,%.1f", k ? " L" : "M",
 			x0 + axis_pos(ax, s->x[idx[k]]) * w,
@@ -381,7 +404,7 @@ int svg_line_chart(FILE *out, struct svg_colors *pal, const char *title,
 		fprintf(out, "<g class=\"toggle\" data-series=\"%zu\">", i);
 		legend_entry(out, x0 + w + 16, y0 + 8 + (int)i * 15,
 			     series_color(pal, &s[i]), s[i].name, 1,
-			     s[i].dashed);
+			     s[i].style);
 		fputs("</g>", out);
 	}
 	fputs("</svg></figure>\n", out);
@@ -397,67 +420,152 @@ static void heat_color(double t, char *buf, size_t size)
 		 (int)(60 + 160 * g), 90);
 }
 
+/* Average advance of an 11px sans-serif character, for fitting labels. */
+#define CHAR_PX 6.5
+
+/* The best drawable value of a row (the lowest, or the highest when
+ * higher_better); NAN when the row has none. */
+static double row_best(const double *row, size_t nc, int higher_better)
+{
+	double best = NAN;
+
+	for (size_t c = 0; c < nc; c++)
+		if (drawable(row[c], 1) && (isnan(best) ||
+		    (higher_better ? row[c] > best : row[c] < best)))
+			best = row[c];
+	return best;
+}
+
+/* How many times worse than best x is: 1 for the best, more otherwise. */
+static double worse_by(double x, double best, int higher_better)
+{
+	return higher_better ? best / x : x / best;
+}
+
+struct heat_frame {
+	int label_w, cell_w, top, slant; /* slant: column labels at -45deg */
+};
+
+/* Row labels up to HEAT_ROW_MAX characters fit (longer ones are cut). */
+#define HEAT_ROW_MAX 44
+
+static int row_label_w(const char *const *rows, size_t nr)
+{
+	size_t longest = 6;
+
+	for (size_t r = 0; r < nr; r++)
+		longest = strlen(rows[r]) > longest ? strlen(rows[r]) : longest;
+	longest = longest > HEAT_ROW_MAX ? HEAT_ROW_MAX : longest;
+	return (int)(longest * CHAR_PX) + 14;
+}
+
+/* Where the cells go: a column label too long for its cell is slanted,
+ * the header as tall and the right margin as wide as the longest needs. */
+static struct heat_frame heat_frame(const char *const *rows, size_t nr,
+				    const char *const *cols, size_t nc)
+{
+	struct heat_frame f = {row_label_w(rows, nr), 0, 0, 0};
+	size_t longest = 0;
+	int right = 10;
+
+	for (size_t c = 0; c < nc; c++)
+		longest = strlen(cols[c]) > longest ? strlen(cols[c]) : longest;
+	f.cell_w = (CHART_W - f.label_w - right) / (int)nc;
+	f.cell_w = f.cell_w > 110 ? 110 : f.cell_w;
+	f.slant = longest * CHAR_PX > f.cell_w - 6;
+	if (!f.slant) {
+		f.top = 52;
+		return f;
+	}
+	right = (int)(longest * CHAR_PX * 0.71) + 12;
+	f.cell_w = (CHART_W - f.label_w - right) / (int)nc;
+	f.cell_w = f.cell_w > 110 ? 110 : f.cell_w;
+	f.top = 36 + (int)(longest * CHAR_PX * 0.71);
+	return f;
+}
+
+static void heat_col_labels(FILE *out, const struct heat_frame *f,
+			    const char *const *cols, size_t nc)
+{
+	for (size_t c = 0; c < nc; c++) {
+		int x = f->label_w + (int)c * f->cell_w + f->cell_w / 2;
+		if (f->slant)
+			fprintf(out, "<text class=\"label col\" x=\"%d\" y=\"%d\" "
+				"transform=\"rotate(-45 %d %d)\">", x - 2,
+				f->top - 6, x - 2, f->top - 6);
+		else
+			fprintf(out, "<text class=\"label col\" x=\"%d\" y=\"%d\" "
+				"text-anchor=\"middle\">", x, f->top - 8);
+		xml_text(out, cols[c]);
+		fputs("</text>\n", out);
+	}
+}
+
+/* One cell of row label `row`, column `col`, at (cx, cy). */
+static void heat_cell(FILE *out, const struct heat_frame *f, int cx, int cy,
+		      double x, double best, int higher_better,
+		      const char *row, const char *col, const char *unit)
+{
+	char color[32], num[32];
+	double ratio;
+
+	if (!drawable(x, 1)) {
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"19\" "
+			"fill=\"#eee\"/>\n", cx, cy, f->cell_w - 1);
+		return;
+	}
+	ratio = worse_by(x, best, higher_better);
+	heat_color(1 - fmin(1, log10(ratio) / 2), color, sizeof(color));
+	tick_label(x, num, sizeof(num));
+	fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"19\" fill=\"%s\" data-v=\"%.17g\" data-ratio=\"%.6g\">"
+		"<title>", cx, cy, f->cell_w - 1, color, x, ratio);
+	xml_text(out, row);
+	fputs(" x ", out);
+	xml_text(out, col);
+	fprintf(out, ": %.6g ", x);
+	xml_text(out, unit);
+	fprintf(out, ", %.3gx its row's best</title></rect><text class=\"value\" "
+		"x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", ratio,
+		cx + f->cell_w / 2, cy + 14, num);
+}
+
 int svg_heatmap(FILE *out, const char *title, const char *unit,
 		const char *const *rows, size_t nr, const char *const *cols,
 		size_t nc, const double *v, int higher_better)
 {
-	const int label_w = 170, cell_w = (CHART_W - label_w - 10) /
-					   (int)(nc ? nc : 1), cell_h = 20;
-	const int top = 70, H = top + (int)nr * cell_h + 30;
-	double min = INFINITY, max = -INFINITY;
-	char color[32], num[32];
+	struct heat_frame f;
+	size_t shown = 0;
+	int y, H;
 
-	for (size_t i = 0; i < nr * nc; i++)
-		if (drawable(v[i], 1)) {
-			min = fmin(min, v[i]);
-			max = fmax(max, v[i]);
-		}
-	if (!(min <= max) || nc == 0)
+	for (size_t r = 0; nc > 0 && r < nr; r++)
+		shown += !isnan(row_best(v + r * nc, nc, higher_better));
+	if (shown == 0)
 		return -1;
+	f = heat_frame(rows, nr, cols, nc);
+	H = f.top + (int)shown * 20 + 30;
 	svg_open(out, H, title, "heatmap");
-	for (size_t c = 0; c < nc; c++) {
-		fprintf(out, "<text class=\"label\" x=\"%d\" y=\"%d\" "
-			"text-anchor=\"middle\">", label_w + (int)c * cell_w +
-			cell_w / 2, top - 8);
-		xml_text_cut(out, cols[c], (size_t)(cell_w / 7));
-		fputs("</text>\n", out);
-	}
+	heat_col_labels(out, &f, cols, nc);
+	y = f.top;
 	for (size_t r = 0; r < nr; r++) {
+		double best = row_best(v + r * nc, nc, higher_better);
+		if (isnan(best))
+			continue;
 		fprintf(out, "<text class=\"label\" x=\"%d\" y=\"%d\" "
-			"text-anchor=\"end\">", label_w - 6,
-			top + (int)r * cell_h + 14);
-		xml_text_cut(out, rows[r], 26);
+			"text-anchor=\"end\">", f.label_w - 6, y + 14);
+		xml_text_cut(out, rows[r], HEAT_ROW_MAX);
 		fputs("</text>\n", out);
-		for (size_t c = 0; c < nc; c++) {
-			double x = v[r * nc + c], t;
-			int cx = label_w + (int)c * cell_w, cy = top + (int)r * cell_h;
-			if (!drawable(x, 1)) {
-				fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-					"height=\"%d\" fill=\"#eee\"/>\n", cx, cy,
-					cell_w - 1, cell_h - 1);
-				continue;
-			}
-			t = max > min ? (log(x) - log(min)) / (log(max) - log(min)) : 1;
-			heat_color(higher_better ? t : 1 - t, color, sizeof(color));
-			tick_label(x, num, sizeof(num));
-			fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" "
-				"width=\"%d\" height=\"%d\" fill=\"%s\" "
-				"data-v=\"%.17g\"><title>", cx, cy, cell_w - 1,
-				cell_h - 1, color, x);
-			xml_text(out, rows[r]);
-			fputs(" x ", out);
-			xml_text(out, cols[c]);
-			fprintf(out, ": %.6g ", x);
-			xml_text(out, unit);
-			fprintf(out, "</title></rect><text class=\"value\" "
-				"x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s"
-				"</text>\n", cx + cell_w / 2, cy + 14, num);
-		}
+		for (size_t c = 0; c < nc; c++)
+			heat_cell(out, &f, f.label_w + (int)c * f.cell_w, y,
+				  v[r * nc + c], best, higher_better, rows[r],
+				  cols[c], unit);
+		y += 20;
 	}
-	fprintf(out, "<text class=\"axis\" x=\"8\" y=\"%d\">colour: ", H - 8);
+	fprintf(out, "<text class=\"axis\" x=\"8\" y=\"%d\">", H - 8);
 	xml_text(out, unit);
-	fprintf(out, " on a log scale, green best (%s is better); grey: not "
-		"measured</text>\n", higher_better ? "higher" : "lower");
+	fprintf(out, " (%s is better); colour: each cell against the best of "
+		"its row: green the best, yellow 10x, red 100x or more worse; "
+		"grey: not measured</text>\n", higher_better ? "higher" : "lower");
 	fputs("</svg></figure>\n", out);
 	return 0;
 }

@@ -41,11 +41,20 @@ int svg_bar_chart(FILE *out, struct svg_colors *pal, const char *title,
 		  const char *unit, const struct svg_bar *bars, size_t n,
 		  int log);
 
+/* How a series is drawn. */
+enum svg_line {
+	SVG_LINE,      /* one of the contenders: a palette colour */
+	SVG_REFERENCE, /* a reference such as the line rate: dark, dashed */
+	SVG_FLOOR,     /* what the harness costs with no contender: grey,
+			  dotted, class "series floor"; never a palette
+			  colour, so never an engine's */
+};
+
 struct svg_series {
 	const char *name;
 	const double *x, *y; /* n points; NAN or (on log axes) <= 0 skipped */
 	size_t n;
-	int dashed; /* a reference line, such as the line rate */
+	enum svg_line style;
 	const char *color_key; /* its colour's name; NULL: its name */
 };
 
@@ -60,9 +69,13 @@ int svg_line_chart(FILE *out, struct svg_colors *pal, const char *title,
 		   const struct svg_series *s, size_t n, int xlog, int ylog);
 
 /*
- * A heatmap of nr x nc values (row-major; NAN or <= 0: grey), coloured on
- * a log scale from worst (red) to best (green), each cell labelled and
- * with its value on hover.  0, or -1 when no value can be drawn.
+ * A heatmap of nr x nc values (row-major; NAN or <= 0: grey), each row
+ * coloured against its own best (green; yellow 10x, red 100x or more
+ * worse, on a log scale), so that a row of slow contenders still shows
+ * its best; each cell labelled, with its value and ratio on hover and in
+ * data-v and data-ratio.  Rows without a value are left out; column
+ * labels too long for their cell are slanted, never cut.  0, or -1 when
+ * no value can be drawn.
  */
 int svg_heatmap(FILE *out, const char *title, const char *unit,
 		const char *const *rows, size_t nr, const char *const *cols,
