@@ -21,16 +21,35 @@
 // a geomean chart with a bar per run, per-benchmark charts with a colour
 // per run.
 //
-// usage: html_check.js CHROMIUM REPORT.html [charts|runs=N]
+// Before anything is opened, at 1280x1000 it measures the page's height
+// (document.scrollingElement.scrollHeight) and prints it in screens of
+// 1,000 px; with "screens=N" a page taller than N screens fails.  Then it
+// opens every <details> (as a reader who expands everything) for the
+// checks below.  On every page: no chart has more than 12 series (lines,
+// or bar colours), no table header or heatmap column label is cut, a
+// heatmap's every row has its own best cell coloured best (coloured
+// within its row), and the harness floor (rows without an engine) is
+// never drawn under an engine's name.  RXB_SCREENSHOT_FULL=FILE.png saves
+// the whole closed page at 1280 wide.
+//
+// usage: html_check.js CHROMIUM REPORT.html [charts] [runs=N] [screens=N]
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const [chromium, report, mode] = process.argv.slice(2);
+const [chromium, report, ...modes] = process.argv.slice(2);
+const modeValue = (k) => {
+	const m = modes.find((a) => new RegExp('^' + k + '=[0-9]+$').test(a));
+	return m ? parseInt(m.slice(k.length + 1), 10) : 0;
+};
+const mode = modes.includes('charts') ? 'charts' : modes[0];
 // "runs=N": a report of N runs (rxbench report A B ... --format=html)
-const RUNS = /^runs=[0-9]+$/.test(mode || '') ? parseInt(mode.slice(5), 10) : 0;
+const RUNS = modeValue('runs');
+// "screens=N": the closed page is at most N x 1,000 px tall
+const SCREENS = modeValue('screens');
+const SCREEN_PX = 1000;
 if (!chromium || !report) {
 	console.error('usage: html_check.js CHROMIUM REPORT.html');
 	process.exit(2);
@@ -82,10 +101,20 @@ function waitFor(pred, ms, what) {
 	});
 }
 
-// Everything the page is checked for, evaluated inside it.
+// The page as it opens: its height and what is open.
+const closedProbe = `JSON.stringify({
+	height: document.scrollingElement.scrollHeight,
+	details: document.querySelectorAll('details').length,
+	open: document.querySelectorAll('details[open]').length,
+	configClosed: !!document.querySelector('details#config') && !document.querySelector('details#config').open,
+})`;
+
+// Everything the page is checked for, evaluated inside it, with every
+// <details> open.
 const probe = `(() => {
 	const RUNS = ${RUNS};
 	const q = (s) => Array.from(document.querySelectorAll(s));
+	q('details').forEach((d) => { d.open = true; });
 	const charts = q('svg').map((s) => ({
 		kind: s.getAttribute('class'),
 		title: (s.querySelector('text.title') || {}).textContent || '',
@@ -97,7 +126,29 @@ const probe = `(() => {
 		points: s.querySelectorAll('circle.pt').length,
 		cells: s.querySelectorAll('rect.cell').length,
 		width: s.getBoundingClientRect().width,
+		// a line chart's series: legend name, colour, style, points
+		series: Array.from(s.querySelectorAll('g.series')).map((g) => {
+			const p = g.querySelector('path.series') || { getAttribute: () => null, classList: { contains: () => false } };
+			const entry = s.querySelector('g.toggle[data-series="' + g.dataset.series + '"] text');
+			return { name: entry ? entry.textContent : '', stroke: p.getAttribute('stroke'),
+				dashed: p.getAttribute('stroke-dasharray') !== null, floor: p.classList.contains('floor'),
+				points: Array.from(g.querySelectorAll('circle.pt')).map((c) => c.dataset.v).join(' ') };
+		}),
+		legend: s.querySelectorAll('text.legend').length,
+		// heatmap rows (cells by y): each row's ratios and colours
+		rows: Object.values(Array.from(s.querySelectorAll('rect.cell')).reduce((rows, c) => {
+			(rows[c.getAttribute('y')] = rows[c.getAttribute('y')] || []).push(
+				{ ratio: parseFloat(c.dataset.ratio), fill: c.getAttribute('fill') });
+			return rows; }, {})),
+		// a heatmap's labels cut ("...") or drawn outside the chart
+		cutLabels: Array.from(s.querySelectorAll(s.getAttribute('class') === 'heatmap' ? 'text.label' : 'text.col')).filter((t) => {
+			const r = t.getBoundingClientRect(), b = s.getBoundingClientRect();
+			return /[.][.][.]$/.test(t.textContent) || r.left < b.left - 1 || r.right > b.right + 1 ||
+				r.top < b.top - 1;
+		}).map((t) => t.textContent),
 	}));
+	// table headers whose text does not fit their cell
+	const cutHeaders = q('th').filter((h) => h.scrollWidth > h.clientWidth + 1).map((h) => h.textContent);
 	// sort the first FQDN table by ns/op, both ways (several runs: the
 	// first table of medians by its first run's column)
 	let sorted = null;
@@ -122,13 +173,12 @@ const probe = `(() => {
 	return JSON.stringify({
 		verdictFirst: firstScreen(v) && firstScreen(answer) && answer.textContent.length > 40,
 		toc: !!document.querySelector('nav.toc'),
-		configClosed: !!document.querySelector('details#config') && !document.querySelector('details#config').open,
 		ready: document.body.getAttribute('data-ready'),
 		scripts: document.scripts.length,
 		imgs: document.images.length,
 		injected: typeof window.__rxb_pwned !== 'undefined',
 		text: document.body.textContent,
-		charts, sorted,
+		charts, sorted, cutHeaders,
 		tables: q('table.sortable').length,
 		answers: q('section.verdict p.answer').length,
 	});
@@ -152,10 +202,28 @@ async function main() {
 	const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
 	for (const d of ['Runtime', 'Log', 'Page', 'Network'])
 		await send(d + '.enable', {}, sessionId);
-	await send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 800, deviceScaleFactor: 1, mobile: false }, sessionId);
+	const viewport = (height) => send('Emulation.setDeviceMetricsOverride',
+		{ width: 1280, height, deviceScaleFactor: 1, mobile: false }, sessionId);
+	const evaluate = async (expression) => {
+		const r = await send('Runtime.evaluate', { expression, returnByValue: true }, sessionId);
+		if (r.exceptionDetails)
+			throw new Error('probe failed: ' + JSON.stringify(r.exceptionDetails));
+		return JSON.parse(r.result.value);
+	};
+	// the page as it opens, nothing expanded, at 1280x1000: its height
+	await viewport(SCREEN_PX);
 	const loaded = waitFor((m) => m.method === 'Page.loadEventFired' && m.sessionId === sessionId, 30000, 'page load');
 	await send('Page.navigate', { url: 'file://' + path.resolve(report) }, sessionId);
 	await loaded;
+	const closed = await evaluate(closedProbe);
+	if (process.env.RXB_SCREENSHOT_FULL) {
+		const shot = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true,
+			clip: { x: 0, y: 0, width: 1280, height: closed.height, scale: 1 } }, sessionId);
+		fs.writeFileSync(process.env.RXB_SCREENSHOT_FULL, Buffer.from(shot.data, 'base64'));
+	}
+	// the first screen as checked since html_check began: 1280x800
+	await viewport(800);
+	await evaluate('JSON.stringify(window.scrollTo(0, 0) || 0)');
 	if (process.env.RXB_SCREENSHOT) {
 		const shot = await send('Page.captureScreenshot', { format: 'png' }, sessionId);
 		fs.writeFileSync(process.env.RXB_SCREENSHOT, Buffer.from(shot.data, 'base64'));
@@ -167,6 +235,12 @@ async function main() {
 	const fail = [];
 	const check = (ok, what) => { if (!ok) fail.push(what); };
 
+	console.log(`html_check: ${closed.height} px tall as it opens at 1280x1000 ` +
+		`(${(closed.height / SCREEN_PX).toFixed(1)} screens of ${SCREEN_PX} px), ` +
+		`${closed.details} <details>, ${closed.open} open`);
+	if (SCREENS)
+		check(closed.height <= SCREENS * SCREEN_PX, `the page is ${closed.height} px tall as it opens, ` +
+			`over ${SCREENS} screens of ${SCREEN_PX} px`);
 	check(page.ready === '1', 'the page script did not run to the end');
 	check(errors.length === 0, 'errors in the page: ' + errors.join('; '));
 	check(requests.length === 0, 'network requests: ' + requests.join(', '));
@@ -183,17 +257,50 @@ async function main() {
 	// the expectations of the first screen and of every chart
 	check(page.verdictFirst, 'the verdict is not in the first screen (1280x800)');
 	check(page.toc, 'no table of contents');
-	check(page.configClosed, 'the run configuration is not collapsed');
+	check(closed.configClosed, 'the run configuration is not collapsed');
 	check(page.charts.every((c) => c.bars + c.points + c.cells > 0), 'a chart without data: ' +
 		page.charts.filter((c) => c.bars + c.points + c.cells === 0).map((c) => c.title).join('; '));
+	// one question a chart: at most 12 contenders (lines that are no
+	// reference and no floor; bar colours)
+	const crowded = page.charts.filter((c) => c.series.filter((x) => !x.dashed).length > 12 ||
+		(c.kind === 'bars' && c.colours > 12));
+	check(crowded.length === 0, 'a chart with more than 12 series: ' + crowded.map((c) => c.title).join('; '));
+	check(page.cutHeaders.length === 0, 'table headers cut: ' + page.cutHeaders.join(', '));
+	const cut = page.charts.filter((c) => c.cutLabels.length);
+	check(cut.length === 0, 'heatmap labels cut: ' + cut.map((c) => c.title + ': ' + c.cutLabels.join(', ')).join('; '));
+	// a heatmap is coloured within its rows: every row has a best cell
+	// (ratio 1), and every best cell has the one colour of the best
+	const notRowWise = heat.filter((c) => !c.rows.every((r) => r.some((x) => x.ratio === 1)) ||
+		new Set(c.rows.flat().filter((x) => x.ratio === 1).map((x) => x.fill)).size !== 1);
+	check(notRowWise.length === 0, 'a heatmap not coloured against each row\'s best: ' +
+		notRowWise.map((c) => c.title).join('; '));
+	// the harness floor (no engine) is its own series, under its own name
+	// and colour, never drawn again under each engine's name (series with
+	// the same points under different names)
+	const engineStrokes = new Set(page.charts.flatMap((c) => c.series.filter((x) => !x.floor && !x.dashed).map((x) => x.stroke)));
+	const floors = page.charts.flatMap((c) => c.series.filter((x) => /^floor/.test(x.name)));
+	check(floors.every((x) => x.floor && !engineStrokes.has(x.stroke)),
+		'a floor series drawn like a contender: ' + JSON.stringify(floors.filter((x) => !x.floor || engineStrokes.has(x.stroke))));
+	const twins = page.charts.filter((c) => {
+		const pts = c.series.filter((x) => !x.dashed && x.points.split(' ').length >= 2).map((x) => x.points);
+		return new Set(pts).size < pts.length;
+	});
+	check(twins.length === 0, 'a chart draws the same points under several names (a shared row drawn per engine?): ' +
+		twins.map((c) => c.title).join('; '));
 	if (mode === 'charts') {
 		check(bars.some((c) => /overall ranking/.test(c.title)), 'no overall ranking chart with bars');
 		check(heat.some((c) => /phase=match-name/.test(c.title)), 'no FQDN heatmap for match-name');
+		const growth = lines.filter((c) => /growth with domains/.test(c.title));
 		check(!/growth with domains/.test(page.text) ||
-			lines.some((c) => /growth with domains/.test(c.title) && c.lines >= 9),
-			'no FQDN growth plot with a line per strategy x engine');
-		check(lines.some((c) => /scenario=literal/.test(c.title) && c.dashed === 1 && c.lines >= 3),
+			growth.reduce((n, c) => n + c.lines, 0) >= 9,
+			'no FQDN growth plots with a line per strategy x engine');
+		check(lines.some((c) => /scenario=literal/.test(c.title) && c.dashed >= 1 && c.lines >= 3),
 			'no payload chart per scenario with engines as series and the line rate drawn');
+		check(page.charts.some((c) => /scenario=literal/.test(c.title) &&
+			c.series.some((x) => x.floor && x.name === 'floor (harness, no engine)')),
+			'no payload chart per scenario with the harness floor as "floor (harness, no engine)"');
+		check(!page.charts.some((c) => /scenario=base/.test(c.title)),
+			'a chart of the base scenario (the harness floor) by engine');
 	}
 	if (RUNS) {
 		// a paragraph per run against the first; every per-benchmark

@@ -2,7 +2,12 @@
 # test_html.sh - write the HTML report of the test fixture and open it in
 # headless Chromium (tests/html_check.js): charts rendered with data, no
 # page errors, no network, tables sort, markup from the results shown as
-# text.  Exits 77 (ctest: skipped) only when chromium is not installed.
+# text, no chart of more than 12 series, no header cut, heatmaps coloured
+# per row, the harness floor under its own name.  The page of a `make
+# bench` run (data/report/bench.json: every suite, engine and strategy)
+# and of the golden run must be at most 10 screens of 1,000 px tall as
+# they open (1280 wide, nothing expanded).  Exits 77 (ctest: skipped)
+# only when chromium is not installed.
 # usage: test_html.sh path/to/rxbench
 set -u
 rx=$1
@@ -26,7 +31,11 @@ fi
 node "$here/html_check.js" "$chromium" "$tmp/report.html" || exit 1
 "$rx" report "$here/golden/run.json" --format=html -o "$tmp/run.html" || {
 	echo "FAIL: rxbench report --format=html of golden/run.json exited $?"; exit 1; }
-node "$here/html_check.js" "$chromium" "$tmp/run.html" charts
+node "$here/html_check.js" "$chromium" "$tmp/run.html" charts screens=10
+[ $? -eq 0 ] || exit 1
+"$rx" report "$here/data/report/bench.json" -o "$tmp/bench.html" || {
+	echo "FAIL: rxbench report of data/report/bench.json exited $?"; exit 1; }
+node "$here/html_check.js" "$chromium" "$tmp/bench.html" charts screens=10
 [ $? -eq 0 ] || exit 1
 
 # Several runs: mixed.json, the same run on a second host with re2 25%
