@@ -744,18 +744,21 @@ static int growth_charts(struct charts *ch, const struct rtable *t)
 	for (size_t r = 0; r < t->nrows; r++)
 		g.depth[r] = row_depth(&g, r);
 	growth_floor_name(&g);
-	for (size_t r = 0; r < t->nrows; r++) {
-		if (is_floor_row(&g, r))
-			continue;
-		growth_group(&g, r, key, sizeof(key));
-		if (strlist_find(&groups, key) >= 0)
-			continue;
-		if (strlist_add(&groups, key, strlen(key)) != 0)
-			goto out;
-		for (size_t from = 0, n; (n = growth_chart(ch, &g, key, from)) > 0;
-		     from += n)
-			;
-	}
+	/* the groups of a first level together (every strategy of a
+	   phase), in the order the rows bring them */
+	for (size_t f = 0; f < t->nrows; f++)
+		for (size_t r = f; r < t->nrows; r++) {
+			if (is_floor_row(&g, r) || !same_levels(&g, f, r, 1))
+				continue;
+			growth_group(&g, r, key, sizeof(key));
+			if (strlist_find(&groups, key) >= 0)
+				continue;
+			if (strlist_add(&groups, key, strlen(key)) != 0)
+				goto out;
+			for (size_t from = 0, n; (n = growth_chart(ch, &g, key,
+							from)) > 0; from += n)
+				;
+		}
 	rc = 0;
 out:
 	strlist_release(&groups);
