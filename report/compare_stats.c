@@ -291,6 +291,132 @@ double stats_utest_min_p(size_t n)
 			       lgamma(2.0 * (double)n + 1)));
 }
 
+/*
+ * The number of arrangements of nx x-values and ny y-values (no ties)
+ * with U = u pairs (x < y), for u = 0..nx*ny: the coefficients of the
+ * Gaussian binomial, prod over i = 1..nx of (1 - q^(ny+i)) / (1 - q^i).
+ * Whole numbers below C(50, 25) < 2^53, so doubles hold them exactly.
+ * NULL when out of memory.
+ */
+static double *u_counts(size_t nx, size_t ny)
+{
+	size_t top = nx * ny + nx + ny + 1;
+	double *c = calloc(top, sizeof(*c));
+
+	if (c == NULL)
+		return NULL;
+	c[0] = 1;
+	for (size_t i = 1; i <= nx; i++) {
+		size_t k = ny + i;
+		for (size_t u = top - 1; u >= k; u--)
+			c[u] -= c[u - k]; /* times (1 - q^k), from the top */
+		for (size_t u = i; u < top; u++)
+			c[u] += c[u - i]; /* over (1 - q^i), from the bottom */
+	}
+	return c;
+}
+
+/*
+ * How many of the smallest (and largest) pairwise differences the
+ * interval leaves out: the largest k with P(U < k) <= tail, exact from
+ * u_counts.  -1 when out of memory.
+ */
+static long shift_k_exact(size_t nx, size_t ny, double tail)
+{
+	double *c = u_counts(nx, ny), all = 0, below = 0;
+	long k = 0;
+
+	if (c == NULL)
+		return -1;
+	for (size_t u = 0; u <= nx * ny; u++)
+		all += c[u];
+	for (size_t u = 0; u <= nx * ny; u++) {
+		below += c[u];
+		if (below / all > tail + 1e-12)
+			break;
+		k = (long)u + 1;
+	}
+	free(c);
+	return k;
+}
+
+/* The same from the normal approximation of U. */
+static long shift_k_normal(size_t nx, size_t ny, double tail)
+{
+	double m = (double)nx * (double)ny, lo = 0, hi = 40;
+	double sd = sqrt(m * ((double)(nx + ny) + 1) / 12);
+
+	for (int i = 0; i < 100; i++) { /* z: P(Z > z) = tail */
+		double z = (lo + hi) / 2;
+		if (erfc(z / sqrt(2.0)) / 2 > tail)
+			lo = z;
+		else
+			hi = z;
+	}
+	return (long)floor(m / 2 - hi * sd);
+}
+
+/* log(y_j) - log(x_i) for every pair, sorted; NULL when out of memory. */
+static double *log_differences(const double *x, size_t nx, const double *y,
+			       size_t ny)
+{
+	double *d = malloc((nx * ny + 1) * sizeof(*d));
+
+	if (d == NULL)
+		return NULL;
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = 0; j < ny; j++)
+			d[i * ny + j] = log(y[j]) - log(x[i]);
+	qsort(d, nx * ny, sizeof(*d), cmp_double);
+	return d;
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0) || isinf(v[i]))
+			return 0;
+	return 1;
+}
+
+int stats_change_ci(const double *x, size_t nx, const double *y, size_t ny,
+		    double confidence, double *lo, double *hi)
+{
+	size_t mx, my;
+	double *sx = sorted_copy(x, nx, &mx), *sy = sorted_copy(y, ny, &my);
+	double *d = NULL, tail = (1 - confidence) / 2;
+	long k = 0;
+	int rc = -1;
+
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	if (sx == NULL || sy == NULL)
+		goto out;
+	rc = 0;
+	if (!all_positive(sx, mx) || !all_positive(sy, my)) {
+		*lo = *hi = NAN;
+		goto out;
+	}
+	if (mx == 0 || my == 0)
+		goto out;
+	k = mx + my <= UTEST_EXACT_MAX ? shift_k_exact(mx, my, tail)
+				       : shift_k_normal(mx, my, tail);
+	d = k > 0 ? log_differences(sx, mx, sy, my) : NULL;
+	if (k < 0 || (k > 0 && d == NULL)) {
+		rc = -1;
+		goto out;
+	}
+	if (k > 0) {
+		*lo = expm1(d[k - 1]);
+		*hi = expm1(d[mx * my - (size_t)k]);
+	}
+out:
+	free(d);
+	free(sx);
+	free(sy);
+	return rc;
+}
+
 double stats_geomean(const double *v, size_t n, size_t *used)
 {
 	double sum = 0;

@@ -52,6 +52,28 @@ int stats_median_ci_orders(size_t n, double confidence, size_t *lo,
 /* The smallest n for which the median interval at `confidence` is finite. */
 size_t stats_ci_min_samples(double confidence);
 
+/*
+ * The samples a side the U test is run with: below 4 a side it cannot
+ * reach p < 0.05 (stats_utest_min_p(3) = 0.1), so no change could be
+ * significant.
+ */
+#define STATS_UTEST_MIN_N 4
+
+/*
+ * How many samples per benchmark rxbench advises, and `make bench`
+ * takes: the fewest for which compare gives a verdict (the U test) and
+ * a change its interval (stats_change_ci).  Not 6, which the 95%
+ * interval of one median needs (stats_ci_min_samples): every sample
+ * costs a warm-up pass over the op's whole input and an allocation
+ * run, so six would double make bench's time.  Every piece of advice
+ * on sample counts (compare, its page, a verdict's doubts) is
+ * STATS_COUNT_ADVICE.
+ */
+#define STATS_ADVISED_COUNT STATS_UTEST_MIN_N
+#define STATS_STR_(x) #x
+#define STATS_STR(x) STATS_STR_(x)
+#define STATS_COUNT_ADVICE "--count=" STATS_STR(STATS_ADVISED_COUNT) " or more"
+
 /* A spread above this (in percent) marks a row unstable, as nanobench does. */
 #define STATS_UNSTABLE_PCT 5.0
 
@@ -73,6 +95,20 @@ int stats_utest(const double *x, size_t nx, const double *y, size_t ny,
 
 /* The smallest p the U test can give with n values on each side. */
 double stats_utest_min_p(size_t n);
+
+/*
+ * The confidence interval at `confidence` of the change y/x - 1 between
+ * two samples of positive values: the Hodges-Lehmann (Moses) interval
+ * of the shift of log(y) against log(x), the order statistics of the
+ * nx * ny pairwise differences that the U test's distribution bounds,
+ * so it leaves 0 out about when the test finds the change significant
+ * (exact up to 50 values in all, as stats_utest; the normal
+ * approximation above).  0 with *lo and *hi set: -inf and +inf when
+ * there are too few values (fewer than STATS_UTEST_MIN_N a side at
+ * 95%), NAN when a value is not positive; -1 out of memory.
+ */
+int stats_change_ci(const double *x, size_t nx, const double *y, size_t ny,
+		    double confidence, double *lo, double *hi);
 
 /*
  * The geometric mean of the positive, finite values of v; NAN when there

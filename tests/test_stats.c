@@ -40,6 +40,70 @@ Test(stats, spread_is_median_absolute_percentage_error)
 	cr_assert(isnan(stats_spread_pct(gaps, 1)));
 }
 
+/*
+ * The interval of a change y/x - 1: the order statistics of the pairwise
+ * log differences the U distribution bounds (k from it, worked out by
+ * enumerating every arrangement: 1 at 4+4, 6 at 6+6 and at 5+7).
+ */
+Test(stats, change_interval_from_the_u_distribution)
+{
+	double x4[] = {100, 101, 102, 103}, y4[] = {110, 111, 112, 113};
+	double x6[] = {100, 101, 102, 103, 104, 105};
+	double y6[] = {120, 122.4, 118.8, 126, 123.6, 121.2};
+	double x5[] = {10, 11, 12, 13, 14}, y7[] = {9, 10.5, 12.5, 13.5, 15, 16, 17};
+	double zero[] = {0, 100, 100, 100}, lo, hi, p;
+
+	/* 4+4: the smallest and largest ratio (coverage 1 - 2/70) */
+	cr_assert_eq(stats_change_ci(x4, 4, y4, 4, 0.95, &lo, &hi), 0);
+	cr_assert_float_eq(lo, 110.0 / 103 - 1, 1e-12);
+	cr_assert_float_eq(hi, 113.0 / 100 - 1, 1e-12);
+	/* 6+6: the 6th and 31st of 36; about +20%, 0 left out */
+	cr_assert_eq(stats_change_ci(x6, 6, y6, 6, 0.95, &lo, &hi), 0);
+	cr_assert_float_eq(lo, 0.1542857142857142, 1e-12);
+	cr_assert_float_eq(hi, 0.22376237623762393, 1e-12);
+	/* 5+7, no real change: 0 inside, as the U test finds no change */
+	cr_assert_eq(stats_change_ci(x5, 5, y7, 7, 0.95, &lo, &hi), 0);
+	cr_assert_float_eq(lo, -0.18181818181818177, 1e-12);
+	cr_assert_float_eq(hi, 0.41666666666666674, 1e-12);
+	cr_assert_eq(stats_utest(x5, 5, y7, 7, &p), 0);
+	cr_assert_geq(p, 0.05);
+	/* 3+3 cannot reach 95%: no interval; nor from a value of 0 */
+	cr_assert_eq(stats_change_ci(x4, 3, y4, 3, 0.95, &lo, &hi), 0);
+	cr_assert(isinf(lo) && lo < 0 && isinf(hi) && hi > 0);
+	cr_assert_eq(stats_change_ci(zero, 4, y4, 4, 0.95, &lo, &hi), 0);
+	cr_assert(isnan(lo) && isnan(hi));
+}
+
+/* Above 50 values the interval's rank comes from the normal
+ * approximation: a +10% shift of 30 values each is bracketed. */
+Test(stats, change_interval_normal_approximation)
+{
+	double x[30], y[30], lo, hi;
+
+	for (int i = 0; i < 30; i++) {
+		x[i] = 1000 + 7 * ((i * 13) % 30);
+		y[i] = 1.1 * (1000 + 7 * ((i * 17) % 30));
+	}
+	cr_assert_eq(stats_change_ci(x, 30, y, 30, 0.95, &lo, &hi), 0);
+	cr_assert(lo > 0.06 && lo < 0.1 && hi > 0.1 && hi < 0.14,
+		  "[%g, %g]", lo, hi);
+}
+
+/* One number of samples is advised everywhere: the fewest with which
+ * the U test can find a change at p < 0.05 and a change has a finite
+ * 95% interval. */
+Test(stats, one_advised_count)
+{
+	double x[] = {1, 2, 3, 4}, y[] = {5, 6, 7, 8}, lo, hi;
+
+	cr_assert_lt(stats_utest_min_p(STATS_ADVISED_COUNT), 0.05);
+	cr_assert_geq(stats_utest_min_p(STATS_ADVISED_COUNT - 1), 0.05);
+	cr_assert_eq(stats_change_ci(x, STATS_ADVISED_COUNT, y,
+				     STATS_ADVISED_COUNT, 0.95, &lo, &hi), 0);
+	cr_assert(isfinite(lo) && isfinite(hi));
+	cr_assert_str_eq(STATS_COUNT_ADVICE, "--count=4 or more");
+}
+
 Test(stats, spread_of_zero_values_is_zero)
 {
 	double zeros[] = {0, 0, 0};
