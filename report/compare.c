@@ -9,6 +9,7 @@
 #include "report/compare.h"
 
 #include "report/gofmt.h"
+#include "report/layout_decl.h"
 #include "report/md.h"
 #include "report/view.h"
 
@@ -26,14 +27,91 @@ void compare_opts_init(struct compare_opts *o)
 	o->new_name = "new";
 }
 
+/* A unit in a list of n. */
+static int unit_in(const char *unit, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(unit, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Sizes a benchmark records from what it built (a suite's bench_metric
+ * extras: the compiled set, its scratch and stream state, the memory of
+ * N endpoints), not from a run: the same on every sample, so a change
+ * is real and needs no test.
+ */
+static int unit_constant(const char *unit)
+{
+	static const char *const fixed[] = {
+		"B/db", "B/scratch", "B/stream", "B/10k-flows", "B(heap)",
+		"B(heap)/endpoint", "nocache-B(heap)",
+		"nocache-B(heap)/endpoint",
+	};
+
+	return unit_in(unit, fixed, sizeof(fixed) / sizeof(fixed[0]));
+}
+
+/*
+ * Units a sample derives from its one timing (harness/bench.c's ns/op
+ * and MB/s, payload's and its threads' derive): one measurement.
+ */
+static int unit_timed(const char *unit)
+{
+	static const char *const timed[] = {
+		"ns/op", "MB/s", "Mpps", "Gbps", "%linerate", "cores",
+		"agg-Mpps", "agg-Gbps", "thread-Mpps", "thread-Mpps-min",
+		"thread-Mpps-max", "1thread-Mpps", "efficiency",
+		"threads-line", "threads-line-computed",
+	};
+
+	return unit_in(unit, timed, sizeof(timed) / sizeof(timed[0]));
+}
+
+/* Are a and b (a != b) two figures of one measurement? */
+static int same_measurement(const char *a, const char *b)
+{
+	return (unit_timed(a) && unit_timed(b)) ||
+	       (metric_unit_exact(a) && metric_unit_exact(b));
+}
+
 enum compare_mode compare_mode_of(const char *unit, enum metric_better b)
 {
 	if (b == BETTER_EXACT)
 		return COMPARE_EXACT;
-	/* counted by callgrind (--measure=instructions): deterministic */
-	if (metric_unit_exact(unit))
+	/* counted by callgrind (--measure=instructions), or a size fixed
+	   by what was built: deterministic */
+	if (metric_unit_exact(unit) || unit_constant(unit))
 		return COMPARE_DETERMINISTIC;
 	return COMPARE_STAT;
+}
+
+/*
+ * The unit benchmark r of run in is judged by: its suite's verdict
+ * metric (the layout the results carry) when r has it, else ns/op, else
+ * instr/op (--measure=instructions); NULL when it has none of them.
+ */
+static const char *primary_unit(const struct compare_input *in,
+				const struct result *r)
+{
+	static const char *const fallback[] = {"ns/op", "instr/op"};
+	const struct results *res = in->res;
+	const struct metric *m = NULL;
+
+	for (size_t i = 0; m == NULL && i < res->nlayout; i++) {
+		struct ldecl d;
+		char err[160];
+		if (strcmp(res->layout[i].suite, r->suite) != 0 ||
+		    strncmp(res->layout[i].line, "verdict ", 8) != 0 ||
+		    ldecl_parse(res->layout[i].line, &d, err, sizeof(err)) != 0)
+			continue;
+		if (d.nmetric > 0 && d.metric[0].b[0] == '\0')
+			m = result_metric(r, d.metric[0].a);
+	}
+	for (size_t i = 0; m == NULL && i < 2; i++)
+		m = result_metric(r, fallback[i]);
+	return m ? m->unit : NULL;
 }
 
 static int failed_status(enum result_status st)
@@ -61,20 +139,29 @@ static int worse_beyond(const struct compare_row *row, double thr)
 	return row->change > thr;
 }
 
-/* Change, significance and verdict of a row whose sides both have values. */
+/*
+ * Change, its interval, significance and verdict of a row whose sides
+ * both have values.  A derived row is judged (its change shows) but
+ * never counts as better, worse or a regression: its primary does.
+ */
 static int judge(struct compare_row *row, const struct compare_opts *o,
 		 const struct metric *mo, const struct metric *mn)
 {
 	row->change = relative_change(row->so.median, row->sn.median);
+	row->change_lo = row->change_hi = row->change;
 	if (row->mode == COMPARE_STAT) {
-		if (row->so.n >= 4 && row->sn.n >= 4 &&
+		if (row->so.n >= STATS_UTEST_MIN_N &&
+		    row->sn.n >= STATS_UTEST_MIN_N &&
 		    stats_utest(mo->v, mo->n, mn->v, mn->n, &row->p) != 0)
+			return -1;
+		if (stats_change_ci(mo->v, mo->n, mn->v, mn->n, o->confidence,
+				    &row->change_lo, &row->change_hi) != 0)
 			return -1;
 		row->significant = !isnan(row->p) && row->p < o->alpha;
 	} else {
 		row->significant = row->change != 0;
 	}
-	if (!row->significant)
+	if (!row->significant || row->derived)
 		return 0;
 	if (row->mode != COMPARE_EXACT && !worse_beyond(row, 0))
 		row->improvement = 1;
@@ -109,15 +196,24 @@ static int key_value(const struct compare_input *in, const struct result *r,
 	return 1;
 }
 
-/* r's column label: its run's label, or the value of opts.col. */
-static void col_label(const struct comparison *cmp,
-		      const struct compare_input *in, const struct result *r,
-		      char *buf, size_t size)
+/*
+ * r's column label: its run's label, or the value of opts.col.  0 when
+ * r has no value of that key ("KEY=-"), or "none" (fqdn's engine=none:
+ * a phase or matcher that runs no engine); else 1.
+ */
+static int col_label(const struct comparison *cmp,
+		     const struct compare_input *in, const struct result *r,
+		     char *buf, size_t size)
 {
-	if (cmp->opts.col == NULL)
+	if (cmp->opts.col == NULL) {
 		snprintf(buf, size, "%s", in->label);
-	else if (!key_value(in, r, cmp->opts.col, buf, size))
+		return 1;
+	}
+	if (!key_value(in, r, cmp->opts.col, buf, size)) {
 		snprintf(buf, size, "%s=-", cmp->opts.col);
+		return 0;
+	}
+	return strcmp(buf, "none") != 0;
 }
 
 /* The name without its level `key=...` (when key is one of its keys). */
@@ -165,6 +261,41 @@ static void row_label(const struct comparison *cmp,
 	}
 }
 
+/*
+ * Is every cell of line l in a keyless column (payload's base under
+ * --col engine)?  Such a line is compared with nothing.
+ */
+static int line_keyless(const struct comparison *cmp, size_t l)
+{
+	int any = 0;
+
+	if (cmp->ncols == 0 || cmp->cols[0].keyless)
+		return 0; /* no column has the key: they are compared */
+	for (size_t c = 0; c < cmp->ncols; c++) {
+		if (cmp->cell[l * cmp->ncols + c] == NULL)
+			continue;
+		if (!cmp->cols[c].keyless)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/*
+ * Is column c one of keyless results compared with nothing (payload's
+ * base under --col engine), rather than a run that lacks the key?
+ */
+static int col_apart(const struct comparison *cmp, size_t c)
+{
+	if (!cmp->cols[c].keyless || c == 0)
+		return 0;
+	for (size_t l = 0; l < cmp->nlines; l++)
+		if (cmp->cell[l * cmp->ncols] != NULL &&
+		    cmp->cell[l * cmp->ncols + c] != NULL)
+			return 0;
+	return 1;
+}
+
 /* Index of s in a list of n strings, or n. */
 static size_t find_str(char *const *list, size_t n, const char *s)
 {
@@ -175,7 +306,8 @@ static size_t find_str(char *const *list, size_t n, const char *s)
 	return i;
 }
 
-static int add_col(struct comparison *cmp, const char *label, size_t in)
+static int add_col(struct comparison *cmp, const char *label, size_t in,
+		   int keyed)
 {
 	struct compare_col *grown;
 
@@ -185,7 +317,28 @@ static int add_col(struct comparison *cmp, const char *label, size_t in)
 	cmp->cols = grown;
 	cmp->cols[cmp->ncols].label = strdup(label);
 	cmp->cols[cmp->ncols].input = in;
+	cmp->cols[cmp->ncols].keyless = !keyed;
 	return cmp->cols[cmp->ncols++].label == NULL ? -1 : 0;
+}
+
+/*
+ * The keyless columns after the others, each side in first-seen order:
+ * the first column, every change's reference, is one with an engine.
+ */
+static int keyless_last(struct comparison *cmp)
+{
+	struct compare_col *v = malloc((cmp->ncols + 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (v == NULL)
+		return -1;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t c = 0; c < cmp->ncols; c++)
+			if (cmp->cols[c].keyless == pass)
+				v[n++] = cmp->cols[c];
+	memcpy(cmp->cols, v, cmp->ncols * sizeof(*v));
+	free(v);
+	return 0;
 }
 
 static int add_line(struct comparison *cmp, const char *label)
@@ -205,17 +358,18 @@ static int place_labels(struct comparison *cmp)
 	char buf[1024];
 
 	for (size_t f = 0; cmp->opts.col == NULL && f < cmp->nin; f++)
-		if (add_col(cmp, cmp->in[f].label, f) != 0)
+		if (add_col(cmp, cmp->in[f].label, f, 1) != 0)
 			return -1; /* a column per run */
 	for (size_t f = 0; f < cmp->nin; f++) {
 		const struct results *res = cmp->in[f].res;
 		for (size_t i = 0; i < res->n; i++) {
 			char *const *labels;
-			col_label(cmp, &cmp->in[f], &res->r[i], buf, sizeof(buf));
+			int keyed = col_label(cmp, &cmp->in[f], &res->r[i], buf,
+					      sizeof(buf));
 			for (size_t c = 0; cmp->opts.col && c <= cmp->ncols;
 			     c++) {
 				if (c == cmp->ncols) {
-					if (add_col(cmp, buf, f) != 0)
+					if (add_col(cmp, buf, f, keyed) != 0)
 						return -1;
 					break;
 				}
@@ -229,7 +383,7 @@ static int place_labels(struct comparison *cmp)
 				return -1;
 		}
 	}
-	return 0;
+	return keyless_last(cmp);
 }
 
 /* Fill the grid of cells; -2 when two benchmarks fall in one cell. */
@@ -366,7 +520,7 @@ static int refuse_inputs(struct comparison *cmp, size_t l, size_t k,
 /* --- pairs -------------------------------------------------------- */
 
 static int add_row(struct comparison *cmp, size_t l, size_t c,
-		   const char *unit, const char *input_key)
+		   const char *unit, const char *input_key, const char *primary)
 {
 	const struct result *ro = cmp->cell[l * cmp->ncols];
 	const struct result *rn = cmp->cell[l * cmp->ncols + c];
@@ -385,7 +539,10 @@ static int add_row(struct comparison *cmp, size_t l, size_t c,
 				    .input_from = cmp->input_from};
 	row->better = mo ? mo->better : mn->better;
 	row->mode = compare_mode_of(unit, row->better);
-	row->change = row->p = NAN;
+	row->change = row->change_lo = row->change_hi = row->p = NAN;
+	row->primary = primary != NULL && strcmp(unit, primary) == 0;
+	row->derived = primary != NULL && !row->primary &&
+		       same_measurement(unit, primary);
 	if ((mo && stats_summarize(mo->v, mo->n, cmp->opts.confidence,
 				   &row->so) != 0) ||
 	    (mn && stats_summarize(mn->v, mn->n, cmp->opts.confidence,
@@ -399,7 +556,8 @@ static int add_row(struct comparison *cmp, size_t l, size_t c,
 		row->regression = 0; /* not the same measurement */
 	cmp->regressions += (size_t)row->regression;
 	cmp->improvements += (size_t)row->improvement;
-	cmp->worse += (size_t)(row->significant && !row->improvement);
+	cmp->worse += (size_t)(row->significant && !row->improvement &&
+			       !row->derived);
 	return 0;
 }
 
@@ -408,6 +566,8 @@ static int add_pair(struct comparison *cmp, size_t l, size_t c)
 {
 	const struct result *ro = cmp->cell[l * cmp->ncols];
 	const struct result *rn = cmp->cell[l * cmp->ncols + c];
+	const char *primary = primary_unit(&cmp->in[cmp->cell_in[l * cmp->ncols]],
+					   ro);
 	size_t from = 0;
 	const struct result_input *x = line_inputs_differ(cmp, l, c, &from);
 
@@ -418,12 +578,17 @@ static int add_pair(struct comparison *cmp, size_t l, size_t c)
 	if (cmp->opts.gate && x == NULL && !failed_status(ro->status) &&
 	    failed_status(rn->status))
 		cmp->status_regressions++;
+	if (primary == NULL)
+		primary = primary_unit(&cmp->in[cmp->cell_in[l * cmp->ncols + c]],
+				       rn);
 	for (size_t k = 0; k < ro->nm; k++)
-		if (add_row(cmp, l, c, ro->m[k].unit, x ? x->key : NULL) != 0)
+		if (add_row(cmp, l, c, ro->m[k].unit, x ? x->key : NULL,
+			    primary) != 0)
 			return -1;
 	for (size_t k = 0; k < rn->nm; k++)
 		if (result_metric(ro, rn->m[k].unit) == NULL &&
-		    add_row(cmp, l, c, rn->m[k].unit, x ? x->key : NULL) != 0)
+		    add_row(cmp, l, c, rn->m[k].unit, x ? x->key : NULL,
+			    primary) != 0)
 			return -1;
 	return 0;
 }
@@ -545,10 +710,11 @@ static void p_text(const struct compare_row *row, char *buf, size_t size)
 	else if (row->mode == COMPARE_EXACT)
 		snprintf(buf, size, "exact n=%zu+%zu", row->so.n, row->sn.n);
 	else if (row->mode == COMPARE_DETERMINISTIC)
-		snprintf(buf, size, "counted n=%zu+%zu", row->so.n, row->sn.n);
+		snprintf(buf, size, "%s n=%zu+%zu",
+			 unit_constant(row->unit) ? "constant" : "counted",
+			 row->so.n, row->sn.n);
 	else if (isnan(row->p))
-		snprintf(buf, size, "n=%zu+%zu (need >= 4 samples)", row->so.n,
-			 row->sn.n);
+		snprintf(buf, size, "n=%zu+%zu too few", row->so.n, row->sn.n);
 	else
 		snprintf(buf, size, "p=%.3f n=%zu+%zu", row->p, row->so.n,
 			 row->sn.n);
@@ -556,16 +722,44 @@ static void p_text(const struct compare_row *row, char *buf, size_t size)
 
 /* --- tables ------------------------------------------------------- */
 
-static void caption_of(enum compare_mode mode, enum metric_better better,
+/* Append to a unit's caption which of its rows are derived (not counted). */
+static void derived_note(const struct comparison *cmp, const char *unit,
+			 char *buf, size_t size)
+{
+	size_t all = 0, derived = 0, at = strlen(buf);
+
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		if (strcmp(cmp->rows[i].unit, unit) != 0)
+			continue;
+		all++;
+		derived += (size_t)cmp->rows[i].derived;
+	}
+	if (derived == all && all > 0)
+		snprintf(buf + at, size - at, "; from the measurement of the "
+			 "metric each benchmark is judged by: shown, not "
+			 "counted again");
+	else if (derived > 0)
+		snprintf(buf + at, size - at, "; %zu of %zu changes from the "
+			 "measurement of another metric their benchmark is "
+			 "judged by: shown, not counted again", derived, all);
+}
+
+static void caption_of(const struct compare_row *first,
 		       const struct comparison *cmp, char *buf, size_t size)
 {
 	const struct compare_opts *o = &cmp->opts;
 	const char *base = cmp->ncols > 2 ? "; changes against the first column"
 					  : "";
+	enum compare_mode mode = first->mode;
+	enum metric_better better = first->better;
 
 	if (mode == COMPARE_EXACT)
 		snprintf(buf, size, "exact: the median of each side; any "
 			 "change matters, no p-value%s", base);
+	else if (mode == COMPARE_DETERMINISTIC && unit_constant(first->unit))
+		snprintf(buf, size, "constant by construction (what was "
+			 "built), lower is better: the median of each side; "
+			 "no p-value%s", base);
 	else if (mode == COMPARE_DETERMINISTIC)
 		snprintf(buf, size, "counted, lower is better: the median of "
 			 "each side; deterministic, so no p-value%s", base);
@@ -575,6 +769,7 @@ static void caption_of(enum compare_mode mode, enum metric_better better,
 			 "(p < %.2f), else ~%s",
 			 better == BETTER_HIGHER ? "higher" : "lower",
 			 100 * o->confidence, o->alpha, base);
+	derived_note(cmp, first->unit, buf, size);
 }
 
 /* A lone cell's summary (no pair behind it): row 0 of a fake pair. */
@@ -718,12 +913,12 @@ static struct rtable *unit_table_new(const struct comparison *cmp,
 				     const struct compare_row *first,
 				     struct rtables *out)
 {
-	char caption[256];
+	char caption[512];
 	size_t n = 2 + 3 * (cmp->ncols - 1);
 	struct rtable *t;
 	int rc;
 
-	caption_of(first->mode, first->better, cmp, caption, sizeof(caption));
+	caption_of(first, cmp, caption, sizeof(caption));
 	t = rtable_new(out, RTABLE_CHANGES, first->unit, caption, n);
 	if (t == NULL)
 		return NULL;
@@ -837,14 +1032,41 @@ static void put_text(FILE *out, const char *s, int md)
 	md ? md_text(out, s) : (void)fputs(s, out);
 }
 
-/* Lines with a cell somewhere but none in column c. */
+/* Lines with a cell in a column with a key but none in column c. */
 static size_t count_missing(const struct comparison *cmp, size_t c)
 {
 	size_t n = 0;
 
 	for (size_t l = 0; l < cmp->nlines; l++)
-		n += cmp->cell[l * cmp->ncols + c] == NULL;
+		n += cmp->cell[l * cmp->ncols + c] == NULL &&
+		     !line_keyless(cmp, l);
 	return n;
+}
+
+/*
+ * The lines only keyless columns have (payload's base under --col
+ * engine: the harness with no engine), once rather than under every
+ * column that lacks them.
+ */
+static void list_keyless(FILE *out, const struct comparison *cmp, int md)
+{
+	size_t n = 0;
+
+	for (size_t l = 0; l < cmp->nlines; l++)
+		n += (size_t)line_keyless(cmp, l);
+	if (n == 0)
+		return;
+	fprintf(out, "%sWithout %s (compared with nothing) (%zu)%s:\n%s",
+		md ? "**" : "", cmp->opts.col, n, md ? "**" : "",
+		md ? "\n" : "");
+	for (size_t l = 0; l < cmp->nlines; l++) {
+		if (!line_keyless(cmp, l))
+			continue;
+		fputs(md ? "- " : "  ", out);
+		put_text(out, cmp->lines[l], md);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
 }
 
 /*
@@ -859,13 +1081,14 @@ static void write_lists(FILE *out, const struct comparison *cmp, int md)
 	for (size_t k = 0; k < nc; k++) {
 		/* two columns: what the second lacks is "Only in" the first */
 		size_t c = nc == 2 ? 1 - k : k, n = count_missing(cmp, c);
-		if (n == 0)
+		if (n == 0 || col_apart(cmp, c))
 			continue;
 		fprintf(out, "%s%s ", b, nc == 2 ? "Only in" : "Not in");
 		put_text(out, cmp->cols[nc == 2 ? 1 - c : c].label, md);
 		fprintf(out, " (%zu)%s:\n%s", n, b, md ? "\n" : "");
 		for (size_t l = 0; l < cmp->nlines; l++) {
-			if (cmp->cell[l * nc + c] != NULL)
+			if (cmp->cell[l * nc + c] != NULL ||
+			    line_keyless(cmp, l))
 				continue;
 			fputs(item, out);
 			put_text(out, cmp->lines[l], md);
@@ -873,6 +1096,7 @@ static void write_lists(FILE *out, const struct comparison *cmp, int md)
 		}
 		fputc('\n', out);
 	}
+	list_keyless(out, cmp, md);
 	for (size_t l = 0; l < cmp->nlines; l++) {
 		const struct result *ro = cmp->cell[l * nc];
 		for (size_t c = 1; ro != NULL && c < nc; c++) {
@@ -976,23 +1200,278 @@ static void list_regressions(FILE *out, const struct comparison *cmp, int md)
 	}
 }
 
-static void verdict(FILE *out, const struct comparison *cmp, int md)
+/* --- the summary: benchmarks, each judged once ------------------- */
+
+void compare_tally(const struct comparison *cmp, size_t c,
+		   struct compare_tally *t)
+{
+	size_t nc = cmp->ncols, judged = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->timed = 1;
+	for (size_t l = 0; l < cmp->nlines; l++) {
+		int first = cmp->cell[l * nc] != NULL;
+		int here = cmp->cell[l * nc + c] != NULL;
+		t->lacks += first && !here;
+		t->extra += !first && here && !line_keyless(cmp, l);
+		t->both += first && here;
+	}
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct compare_row *row = &cmp->rows[i];
+		size_t n = row->so.n < row->sn.n ? row->so.n : row->sn.n;
+		if (row->col != c || !row->primary || n == 0)
+			continue;
+		judged++;
+		t->timed &= unit_timed(row->unit);
+		if (row->input_key != NULL) {
+			t->inputs++;
+		} else if (row->mode == COMPARE_STAT && isnan(row->p)) {
+			t->nmin = t->untested == 0 || n < t->nmin ? n : t->nmin;
+			t->nmax = n > t->nmax ? n : t->nmax;
+			t->untested++;
+		} else {
+			t->better += (size_t)row->improvement;
+			t->worse += (size_t)(row->significant && !row->improvement);
+			t->same += (size_t)!row->significant;
+		}
+	}
+	t->unjudged = t->both - judged;
+}
+
+/*
+ * "ns/op (scan, fqdn) and Mpps (payload)": the primary units of column
+ * c, each with the suites it is so in.  0, or -1 out of memory.
+ */
+static int write_primaries(FILE *out, const struct comparison *cmp,
+			   size_t c, int md)
+{
+	struct strlist units = {0}, pairs = {0};
+	char pair[256];
+	int rc = 0;
+
+	for (size_t i = 0; i < cmp->nrows && rc == 0; i++) {
+		const struct compare_row *row = &cmp->rows[i];
+		if (row->col != c || !row->primary)
+			continue;
+		snprintf(pair, sizeof(pair), "%s\t%s", row->unit, row->old->suite);
+		rc = strlist_add(&units, row->unit, strlen(row->unit)) |
+		     strlist_add(&pairs, pair, strlen(pair));
+	}
+	for (size_t u = 0; u < units.n; u++) {
+		size_t len = strlen(units.s[u]), k = 0;
+		fputs(u == 0 ? "" : u + 1 < units.n ? ", " : " and ", out);
+		put_text(out, units.s[u], md);
+		for (size_t i = 0; i < pairs.n; i++) {
+			if (strncmp(pairs.s[i], units.s[u], len) != 0 ||
+			    pairs.s[i][len] != '\t')
+				continue;
+			fputs(k++ ? ", " : " (", out);
+			put_text(out, pairs.s[i] + len + 1, md);
+		}
+		fputs(k ? ")" : "", out);
+	}
+	strlist_release(&units);
+	strlist_release(&pairs);
+	return rc;
+}
+
+/* ", 3 WORD" when n > 0 (the first item without its comma). */
+static void count_item(FILE *out, size_t n, const char *word, int *first)
+{
+	if (n == 0)
+		return;
+	fprintf(out, "%s%zu %s", *first ? " " : ", ", n, word);
+	*first = 0;
+}
+
+/* The line counting column c's benchmarks by the metric judged. */
+static void summary_counts(FILE *out, const struct comparison *cmp, size_t c,
+			   const struct compare_tally *t, int md)
+{
+	int first = 1;
+
+	put_text(out, cmp->cols[c].label, md);
+	fputs(" against ", out);
+	put_text(out, cmp->cols[0].label, md);
+	fputs(", by ", out);
+	if (t->both == t->unjudged)
+		fputs("no metric (none measured on both sides)", out);
+	write_primaries(out, cmp, c, md);
+	fprintf(out, ": of %zu %s in both,", t->both,
+		plural(t->both, "benchmark", "benchmarks"));
+	count_item(out, t->better, t->timed ? "faster" : "better", &first);
+	count_item(out, t->worse, t->timed ? "slower" : "worse", &first);
+	count_item(out, t->same, "unchanged", &first);
+	count_item(out, t->untested, "untested", &first);
+	count_item(out, t->inputs, "on other inputs (never a change)", &first);
+	count_item(out, t->unjudged, "failed or unsupported on a side", &first);
+	if (first)
+		fputs(" none compared", out);
+	if (t->lacks > 0) {
+		fprintf(out, "; %zu only in ", t->lacks);
+		put_text(out, cmp->cols[0].label, md);
+	}
+	if (t->extra > 0) {
+		fprintf(out, "; %zu only in ", t->extra);
+		put_text(out, cmp->cols[c].label, md);
+	}
+	fputs(".\n", out);
+}
+
+/*
+ * The one line on what to run when benchmarks were too few to test, over
+ * every column: how many samples they had, and STATS_COUNT_ADVICE.
+ */
+static void summary_advice(FILE *out, const struct comparison *cmp,
+			   const char *lead)
+{
+	size_t untested = 0, nmin = 0, nmax = 0;
+
+	for (size_t c = 1; c < cmp->ncols; c++) {
+		struct compare_tally t;
+		compare_tally(cmp, c, &t);
+		if (t.untested == 0)
+			continue;
+		nmin = untested == 0 || t.nmin < nmin ? t.nmin : nmin;
+		nmax = t.nmax > nmax ? t.nmax : nmax;
+		untested += t.untested;
+	}
+	if (untested == 0)
+		return;
+	fprintf(out, "%suntested: %zu", lead, nmin);
+	if (nmax > nmin)
+		fprintf(out, " to %zu", nmax);
+	fprintf(out, " %s a side is too few for the U test; run with "
+		STATS_COUNT_ADVICE " (make bench does).\n",
+		plural(nmax, "sample", "samples"));
+}
+
+/*
+ * Column c's counted metrics other than the primaries that changed
+ * ("other metrics, measured apart: allocs/op 2 worse, 1 better;
+ * matches 1 changed"), one line when there is any.
+ */
+static void summary_others(FILE *out, const struct comparison *cmp, size_t c,
+			   const char *lead, int md)
+{
+	struct strlist changed = {0};
+
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct compare_row *row = &cmp->rows[i];
+		if (row->col == c && !row->primary && !row->derived &&
+		    row->input_key == NULL && row->significant &&
+		    strlist_add(&changed, row->unit, strlen(row->unit)) != 0)
+			break;
+	}
+	for (size_t k = 0; k < changed.n; k++) {
+		size_t better = 0, worse = 0;
+		int exact = 0;
+		for (size_t i = 0; i < cmp->nrows; i++) {
+			const struct compare_row *row = &cmp->rows[i];
+			if (row->col != c || row->primary || row->derived ||
+			    row->input_key || !row->significant ||
+			    strcmp(row->unit, changed.s[k]) != 0)
+				continue;
+			better += (size_t)row->improvement;
+			worse += (size_t)!row->improvement;
+			exact = row->mode == COMPARE_EXACT;
+		}
+		fputs(k ? "; " : lead, out);
+		fputs(k ? "" : "other metrics, measured apart: ", out);
+		put_text(out, changed.s[k], md);
+		if (worse)
+			fprintf(out, " %zu %s", worse, exact ? "changed" : "worse");
+		if (better)
+			fprintf(out, "%s %zu better", worse ? "," : "", better);
+	}
+	if (changed.n > 0)
+		fputs(".\n", out);
+	strlist_release(&changed);
+}
+
+/*
+ * The derived metrics of every column, once, by suite: "MB/s (scan);
+ * ns/op, Gbps, %linerate and cores (payload): ...".
+ */
+static void summary_derived(FILE *out, const struct comparison *cmp,
+			    const char *lead, int md)
+{
+	struct strlist suites = {0}, units = {0};
+	char pair[256];
+
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct compare_row *row = &cmp->rows[i];
+		snprintf(pair, sizeof(pair), "%s\t%s", row->old->suite, row->unit);
+		if (row->derived &&
+		    (strlist_add(&suites, row->old->suite,
+				 strlen(row->old->suite)) != 0 ||
+		     strlist_add(&units, pair, strlen(pair)) != 0))
+			break;
+	}
+	for (size_t k = 0; k < suites.n; k++) {
+		size_t len = strlen(suites.s[k]), n = 0, m = 0;
+		for (size_t i = 0; i < units.n; i++)
+			n += strncmp(units.s[i], suites.s[k], len) == 0 &&
+			     units.s[i][len] == '\t';
+		fputs(k ? "; " : lead, out);
+		for (size_t i = 0; i < units.n; i++) {
+			if (strncmp(units.s[i], suites.s[k], len) != 0 ||
+			    units.s[i][len] != '\t')
+				continue;
+			fputs(m == 0 ? "" : m + 1 == n ? " and " : ", ", out);
+			m++;
+			put_text(out, units.s[i] + len + 1, md);
+		}
+		fputs(" (", out);
+		put_text(out, suites.s[k], md);
+		fputs(")", out);
+	}
+	if (suites.n > 0)
+		fputs(": from the same measurement as the metric each benchmark "
+		      "is judged by; shown, not counted again.\n", out);
+	strlist_release(&suites);
+	strlist_release(&units);
+}
+
+/* Column c against the first: its counts, then its other metrics. */
+static void summary(FILE *out, const struct comparison *cmp, size_t c,
+		    const char *lead, int md)
+{
+	struct compare_tally t;
+
+	if (col_apart(cmp, c))
+		return; /* compared with nothing: listed apart */
+	compare_tally(cmp, c, &t);
+	fputs(lead, out);
+	summary_counts(out, cmp, c, &t, md);
+	summary_others(out, cmp, c, lead, md);
+}
+
+void compare_write_summary(FILE *out, const struct comparison *cmp,
+			   size_t c, const char *lead)
+{
+	summary(out, cmp, c, lead, 0);
+}
+
+void compare_write_advice(FILE *out, const struct comparison *cmp,
+			  const char *lead)
+{
+	summary_advice(out, cmp, lead);
+	summary_derived(out, cmp, lead, 0);
+}
+
+/* --threshold's verdict: ok, or FAIL and the regressions. */
+static void gate(FILE *out, const struct comparison *cmp, int md)
 {
 	const char *b = md ? "**" : "";
 
 	if (!cmp->opts.gate) {
-		fprintf(out, "%zu significant %s, %zu significant %s for the "
-			"worse (or of exact metrics); no --threshold, so no "
-			"verdict.\n", cmp->improvements,
-			plural(cmp->improvements, "improvement", "improvements"),
-			cmp->worse, plural(cmp->worse, "change", "changes"));
+		fputs("no --threshold, so no verdict.\n", out);
 		return;
 	}
 	if (!compare_failed(cmp)) {
-		fprintf(out, "%sok: no regression beyond %.1f%%%s (%zu "
-			"significant %s)\n", b, 100 * cmp->opts.threshold, b,
-			cmp->improvements,
-			plural(cmp->improvements, "improvement", "improvements"));
+		fprintf(out, "%sok: no regression beyond %.1f%%%s\n", b,
+			100 * cmp->opts.threshold, b);
 		return;
 	}
 	fprintf(out, "%sFAIL: %zu %s regressed beyond %.1f%% (%zu %s), %zu "
@@ -1005,6 +1484,23 @@ static void verdict(FILE *out, const struct comparison *cmp, int md)
 	if (md)
 		fputc('\n', out);
 	list_regressions(out, cmp, md);
+}
+
+/*
+ * Each column's summary against the first, the advice and the derived
+ * metrics once, then the gate's verdict.
+ */
+static void verdict(FILE *out, const struct comparison *cmp, int md)
+{
+	const char *lead = md ? "- " : "";
+
+	for (size_t c = 1; c < cmp->ncols; c++)
+		summary(out, cmp, c, lead, md);
+	summary_advice(out, cmp, lead);
+	summary_derived(out, cmp, lead, md);
+	if (md && cmp->ncols > 1)
+		fputc('\n', out);
+	gate(out, cmp, md);
 }
 
 /*
@@ -1240,5 +1736,5 @@ void compare_write_notes(FILE *out, const struct comparison *cmp)
 
 void compare_write_verdict(FILE *out, const struct comparison *cmp)
 {
-	verdict(out, cmp, 0);
+	gate(out, cmp, 0);
 }

@@ -11,20 +11,35 @@
  *
  *   - timing metrics (better lower or higher): a change is significant
  *     when the Mann-Whitney U test gives p < alpha (0.05), which needs at
- *     least 4 samples on each side; otherwise the change shows as "~";
- *   - exact metrics (better=exact: matches, domains) and instruction
- *     counts (instr/op, est-cycles/op and the other callgrind units) are
- *     deterministic, so their medians are compared directly, no p-value;
+ *     least STATS_UTEST_MIN_N samples on each side; otherwise the change
+ *     shows as "~";
+ *   - exact metrics (better=exact: matches, domains, rules, line-Mpps),
+ *     instruction counts (instr/op, est-cycles/op and the other callgrind
+ *     units) and sizes fixed by construction (B/db, B/scratch: what a
+ *     compiled set holds) are deterministic, so their medians are
+ *     compared directly, no p-value;
  *   - per metric a geomean row over the benchmarks both sides measured.
  *
+ * A change measured once is counted once: each benchmark is judged by
+ * one metric, its primary (the suite's verdict metric from the layout
+ * the results carry: Mpps for payload; else ns/op, or instr/op under
+ * --measure=instructions), and the metrics derived from the same
+ * measurement (MB/s, Mpps, Gbps, %linerate and cores from one timing;
+ * the callgrind units from one count) are shown but neither counted
+ * nor gated.  Metrics measured apart (B/op, allocs/op, matches, B/db)
+ * count on their own.
+ *
  * With a threshold (--threshold=5%), a regression is:
- *   - a timing metric worse (respecting its direction) by more than the
- *     threshold with significance;
+ *   - a benchmark's primary metric worse (respecting its direction) by
+ *     more than the threshold with significance;
  *   - an instruction count worse by more than the threshold;
  *   - an exact metric changed by more than the threshold either way (the
  *     answer itself changed);
  *   - a benchmark that was ok and now mismatches, errors or times out.
- * Benchmarks on one side only are listed, never gate.
+ * Benchmarks on one side only are listed, never gate.  With --col, the
+ * results without a value of its key (payload's scenario=base, fqdn's
+ * engine=none: the harness floor, no engine) make columns after every
+ * other, so that they are never the one compared against.
  */
 #ifndef RXB_COMPARE_H
 #define RXB_COMPARE_H
@@ -83,10 +98,16 @@ struct compare_row {
 	enum compare_mode mode;
 	struct stats_summary so, sn; /* n == 0 when the side lacks it */
 	double change;   /* new/old - 1; NAN when not computable */
+	/* the change's confidence interval (stats_change_ci): -inf/+inf
+	   with too few samples, NAN when not computable; a deterministic
+	   change's is the change itself */
+	double change_lo, change_hi;
 	double p;        /* NAN when no test was made */
 	int significant; /* a real change (p < alpha, or deterministic) */
 	int regression;  /* counts against the threshold */
 	int improvement; /* significant and better */
+	int primary;     /* the metric its benchmark is judged by */
+	int derived;     /* from the primary's measurement: never counted */
 	/* show_changed_inputs: an input of `new` that differs from the
 	   one in input_from (another cell of the row); NULL when none */
 	const char *input_key;
@@ -97,6 +118,7 @@ struct compare_row {
 struct compare_col {
 	char *label;
 	size_t input; /* index into comparison.in */
+	int keyless;  /* no value of --col's key ("engine=-", "none") */
 };
 
 struct comparison {
@@ -113,8 +135,8 @@ struct comparison {
 	size_t nrows;
 	size_t regressions;  /* rows (benchmark x metric) that regressed */
 	size_t regressed;    /* benchmarks with a regressed row */
-	size_t improvements;
-	size_t worse; /* significant changes that are not improvements */
+	size_t improvements; /* counted rows (not derived) */
+	size_t worse; /* counted significant changes that are not improvements */
 	size_t status_regressions; /* ok -> mismatch/error/timeout */
 	size_t input_changes;      /* pairs whose inputs differ */
 	const struct result *input_from; /* private: the pair being added */
@@ -127,6 +149,40 @@ void compare_opts_init(struct compare_opts *o);
 
 /* The mode a unit is compared in (better from the results). */
 enum compare_mode compare_mode_of(const char *unit, enum metric_better b);
+
+/*
+ * What column c did against the first, benchmark by benchmark, each
+ * judged once by its primary metric (compare_row.primary).
+ */
+struct compare_tally {
+	size_t both;      /* benchmarks with a cell in both columns */
+	size_t better, worse, same; /* same: tested (or exact), no change */
+	size_t untested;  /* too few samples for the U test */
+	size_t nmin, nmax; /* the untested ones' fewest and most samples */
+	size_t inputs;    /* measured on other inputs: never a change */
+	size_t unjudged;  /* no primary metric on a side (failed rows) */
+	size_t lacks, extra; /* cells of the first column only, of c only */
+	int timed;        /* every primary is a time: faster and slower */
+};
+
+/* Tally column c (1 <= c < ncols) against the first column. */
+void compare_tally(const struct comparison *cmp, size_t c,
+		   struct compare_tally *t);
+
+/*
+ * The summary of column c against the first as plain text: a line
+ * that counts benchmarks by the metric each is judged by and names
+ * those metrics and their suites, then, when there is any, a line on
+ * the other metrics that changed (nothing for a keyless column).
+ * compare_write_advice: the lines said once for every column, when
+ * there is any: what to run when benchmarks were too few to test
+ * (STATS_COUNT_ADVICE), and which metrics are derived and not counted.
+ * Each line starts with `lead` ("" or "- ").
+ */
+void compare_write_summary(FILE *out, const struct comparison *cmp,
+			   size_t c, const char *lead);
+void compare_write_advice(FILE *out, const struct comparison *cmp,
+			  const char *lead);
 
 /*
  * Compare n runs, benchstat-style: cells in columns (opts.col) and rows
@@ -157,7 +213,8 @@ int compare_write_md(FILE *out, const struct comparison *cmp);
  * engine versions).  0 or -1 (out of memory).  compare_write_notes: the
  * lines the text writer prints after its tables (configuration that
  * differs, what a column lacks, status changes, pairs whose inputs
- * differ); compare_write_verdict: compare's --threshold verdict line.
+ * differ); compare_write_verdict: compare's --threshold verdict (ok,
+ * or FAIL and the regressions; "no verdict" without a threshold).
  */
 int compare_tables(const struct comparison *cmp, struct rtables *out);
 int compare_context_table(const struct comparison *cmp, struct rtables *out);
@@ -165,10 +222,12 @@ void compare_write_notes(FILE *out, const struct comparison *cmp);
 void compare_write_verdict(FILE *out, const struct comparison *cmp);
 
 /*
- * The comparison as one offline HTML page (report/html.h's look): a
- * summary of every column against the first first, the columns' run
- * contexts, then per unit a chart with a series (a colour) per column
- * and the table.  0, or -1 on a write error or out of memory.
+ * The comparison as one offline HTML page (report/html.h's look): the
+ * summary of every column against the first (compare_write_summary),
+ * the columns' run contexts, then per unit the most changed benchmarks'
+ * changes with their intervals (a dot and whisker per column, a colour
+ * each, around a line at 0) and the table, collapsed.  0, or -1 on a
+ * write error or out of memory.
  */
 int compare_write_html(FILE *out, const struct comparison *cmp);
 

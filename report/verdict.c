@@ -1191,8 +1191,8 @@ static void trust(struct sbuf *b, const struct doubts *w,
 			  "loaded (%s);", w->busy);
 	if (w->minn < 3)
 		sb_printf(b, brief ? " %zu sample(s) each;" : " %zu sample(s) "
-			  "per benchmark, so no spread is known (--count=5 or "
-			  "more);", w->minn);
+			  "per benchmark, so no spread is known ("
+			  STATS_COUNT_ADVICE ");", w->minn);
 	if (w->unst > 0)
 		sb_printf(b, brief ? " %zu unstable;" : " %zu of %zu timed "
 			  "benchmarks unstable (spread above %.0f%%);", w->unst,
