@@ -1,15 +1,17 @@
 /*
- * compare_html.c - `rxbench report A.json B.json ... --format=html` (and
- * compare's): the comparison of several runs as one offline page in the
- * look of report/html.h.  First a summary that answers "what changed
- * against the first run" per column (geomean per metric, how many
- * benchmarks got significantly better or worse, what is missing or was
- * measured on other inputs, what cannot be tested for lack of samples);
- * a table of contents; the columns' run contexts (several machines keep
- * theirs); then per metric a chart of each column's geomean, a chart of
- * the benchmarks that changed most with a bar (a colour) per column, and
- * the table text and Markdown print.  Everything is drawn from
- * compare_tables(), so the page and the text always agree.
+ * compare_html.c - `rxbench compare A.json B.json ... --format=html` (and
+ * report's of several runs): the comparison as one offline page in the
+ * look of report/html.h.  First what changed against the first column,
+ * per column, in benchmarks (compare_write_summary: how many faster,
+ * slower, unchanged and untested, by the metric each is judged by, and
+ * what to run when samples are too few); a table of contents; the
+ * columns' run contexts (several machines keep theirs); then per metric
+ * the changes themselves: each benchmark's change as a percentage, a dot
+ * with its confidence interval as a whisker around a line at 0 (the
+ * most changed benchmarks, and the geomean), and the table text and
+ * Markdown print, collapsed.  A metric derived from another's timing,
+ * or one nothing changed in, is a sentence instead of a chart.  The
+ * page of two make bench runs stays under ten screens.
  */
 #include "report/compare.h"
 
@@ -20,8 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The benchmarks a per-benchmark chart shows at most: the most changed. */
+/* The benchmarks a change chart shows at most: the most changed. */
 #define CHART_MAX_LINES 16
+
+/* The change chart's geometry (svg.c's charts are as wide). */
+#define CW 1000
+#define LABEL_W 380
+#define RIGHT_W 140
+#define TOP 56
 
 /* The column of column c's median in a unit table (compare.c's layout:
  * benchmark, the first column's median, then median/change/p per run). */
@@ -41,18 +49,6 @@ static long geomean_row_of(const struct rtable *t)
 	return -1;
 }
 
-/* A column's short name for bar labels: the file name without ".json". */
-static void short_label(const char *label, char *buf, size_t size)
-{
-	const char *slash = strrchr(label, '/');
-	size_t n;
-
-	snprintf(buf, size, "%s", slash && slash[1] ? slash + 1 : label);
-	n = strlen(buf);
-	if (n > 5 && strcmp(buf + n - 5, ".json") == 0)
-		buf[n - 5] = '\0';
-}
-
 /* The last max bytes of s (on a UTF-8 boundary), "..." before when cut. */
 static void tail_label(const char *s, size_t max, char *buf, size_t size)
 {
@@ -67,111 +63,122 @@ static void tail_label(const char *s, size_t max, char *buf, size_t size)
 	snprintf(buf, size, "%s%s", p != s ? "..." : "", p);
 }
 
-/* --- the summary --------------------------------------------------- */
-
-/* Per column: what its cells did against the first column's. */
-struct col_counts {
-	size_t pairs, better, worse, untested, inputs, lacks, extra;
-};
-
-/*
- * Pairs (benchmark x metric) on the same inputs, and the benchmarks
- * measured on other inputs (never a change).  0, or -1 out of memory.
- */
-static int col_count(const struct comparison *cmp, size_t c,
-		     struct col_counts *k)
+/* Is unit the metric some benchmark is judged by? */
+static int unit_is_primary(const struct comparison *cmp, const char *unit)
 {
-	size_t nc = cmp->ncols;
-	unsigned char *other = calloc(cmp->nlines + 1, 1);
-
-	memset(k, 0, sizeof(*k));
-	if (other == NULL)
-		return -1;
-	for (size_t i = 0; i < cmp->nrows; i++) {
-		const struct compare_row *row = &cmp->rows[i];
-		if (row->col != c || row->so.n == 0 || row->sn.n == 0)
-			continue;
-		if (row->input_key != NULL) {
-			k->inputs += !other[row->line];
-			other[row->line] = 1;
-			continue;
-		}
-		k->pairs++;
-		k->untested += row->mode == COMPARE_STAT && isnan(row->p);
-		k->better += row->improvement;
-		k->worse += row->significant && !row->improvement;
-	}
-	free(other);
-	for (size_t l = 0; l < cmp->nlines; l++) {
-		int first = cmp->cell[l * nc] != NULL;
-		int here = cmp->cell[l * nc + c] != NULL;
-		k->lacks += first && !here;
-		k->extra += !first && here;
-	}
+	for (size_t i = 0; i < cmp->nrows; i++)
+		if (cmp->rows[i].primary && strcmp(cmp->rows[i].unit, unit) == 0)
+			return 1;
 	return 0;
 }
 
-/* "ns/op geomean -2.10%, MB/s geomean +2.14%" for column c. */
-static void geomeans_text(FILE *out, const struct rtables *ts, size_t c)
+/* Are all of unit's pairs derived from another metric's measurement? */
+static int unit_is_derived(const struct comparison *cmp, const char *unit)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		if (strcmp(cmp->rows[i].unit, unit) != 0)
+			continue;
+		if (!cmp->rows[i].derived)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/* --- the summary --------------------------------------------------- */
+
+/* "; geomean ns/op -2.10%, Mpps +2.14%" of the primary metrics. */
+static void geomeans_text(FILE *out, const struct comparison *cmp,
+			  const struct rtables *ts, size_t c)
 {
 	size_t shown = 0;
 
-	for (size_t i = 0; i < ts->n && shown < 4; i++) {
+	for (size_t i = 0; i < ts->n; i++) {
 		const struct rtable *t = &ts->t[i];
 		long g = geomean_row_of(t);
 		const char *ch;
-		if (g < 0 || median_col(c) + 1 >= t->ncols)
+		if (g < 0 || median_col(c) + 1 >= t->ncols ||
+		    !unit_is_primary(cmp, t->title))
 			continue;
 		ch = rtable_cell(t, (size_t)g, median_col(c) + 1)->text;
 		if (ch == NULL)
 			continue;
-		fputs(shown++ ? ", " : " ", out);
+		fputs(shown++ ? ", " : " Geomean: ", out);
 		xml_text(out, t->title);
-		fputs(" geomean ", out);
+		fputs(" ", out);
 		xml_text(out, ch);
 	}
-	fputs(shown ? ";" : "", out);
+	fputs(shown ? "." : "", out);
 }
 
-static const char *s_if(size_t n)
+/* What a writer prints into a string (malloc'd; NULL out of memory). */
+static char *text_of(const struct comparison *cmp, size_t c,
+		     void (*write)(FILE *, const struct comparison *, size_t))
 {
-	return n == 1 ? "" : "s";
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	if (f == NULL)
+		return NULL;
+	write(f, cmp, c);
+	fclose(f);
+	return s;
 }
 
-/* The answer for column c against the first, one paragraph.  0 or -1. */
+static void summary_of(FILE *out, const struct comparison *cmp, size_t c)
+{
+	compare_write_summary(out, cmp, c, "");
+}
+
+/* s escaped, its line breaks as <br> (none after the last line). */
+static void lines_html(FILE *out, const char *s)
+{
+	while (*s != '\0') {
+		size_t n = strcspn(s, "\n");
+		char *line = strndup(s, n);
+		xml_text(out, line ? line : "");
+		free(line);
+		s += n;
+		if (*s == '\n' && *++s != '\0')
+			fputs("<br>\n", out);
+	}
+}
+
+/*
+ * The answer for column c against the first, one paragraph: its
+ * labels in bold, then compare's summary and the primaries' geomeans.
+ * 0 or -1 (out of memory).
+ */
 static int col_answer(FILE *out, const struct comparison *cmp,
 		      const struct rtables *ts, size_t c)
 {
-	struct col_counts k;
+	char *s = text_of(cmp, c, summary_of);
+	const char *rest = s;
+	size_t n1 = strlen(cmp->cols[c].label), n0 = strlen(cmp->cols[0].label);
 
-	if (col_count(cmp, c, &k) != 0)
+	if (s == NULL)
 		return -1;
+	if (s[0] == '\0') { /* a column compared with nothing */
+		free(s);
+		return 0;
+	}
+	/* the summary opens "C against A, by ...": C and A in bold */
+	if (strncmp(s, cmp->cols[c].label, n1) == 0 &&
+	    strncmp(s + n1, " against ", 9) == 0 &&
+	    strncmp(s + n1 + 9, cmp->cols[0].label, n0) == 0)
+		rest = s + n1 + 9 + n0;
 	fputs("<p class=\"answer\"><b>", out);
 	xml_text(out, cmp->cols[c].label);
 	fputs("</b> against <b>", out);
 	xml_text(out, cmp->cols[0].label);
-	fputs("</b>:", out);
-	geomeans_text(out, ts, c);
-	fprintf(out, " %zu significantly better and %zu significantly worse "
-		"of %zu benchmark &times; metric pairs on the same inputs "
-		"(Mann-Whitney U, p &lt; %.2f; exact and counted metrics: any "
-		"change)", k.better, k.worse, k.pairs, cmp->opts.alpha);
-	if (k.untested)
-		fprintf(out, "; %zu pair%s not tested: fewer than 4 samples a "
-			"side (run with --count=4 or more)", k.untested,
-			s_if(k.untested));
-	if (k.inputs)
-		fprintf(out, "; %zu benchmark%s measured on other inputs "
-			"(listed below): never counted as a change, but in the "
-			"geomeans above",
-			k.inputs, s_if(k.inputs));
-	if (k.lacks)
-		fprintf(out, "; %zu benchmark%s of the first column missing",
-			k.lacks, s_if(k.lacks));
-	if (k.extra)
-		fprintf(out, "; %zu benchmark%s only here", k.extra,
-			s_if(k.extra));
-	fputs(".</p>\n", out);
+	fputs("</b>", out);
+	lines_html(out, rest);
+	geomeans_text(out, cmp, ts, c);
+	fputs("</p>\n", out);
+	free(s);
 	return 0;
 }
 
@@ -180,24 +187,39 @@ static void pre_of(FILE *out, const struct comparison *cmp, const char *cls,
 		   void (*write)(FILE *, const struct comparison *))
 {
 	char *s = NULL;
-	size_t n = 0;
+	size_t n = 0, lines = 0;
 	FILE *f = open_memstream(&s, &n);
 
 	if (f == NULL)
 		return;
 	write(f, cmp);
 	fclose(f);
+	for (size_t i = 0; s != NULL && s[i]; i++)
+		lines += s[i] == '\n';
 	if (s != NULL && s[strspn(s, " \n")] != '\0') {
+		/* a long list (benchmarks one run lacks) folds */
+		if (lines > 12)
+			fprintf(out, "<details class=\"more\"><summary>%zu "
+				"lines of notes</summary>\n", lines);
 		fprintf(out, "<pre class=\"%s\" style=\"white-space:pre-wrap\">", cls);
 		xml_text(out, s);
 		fputs("</pre>\n", out);
+		fputs(lines > 12 ? "</details>\n" : "", out);
 	}
 	free(s);
+}
+
+static void advice_of(FILE *out, const struct comparison *cmp, size_t c)
+{
+	(void)c;
+	compare_write_advice(out, cmp, "");
 }
 
 static int summary(FILE *out, const struct comparison *cmp,
 		   const struct rtables *ts)
 {
+	char *advice;
+
 	fputs("<section class=\"verdict\" id=\"verdict\"><h2>What changed "
 	      "against the first column</h2>\n", out);
 	for (size_t c = 1; c < cmp->ncols; c++)
@@ -206,129 +228,380 @@ static int summary(FILE *out, const struct comparison *cmp,
 	if (cmp->ncols < 2)
 		fputs("<p class=\"answer\">One column only: nothing to compare "
 		      "it with (give several runs, or --col KEY).</p>\n", out);
+	advice = text_of(cmp, 0, advice_of);
+	if (advice != NULL && advice[0] != '\0') {
+		fputs("<p>", out);
+		lines_html(out, advice);
+		fputs("</p>\n", out);
+	}
+	free(advice);
 	if (!cmp->opts.report)
 		pre_of(out, cmp, "verdict", compare_write_verdict);
 	fputs("</section>\n", out);
 	return 0;
 }
 
-/* --- charts -------------------------------------------------------- */
+/* --- the change chart ---------------------------------------------- */
 
-/* t's geomean row: a bar per column, coloured by it. */
-static int geomean_chart(FILE *out, struct svg_colors *pal,
-			 const struct comparison *cmp, const struct rtable *t)
+/* A unit's pairs by line and column: idx[l * ncols + c] = row + 1. */
+static size_t *unit_rows(const struct comparison *cmp, const char *unit)
 {
-	long g = geomean_row_of(t);
-	struct svg_bar *bars;
-	double *v;
-	char title[256];
+	size_t *idx = calloc(cmp->nlines * cmp->ncols + 1, sizeof(*idx));
 
-	if (g < 0)
-		return 0;
-	bars = calloc(cmp->ncols, sizeof(*bars));
-	v = calloc(cmp->ncols, sizeof(*v));
-	if (bars == NULL || v == NULL) {
-		free(bars);
-		free(v);
-		return -1;
+	for (size_t i = 0; idx != NULL && i < cmp->nrows; i++) {
+		const struct compare_row *row = &cmp->rows[i];
+		if (strcmp(row->unit, unit) == 0)
+			idx[row->line * cmp->ncols + row->col] = i + 1;
 	}
-	for (size_t c = 0; c < cmp->ncols; c++) {
-		v[c] = rtable_cell(t, (size_t)g, median_col(c))->v;
-		bars[c] = (struct svg_bar){cmp->cols[c].label, v[c],
-					   cmp->cols[c].label};
-	}
-	snprintf(title, sizeof(title), "%s: geometric mean per column over "
-		 "the benchmarks every column has", t->title);
-	svg_bar_chart(out, pal, title, t->title, bars, cmp->ncols,
-		      html_wants_log(v, cmp->ncols));
-	free(bars);
-	free(v);
-	return 0;
+	return idx;
 }
 
-/* How much row r changed in any column: max |log(new/first)|, or -1. */
-static double row_change(const struct rtable *t, size_t r, size_t ncols)
+/* A row's change is drawable: both sides measured, a finite change. */
+static int drawn(const struct compare_row *row)
 {
-	double m0 = rtable_cell(t, r, median_col(0))->v, best = -1;
+	return row != NULL && isfinite(row->change);
+}
 
-	for (size_t c = 1; c < ncols && m0 > 0; c++) {
-		double m = rtable_cell(t, r, median_col(c))->v;
-		if (m > 0)
-			best = fmax(best, fabs(log(m / m0)));
+/*
+ * How much line l changed, for picking the lines to draw: a
+ * significant change first, then the largest |log(new/old)|; -1 when
+ * no column has a change to draw.
+ */
+static double line_score(const struct comparison *cmp, const size_t *idx,
+			 size_t l)
+{
+	double best = -1;
+
+	for (size_t c = 1; c < cmp->ncols; c++) {
+		const size_t k = idx[l * cmp->ncols + c];
+		const struct compare_row *row = k ? &cmp->rows[k - 1] : NULL;
+		if (!drawn(row) || row->change <= -1)
+			continue;
+		if (row->change == 0 && !(isfinite(row->change_lo) &&
+					  isfinite(row->change_hi) &&
+					  row->change_lo != row->change_hi))
+			continue; /* nothing to see: equal, no interval */
+		best = fmax(best, fabs(log1p(row->change)) +
+				  (row->significant ? 1e3 : 0));
 	}
 	return best;
 }
 
-/* Which rows the per-benchmark chart shows: the most changed, in the
- * table's order; *n in, the number chosen out. */
-static void pick_rows(const struct rtable *t, size_t ncols, unsigned char *pick,
-		      size_t *n)
+/* The first column's change of line l (its order in the chart). */
+static double line_change(const struct comparison *cmp, const size_t *idx,
+			  size_t l)
 {
-	size_t chosen = 0;
-	long g = geomean_row_of(t);
+	for (size_t c = 1; c < cmp->ncols; c++) {
+		const size_t k = idx[l * cmp->ncols + c];
+		if (k && drawn(&cmp->rows[k - 1]))
+			return cmp->rows[k - 1].change;
+	}
+	return 0;
+}
 
-	for (size_t k = 0; k < CHART_MAX_LINES; k++) {
+/*
+ * Pick up to CHART_MAX_LINES lines of the unit (pick[l] = 1), the most
+ * changed, and write them into order[] by their change, the fastest
+ * first.  How many were picked (none when no median moved); *all: how
+ * many had a change to draw.
+ */
+static size_t pick_lines(const struct comparison *cmp, const size_t *idx,
+			 unsigned char *pick, size_t *order, size_t *all)
+{
+	size_t n = 0;
+
+	int moved = 0;
+
+	*all = 0;
+	for (size_t l = 0; l < cmp->nlines; l++) {
+		*all += line_score(cmp, idx, l) >= 0;
+		moved |= line_score(cmp, idx, l) > 0;
+	}
+	while (moved && n < CHART_MAX_LINES) {
 		long best = -1;
-		double bv = -INFINITY;
-		for (size_t r = 0; r < t->nrows; r++) {
-			double v = row_change(t, r, ncols);
-			if (!pick[r] && (long)r != g && v > bv) {
+		double bv = -1;
+		for (size_t l = 0; l < cmp->nlines; l++) {
+			double v = pick[l] ? -1 : line_score(cmp, idx, l);
+			if (v > bv) {
 				bv = v;
-				best = (long)r;
+				best = (long)l;
 			}
 		}
 		if (best < 0)
 			break;
 		pick[best] = 1;
-		chosen++;
+		order[n++] = (size_t)best;
 	}
-	*n = chosen;
+	for (size_t i = 1; i < n; i++) /* insertion sort by change */
+		for (size_t j = i; j > 0 && line_change(cmp, idx, order[j]) <
+					    line_change(cmp, idx, order[j - 1]);
+		     j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	return n;
 }
 
-/* The most changed benchmarks of t: a bar per column, one colour each. */
-static int lines_chart(FILE *out, struct svg_colors *pal,
-		       const struct comparison *cmp, const struct rtable *t)
+/* A round bound above x: 1, 2 or 5 times a power of ten. */
+static double nice_above(double x)
 {
-	size_t nc = cmp->ncols, n = 0, k = 0, rows = t->nrows;
-	unsigned char *pick = calloc(rows + 1, 1);
-	struct svg_bar *bars = calloc(rows * nc + 1, sizeof(*bars));
-	char (*labels)[128] = calloc(rows * nc + 1, sizeof(*labels));
-	double *v = calloc(rows * nc + 1, sizeof(*v));
-	char title[256], col[64], name[96];
-	int rc = pick && bars && labels && v ? 0 : -1;
+	double p = pow(10, floor(log10(x)));
 
-	if (rc == 0)
-		pick_rows(t, nc, pick, &n);
-	for (size_t r = 0; rc == 0 && r < rows; r++) {
-		if (!pick[r])
-			continue;
-		tail_label(rtable_cell(t, r, 0)->text, 30, name, sizeof(name));
-		for (size_t c = 0; c < nc; c++, k++) {
-			short_label(cmp->cols[c].label, col, sizeof(col));
-			snprintf(labels[k], sizeof(labels[k]), "%.12s: %s", col,
-				 name);
-			v[k] = rtable_cell(t, r, median_col(c))->v;
-			bars[k] = (struct svg_bar){labels[k], v[k],
-						   cmp->cols[c].label};
+	return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
+}
+
+/*
+ * The axis' half range: the largest change drawn, its intervals too
+ * unless one is over four times that (then it is cut, with an arrow);
+ * at least 2%.
+ */
+static double axis_range(const struct comparison *cmp, const size_t *idx,
+			 const size_t *order, size_t n, double geo)
+{
+	double m = isfinite(geo) ? fabs(geo) : 0, r;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 1; c < cmp->ncols; c++) {
+			size_t k = idx[order[i] * cmp->ncols + c];
+			if (k && drawn(&cmp->rows[k - 1]))
+				m = fmax(m, fabs(cmp->rows[k - 1].change));
+		}
+	r = fmax(m, 0.02);
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 1; c < cmp->ncols; c++) {
+			size_t k = idx[order[i] * cmp->ncols + c];
+			const struct compare_row *row = k ? &cmp->rows[k - 1] : NULL;
+			if (!drawn(row))
+				continue;
+			if (isfinite(row->change_lo))
+				r = fmax(r, fmin(fabs(row->change_lo), 4 * fmax(m, 0.02)));
+			if (isfinite(row->change_hi))
+				r = fmax(r, fmin(fabs(row->change_hi), 4 * fmax(m, 0.02)));
+		}
+	return nice_above(r);
+}
+
+/* The x of a change on an axis of half range r, clipped to the plot. */
+static double x_of(double v, double r)
+{
+	const double w = CW - LABEL_W - RIGHT_W;
+
+	v = fmax(-r, fmin(r, v));
+	return LABEL_W + (v + r) / (2 * r) * w;
+}
+
+/* "+3.2%" with as many decimals as the axis needs. */
+static void pct(double v, double r, char *buf, size_t size)
+{
+	if (isinf(v))
+		snprintf(buf, size, "%s∞%%", v > 0 ? "+" : "-");
+	else
+		snprintf(buf, size, r < 0.1 ? "%+.1f%%" : "%+.0f%%", 100 * v);
+}
+
+static void axis(FILE *out, double r, int y0, int y1)
+{
+	char lab[32];
+
+	for (int i = -2; i <= 2; i++) {
+		double x = x_of(r * i / 2, r);
+		pct(r * i / 2, r, lab, sizeof(lab));
+		fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+			"y2=\"%d\" stroke=\"%s\"%s/><text class=\"tick\" "
+			"x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			i ? "grid" : "zero", x, y0, x, y1, i ? "#e4e4e4" : "#333",
+			i ? "" : " stroke-width=\"1.5\"", x, y0 - 6,
+			i ? lab : "0");
+	}
+}
+
+/* The words beside a change: better or worse, ~, or why not tested. */
+static void verdict_word(const struct compare_row *row, char *buf,
+			 size_t size)
+{
+	if (row->mode == COMPARE_STAT && isnan(row->p))
+		snprintf(buf, size, "n=%zu+%zu too few", row->so.n, row->sn.n);
+	else if (!row->significant)
+		snprintf(buf, size, "~");
+	else if (row->mode == COMPARE_EXACT)
+		snprintf(buf, size, "changed");
+	else
+		snprintf(buf, size, "%s", row->improvement ? "better" : "worse");
+}
+
+/* A whisker from lo to hi (a cut end gets an arrow), then the dot. */
+static void dot(FILE *out, const struct compare_row *row, const char *name,
+		const char *col, const char *color, double r, double y)
+{
+	double lo = row->change_lo, hi = row->change_hi;
+	double x = x_of(row->change, r);
+	char a[32], b[32], c[32], word[64];
+
+	if (isfinite(lo) && isfinite(hi) && lo != hi) {
+		fprintf(out, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-width=\"2\"/>", x_of(lo, r), y, x_of(hi, r), y,
+			color);
+		for (int s = -1; s <= 1; s += 2) {
+			double e = s < 0 ? lo : hi, xe = x_of(e, r);
+			if (fabs(e) > r)
+				fprintf(out, "<path d=\"M%.1f,%.1f l%d,-4 v8 z\" "
+					"fill=\"%s\"/>", xe + s * 2, y, -s * 6,
+					color);
 		}
 	}
-	if (rc == 0 && n > 0) {
-		size_t all = t->nrows - (geomean_row_of(t) >= 0);
-		if (n < all)
-			snprintf(title, sizeof(title), "%s: the %zu benchmarks "
-				 "that changed most (of %zu), a bar per column",
-				 t->title, n, all);
-		else
-			snprintf(title, sizeof(title), "%s per benchmark, a bar "
-				 "per column", t->title);
-		svg_bar_chart(out, pal, title, t->title, bars, k,
-			      html_wants_log(v, k));
+	pct(row->change, 0, a, sizeof(a));
+	pct(lo, 0, b, sizeof(b));
+	pct(hi, 0, c, sizeof(c));
+	verdict_word(row, word, sizeof(word));
+	fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
+		"fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" data-v=\"%g\">"
+		"<title>", x, y, row->significant ? color : "#fff", color,
+		row->change);
+	xml_text(out, name);
+	fputs(" in ", out);
+	xml_text(out, col);
+	fprintf(out, ": %s", a);
+	if (isfinite(lo) && isfinite(hi))
+		fprintf(out, ", 95%% interval [%s, %s]", b, c);
+	else if (row->mode == COMPARE_STAT)
+		fputs(", no interval (too few samples)", out);
+	if (!isnan(row->p))
+		fprintf(out, ", p=%.3f", row->p);
+	fprintf(out, " (%s)</title></circle>", word);
+	fprintf(out, "<text x=\"%d\" y=\"%.1f\">%s %s</text>\n",
+		CW - RIGHT_W + 8, y + 4, a, word);
+}
+
+/* The geomean line: its change against the first column, a square. */
+static void geomean_mark(FILE *out, const struct comparison *cmp,
+			 const struct rtable *t, struct svg_colors *pal,
+			 double r, int y)
+{
+	long g = geomean_row_of(t);
+	char a[32];
+
+	if (g < 0)
+		return;
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" "
+		"font-weight=\"600\">geomean</text>\n", LABEL_W - 8, y + 4);
+	for (size_t c = 1; c < cmp->ncols; c++) {
+		double v = rtable_cell(t, (size_t)g, median_col(c) + 1)->v;
+		double yc = y + 12.0 * (double)(c - 1);
+		if (!isfinite(v))
+			continue;
+		pct(v, 0, a, sizeof(a));
+		fprintf(out, "<rect class=\"geo\" x=\"%.1f\" y=\"%.1f\" "
+			"width=\"9\" height=\"9\" fill=\"%s\"><title>geomean "
+			"in ", x_of(v, r) - 4.5, yc - 4.5,
+			svg_color(pal, cmp->cols[c].label));
+		xml_text(out, cmp->cols[c].label);
+		fprintf(out, ": %s</title></rect><text x=\"%d\" y=\"%.1f\">%s"
+			"</text>\n", a, CW - RIGHT_W + 8, yc + 4, a);
 	}
+}
+
+/* A legend of the columns, when there are several to tell apart. */
+static int legend(FILE *out, const struct comparison *cmp,
+		  struct svg_colors *pal, int y)
+{
+	int x = LABEL_W;
+
+	if (cmp->ncols <= 2)
+		return 0;
+	for (size_t c = 1; c < cmp->ncols; c++) {
+		char name[40];
+		tail_label(cmp->cols[c].label, 24, name, sizeof(name));
+		fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"4.5\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\">", x, y - 4,
+			svg_color(pal, cmp->cols[c].label), x + 8, y);
+		xml_text(out, name);
+		fputs("</text>\n", out);
+		x += 40 + 7 * (int)strlen(name);
+	}
+	return 18;
+}
+
+/*
+ * Unit t's most changed benchmarks: per line a dot per column at its
+ * change against the first, its confidence interval a whisker, and a
+ * line at 0; the geomean first.  0, 1 when there was nothing to draw,
+ * -1 out of memory.
+ */
+static int change_chart(FILE *out, struct svg_colors *pal,
+			const struct comparison *cmp, const struct rtable *t)
+{
+	size_t nc = cmp->ncols, n, all, *order = NULL;
+	size_t *idx = unit_rows(cmp, t->title);
+	unsigned char *pick = calloc(cmp->nlines + 1, 1);
+	long g = geomean_row_of(t);
+	double geo = g >= 0 && nc > 1 ? rtable_cell(t, (size_t)g, 3)->v : NAN;
+	int step = 6 + 12 * (int)(nc - 1), y, h, lg = nc > 2 ? 18 : 0;
+	double r;
+	char title[512], name[96];
+
+	order = calloc(CHART_MAX_LINES, sizeof(*order));
+	if (idx == NULL || pick == NULL || order == NULL) {
+		n = (size_t)-1;
+		goto out;
+	}
+	n = pick_lines(cmp, idx, pick, order, &all);
+	if (n == 0)
+		goto out;
+	r = axis_range(cmp, idx, order, n, geo);
+	h = TOP + lg + step * (int)(n + (g >= 0)) + 10;
+	if (n < all)
+		snprintf(title, sizeof(title), "%s: the %zu most changed of %zu "
+			 "benchmarks, against %s", t->title, n, all,
+			 cmp->cols[0].label);
+	else
+		snprintf(title, sizeof(title), "%s: %zu %s, against %s",
+			 t->title, n, n == 1 ? "benchmark" : "benchmarks",
+			 cmp->cols[0].label);
+	fprintf(out, "<figure class=\"chart\"><svg class=\"changes\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"", CW, h,
+		CW, h);
+	xml_text(out, title);
+	fputs("\"><text class=\"title\" x=\"8\" y=\"16\">", out);
+	xml_text(out, title);
+	fprintf(out, "</text><text class=\"tick\" x=\"8\" y=\"30\">the "
+		"change of the medians, its whisker the change's %.0f%% "
+		"interval; filled: significant (p &lt; %.2f), hollow: not, or "
+		"too few samples to tell</text>\n", 100 * cmp->opts.confidence,
+		cmp->opts.alpha);
+	legend(out, cmp, pal, TOP - 4);
+	axis(out, r, TOP + lg, h - 6);
+	y = TOP + lg + step / 2;
+	if (g >= 0) {
+		geomean_mark(out, cmp, t, pal, r, y - 6 * (int)(nc - 2));
+		y += step;
+	}
+	for (size_t i = 0; i < n; i++, y += step) {
+		size_t l = order[i];
+		double yc = y - 6.0 * (double)(nc - 2);
+		tail_label(cmp->lines[l], 58, name, sizeof(name));
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+			LABEL_W - 8, yc + 4);
+		xml_text(out, name);
+		fputs("<title>", out);
+		xml_text(out, cmp->lines[l]);
+		fputs("</title></text>\n", out);
+		for (size_t c = 1; c < nc; c++, yc += 12) {
+			size_t k = idx[l * nc + c];
+			if (k && drawn(&cmp->rows[k - 1]))
+				dot(out, &cmp->rows[k - 1], cmp->lines[l],
+				    cmp->cols[c].label,
+				    svg_color(pal, cmp->cols[c].label), r, yc);
+		}
+	}
+	fputs("</svg></figure>\n", out);
+out:
+	free(idx);
 	free(pick);
-	free(bars);
-	free(labels);
-	free(v);
-	return rc;
+	free(order);
+	return n == (size_t)-1 ? -1 : n == 0;
 }
 
 /* --- the page ------------------------------------------------------ */
@@ -370,18 +643,43 @@ static void wide_table(FILE *out, const struct rtable *t, size_t id)
 	fputs("</div>\n", out);
 }
 
+/* The rows of t but the geomean: its benchmarks. */
+static size_t benchmarks_of(const struct rtable *t)
+{
+	return t->nrows - (geomean_row_of(t) >= 0);
+}
+
+/*
+ * A unit's section: the change chart, or the sentence that says why
+ * there is none (derived from another metric's timing, or nothing
+ * changed); then its table, collapsed.
+ */
 static int unit_section(FILE *out, struct svg_colors *pal,
 			const struct comparison *cmp, const struct rtable *t,
 			size_t i)
 {
+	int rc = 0;
+
 	fprintf(out, "<section class=\"suite\" id=\"u%zu\"><h2>", i);
 	xml_text(out, t->title);
 	fputs("</h2>\n", out);
-	if (geomean_chart(out, pal, cmp, t) != 0 ||
-	    lines_chart(out, pal, cmp, t) != 0)
+	if (unit_is_derived(cmp, t->title))
+		fputs("<p>From the same measurement as the metric each of "
+		      "these benchmarks is judged by, so not drawn nor "
+		      "counted again: its changes are that metric's.</p>\n",
+		      out);
+	else if (cmp->ncols > 1)
+		rc = change_chart(out, pal, cmp, t);
+	if (rc == 1)
+		fprintf(out, "<p>No median changed, in any of its %zu "
+			"benchmarks.</p>\n", benchmarks_of(t));
+	if (rc < 0)
 		return -1;
+	fprintf(out, "<details class=\"more\"><summary>the table: %zu "
+		"benchmarks, each column's median</summary>\n",
+		benchmarks_of(t));
 	wide_table(out, t, i);
-	fputs("</section>\n", out);
+	fputs("</details>\n</section>\n", out);
 	return 0;
 }
 
