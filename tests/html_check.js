@@ -17,9 +17,12 @@
 // scenario with the line rate.  RXB_SCREENSHOT=FILE.png saves the first
 // screen.
 //
-// With "runs=N", a page of N runs: a paragraph per run against the first,
-// a geomean chart with a bar per run, per-benchmark charts with a colour
-// per run.
+// With "runs=N", a page of N runs (rxbench report A B ..., rxbench
+// compare): a paragraph per run against the first, change charts (svg
+// class "changes": a dot per benchmark and run against the first, a line
+// at 0) with a dot colour per run, one with the geomean's change per run.
+// With "plain", results without markup-like strings (a make bench run):
+// none is looked for in the text.
 //
 // Before anything is opened, at 1280x1000 it measures the page's height
 // (document.scrollingElement.scrollHeight) and prints it in screens of
@@ -32,7 +35,7 @@
 // never drawn under an engine's name.  RXB_SCREENSHOT_FULL=FILE.png saves
 // the whole closed page at 1280 wide.
 //
-// usage: html_check.js CHROMIUM REPORT.html [charts] [runs=N] [screens=N]
+// usage: html_check.js CHROMIUM REPORT.html [charts] [plain] [runs=N] [screens=N]
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -135,6 +138,10 @@ const probe = `(() => {
 				points: Array.from(g.querySelectorAll('circle.pt')).map((c) => c.dataset.v).join(' ') };
 		}),
 		legend: s.querySelectorAll('text.legend').length,
+		// a change chart (several runs): its dots' colours, geomean marks, line at 0
+		dotColours: new Set(Array.from(s.querySelectorAll('circle.pt')).map((c) => c.getAttribute('stroke'))).size,
+		geo: s.querySelectorAll('rect.geo').length,
+		zero: s.querySelectorAll('line.zero').length,
 		// heatmap rows (cells by y): each row's ratios and colours
 		rows: Object.values(Array.from(s.querySelectorAll('rect.cell')).reduce((rows, c) => {
 			(rows[c.getAttribute('y')] = rows[c.getAttribute('y')] || []).push(
@@ -247,7 +254,7 @@ async function main() {
 	check(page.scripts === 1, 'expected only the report\'s own <script>, found ' + page.scripts);
 	check(page.imgs === 0, 'an <img> from the results was parsed as markup');
 	check(!page.injected, 'a script from the results ran');
-	for (const s of mode === 'charts' ? [] : RUNS ? ['<script>alert(1)<_script>'] :
+	for (const s of mode === 'charts' || modes.includes('plain') ? [] : RUNS ? ['<script>alert(1)<_script>'] :
 		['<script>alert(1)<_script>', '<script>alert("x")</script> & \'quotes\' | pipes',
 		'<img_src_x_onerror_alert(2)>'])
 		check(page.text.includes(s), 'text not shown literally: ' + s);
@@ -303,14 +310,15 @@ async function main() {
 			'a chart of the base scenario (the harness floor) by engine');
 	}
 	if (RUNS) {
-		// a paragraph per run against the first; every per-benchmark
-		// chart has a bar of each run's colour; each run's context shown
+		// a paragraph per run against the first; every change chart
+		// has a dot colour per run after the first and its line at 0,
+		// one the geomean's change of each
 		check(page.answers === RUNS - 1, `expected ${RUNS - 1} answers (a run against the first each), found ${page.answers}`);
-		const per = page.charts.filter((c) => c.kind === 'bars' && /a bar per column/.test(c.title));
-		check(per.length > 0 && per.every((c) => c.colours === RUNS),
-			'a per-benchmark chart without a colour per run: ' + per.map((c) => c.title + ' ' + c.colours).join('; '));
-		check(page.charts.some((c) => /geometric mean per column/.test(c.title) && c.bars === RUNS),
-			'no geomean chart with a bar per run');
+		const changes = page.charts.filter((c) => c.kind === 'changes');
+		check(changes.length > 0 && changes.every((c) => c.dotColours === RUNS - 1 && c.zero === 1),
+			'a change chart without a dot colour per run against the first, or its line at 0: ' +
+			changes.map((c) => `${c.title} (${c.dotColours} colours, ${c.zero} zero lines)`).join('; '));
+		check(changes.some((c) => c.geo === RUNS - 1), 'no change chart with the geomean\'s change per run');
 		check(page.text.includes('What changed against the first column'), 'no summary of the changes');
 	}
 	check(page.sorted && page.sorted.up && page.sorted.down, 'a table did not sort: ' + JSON.stringify(page.sorted));

@@ -5,8 +5,9 @@
 # text, no chart of more than 12 series, no header cut, heatmaps coloured
 # per row, the harness floor under its own name.  The page of a `make
 # bench` run (data/report/bench.json: every suite, engine and strategy)
-# and of the golden run must be at most 10 screens of 1,000 px tall as
-# they open (1280 wide, nothing expanded).  Exits 77 (ctest: skipped)
+# and of the golden run, and rxbench compare's page of two such runs, must
+# be at most 10 screens of 1,000 px tall as they open (1280 wide, nothing
+# expanded).  Exits 77 (ctest: skipped)
 # only when chromium is not installed.
 # usage: test_html.sh path/to/rxbench
 set -u
@@ -62,4 +63,21 @@ PY
 for want in 'host-b' 'host-c' 'against <b>'; do
 	grep -q "$want" "$tmp/runs.html" || { echo "FAIL: the page of several runs lacks '$want'"; exit 1; }
 done
-node "$here/html_check.js" "$chromium" "$tmp/runs.html" runs=3
+node "$here/html_check.js" "$chromium" "$tmp/runs.html" runs=3 || exit 1
+
+# rxbench compare of two make bench runs (bench.json, and a copy with re2
+# 25% slower and hyperscan 20% faster): at most 10 screens as it opens
+/usr/bin/python3 - "$here/data/report/bench.json" "$tmp/bench-b.json" <<'PY' || { echo "FAIL: could not write the second make bench run"; exit 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["context"]["host"] = "host-b"
+for b in d["benchmarks"]:
+    factor = {"re2": 1.25, "hyperscan": 0.8}.get(b.get("keys", {}).get("engine"))
+    for m in b.get("metrics", []) if factor else []:
+        if m["unit"] == "ns/op":
+            m["samples"] = [v * factor for v in m["samples"]]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$rx" compare "$here/data/report/bench.json" "$tmp/bench-b.json" -o "$tmp/compare.html" || {
+	echo "FAIL: rxbench compare of two make bench runs -o FILE.html exited $?"; exit 1; }
+node "$here/html_check.js" "$chromium" "$tmp/compare.html" plain runs=2 screens=10
