@@ -160,6 +160,9 @@ expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- scan -engines=re2 -pattern=ab
 expect 0 "BenchmarkScan/engine=re2/pattern=abc" -- scan --engines=re2 --pattern abc --corpus "$tmp/c.txt" --benchtime=0m0.01s --no-alloc --no-results
 expect 2 "--benchtime=1m30x" -- scan --benchtime=1m30x
 expect 2 "unknown option --engine; did you mean --engines?" -- scan --engine=re2
+expect 2 "unknown option --modle; did you mean --model?" -- run scan --modle grep
+expect 2 "unknown engine 'pcre-jit'; did you mean pcre2-jit?" -- run scan --engines=pcre-jit
+expect 2 "unknown option '--versoin'" -- --versoin
 expect 2 "unknown option --frobnicate (see" -- run scan --frobnicate
 
 # grep model counts lines

@@ -303,11 +303,34 @@ static void run_usage(FILE *f, int scan)
 
 /* --- engines and suites ------------------------------------------ */
 
+/* The engines a user would name: the test-only ones (noop, crash,
+ * hang) are left out of lists and suggestions, not refused. */
 static void print_engine_names(FILE *f)
 {
-	for (size_t i = 0; i < engine_count; i++)
-		fprintf(f, "%s%s", i ? ", " : "", engine_table[i]->name);
+	int first = 1;
+
+	for (size_t i = 0; i < engine_count; i++) {
+		if (engine_table[i]->caps & CAP_TEST_ONLY)
+			continue;
+		fprintf(f, "%s%s", first ? "" : ", ", engine_table[i]->name);
+		first = 0;
+	}
 	fputc('\n', f);
+}
+
+static const char *closest(const char *const *names, size_t count,
+			   const char *tok, size_t n);
+
+/* The engine name closest to tok (--engines=pcre-jit: pcre2-jit), or NULL. */
+static const char *engine_near(const char *tok)
+{
+	const char *names[64];
+	size_t k = 0;
+
+	for (size_t i = 0; i < engine_count && k < 64; i++)
+		if (!(engine_table[i]->caps & CAP_TEST_ONLY))
+			names[k++] = engine_table[i]->name;
+	return closest(names, k, tok, strlen(tok));
 }
 
 static void print_suite_names(FILE *f)
@@ -345,8 +368,10 @@ static int select_engines(struct run_args *a)
 				"%s\n", tok, missing);
 			rc = -1;
 		} else if (e == NULL) {
-			fprintf(stderr, "rxbench: unknown engine '%s'; engines "
-				"built: ", tok);
+			const char *near = engine_near(tok);
+			fprintf(stderr, "rxbench: unknown engine '%s'; %s%s%s"
+				"engines built: ", tok, near ? "did you mean " : "",
+				near ? near : "", near ? "? " : "");
 			print_engine_names(stderr);
 			rc = -1;
 		} else if (a->nengines < 32) {
@@ -494,47 +519,61 @@ static int spelled_out(char **av, const char *optarg_, const char *name)
 	return 0;
 }
 
-/* Edits (insert, delete, substitute) between a[0..n) and b; names are
- * short (an option's), longer ones count as far. */
+/* Edits (insert, delete, substitute, swap two neighbours: the optimal
+ * string alignment distance) between a[0..n) and b; names are short (an
+ * option's, an engine's), longer ones count as far.  --modle is one
+ * edit from --model, as --mode is. */
 static size_t edits(const char *a, size_t n, const char *b)
 {
-	size_t m = strlen(b), row[64];
+	size_t m = strlen(b), d[64][64];
 
 	if (n >= 63 || m >= 63)
 		return SIZE_MAX;
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = i;
 	for (size_t j = 0; j <= m; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= n; i++) {
-		size_t diag = row[0];
-		row[0] = i;
+		d[0][j] = j;
+	for (size_t i = 1; i <= n; i++)
 		for (size_t j = 1; j <= m; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
-	}
-	return row[m];
+	return d[n][m];
 }
 
-/* The option name closest to tok[0..n) within two edits, or NULL. */
-static const char *near_miss(const struct opt_index *x, const char *tok,
-			     size_t n)
+/* Of the names, the closest to tok[0..n) within two edits, or NULL; of
+ * two as close, the one whose length is nearer n (--modle: --model, not
+ * --mode). */
+static const char *closest(const char *const *names, size_t count,
+			   const char *tok, size_t n)
 {
 	const char *best = NULL;
-	size_t d = 3;
+	size_t d = 3, dl = 0;
 
-	for (size_t k = 0; k < x->n; k++) {
-		size_t e = edits(tok, n, x->name[k]);
-		if (e < d) {
+	for (size_t k = 0; k < count; k++) {
+		size_t e = edits(tok, n, names[k]), l = strlen(names[k]);
+		size_t ll = l > n ? l - n : n - l;
+		if (e < d || (e == d && best != NULL && ll < dl)) {
 			d = e;
-			best = x->name[k];
+			dl = ll;
+			best = names[k];
 		}
 	}
 	return best;
+}
+
+/* The option name closest to tok[0..n), or NULL. */
+static const char *near_miss(const struct opt_index *x, const char *tok,
+			     size_t n)
+{
+	return closest(x->name, x->n, tok, n);
 }
 
 /* "unknown option --engine; did you mean --engines? (see ...)" */

@@ -112,7 +112,11 @@ int main(int argc, char **argv)
 	c = command_find(argv[1]);
 	if (c != NULL)
 		return c->fn(argc - 1, argv + 1);
-	fprintf(stderr, "rxbench: unknown command '%s'\n", argv[1]);
+	if (argv[1][0] == '-') /* --versoin: not a command */
+		fprintf(stderr, "rxbench: unknown option '%s' (rxbench takes "
+			"--help, --version, or a command first)\n", argv[1]);
+	else
+		fprintf(stderr, "rxbench: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
 }
