@@ -1208,7 +1208,9 @@ static void trust(struct sbuf *b, const struct doubts *w,
 			  "than their group) not ranked;", w->partial,
 			  d->complete);
 	if (w->unsup > 0 && !brief)
-		sb_printf(b, " %zu not supported by their engine;", w->unsup);
+		sb_printf(b, " %zu not supported (by their engine or, in "
+			  "fqdn, by their strategy: each named under \"not "
+			  "measured\");", w->unsup);
 	if (b->s[b->n - 1] != ':')
 		b->s[b->n - 1] = '.';
 	else if (brief)
