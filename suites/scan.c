@@ -35,6 +35,7 @@ enum scan_model { MODEL_COUNT, MODEL_GREP };
 
 #define SCAN_MAX_PATTERN (1 << 20) /* bytes of one --patterns-file line */
 #define SCAN_CORPUS_SIZE (1u << 20) /* the built-in corpus */
+#define SCAN_NAME_BYTES 32 /* of a pattern in its benchmark name */
 
 struct scan_pattern {
 	char *name;
@@ -133,23 +134,55 @@ static int add_pattern(struct scan_run *r, const char *name, const char *re,
 	return 0;
 }
 
-/* A user pattern's name: its text made name-safe, numbered if repeated
- * (r->names finds repeats in O(1): 100,000 patterns load at once). */
+/*
+ * A benchmark name's level holds a pattern as it can: Go's benchmark
+ * format ends a name at white space (benchstat splits the line into
+ * fields there) and '/' separates its levels.  So its printable ASCII
+ * bytes stay as they are ('=' too: every reader of a level, benchstat's
+ * included, splits it at its first '='), but white space becomes '_' (go
+ * test's own rule for b.Run names), '/' becomes `\x2f` (readable, and the
+ * pattern's own spelling of '/'), and every other byte (controls, DEL,
+ * bytes above 0x7e: names are ASCII) '_'.  The first SCAN_NAME_BYTES bytes
+ * of s only; a '-' before the digits that end it becomes '_' (benchstat
+ * reads "GPL-3" as GOMAXPROCS 3).  The pattern itself is recorded whole
+ * in the row's inputs ("pattern"), and a name repeated gets "#N".
+ */
+static void scan_name_part(const char *s, size_t len, char *out, size_t size)
+{
+	size_t j = 0, n = len < SCAN_NAME_BYTES ? len : SCAN_NAME_BYTES;
+
+	for (size_t i = 0; i < n && j + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '/')
+			j += (size_t)snprintf(out + j, size - j, "\\x2f");
+		else
+			out[j++] = c > ' ' && c < 0x7f ? (char)c : '_';
+	}
+	out[j] = '\0';
+	while (j > 0 && out[j - 1] >= '0' && out[j - 1] <= '9')
+		j--;
+	if (j > 0 && out[j] != '\0' && out[j - 1] == '-')
+		out[j - 1] = '_';
+}
+
+/* A user pattern's name: its text made name-safe, numbered "#N" if
+ * repeated, as go test numbers a repeated b.Run name (r->names finds
+ * repeats in O(1): 100,000 patterns load at once). */
 static int add_user_pattern(struct scan_run *r, const char *re, size_t len,
 			    long line)
 {
-	char name[48];
+	char name[192];
 	size_t l;
 
 	if (r->names.slot == NULL && strset_init(&r->names, 64) != 0)
 		return -1;
-	bench_name_part(re, len < 32 ? len : 32, name, sizeof(name));
+	scan_name_part(re, len, name, sizeof(name) - 24);
 	if (name[0] == '\0')
 		snprintf(name, sizeof(name), "empty");
 	l = strlen(name);
 	for (size_t k = r->npats + 1; strset_find(&r->names, name, strlen(name),
 						  NULL); k++)
-		snprintf(name + (l > 36 ? 36 : l), 12, "#%zu", k);
+		snprintf(name + l, sizeof(name) - l, "#%zu", k);
 	if (strset_add(&r->names, name, strlen(name), 0) < 0)
 		return -1;
 	if (add_pattern(r, name, re, len, 0, 0, 1) != 0)
@@ -240,8 +273,12 @@ static void scan_config_release(void *cfg)
 
 #define SCAN_OPT(f) offsetof(struct scan_config, f)
 static const struct opt_spec scan_options[] = {
-	{"pattern", "RE", "a pattern (repeatable)", OPT_CALL, 0, 0, 0,
-	 opt_pattern},
+	{"pattern", "RE", "a pattern (repeatable); its benchmark name holds\n"
+	 "its first 32 bytes: printable ASCII as it\n"
+	 "is but white space as '_', '/' as \\x2f,\n"
+	 "other bytes as '_'; a repeated name gets\n"
+	 "#N; the pattern whole is the row's input\n"
+	 "\"pattern\"", OPT_CALL, 0, 0, 0, opt_pattern},
 	{"patterns-file", "FILE", "one pattern per line; blank lines and lines\n"
 	 "starting with # are skipped", OPT_TEXT,
 	 SCAN_OPT(patterns_path), 0, 0, NULL},
