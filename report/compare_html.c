@@ -343,12 +343,26 @@ static size_t pick_lines(const struct comparison *cmp, const size_t *idx,
 	return n;
 }
 
-/* A round bound above x: 1, 2 or 5 times a power of ten. */
-static double nice_above(double x)
+/*
+ * The axis is of log(new/old), so that halving and doubling are as far
+ * from 0, and a change of 50x (B/op from almost nothing) does not flatten
+ * the others; its half range is the log of a round ratio.
+ */
+static double nice_ratio_log(double l)
 {
-	double p = pow(10, floor(log10(x)));
+	static const double ratio[] = {1.02, 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10,
+				       100, 1e3, 1e4, 1e5, 1e6};
+	size_t i = 0;
 
-	return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
+	while (i + 1 < sizeof(ratio) / sizeof(ratio[0]) && log(ratio[i]) < l)
+		i++;
+	return log(ratio[i]);
+}
+
+/* log(1 + v): a change on the axis (-inf for -100%). */
+static double lg(double v)
+{
+	return v > -1 ? log1p(v) : -INFINITY;
 }
 
 /*
@@ -359,45 +373,70 @@ static double nice_above(double x)
 static double axis_range(const struct comparison *cmp, const size_t *idx,
 			 const size_t *order, size_t n, double geo)
 {
-	double m = isfinite(geo) ? fabs(geo) : 0, r;
+	double m = isfinite(lg(geo)) ? fabs(lg(geo)) : 0, r;
 
 	for (size_t i = 0; i < n; i++)
 		for (size_t c = 1; c < cmp->ncols; c++) {
 			size_t k = idx[order[i] * cmp->ncols + c];
-			if (k && drawn(&cmp->rows[k - 1]))
-				m = fmax(m, fabs(cmp->rows[k - 1].change));
+			if (k && drawn(&cmp->rows[k - 1]) &&
+			    isfinite(lg(cmp->rows[k - 1].change)))
+				m = fmax(m, fabs(lg(cmp->rows[k - 1].change)));
 		}
-	r = fmax(m, 0.02);
+	m = fmax(m, log(1.02));
+	r = m;
 	for (size_t i = 0; i < n; i++)
 		for (size_t c = 1; c < cmp->ncols; c++) {
 			size_t k = idx[order[i] * cmp->ncols + c];
 			const struct compare_row *row = k ? &cmp->rows[k - 1] : NULL;
 			if (!drawn(row))
 				continue;
-			if (isfinite(row->change_lo))
-				r = fmax(r, fmin(fabs(row->change_lo), 4 * fmax(m, 0.02)));
-			if (isfinite(row->change_hi))
-				r = fmax(r, fmin(fabs(row->change_hi), 4 * fmax(m, 0.02)));
+			if (isfinite(lg(row->change_lo)))
+				r = fmax(r, fmin(fabs(lg(row->change_lo)), 4 * m));
+			if (isfinite(lg(row->change_hi)))
+				r = fmax(r, fmin(fabs(lg(row->change_hi)), 4 * m));
 		}
-	return nice_above(r);
+	return nice_ratio_log(r);
 }
 
 /* The x of a change on an axis of half range r, clipped to the plot. */
 static double x_of(double v, double r)
 {
 	const double w = CW - LABEL_W - RIGHT_W;
+	double l = fmax(-r, fmin(r, lg(v)));
 
-	v = fmax(-r, fmin(r, v));
-	return LABEL_W + (v + r) / (2 * r) * w;
+	return LABEL_W + (l + r) / (2 * r) * w;
 }
 
-/* "+3.2%" with as many decimals as the axis needs. */
-static void pct(double v, double r, char *buf, size_t size)
+/* Is change v beyond an axis of half range r (its mark cut)? */
+static int beyond(double v, double r)
 {
-	if (isinf(v))
-		snprintf(buf, size, "%s∞%%", v > 0 ? "+" : "-");
+	return !(fabs(lg(v)) <= r);
+}
+
+/* "+3.2%", or "×12" and "÷12" from ten times on. */
+static void pct(double v, char *buf, size_t size)
+{
+	double x = v + 1 > 1 ? v + 1 : 1 / (v + 1);
+
+	if (isinf(v) && v > 0)
+		snprintf(buf, size, "+∞%%");
+	else if (x >= 10 && v + 1 > 0)
+		snprintf(buf, size, x >= 100 ? "%s%.0f" : "%s%.3g",
+			 v > 0 ? "×" : "÷", x);
 	else
-		snprintf(buf, size, r < 0.1 ? "%+.1f%%" : "%+.0f%%", 100 * v);
+		snprintf(buf, size, "%+.1f%%", 100 * v);
+}
+
+/* A tick's label: the change at log-ratio l, as round as it reads. */
+static void tick(double l, char *buf, size_t size)
+{
+	double v = expm1(l);
+
+	if (v + 1 >= 10 || v + 1 <= 0.1)
+		pct(v, buf, size);
+	else
+		snprintf(buf, size, fabs(v) >= 0.1 ? "%+.0f%%" : "%+.1f%%",
+			 100 * v);
 }
 
 static void axis(FILE *out, double r, int y0, int y1)
@@ -405,8 +444,8 @@ static void axis(FILE *out, double r, int y0, int y1)
 	char lab[32];
 
 	for (int i = -2; i <= 2; i++) {
-		double x = x_of(r * i / 2, r);
-		pct(r * i / 2, r, lab, sizeof(lab));
+		double x = LABEL_W + (i + 2) / 4.0 * (CW - LABEL_W - RIGHT_W);
+		tick(r * i / 2, lab, sizeof(lab));
 		fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 			"y2=\"%d\" stroke=\"%s\"%s/><text class=\"tick\" "
 			"x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
@@ -445,15 +484,15 @@ static void dot(FILE *out, const struct compare_row *row, const char *name,
 			color);
 		for (int s = -1; s <= 1; s += 2) {
 			double e = s < 0 ? lo : hi, xe = x_of(e, r);
-			if (fabs(e) > r)
+			if (beyond(e, r))
 				fprintf(out, "<path d=\"M%.1f,%.1f l%d,-4 v8 z\" "
 					"fill=\"%s\"/>", xe + s * 2, y, -s * 6,
 					color);
 		}
 	}
-	pct(row->change, 0, a, sizeof(a));
-	pct(lo, 0, b, sizeof(b));
-	pct(hi, 0, c, sizeof(c));
+	pct(row->change, a, sizeof(a));
+	pct(lo, b, sizeof(b));
+	pct(hi, c, sizeof(c));
 	verdict_word(row, word, sizeof(word));
 	fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
 		"fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" data-v=\"%g\">"
@@ -491,7 +530,7 @@ static void geomean_mark(FILE *out, const struct comparison *cmp,
 		double yc = y + 12.0 * (double)(c - 1);
 		if (!isfinite(v))
 			continue;
-		pct(v, 0, a, sizeof(a));
+		pct(v, a, sizeof(a));
 		fprintf(out, "<rect class=\"geo\" x=\"%.1f\" y=\"%.1f\" "
 			"width=\"9\" height=\"9\" fill=\"%s\"><title>geomean "
 			"in ", x_of(v, r) - 4.5, yc - 4.5,
