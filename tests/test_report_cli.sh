@@ -77,6 +77,77 @@ expect 0 "other-host: $tmp/b2.json, host=other-host" -- compare "$tmp/a.json" "$
 expect 2 "two benchmarks in column pcre2" -- compare "$tmp/a.json" "$tmp/b.json" --col engine
 expect 2 "--threshold is compare's" -- report "$tmp/a.json" "$tmp/b.json" --threshold=5%
 
+# the summary counts benchmarks, each judged once by its suite's metric
+# (MB/s is ns/op's timing again); with too few samples it says, once,
+# what to run: the count make bench takes
+check() { # check WHAT COMMAND...: count a pass when COMMAND succeeds
+	local what=$1; shift
+	if "$@"; then pass=$((pass + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi
+}
+"$rx" compare "$tmp/a.json" "$tmp/b.json" >"$tmp/ab.txt"
+advice='untested: 1 sample a side is too few for the U test; run with --count=4 or more (make bench does).'
+check "not one line of advice on 1-sample runs: $(grep -c untested "$tmp/ab.txt")" \
+	[ "$(grep -cxF "$advice" "$tmp/ab.txt")" = 1 ]
+check "no summary of 1-sample runs: $(grep against "$tmp/ab.txt")" \
+	grep -qxF "$tmp/b.json against $tmp/a.json, by ns/op (scan): of 2 benchmarks in both, 2 untested." "$tmp/ab.txt"
+check "MB/s counted again" grep -qxF "MB/s (scan): from the same measurement as the metric each benchmark is judged by; shown, not counted again." "$tmp/ab.txt"
+root=$(cd "$(dirname "$0")/.." && pwd)
+made=$(sed -n 's/^BENCH_FLAGS ?=.*--count=\([0-9]*\).*/\1/p' "$root/Makefile")
+check "make bench takes --count=$made, compare advises $advice" \
+	grep -qF "run with --count=$made or more" "$tmp/ab.txt"
+for x in a4 b4; do
+	"$rx" scan --engines=pcre2,re2 --pattern abc --corpus "$tmp/c.txt" "${fast[@]}" --count=4 -o "$tmp/$x.json" >/dev/null
+done
+"$rx" compare "$tmp/a4.json" "$tmp/b4.json" >"$tmp/ab4.txt"
+sum=$(grep -o '[0-9]* \(faster\|slower\|unchanged\)' "$tmp/ab4.txt" | awk '{s += $1} END {print s + 0}')
+check "4 samples a side: every benchmark judged, once: $(grep against "$tmp/ab4.txt")" \
+	[ "$sum" = 2 ]
+check "advice given on 4-sample runs" eval '! grep -q untested "$tmp/ab4.txt"'
+grep -q 'p=[0-9.]* n=4+4' "$tmp/ab4.txt" && pass=$((pass + 1)) || { echo "FAIL: no p-value at 4+4"; fail=$((fail + 1)); }
+# the page: a change chart (dots at the change with their whiskers,
+# a line at 0) and the summary first
+"$rx" compare "$tmp/a4.json" "$tmp/b4.json" -o "$tmp/ab4.html"
+for want in '<svg class="changes"' 'class="zero"' '<circle class="pt"' 'class="ci"' \
+	'by ns/op (scan): of 2 benchmarks in both'; do
+	check "the compare page lacks $want" grep -qF "$want" "$tmp/ab4.html"
+done
+check "the page draws absolute bars" eval '! grep -q "rect class=\"bar\"" "$tmp/ab4.html"'
+
+# --col engine on a payload run: the base scenario (no engine, the
+# harness floor) is neither the first column nor in every "Not in" list
+pb=(run payload --engines=pcre2,re2 --scenarios=base,literal --pcap "$(dirname "$0")/data/payload/http.pcap" --benchtime=3x --quiet)
+"$rx" "${pb[@]}" -o "$tmp/pbase.json" >/dev/null 2>&1
+"$rx" compare "$tmp/pbase.json" --col engine >"$tmp/pcol.txt"
+check "--col engine: the engine-less column first: $(sed -n 2p "$tmp/pcol.txt")" \
+	grep -q '^  pcre2: ' <(sed -n 2p "$tmp/pcol.txt")
+check "--col engine: base not listed apart" grep -qxF 'Without engine (compared with nothing) (1):' "$tmp/pcol.txt"
+check "--col engine: base in a Not in list" eval '! grep -q "^Not in" "$tmp/pcol.txt"'
+check "--col engine: re2 not judged by Mpps once: $(grep against "$tmp/pcol.txt")" \
+	grep -qF 're2 against pcre2, by Mpps (payload): of 1 benchmark in both, 1 untested.' "$tmp/pcol.txt"
+# sizes fixed by what was built and exact counts get no p-value
+check "B/db tested" grep -q '^Payload/scenario=literal/size=pcap .*constant n=1+1' "$tmp/pcol.txt"
+check "matches tested" grep -q '^Payload/scenario=literal/size=pcap .*exact n=1+1' "$tmp/pcol.txt"
+
+# make bench: its samples, and the last run kept as previous.json (a
+# stand-in rxbench records its arguments; deps and build are not made)
+mkdir -p "$tmp/fake"
+cat >"$tmp/fake/rxbench" <<'SH'
+#!/bin/sh
+case $1 in
+run) for a; do [ "$prev" = -o ] && out=$a; prev=$a; done; echo "$*" >"$out" ;;
+report) cp "$2" "$4" ;;
+esac
+SH
+chmod +x "$tmp/fake/rxbench"
+for i in 1 2; do
+	make -s -C "$root" -o deps -o build bench BUILD="$tmp/fake" RESULTS="$tmp/mb" BENCH_FLAGS="--count=$i" >"$tmp/mb$i.out"
+done
+check "make bench does not say how to compare with the run before" \
+	grep -qF "make bench: against the run before: $tmp/fake/rxbench compare $tmp/mb/previous.json $tmp/mb/latest.json" "$tmp/mb2.out"
+check "make bench keeps the last run as previous.json" \
+	[ "$(cat "$tmp/mb/previous.json" 2>&1)" = "run --count=1 -o $tmp/mb/latest.json" ]
+check "make bench's run" [ "$(cat "$tmp/mb/latest.json")" = "run --count=2 -o $tmp/mb/latest.json" ]
+
 # payload's inputs: the capture's size and sha256 (a copy elsewhere
 # pairs, the same path with other bytes is refused or shown), the rules'
 # counts and the sha256 of their conditions
