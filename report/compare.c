@@ -1460,6 +1460,27 @@ void compare_write_advice(FILE *out, const struct comparison *cmp,
 	summary_derived(out, cmp, lead, 0);
 }
 
+/*
+ * A run timed on a loaded machine (its context's "busy", which run
+ * records when the load average exceeded half the CPUs) is named once:
+ * between two such runs of one build, changes of 8 to 35% passed the U
+ * test at 4 to 6 samples, so its wall-time verdicts are the load's as
+ * much as the change's.  Instruction counts are not affected.
+ */
+static void summary_load(FILE *out, const struct comparison *cmp,
+			 const char *lead)
+{
+	for (size_t i = 0; i < cmp->nin; i++) {
+		const char *busy = results_config_get(cmp->in[i].res, "busy");
+		const char *m = results_config_get(cmp->in[i].res, "measure");
+		if (busy == NULL || (m != NULL && strncmp(m, "instructions", 12) == 0))
+			continue;
+		fprintf(out, "%sloaded: %s was timed with %s; its changes may be "
+			"that work's (--measure=instructions counts exactly)\n",
+			lead, cmp->in[i].label, busy);
+	}
+}
+
 /* --threshold's verdict: ok, or FAIL and the regressions. */
 static void gate(FILE *out, const struct comparison *cmp, int md)
 {
@@ -1498,6 +1519,7 @@ static void verdict(FILE *out, const struct comparison *cmp, int md)
 		summary(out, cmp, c, lead, md);
 	summary_advice(out, cmp, lead);
 	summary_derived(out, cmp, lead, md);
+	summary_load(out, cmp, lead);
 	if (md && cmp->ncols > 1)
 		fputc('\n', out);
 	gate(out, cmp, md);

@@ -195,6 +195,19 @@ expect 2 "rxbench: --heap-budget=-1: not a size such as 16MiB" -- "${fq[@]}" --h
 sed 's/"compile-budget": "1ms"/"compile-budget": "soon"/' "$tmp/f.json" >"$tmp/fbad.json"
 expect 2 "rxbench: suite fqdn: configuration compile-budget: 'soon' is not a duration such as 50ms" -- report "$tmp/fbad.json"
 
+# a run timed on a loaded machine (its context's "busy") is named once by compare
+/usr/bin/python3 - "$tmp/r.json" "$tmp/busy.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["context"].pop("busy", None)  # this machine may have been loaded
+json.dump(d, open(sys.argv[1] + ".idle", "w"))
+d["context"]["busy"] = "load average 5.11 over 2 CPUs when the timing started: other work shares the machine"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect 0 "loaded: $tmp/busy.json was timed with load average 5.11 over 2 CPUs" -- compare "$tmp/r.json.idle" "$tmp/busy.json"
+if "$rx" compare "$tmp/r.json.idle" "$tmp/r.json.idle" | grep -q '^loaded:'; then
+	echo "FAIL: compare names a load no run recorded"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+
 # progress: a line on stderr only when it is a terminal, never with --quiet
 "$rx" scan --engines=pcre2 --pattern abc --corpus "$tmp/c.txt" --benchtime=3x --count=2 --no-alloc >/dev/null 2>"$tmp/err"
 if grep -q elapsed "$tmp/err"; then echo "FAIL: progress on a stderr that is no terminal"; fail=$((fail + 1)); fi
