@@ -3,8 +3,10 @@
  *
  * Models (rebar's): `count` counts the matches in the whole corpus as one
  * op; `grep` counts the lines that match (GNU grep's lines: split at
- * '\n', a '\r' before it is part of the line).  The suite is a generator
- * of cases, one per pattern x engine, for the one pipeline of
+ * '\n', a '\r' before it is part of the line); `set` runs every pattern
+ * at once, as grep -f does, on every line (scan_set.c).  The suite is a
+ * generator of cases, one per pattern x engine (the set: one per engine),
+ * for the one pipeline of
  * suites/case.h: every engine's answer (is_match on the corpus and the
  * model's count) is compared with the expected answer of its class,
  * computed by the reference matcher (suites/reference.h) from the pattern
@@ -23,6 +25,7 @@
 #include "harness/interrupt.h"
 #include "suites/case.h"
 #include "suites/reference.h"
+#include "suites/scan_int.h"
 #include "suites/strset.h"
 
 #include <errno.h>
@@ -31,26 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum scan_model { MODEL_COUNT, MODEL_GREP };
-
 #define SCAN_MAX_PATTERN (1 << 20) /* bytes of one --patterns-file line */
 #define SCAN_CORPUS_SIZE (1u << 20) /* the built-in corpus */
 #define SCAN_NAME_BYTES 32 /* of a pattern in its benchmark name */
-
-struct scan_pattern {
-	char *name;
-	char *re;
-	size_t len;
-	unsigned flags; /* enum engine_flag */
-	unsigned needs; /* enum engine_cap */
-	int user;       /* from the command line: --flags applies */
-	long line;      /* its line in --patterns-file; 0: --pattern */
-	long expect_first; /* built-in corpus: leftmost-first count, or -1 */
-	long expect_lines; /* built-in corpus: matching lines, or -1 */
-	struct ref_regex *ref; /* the reference; NULL when out of its reach */
-	int ref_rc;            /* ref_compile()'s status */
-	char ref_why[160];     /* why there is no reference */
-};
 
 /*
  * The built-in set: benchmarks as data, as rebar keeps them.  needs: what
@@ -73,31 +59,6 @@ static const struct {
 	{"line-start", "^The ", ENGINE_MULTILINE, 0, 117, 117},
 	{"pri-ate", "pri[a-z]*ate", 0, 0, 3328, 3011},
 	{"no-match", "zqxj[0-9]+", 0, 0, 0, 0},
-};
-
-/* What the command line chose (suites/options.h fills it). */
-struct scan_config {
-	const char **patterns; /* --pattern, in order (argv's strings) */
-	size_t npatterns, cap;
-	const char *patterns_path; /* --patterns-file */
-	const char *corpus_path;   /* --corpus */
-	enum scan_model model;     /* --model */
-	unsigned flags;            /* --flags: every user pattern */
-};
-
-/* One run: what prepare() builds; the benchmarks point into it. */
-struct scan_run {
-	const struct scan_config *cfg;
-	enum scan_model model; /* cfg's, for short */
-	struct scan_pattern *pats;
-	size_t npats, cap;
-	struct corpus corpus;
-	struct line *lines;
-	long nlines;
-	struct case_table table; /* pattern x engine */
-	struct strset names;     /* of user patterns */
-	struct runner_bytes *rin; /* a runner's inputs: the corpus, or lines */
-	size_t nrin;
 };
 
 static int add_pattern(struct scan_run *r, const char *name, const char *re,
@@ -147,7 +108,7 @@ static int add_pattern(struct scan_run *r, const char *name, const char *re,
  * reads "GPL-3" as GOMAXPROCS 3).  The pattern itself is recorded whole
  * in the row's inputs ("pattern"), and a name repeated gets "#N".
  */
-static void scan_name_part(const char *s, size_t len, char *out, size_t size)
+void scan_name_part(const char *s, size_t len, char *out, size_t size)
 {
 	size_t j = 0, n = len < SCAN_NAME_BYTES ? len : SCAN_NAME_BYTES;
 
@@ -222,8 +183,7 @@ static int opt_flags(void *cfg, const char *v, char *err, size_t size)
 	return 0;
 }
 
-/* flags as --flags letters ("" for none) into buf (>= SCAN_NFLAGS + 1). */
-static void flags_text(unsigned flags, char *buf)
+void scan_flags_text(unsigned flags, char *buf)
 {
 	size_t j = 0;
 
@@ -259,8 +219,10 @@ static int opt_model(void *cfg, const char *v, char *err, size_t size)
 		c->model = MODEL_COUNT;
 	else if (strcmp(v, "grep") == 0)
 		c->model = MODEL_GREP;
+	else if (strcmp(v, "set") == 0)
+		c->model = MODEL_SET;
 	else {
-		snprintf(err, size, "use count or grep");
+		snprintf(err, size, "use count, grep or set");
 		return -1;
 	}
 	return 0;
@@ -284,7 +246,12 @@ static const struct opt_spec scan_options[] = {
 	 SCAN_OPT(patterns_path), 0, 0, NULL},
 	{"corpus", "FILE", "the haystack (default: 1 MiB generated prose)",
 	 OPT_TEXT, SCAN_OPT(corpus_path), 0, 0, NULL},
-	{"model", "count|grep", "matches in the file, or matching lines",
+	{"model", "count|grep|set", "matches in the file, matching lines, or\n"
+	 "set: every pattern at once on each line, as\n"
+	 "grep -f (the lines any matches and which\n"
+	 "patterns match each; match_ids, a native set\n"
+	 "or each pattern in turn: input \"set\");\n"
+	 "named Scan/engine=E/patterns=FILE/model=set",
 	 OPT_CALL, 0, 0, 0, opt_model},
 	{"flags", "ismau", "for every user pattern: caseless, dotall,\n"
 	 "multiline, anchored, UTF-8", OPT_CALL, 0, 0, 0, opt_flags},
@@ -346,11 +313,15 @@ static int check_utf8_corpus(const struct scan_run *r)
 	return -1;
 }
 
-/* The built-in table, with its expected answers when the corpus is ours. */
+/* The built-in table, with its expected answers when the corpus is ours;
+ * as a set, the patterns without flags of their own (8 of 10): a set is
+ * compiled with one set of flags, as grep -f reads every pattern alike. */
 static int add_builtin_patterns(struct scan_run *r)
 {
 	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
 		struct scan_pattern *p;
+		if (r->model == MODEL_SET && builtin[i].flags != 0)
+			continue;
 		if (add_pattern(r, builtin[i].name, builtin[i].re,
 				strlen(builtin[i].re), builtin[i].flags,
 				builtin[i].needs, 0) != 0)
@@ -417,8 +388,7 @@ struct scan_answer {
 	long answer;  /* the count, or the matching lines (grep model) */
 };
 
-/* The lines of r as a runner's inputs (engines/runner.h): n of them at in. */
-static void lines_as_inputs(const struct scan_run *r, struct runner_bytes *in)
+void scan_lines_as_inputs(const struct scan_run *r, struct runner_bytes *in)
 {
 	for (long i = 0; i < r->nlines; i++)
 		in[i] = (struct runner_bytes){r->lines[i].p, r->lines[i].len};
@@ -433,7 +403,7 @@ static long grep_count_runner(const struct scan_run *r, void *h)
 	long hits = ENGINE_ERR_NOMEM;
 
 	if (in != NULL && hit != NULL) {
-		lines_as_inputs(r, in);
+		scan_lines_as_inputs(r, in);
 		hits = runner_is_match_each(h, in, n, hit);
 	}
 	for (size_t i = 0; hits >= 0 && i < n; i++)
@@ -556,8 +526,7 @@ static int scan_expect(void *st, const struct case_item *c, void *out,
 
 /* --- the case pipeline's operations ---------------------------------- */
 
-/* " (offset N)" when the engine knows where the error is, else "". */
-static const char *offset_text(long offset, char *buf, size_t size)
+const char *scan_offset_text(long offset, char *buf, size_t size)
 {
 	if (offset < 0)
 		return "";
@@ -583,11 +552,11 @@ static int scan_compile(void *arg, const struct case_item *c, void **h,
 	if (rc == ENGINE_ERR_COMPILE && p->ref != NULL) {
 		snprintf(why, size, "a valid pattern %s cannot compile: %s%s",
 			 c->e->name, err.msg,
-			 offset_text(err.offset, off, sizeof(off)));
+			 scan_offset_text(err.offset, off, sizeof(off)));
 		return ENGINE_ERR_UNSUPPORTED;
 	}
 	snprintf(why, size, "%s%s", err.msg,
-		 offset_text(err.offset, off, sizeof(off)));
+		 scan_offset_text(err.offset, off, sizeof(off)));
 	return rc;
 }
 
@@ -665,7 +634,7 @@ static int scan_runner_bench(struct scan_run *r, struct case_item *c,
 		if (r->rin == NULL)
 			return -1;
 		if (grep)
-			lines_as_inputs(r, r->rin);
+			scan_lines_as_inputs(r, r->rin);
 		else
 			r->rin[0] = (struct runner_bytes){r->corpus.data,
 							  r->corpus.len};
@@ -773,7 +742,7 @@ static int scan_add_cases(struct scan_run *r, struct suite_ctx *ctx, size_t i)
 		if (case_add(&r->table, name, label, e, needs,
 			     gated ? gate : NULL, i, scan_class(r, e), p) != 0)
 			return -1;
-		flags_text(p->flags, flags);
+		scan_flags_text(p->flags, flags);
 		if (case_input(&r->table, "pattern", p->re, p->len) != 0 ||
 		    case_input(&r->table, "flags", flags, strlen(flags)) != 0)
 			return -1;
@@ -794,6 +763,7 @@ static void scan_cleanup(void *run)
 	}
 	free(r->pats);
 	strset_release(&r->names);
+	scan_set_free(r->set);
 	free(r->lines);
 	free(r->rin);
 	corpus_release(&r->corpus);
@@ -803,8 +773,7 @@ static void scan_cleanup(void *run)
 /* Up to 60 bytes of p's pattern for a message: a pattern that is not
  * UTF-8 has its bytes above 0x7e written \xHH (controls are escaped by
  * the caller); "..." after a longer one. */
-static void pattern_shown(const struct scan_pattern *p, char *buf,
-			  size_t size)
+void scan_pattern_shown(const struct scan_pattern *p, char *buf, size_t size)
 {
 	size_t n = p->len > 60 ? 60 : p->len, o = 0;
 	int hex = engine_utf8_invalid(p->re, p->len) >= 0;
@@ -876,7 +845,7 @@ static int check_syntax(const struct scan_run *r)
 				 r->cfg->patterns_path, p->line);
 		else
 			snprintf(where, sizeof(where), "--pattern");
-		pattern_shown(p, shown, sizeof(shown));
+		scan_pattern_shown(p, shown, sizeof(shown));
 		snprintf(msg, sizeof(msg), "%s: pattern %s: %s (no engine ran)",
 			 where, shown, why);
 		msg_escape_controls(msg, sizeof(msg));
@@ -902,7 +871,10 @@ static void *scan_prepare(struct suite_ctx *ctx, const void *cfg)
 		scan_ref_compile(&r->pats[i]);
 	if (check_syntax(r) != 0)
 		goto fail;
-	for (size_t i = 0; i < r->npats && !interrupt_signal(); i++)
+	if (r->model == MODEL_SET && scan_set_add_cases(r, ctx) != 0)
+		goto fail;
+	for (size_t i = 0; r->model != MODEL_SET && i < r->npats &&
+			   !interrupt_signal(); i++)
 		if (scan_add_cases(r, ctx, i) != 0)
 			goto fail;
 	if (case_run(&r->table, ctx) == -1)
@@ -915,18 +887,25 @@ fail:
 
 /* The report's verdict and tables (report/layout_decl.h). */
 static const char *const scan_layout[] = {
-	"verdict by=pattern who=engine metric=ns/op show=MB/s overall=1 "
+	/* the count and grep models' rows have a pattern= level, the set
+	   model's a patterns= level instead: a verdict by a key no result has
+	   (`?`) is left out, so a run shows the verdict of its model */
+	"verdict by=pattern? who=engine metric=ns/op show=MB/s overall=1 "
 	"question='Which engine scans this corpus fastest, per pattern and "
 	"overall?'",
 	"table title='ns/op per engine' rows=pattern cols=engine "
 	"metrics=ns/op",
-	"table rows=pattern,engine metrics=ns/op,MB/s,matches,B/op,allocs/op",
+	"table split=patterns? rows=pattern?,engine "
+	"metrics=ns/op,MB/s,matches,B/op,allocs/op",
+	"verdict by=patterns? who=engine metric=ns/op show=MB/s,matches,ids "
+	"question='Which engine runs the whole pattern set fastest, as grep "
+	"-f does (each line: does any pattern match, and which)?'",
 	NULL,
 };
 
 const struct suite suite_scan = {
 	.name = "scan",
-	.desc = "count matches (or matching lines) of patterns in a corpus",
+	.desc = "count matches, matching lines or a set's lines in a corpus",
 	.in_default = 1,
 	/* an op is a whole corpus (milliseconds): 200 ms is tens of ops */
 	.default_benchtime_ns = 200e6,

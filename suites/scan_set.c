@@ -1,0 +1,687 @@
+/*
+ * scan_set.c - the scan suite's set model (--model set): every pattern at
+ * once, as a grep user runs a patterns file (grep -f, RE2::Set, a
+ * Hyperscan database, PCRE2 in a loop).
+ *
+ * One case per engine: the whole set compiled once, with --flags for
+ * every pattern.  An engine that lacks a capability one pattern needs, or
+ * refuses one, runs none of them: grep -f too takes the file whole or
+ * not at all.  Its answer, on each corpus line (the grep model's: without
+ * its '\n', a '\r' before it kept), is which patterns match the line
+ * (match_ids): the lines any pattern matches, the lines is_match says
+ * match, and per pattern the lines it matches, each count with a digest
+ * of the line numbers behind it, so that a right count on wrong lines is
+ * no agreement.  The answer is in parts (suites/case.h), part 0 the
+ * match-any lines and part 1 + i pattern i's; each part is verified alone
+ * against the reference run pattern by pattern on every line where the
+ * reference reaches the pattern (part 0 where it reaches every one), else
+ * by a strict majority of at least three libraries, else unverified.
+ *
+ * The timed op is match_ids on every line: both answers at once.  An
+ * engine without a native set (engine_set_native(): re2, hyperscan and
+ * rust-regex have one) has the adapter's own loop, each pattern tried in
+ * turn on the line (engines/inturn.h; a runner's loop in its language);
+ * the row's input "set" says which.  No alternation is built: joined as
+ * (?:a)|(?:b) patterns change meaning (backreference numbers, (?|...),
+ * repeated group names), and one match of the alternation says nothing
+ * of the other patterns.
+ */
+#define _GNU_SOURCE
+#include "suites/scan_int.h"
+
+#include "engines/runner.h"
+#include "harness/interrupt.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A runner's answers come in requests of about this many id bytes. */
+#define SET_RUNNER_BATCH ((size_t)16 << 20)
+
+/* One part of a set's answer: compared as bytes, so padding is zero. */
+struct set_part {
+	unsigned char set;     /* enum case_part */
+	unsigned char pad[7];
+	long lines;            /* lines matched (part 0: by any pattern) */
+	long is_match;         /* part 0: lines is_match says match; else 0 */
+	uint64_t digest;       /* of those lines' numbers: set_digest() */
+};
+
+struct scan_set {
+	struct case_ops ops;       /* the set's, sized to it */
+	struct engine_pattern *ep; /* r->pats' patterns, in order */
+	unsigned *needs;           /* each pattern's capabilities */
+	size_t n;
+	unsigned flags;            /* the set's (--flags) */
+	unsigned char *ids;        /* n bytes: match_ids' out, per op */
+	char name[200];            /* the patterns= level */
+};
+
+/*
+ * The digest of a part's lines: FNV-1a's 64-bit step on each line's
+ * number (1 for the first), in order: h = (h ^ line) * 0x100000001b3 from
+ * 0xcbf29ce484222325 (tests/test_scan_set.sh computes it the same way).
+ */
+#define SET_DIGEST_START UINT64_C(0xcbf29ce484222325)
+
+static void set_digest(struct set_part *p, long line)
+{
+	p->lines++;
+	p->digest = (p->digest ^ (uint64_t)(line + 1)) *
+		    UINT64_C(0x100000001b3);
+}
+
+static struct set_part *set_parts(const void *answer)
+{
+	return (struct set_part *)answer;
+}
+
+/* Part k opened: answered, nothing counted yet. */
+static void set_open(struct set_part *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->set = CASE_PART_SET;
+	p->digest = SET_DIGEST_START;
+}
+
+/* "pattern 3 (rules.txt:7: `a+b`)", "pattern 2 (`a+b`)": pattern i. */
+static void set_pattern_text(const struct scan_run *r, size_t i, char *buf,
+			     size_t size)
+{
+	const struct scan_pattern *p = &r->pats[i];
+	char shown[300], where[300] = "";
+
+	scan_pattern_shown(p, shown, sizeof(shown));
+	if (p->line > 0)
+		snprintf(where, sizeof(where), "%s:%ld: ",
+			 r->cfg->patterns_path, p->line);
+	snprintf(buf, size, "pattern %zu (%s`%s`)", i + 1, where, shown);
+	msg_escape_controls(buf, size);
+}
+
+/* --- answers --------------------------------------------------------- */
+
+/* Line i's ids (n bytes) and is_match m into the parts; any: k > 0. */
+static void set_tally(struct set_part *parts, size_t n, long i, long k,
+		      int m, const unsigned char *ids)
+{
+	const unsigned char *q = ids, *end = ids + n;
+
+	if (k > 0)
+		set_digest(&parts[0], i);
+	parts[0].is_match += m;
+	while (q < end && (q = memchr(q, 1, (size_t)(end - q))) != NULL) {
+		set_digest(&parts[1 + (q - ids)], i);
+		q++;
+	}
+}
+
+/* A runner's answer: match_ids and is_match of lines [from, from + b). */
+static int set_runner_batch(const struct scan_run *r, void *h,
+			    const struct runner_bytes *in, long from, size_t b,
+			    struct set_part *parts, long *k, unsigned char *hit,
+			    unsigned char *ids)
+{
+	size_t n = r->set->n;
+	int rc = runner_answers(h, RUNNER_OP_MATCH_IDS, in + from, b, k, ids);
+
+	if (rc == 0)
+		rc = runner_is_match_each(h, in + from, b, hit);
+	for (size_t j = 0; rc == 0 && j < b; j++)
+		set_tally(parts, n, from + (long)j, k[j], hit[j], ids + j * n);
+	return rc;
+}
+
+/* The answer on a runner: a request per batch of lines. */
+static int set_answer_runner(const struct scan_run *r, void *h,
+			     struct set_part *parts)
+{
+	size_t n = r->set->n, lines = r->nlines ? (size_t)r->nlines : 1;
+	size_t b = SET_RUNNER_BATCH / n ? SET_RUNNER_BATCH / n : 1;
+	struct runner_bytes *in = calloc(lines, sizeof(*in));
+	long *k;
+	unsigned char *hit, *ids;
+	int rc = ENGINE_ERR_NOMEM;
+
+	b = b < lines ? b : lines;
+	k = calloc(b, sizeof(*k));
+	hit = malloc(b);
+	ids = malloc(b * n);
+	if (in != NULL && k != NULL && hit != NULL && ids != NULL) {
+		scan_lines_as_inputs(r, in);
+		rc = 0;
+	}
+	for (long from = 0; rc == 0 && from < r->nlines; from += (long)b) {
+		size_t left = (size_t)(r->nlines - from);
+		rc = set_runner_batch(r, h, in, from, left < b ? left : b,
+				      parts, k, hit, ids);
+	}
+	free(in);
+	free(k);
+	free(hit);
+	free(ids);
+	return rc;
+}
+
+/* case_ops.answer: match_ids and is_match on every line. */
+static int set_answer(void *st, const struct case_item *c, void *out)
+{
+	const struct scan_run *r = st;
+	struct set_part *parts = set_parts(out);
+	size_t n = r->set->n;
+
+	for (size_t k = 0; k <= n; k++)
+		set_open(&parts[k]);
+	if (c->e->kind == ENGINE_RUNNER)
+		return set_answer_runner(r, c->h, parts);
+	for (long i = 0; i < r->nlines; i++) {
+		const struct line *l = &r->lines[i];
+		long k = c->e->match_ids(c->h, l->p, l->len, r->set->ids);
+		int m = k < 0 ? 0 : c->e->is_match(c->h, l->p, l->len);
+		if (k < 0 || m < 0)
+			return k < 0 ? (int)k : m;
+		set_tally(parts, n, i, k, m, r->set->ids);
+	}
+	return 0;
+}
+
+/* --- the expected answer --------------------------------------------- */
+
+/* Pattern i's part from the reference; hit[line] set where it matches. */
+static void set_ref_part(const struct scan_run *r, size_t i,
+			 struct set_part *part, unsigned char *hit)
+{
+	const struct ref_regex *re = r->pats[i].ref;
+
+	set_open(part);
+	for (long l = 0; l < r->nlines; l++) {
+		if (!ref_is_match(re, r->lines[l].p, r->lines[l].len))
+			continue;
+		set_digest(part, l);
+		hit[l] = 1;
+	}
+}
+
+/* "; out of its reach: 2 patterns (the first, pattern 3 (`a(?=b)`): why)" */
+static void set_unreached_text(const struct scan_run *r, size_t unreached,
+			       size_t first, char *buf, size_t size)
+{
+	char what[400];
+
+	if (unreached == 0) {
+		buf[0] = '\0';
+		return;
+	}
+	set_pattern_text(r, first, what, sizeof(what));
+	snprintf(buf, size, "; out of its reach: %zu pattern%s "
+		 "(%s%.300s: %.150s)", unreached, unreached == 1 ? "" : "s",
+		 unreached == 1 ? "" : "the first, ", what,
+		 r->pats[first].ref_why);
+}
+
+/*
+ * case_ops.expect: the reference, pattern by pattern on every line; the
+ * match-any part only when it reaches every pattern (a line only an
+ * unreached pattern matches would be missing).
+ */
+static int set_expect(void *st, const struct case_item *c, void *out,
+		      char *by, size_t size)
+{
+	const struct scan_run *r = st;
+	struct set_part *parts = set_parts(out);
+	size_t n = r->set->n, unreached = 0, first = 0;
+	unsigned char *hit = calloc(r->nlines ? (size_t)r->nlines : 1, 1);
+	char why[600];
+
+	(void)c;
+	if (hit == NULL)
+		return CASE_REF_ERROR;
+	memset(out, 0, (n + 1) * sizeof(*parts));
+	for (size_t i = 0; i < n; i++) {
+		if (r->pats[i].ref != NULL)
+			set_ref_part(r, i, &parts[1 + i], hit);
+		else if (unreached++ == 0)
+			first = i;
+	}
+	if (unreached == 0) {
+		set_open(&parts[0]);
+		for (long l = 0; l < r->nlines; l++)
+			if (hit[l])
+				set_digest(&parts[0], l);
+		parts[0].is_match = parts[0].lines;
+	}
+	free(hit);
+	set_unreached_text(r, unreached, first, why, sizeof(why));
+	snprintf(by, size, "reference, each pattern on every line%s", why);
+	return unreached == n ? CASE_REF_NONE : CASE_REF_OK;
+}
+
+/* --- answers in words ------------------------------------------------ */
+
+/* Each pattern's lines, comma-separated ("?": a part left out), into
+ * buf[0..size), cut with "..." where they no longer fit. */
+static void set_counts_text(const struct set_part *parts, size_t n,
+			    char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 1; i <= n; i++) {
+		char one[32];
+		int w;
+		if (parts[i].set == CASE_PART_SET)
+			w = snprintf(one, sizeof(one), "%s%ld",
+				     i > 1 ? "," : "", parts[i].lines);
+		else
+			w = snprintf(one, sizeof(one), "%s?", i > 1 ? "," : "");
+		if (at + (size_t)w + 4 > size) {
+			snprintf(buf + at, size - at, "...");
+			return;
+		}
+		memcpy(buf + at, one, (size_t)w + 1);
+		at += (size_t)w;
+	}
+}
+
+/*
+ * "matching lines 12 (is_match 12, digest 0123456789abcdef); patterns
+ * matching: 2 of 3; lines per pattern: 5,0,9" ("?" where a part is left
+ * out: an expected answer nothing computed).
+ */
+static void set_describe(void *st, const struct case_item *c,
+			 const void *answer, char *buf, size_t size)
+{
+	const struct scan_run *r = st;
+	const struct set_part *parts = set_parts(answer);
+	size_t n = r->set->n, any = 0, known = 0;
+	char lines[100], counts[400];
+
+	(void)c;
+	for (size_t i = 1; i <= n; i++) {
+		known += parts[i].set == CASE_PART_SET;
+		any += parts[i].set == CASE_PART_SET && parts[i].lines > 0;
+	}
+	if (parts[0].set == CASE_PART_SET)
+		snprintf(lines, sizeof(lines), "%ld (is_match %ld, digest "
+			 "%016llx)", parts[0].lines, parts[0].is_match,
+			 (unsigned long long)parts[0].digest);
+	else
+		snprintf(lines, sizeof(lines), "?");
+	set_counts_text(parts, n, counts, sizeof(counts));
+	snprintf(buf, size, "matching lines %s; patterns matching: %zu of "
+		 "%zu%s; lines per pattern: %s", lines, any, n,
+		 known < n ? " (of those known)" : "", counts);
+}
+
+/* --- where an answer differs ----------------------------------------- */
+
+/*
+ * The engine's and the reference's word on line l for part k (0: any
+ * pattern), into *got and *want.  0, or -1 when either cannot say.
+ */
+static int set_line_says(const struct scan_run *r, const struct case_item *c,
+			 size_t k, long l, int *got, int *want)
+{
+	const struct line *ln = &r->lines[l];
+	size_t n = r->set->n;
+	long m = c->e->match_ids(c->h, ln->p, ln->len, r->set->ids);
+
+	if (m < 0)
+		return -1;
+	*got = k == 0 ? m > 0 : r->set->ids[k - 1];
+	*want = 0;
+	for (size_t i = (k == 0 ? 0 : k - 1); i < (k == 0 ? n : k); i++)
+		*want |= ref_is_match(r->pats[i].ref, ln->p, ln->len);
+	return 0;
+}
+
+/* Part k's first line where the engine and the reference differ, asked
+ * again in this process (the answer came from a child, which got there):
+ * "; first at line 7 (it says 1, the reference 0): `text`". */
+static void set_first_line(const struct scan_run *r, const struct case_item *c,
+			   size_t k, char *buf, size_t size)
+{
+	for (size_t i = (k == 0 ? 0 : k - 1); i < (k == 0 ? r->set->n : k); i++)
+		if (r->pats[i].ref == NULL)
+			return; /* the reference cannot say */
+	for (long l = 0; l < r->nlines && !interrupt_signal(); l++) {
+		int got, want;
+		char text[300];
+		if (set_line_says(r, c, k, l, &got, &want) != 0)
+			return;
+		if (got == want)
+			continue;
+		msg_escape_bytes(r->lines[l].p, r->lines[l].len, text,
+				 sizeof(text));
+		snprintf(buf, size, "; first at line %ld (it says %d, the "
+			 "reference %d): `%s`", l + 1, got, want, text);
+		return;
+	}
+}
+
+/* Does part k of g differ from the known part k of w? */
+static int set_differs(const struct set_part *g, const struct set_part *w,
+		       size_t k)
+{
+	return w[k].set == CASE_PART_SET &&
+	       memcmp(&g[k], &w[k], sizeof(*g)) != 0;
+}
+
+/* case_ops.explain: the first pattern whose lines differ (else the lines
+ * any pattern matches), and its first line that differs. */
+static void set_explain(void *st, const struct case_item *c, const void *got,
+			const void *want, char *buf, size_t size)
+{
+	const struct scan_run *r = st;
+	const struct set_part *g = set_parts(got), *w = set_parts(want);
+	size_t k = 1, at;
+	char what[400] = "the lines any pattern matches", ism[40] = "",
+	     wism[40] = "";
+
+	while (k <= r->set->n && !set_differs(g, w, k))
+		k++;
+	if (k > r->set->n)
+		k = 0;
+	if (k == 0 && !set_differs(g, w, 0)) {
+		snprintf(buf, size, "no part differs");
+		return;
+	}
+	if (k > 0)
+		set_pattern_text(r, k - 1, what, sizeof(what));
+	else
+		snprintf(ism, sizeof(ism), "is_match %ld, ", g[0].is_match);
+	if (k == 0)
+		snprintf(wism, sizeof(wism), "is_match %ld, ", w[0].is_match);
+	at = (size_t)snprintf(buf, size, "%s: %ld lines (%sdigest %016llx) "
+			      "where %ld (%sdigest %016llx) were expected",
+			      what, g[k].lines, ism,
+			      (unsigned long long)g[k].digest, w[k].lines, wism,
+			      (unsigned long long)w[k].digest);
+	if (at < size && c->e->kind != ENGINE_RUNNER)
+		set_first_line(r, c, k, buf + at, size - at);
+}
+
+/* --- compiling and timing -------------------------------------------- */
+
+/* case_ops.compile: the whole set; an error names the pattern. */
+static int set_compile(void *st, const struct case_item *c, void **h,
+		       char *why, size_t size)
+{
+	const struct scan_run *r = st;
+	const struct scan_set *s = r->set;
+	struct engine_error err = {0, -1, -1, ""};
+	char what[400], buf[32];
+	int rc = c->e->compile(s->ep, s->n, s->flags, h, &err);
+	const char *off;
+
+	if (rc == 0)
+		return 0;
+	off = scan_offset_text(err.offset, buf, sizeof(buf));
+	if (err.pattern < 0 || (size_t)err.pattern >= s->n) {
+		snprintf(why, size, "%s%s", err.msg, off);
+		return rc;
+	}
+	set_pattern_text(r, (size_t)err.pattern, what, sizeof(what));
+	/* a pattern the reference compiled is valid PCRE syntax: an engine
+	   that refuses it has reached a limit of its own */
+	if (rc == ENGINE_ERR_COMPILE && r->pats[err.pattern].ref != NULL) {
+		snprintf(why, size, "%s is valid, and %s cannot compile it: "
+			 "%s%s (a set runs whole or not at all)", what,
+			 c->e->name, err.msg, off);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	snprintf(why, size, "%s: %s%s", what, err.msg, off);
+	return rc;
+}
+
+/* The timed op: match_ids on every line. */
+static int set_run(void *arg, uint64_t n)
+{
+	const struct case_item *c = arg;
+	const struct scan_run *r = c->st;
+	volatile long sink = 0;
+
+	for (uint64_t k = 0; k < n; k++)
+		for (long i = 0; i < r->nlines; i++) {
+			long m = c->e->match_ids(c->h, r->lines[i].p,
+						 r->lines[i].len, r->set->ids);
+			if (m < 0)
+				return (int)m;
+			sink += m > 0;
+		}
+	(void)sink;
+	return 0;
+}
+
+/* A runner's op: match_ids on every line, timed by the runner. */
+static int set_runner_bench(struct scan_run *r, struct case_item *c,
+			    struct bench *b)
+{
+	struct runner_work w = {RUNNER_OP_MATCH_IDS, 0, &c->h, 1, NULL, 0,
+				NULL, 0, RUNNER_REWRITE_NONE};
+
+	if (r->rin == NULL) {
+		r->rin = calloc(r->nlines ? (size_t)r->nlines : 1,
+				sizeof(*r->rin));
+		if (r->rin == NULL)
+			return -1;
+		scan_lines_as_inputs(r, r->rin);
+		r->nrin = (size_t)r->nlines;
+	}
+	w.inputs = r->rin;
+	w.ninputs = r->nrin;
+	return case_runner_bench(b, c->h, &w);
+}
+
+/* Lines matched and (line, pattern) pairs of a verified answer. */
+static double set_pairs(const struct scan_run *r, const struct set_part *p)
+{
+	double pairs = 0;
+
+	for (size_t i = 1; i <= r->set->n; i++)
+		pairs += (double)p[i].lines;
+	return pairs;
+}
+
+static int set_bench(void *st, struct case_item *c, const void *answer,
+		     struct bench *b)
+{
+	struct scan_run *r = st;
+	const struct set_part *p = set_parts(answer);
+
+	b->run = set_run;
+	b->arg = c;
+	b->bytes_per_op = (double)r->corpus.len;
+	b->extra[0] = (struct bench_metric){"matches", BETTER_EXACT,
+					    (double)p[0].lines};
+	b->extra[1] = (struct bench_metric){"ids", BETTER_EXACT,
+					    set_pairs(r, p)};
+	b->nextra = 2;
+	if (c->e->kind == ENGINE_RUNNER && r->nlines > 0)
+		return set_runner_bench(r, c, b);
+	return 0;
+}
+
+static void set_release(void *st, struct case_item *c)
+{
+	(void)st;
+	c->e->free(c->h);
+}
+
+/* Why engine e cannot run the set, into why; 0 when it can. */
+static int set_gate(const struct scan_run *r, const struct engine *e,
+		    char *why, size_t size)
+{
+	const struct scan_set *s = r->set;
+	size_t first = s->n, more = 0;
+	char what[400], caps[256], more_text[160];
+
+	if (e->match_ids == NULL) {
+		snprintf(why, size, "%s has no match_ids (which patterns of a "
+			 "set match)", e->name);
+		return 1;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (s->needs[i] & ~e->caps) {
+			more += first < s->n;
+			first = first < s->n ? first : i;
+		}
+	if (first == s->n)
+		return 0;
+	set_pattern_text(r, first, what, sizeof(what));
+	engine_caps_format(s->needs[first] & ~e->caps, caps, sizeof(caps));
+	snprintf(more_text, sizeof(more_text), ", and %zu more pattern%s "
+		 "need%s what %s lacks", more, more == 1 ? "" : "s",
+		 more == 1 ? "s" : "", e->name);
+	snprintf(why, size, "%.300s needs %.150s, which %s lacks%.120s (a set "
+		 "runs whole "
+		 "or not at all)", what, caps, e->name, more ? more_text : "");
+	return 1;
+}
+
+/* case_ops.voter: every engine's answer is held to the same lines. */
+static int set_voter(void *st, const struct case_item *c,
+		     const struct engine *e, int *klass)
+{
+	char why[800];
+
+	(void)c;
+	*klass = 0;
+	return set_gate(st, e, why, sizeof(why));
+}
+
+static const struct case_ops scan_set_ops = {
+	.part_name = "line count",
+	.compile = set_compile,
+	.answer = set_answer,
+	.expect = set_expect,
+	.describe = set_describe,
+	.explain = set_explain,
+	.bench = set_bench,
+	.release = set_release,
+	.voter = set_voter,
+};
+
+/* --- the set and its cases ------------------------------------------- */
+
+/* The patterns= level: the file's name, "+N" for --pattern's beside it;
+ * "args-N" for --pattern's alone; "built-in". */
+static void set_name(const struct scan_run *r, char *buf, size_t size)
+{
+	const char *path = r->cfg->patterns_path, *base;
+	char part[160];
+
+	if (path == NULL) {
+		snprintf(buf, size, r->cfg->npatterns ? "args-%zu" : "built-in",
+			 r->cfg->npatterns);
+		return;
+	}
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	scan_name_part(base, strlen(base), part, sizeof(part));
+	if (r->cfg->npatterns)
+		snprintf(buf, size, "%s+%zu", part, r->cfg->npatterns);
+	else
+		snprintf(buf, size, "%s", part[0] ? part : "file");
+}
+
+/* r's patterns as a set in a new r->set.  0, or -1 out of memory. */
+static int set_build(struct scan_run *r)
+{
+	struct scan_set *s = calloc(1, sizeof(*s));
+
+	r->set = s;
+	if (s == NULL)
+		return -1;
+	s->n = r->npats;
+	s->ep = calloc(s->n, sizeof(*s->ep));
+	s->needs = calloc(s->n, sizeof(*s->needs));
+	s->ids = calloc(s->n, 1);
+	if (s->ep == NULL || s->needs == NULL || s->ids == NULL)
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct scan_pattern *p = &r->pats[i];
+		s->ep[i] = (struct engine_pattern){p->re, p->len};
+		s->needs[i] = p->needs |
+			      (p->ref ? ref_needs(p->ref)
+				      : engine_pattern_needs(p->re, p->len));
+	}
+	s->flags = r->npats ? r->pats[0].flags : 0; /* one for all */
+	s->ops = scan_set_ops;
+	s->ops.parts = s->n + 1;
+	s->ops.answer_size = (s->n + 1) * sizeof(struct set_part);
+	set_name(r, s->name, sizeof(s->name));
+	return 0;
+}
+
+/*
+ * What every row of the set records: the patterns file (path, size,
+ * sha256), each pattern not from it ("pattern.N", N its place in the
+ * set), how many, and the flags.
+ */
+static int set_inputs(struct scan_run *r)
+{
+	char v[32], key[48], err[512];
+
+	if (r->cfg->patterns_path != NULL &&
+	    case_table_input_file(&r->table, "patterns-file",
+				  r->cfg->patterns_path, err, sizeof(err)) != 0)
+		return -1;
+	for (size_t i = 0; i < r->npats; i++) {
+		if (r->pats[i].line > 0)
+			continue;
+		snprintf(key, sizeof(key), "pattern.%zu", i + 1);
+		if (case_table_input(&r->table, key, r->pats[i].re,
+				     r->pats[i].len) != 0)
+			return -1;
+	}
+	snprintf(v, sizeof(v), "%zu", r->set->n);
+	if (case_table_input(&r->table, "set-size", v, strlen(v)) != 0)
+		return -1;
+	return 0;
+}
+
+/* Engine e's case of the set. */
+static int set_add_case(struct scan_run *r, const struct engine *e)
+{
+	char name[400], label[300], gate[800], flags[8];
+	const char *kind = engine_set_native(e) ? "native" : "in-turn";
+	int gated = set_gate(r, e, gate, sizeof(gate));
+	unsigned needs = 0;
+
+	for (size_t i = 0; i < r->set->n; i++)
+		needs |= r->set->needs[i];
+	snprintf(name, sizeof(name), "Scan/engine=%s/patterns=%s/model=set",
+		 engine_bench_name(e), r->set->name);
+	snprintf(label, sizeof(label), "%s: the set of %zu pattern%s (%s)",
+		 e->name, r->set->n, r->set->n == 1 ? "" : "s", r->set->name);
+	scan_flags_text(r->set->flags, flags);
+	if (case_add(&r->table, name, label, e, needs, gated ? gate : NULL, 0,
+		     0, r->set) != 0 ||
+	    case_input(&r->table, "set", kind, strlen(kind)) != 0 ||
+	    case_input(&r->table, "flags", flags, strlen(flags)) != 0)
+		return -1;
+	return 0;
+}
+
+int scan_set_add_cases(struct scan_run *r, struct suite_ctx *ctx)
+{
+	if (set_build(r) != 0 || set_inputs(r) != 0)
+		return -1;
+	r->table.ops = &r->set->ops;
+	for (size_t j = 0; j < ctx->nengines; j++)
+		if (set_add_case(r, ctx->engines[j]) != 0)
+			return -1;
+	return 0;
+}
+
+void scan_set_free(struct scan_set *s)
+{
+	if (s == NULL)
+		return;
+	free(s->ep);
+	free(s->needs);
+	free(s->ids);
+	free(s);
+}
