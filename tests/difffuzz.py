@@ -221,10 +221,12 @@ def metric(row, unit):
 def scan_pattern_names(patterns):
     """The benchmark names suites/scan.c gives user patterns, in order
     (add_user_pattern: the first 32 bytes made name-safe by
-    bench_name_part, "empty" when empty, "#k" appended while taken)."""
+    scan_name_part, printable ASCII as written, '/' as \\x2f, any other
+    byte '_'; "empty" when empty, "#k" appended while taken)."""
     names, taken = [], set()
     for i, p in enumerate(patterns):
-        base = ''.join('_' if (c <= 0x20 or c >= 0x7f or c in b'/=') else chr(c)
+        base = ''.join('\\x2f' if c == 0x2f else
+                       chr(c) if 0x20 < c < 0x7f else '_'
                        for c in p[:32])
         # a '-' before the digits that end it is '_' (benchstat reads
         # "GPL-3" as GOMAXPROCS 3)
@@ -232,7 +234,7 @@ def scan_pattern_names(patterns):
         name = base
         k = i + 1
         while name in taken:
-            name = base[:36] + '#%d' % k
+            name = base + '#%d' % k
             k += 1
         taken.add(name)
         names.append(name)
