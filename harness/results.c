@@ -96,20 +96,41 @@ void result_inputs_release(struct result_inputs *in)
 	in->n = 0;
 }
 
-int result_input_addf(struct result *r, const char *key, const char *fmt, ...)
+/* result_inputs_addf with a va_list. */
+static int inputs_vaddf(struct result_inputs *in, const char *key,
+			const char *fmt, va_list ap)
 {
 	char buf[512];
-	va_list ap;
-	int n;
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return -1;
-	return result_inputs_add(&r->in, key, buf,
+	return result_inputs_add(in, key, buf,
 				 (size_t)n < sizeof(buf) ? (size_t)n
 							 : sizeof(buf) - 1);
+}
+
+int result_inputs_addf(struct result_inputs *in, const char *key,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = inputs_vaddf(in, key, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int result_input_addf(struct result *r, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = inputs_vaddf(&r->in, key, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 void result_release(struct result *r)

@@ -224,6 +224,10 @@ const struct result_input *result_inputs_get(const struct result_inputs *in,
 
 void result_inputs_release(struct result_inputs *in);
 
+/* A printf-style input into in (truncated at 511 bytes).  0 or -1. */
+int result_inputs_addf(struct result_inputs *in, const char *key,
+		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* A printf-style input of r: result_input_addf(r, "seed", "%u", s). */
 int result_input_addf(struct result *r, const char *key, const char *fmt,
 		      ...) __attribute__((format(printf, 3, 4)));

@@ -1,42 +1,42 @@
 /*
- * payload.c - the payload suite: regex matching on packet payloads, per
- * packet size, in packets per second per core and against line rate (the
- * XDP + Hyperscan measurements of seed 003, in process, across engines).
+ * payload.c - the payload suite's core: regex matching on packet
+ * payloads, per packet size, in packets per second per core and against
+ * line rate (the XDP + Hyperscan measurements of seed 003, in process,
+ * across engines).
  *
- * What it measures is the scenario table below, one row per scenario: the
- * packets it reads, its pattern or rules, how its answers are verified,
- * its op, its help; the rest of the suite loops over the table.  One op
- * is one packet; the op cycles through the packets of the size, 4 MiB of
- * them by default so they do not sit in L1/L2.  With --pcap every
- * scenario reads the capture's payloads instead.
+ * What it measures is the scenario table (payload_scenarios[],
+ * suites/payload_scenarios.c), one struct scenario per scenario in a file
+ * of its own: the packets it reads, its pattern or rules, how its answers
+ * are verified, its op, its help.  This file loops over the table and
+ * reaches a scenario only through that struct: names, options, inputs
+ * and flow reassembly, memory metrics, planning, the suite struct and
+ * its layout.  One op is one packet; the op cycles through the packets
+ * of the size (suites/cycle.h), 4 MiB of them by default so they do not
+ * sit in L1/L2.  With --pcap every scenario reads the capture's payloads
+ * instead.
  *
  * Verification before timing is the one pipeline's (suites/case.h): per
- * scenario and size a case per engine, its answer computed in a forked
- * child with --timeout and compared with the expected answer, computed in
- * a child too: for the single-pattern scenarios is_match per packet
- * against the reference (memmem, "pri" then "ate"), itself held against
- * what the generator planted; for real-life every rule's answer on every
- * packet, and so the number of packets each rule matches
- * (payload_rules.c).  A difference is a MISMATCH row and no time.
+ * scenario and size a case per engine (or the scenario's own cases), its
+ * answer computed in a forked child with --timeout and compared with the
+ * expected answer; a difference is a MISMATCH row and no time.
  *
  * The options are a declared table (payload_options) that fills a struct
  * payload_config; what a run builds from them is a struct payload_run
  * (payload.h), which prepare() returns and cleanup() takes.
  *
  * --threads adds to each case a benchmark per thread count, its op on
- * that many pinned threads (payload_threads.c); the scenarios with ops
+ * that many pinned threads (payload_threads.h); the scenarios that can
  * say how in their payload_thread_ops.
  */
 #define _GNU_SOURCE
 #include "suites/payload.h"
+#include "suites/payload_threads.h"
 
-#include "corpora/digest.h"
 #include "corpora/pcap.h"
 #include "harness/interrupt.h"
 #include "harness/parse.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
@@ -46,108 +46,12 @@
 #include <sys/mman.h>
 
 #define MAX_SIZES PAYLOAD_MAX_SIZES
-#define MAX_RULE_FILES 16
-#define MAX_THREAD_COUNTS 16
+#define MAX_RULE_FILES PAYLOAD_MAX_RULE_FILES
+#define MAX_THREAD_COUNTS PAYLOAD_MAX_THREAD_COUNTS
+#define NSCEN payload_nscenarios
 #define DEFAULT_BENCHTIME_NS 0.1e9
 
-/* Each scenario's own functions, below the table. */
-static int run_base(void *arg, uint64_t n);
-static int run_touch(void *arg, uint64_t n);
-static int run_single(void *arg, uint64_t n);
-static int run_flow_single(void *arg, uint64_t n);
-static int ref_literal(const struct packet *p);
-static int ref_pri_ate(const struct packet *p);
-static int single_table(struct scen_size *ss, struct suite_ctx *ctx);
-static const struct case_ops single_ops;
-static const struct payload_thread_ops single_threads;
-static int reallife_setup(struct payload_run *r, struct scen_run *sr,
-			  struct suite_ctx *ctx);
-static void reallife_teardown(struct scen_run *sr);
-static int rulecost_setup(struct payload_run *r, struct scen_run *sr,
-			  struct suite_ctx *ctx);
-
-/*
- * The scenarios, in the order of the tables' columns.  A new scenario is
- * a row here and its own functions (a generator in corpora/packets.c if
- * it plants something new).
- */
-static const struct scenario scenarios[] = {
-	{
-		.name = "base", .title = "base", .in_default = 1,
-		.help = "no regex: the loop reads every byte (the harness floor)",
-		.plant = PACKETS_LITERAL, .run = run_base,
-	},
-	{
-		.name = "literal", .title = "literal", .in_default = 1,
-		.help = "\"" PACKETS_LITERAL_NEEDLE "\", dotall (printable packets)",
-		.plant = PACKETS_LITERAL,
-		.re = PACKETS_LITERAL_NEEDLE, .flags = ENGINE_DOTALL,
-		.ref_name = "memmem", .reference = ref_literal,
-		.ops = &single_ops, .run = run_single, .table = single_table,
-		.threads = &single_threads,
-	},
-	{
-		.name = "full-scan", .title = "full payload scan", .in_default = 1,
-		.help = "\"pri.*ate\", dotall, single match",
-		.plant = PACKETS_FULLSCAN,
-		.re = "pri.*ate", .flags = ENGINE_DOTALL | ENGINE_SINGLEMATCH,
-		.ref_name = "pri then ate", .reference = ref_pri_ate,
-		.ops = &single_ops, .run = run_single, .table = single_table,
-		.threads = &single_threads,
-	},
-	{
-		.name = "real-life", .title = "real-life", .in_default = 1,
-		.help = "10 rules per packet (or --rules), match_ids (HTTP)",
-		.plant = PACKETS_HTTP, .rules = 1,
-		.ops = &payload_rules_ops, .run = payload_rules_run,
-		.threads = &payload_rules_threads,
-		.setup = reallife_setup, .table = payload_rules_table,
-		.teardown = reallife_teardown,
-	},
-	{
-		.name = "per-rule", .title = "per rule", .in_default = 0,
-		.help = "each rule alone (--per-rule): ns per packet, share\n"
-			"               of packets it matches, the costliest",
-		.plant = PACKETS_HTTP, .rules = 1,
-		.ops = &payload_cost_ops, .run = payload_cost_run,
-		.setup = rulecost_setup, .table = payload_cost_table,
-		.teardown = reallife_teardown, .cases = payload_cost_cases,
-	},
-	{
-		.name = "touch", .title = "touch", .in_default = 0,
-		.help = "base as one sweep: base - touch is the per-packet loop",
-		.plant = PACKETS_LITERAL, .run = run_touch,
-	},
-};
-
-#define NSCEN (sizeof(scenarios) / sizeof(scenarios[0]))
-_Static_assert(NSCEN <= 32, "--scenarios keeps a bit per scenario");
-
 static const size_t default_sizes[] = {64, 128, 256, 512, 1000, 1500};
-
-/* What the command line chose (suites/options.h fills it). */
-struct payload_config {
-	size_t sizes[MAX_SIZES];
-	size_t nsizes;
-	double match_rate;
-	double link_gbps;
-	uint64_t seed;
-	size_t count;
-	unsigned scen_mask; /* 0: the defaults */
-	const char *rule_files[MAX_RULE_FILES];
-	size_t nrule_files;
-	enum rules_format rules_format;
-	enum rules_target rules_target;
-	enum modsec_version modsec; /* --modsec */
-	int per_rule;       /* --per-rule: the per-rule scenario too */
-	const char *pcap;
-	enum payload_mode modes[PMODE_COUNT]; /* --mode; none: block */
-	size_t nmode;
-	size_t threads[MAX_THREAD_COUNTS]; /* --threads: counts > 1, ascending */
-	size_t nthreads;
-	int cpu[BENCH_MAX_THREADS]; /* the CPUs of the affinity mask */
-	size_t ncpu;
-};
 
 static void payload_config_init(void *cfg)
 {
@@ -164,8 +68,8 @@ static void payload_config_init(void *cfg)
 const struct scenario *payload_scenario(const char *name)
 {
 	for (size_t i = 0; i < NSCEN; i++)
-		if (strcmp(scenarios[i].name, name) == 0)
-			return &scenarios[i];
+		if (strcmp(payload_scenarios[i]->name, name) == 0)
+			return payload_scenarios[i];
 	return NULL;
 }
 
@@ -177,7 +81,7 @@ static void scenario_names(char *buf, size_t size)
 	buf[0] = '\0';
 	for (size_t i = 0; i < NSCEN && o < size; i++) {
 		int n = snprintf(buf + o, size - o, "%s%s", i ? ", " : "",
-				 scenarios[i].name);
+				 payload_scenarios[i]->name);
 		o += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -232,15 +136,6 @@ void payload_case_name(char *buf, size_t size, const struct scen_size *ss,
 const char *payload_unit(const struct scen_size *ss)
 {
 	return ss->mode == PMODE_BLOCK ? "packet" : "flow";
-}
-
-const struct engine_span *payload_flow_spans(const struct scen_size *ss,
-					     size_t f, size_t *n)
-{
-	const size_t *flow = ss->parts->flow;
-
-	*n = flow[f + 1] - flow[f];
-	return ss->spans + flow[f];
 }
 
 void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
@@ -342,7 +237,7 @@ static size_t word_index(const char *w, size_t len, size_t n,
 
 static const char *scenario_name(size_t i)
 {
-	return scenarios[i].name;
+	return payload_scenarios[i]->name;
 }
 
 static const char *mode_name(size_t i)
@@ -575,9 +470,9 @@ static void __attribute__((constructor)) usage_scenarios(void)
 
 	for (size_t i = 0; i < NSCEN && o < sizeof(scenarios_help); i++) {
 		int n = snprintf(scenarios_help + o, sizeof(scenarios_help) - o,
-				 "\n  %-11s%c %s", scenarios[i].name,
-				 scenarios[i].in_default ? '*' : ' ',
-				 scenarios[i].help);
+				 "\n  %-11s%c %s", payload_scenarios[i]->name,
+				 payload_scenarios[i]->in_default ? '*' : ' ',
+				 payload_scenarios[i]->help);
 		o += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -587,11 +482,13 @@ static int wanted(const struct payload_run *r, size_t i)
 {
 	unsigned mask = r->cfg->scen_mask;
 
-	if (mask == 0)
-		for (size_t k = 0; k < NSCEN; k++)
-			mask |= (unsigned)scenarios[k].in_default << k;
-	if (r->cfg->per_rule)
-		mask |= 1u << (payload_scenario("per-rule") - scenarios);
+	for (size_t k = 0; k < NSCEN; k++) {
+		const struct scenario *sc = payload_scenarios[k];
+		if (r->cfg->scen_mask == 0)
+			mask |= (unsigned)(sc->in_default != 0) << k;
+		if (r->cfg->per_rule)
+			mask |= (unsigned)(sc->per_rule != 0) << k;
+	}
 	return (mask >> i) & 1;
 }
 
@@ -695,7 +592,7 @@ static int inputs_sizes(struct payload_run *r)
 static int kind_wanted(const struct payload_run *r, enum packets_kind k)
 {
 	for (size_t i = 0; i < NSCEN; i++)
-		if (wanted(r, i) && scenarios[i].plant == k)
+		if (wanted(r, i) && payload_scenarios[i]->plant == k)
 			return 1;
 	return 0;
 }
@@ -756,7 +653,7 @@ static int inputs_scenarios(struct payload_run *r)
 		return -1;
 	for (size_t i = 0; i < NSCEN; i++)
 		if (wanted(r, i))
-			r->sr[r->nsr++].sc = &scenarios[i];
+			r->sr[r->nsr++].sc = payload_scenarios[i];
 	for (size_t i = 0; i < r->nsr; i++)
 		for (size_t j = 0; j < r->nin; j++)
 			for (size_t m = 0; m < r->nmode; m++) {
@@ -768,175 +665,6 @@ static int inputs_scenarios(struct payload_run *r)
 				ss->mode = r->modes[m];
 			}
 	return 0;
-}
-
-/* ---- the measured loops ---- */
-
-/*
- * Read every byte of p into acc: 64 bytes as four independent 16-byte
- * loads per step, the vector sum carried from packet to packet (no
- * reduction per packet); the rest out of line, its last partial 16 bytes
- * as one load that overlaps bytes already read.  So the base loop costs
- * reading the bytes and little else.  GCC/Clang vector extension (gnu11).
- */
-typedef uint64_t u64x2 __attribute__((vector_size(16)));
-
-/* What follows the last whole 64 bytes: kept out of the hot loop. */
-static __attribute__((noinline)) u64x2 touch_tail(u64x2 acc, const char *p,
-						const char *end, size_t len)
-{
-	u64x2 a;
-	uint64_t sum = 0;
-
-	for (; p + 16 <= end; p += 16) {
-		memcpy(&a, p, 16);
-		acc += a;
-	}
-	if (p < end && len >= 16) {
-		memcpy(&a, end - 16, 16);
-		acc += a;
-	} else {
-		for (; p < end; p++)
-			sum += (unsigned char)*p;
-		acc[0] += sum;
-	}
-	return acc;
-}
-
-static inline u64x2 touch(u64x2 acc, const char *p, size_t len)
-{
-	const char *end = p + len, *whole = p + (len & ~(size_t)63);
-	u64x2 a, b, c, d;
-
-	for (; p < whole; p += 64) {
-		memcpy(&a, p, 16);
-		memcpy(&b, p + 16, 16);
-		memcpy(&c, p + 32, 16);
-		memcpy(&d, p + 48, 16);
-		acc += (a ^ b) + (c ^ d);
-	}
-	if (__builtin_expect(p < end, 0))
-		acc = touch_tail(acc, p, end, len);
-	return acc;
-}
-
-/*
- * The loops below walk the packets in runs up to the end of the set, so
- * the per-packet work is the op itself plus one compare.  Each keeps the
- * next packet index and a sum in c->sink so nothing is elided.  They are
- * loops of their own rather than one taking a per-packet callback on
- * purpose: a callback would add an indirect call per packet to what is
- * measured.
- */
-
-/* How many of the n remaining ops fit before packet index i wraps. */
-static size_t run_length(const struct packets *pk, size_t i, uint64_t n)
-{
-	return n < pk->n - i ? (size_t)n : pk->n - i;
-}
-
-static int run_base(void *arg, uint64_t n)
-{
-	struct pcase *c = arg;
-	const struct packets *pk = c->ss->pk;
-	const struct packet *pkt = pk->pkt;
-	size_t i = c->next;
-	u64x2 acc = {0, 0};
-
-	while (n > 0) {
-		size_t end = i + run_length(pk, i, n);
-		n -= end - i;
-		for (; i < end; i++)
-			acc = touch(acc, pkt[i].p, pkt[i].len);
-		i = i == pk->n ? 0 : i;
-	}
-	c->next = i;
-	c->sink += acc[0] + acc[1];
-	return 0;
-}
-
-/* The same bytes as run_base, as few long sweeps. */
-static int run_touch(void *arg, uint64_t n)
-{
-	struct pcase *c = arg;
-	const struct packets *pk = c->ss->pk;
-	size_t i = c->next;
-	u64x2 acc = {0, 0};
-
-	while (n > 0) {
-		size_t m = run_length(pk, i, n);
-		const struct packet *last = &pk->pkt[i + m - 1];
-		acc = touch(acc, pk->pkt[i].p,
-			    (size_t)(last->p + last->len - pk->pkt[i].p));
-		n -= m;
-		i = i + m == pk->n ? 0 : i + m;
-	}
-	c->next = i;
-	c->sink += acc[0] + acc[1];
-	return 0;
-}
-
-/*
- * n ops of is_match on handle h over packets [lo, hi), cycling, from
- * *next (left at the packet after the last); matches added to *sink.
- * The one-thread op (the whole set) and each thread's (its share).
- */
-static inline int single_loop(const struct engine *e, void *h,
-			      const struct packet *pkt, size_t lo, size_t hi,
-			      size_t *next, uint64_t n, uint64_t *sink)
-{
-	size_t i = *next;
-	uint64_t hits = 0;
-
-	while (n > 0) {
-		size_t end = i + (n < hi - i ? (size_t)n : hi - i);
-		n -= end - i;
-		for (; i < end; i++) {
-			int rc = e->is_match(h, pkt[i].p, pkt[i].len);
-			if (rc < 0)
-				return rc;
-			hits += (uint64_t)rc;
-		}
-		i = i == hi ? lo : i;
-	}
-	*next = i;
-	*sink += hits;
-	return 0;
-}
-
-/* run_single in a flow mode on an engine with match_flow: an op a flow. */
-static int run_flow_single(void *arg, uint64_t n)
-{
-	struct pcase *c = arg;
-	const struct scen_size *ss = c->ss;
-	const struct engine *e = c->e;
-	size_t i = c->next, nf = ss->pk->n;
-	uint64_t hits = 0;
-
-	while (n > 0) {
-		size_t end = i + (n < nf - i ? (size_t)n : nf - i);
-		n -= end - i;
-		for (; i < end; i++) {
-			size_t np;
-			const struct engine_span *sp = payload_flow_spans(ss, i, &np);
-			long rc = e->match_flow(c->h, sp, np, NULL);
-			if (rc < 0)
-				return (int)rc;
-			hits += (uint64_t)rc;
-		}
-		i = i == nf ? 0 : i;
-	}
-	c->next = i;
-	c->sink += hits;
-	return 0;
-}
-
-static int run_single(void *arg, uint64_t n)
-{
-	struct pcase *c = arg;
-
-	return single_loop(c->e, c->h, c->ss->pk->pkt, 0, c->ss->pk->n,
-			   &c->next, n, &c->sink);
 }
 
 /*
@@ -1028,216 +756,6 @@ void payload_mem_fill(const struct engine *e, void *const *h, size_t n,
 		(double)sum.stream * FLOWS_CONCURRENT + (double)sum.db};
 }
 
-/* ---- the single-pattern scenarios (literal, full-scan) ---- */
-
-static int ref_literal(const struct packet *p)
-{
-	return memmem(p->p, p->len, PACKETS_LITERAL_NEEDLE,
-		      strlen(PACKETS_LITERAL_NEEDLE)) != NULL;
-}
-
-static int ref_pri_ate(const struct packet *p)
-{
-	return packets_has_pri_ate(p->p, p->len);
-}
-
-/*
- * The generator's own check: its planted marks equal the reference.
- * 0, or 1 after an error row (an rxbench bug, not an engine's).
- */
-static int check_generator(struct scen_size *ss, struct suite_ctx *ctx)
-{
-	const struct scenario *sc = ss->sr->sc;
-	const struct packets *pk = ss->pk;
-	char name[256];
-
-	for (size_t i = 0; pk->mark != NULL && i < pk->n; i++) {
-		int ref = sc->reference(&pk->pkt[i]);
-		if ((pk->mark[i] != 0) == ref)
-			continue;
-		payload_case_name(name, sizeof(name), ss, NULL);
-		suite_fail(ctx, PAYLOAD_SUITE, name, RESULT_ERROR,
-			   "generator: %s %zu planted %u but the reference "
-			   "says %d", ss->mode == PMODE_BLOCK ? "packet" : "flow",
-			   i, pk->mark[i], ref);
-		return 1;
-	}
-	return 0;
-}
-
-/* The table hook: one answer byte per packet, after the generator check. */
-static int single_table(struct scen_size *ss, struct suite_ctx *ctx)
-{
-	ss->ops.answer_size = ss->pk->n ? ss->pk->n : 1;
-	return check_generator(ss, ctx);
-}
-
-/* Where a message's excerpt of p starts: a little before its "pri". */
-static size_t excerpt_from(const struct packet *p)
-{
-	const char *pri = memmem(p->p, p->len, "pri", 3);
-	size_t at = pri ? (size_t)(pri - p->p) : 0;
-
-	return at > 16 ? at - 16 : 0;
-}
-
-/*
- * Literal and full-scan as cases of the pipeline: a case per engine and
- * size, compiled per case; the answer is is_match per packet (one byte
- * each), the expected answer the reference's, which check_generator()
- * has held against the planted marks.
- */
-static int single_compile(void *arg, const struct case_item *c, void **h,
-			  char *why, size_t size)
-{
-	const struct scen_size *ss = arg;
-	const struct scenario *sc = ss->sr->sc;
-	struct engine_pattern p = {sc->re, strlen(sc->re)};
-	struct engine_error err = {0, -1, -1, ""};
-	char at[32] = "";
-	int rc;
-
-	if (ss->mode == PMODE_VECTORED && !payload_flow_native(ss, c->e)) {
-		snprintf(why, size, "%s has no vectored scan (its flows are "
-			 "scanned reassembled under --mode=stream)", c->e->name);
-		return ENGINE_ERR_UNSUPPORTED;
-	}
-	rc = payload_flow_native(ss, c->e)
-		? c->e->compile_flow((enum engine_flow)ss->mode, &p, 1,
-				     sc->flags, h, &err)
-		: c->e->compile(&p, 1, sc->flags, h, &err);
-
-	if (rc == 0)
-		return 0;
-	if (err.offset >= 0)
-		snprintf(at, sizeof(at), " (offset %ld)", err.offset);
-	snprintf(why, size, "%s%s", err.msg, at);
-	return rc == ENGINE_ERR_UNSUPPORTED ? rc : ENGINE_ERR_COMPILE;
-}
-
-/* A runner's answer: every packet in one request (engines/runner.h). */
-static int single_runner_answer(struct scen_size *ss,
-				const struct case_item *c, unsigned char *hit)
-{
-	struct runner_bytes *in = payload_runner_inputs(ss->pk);
-	int rc = in == NULL ? ENGINE_ERR_NOMEM
-			    : runner_is_match_each(c->h, in, ss->pk->n, hit);
-
-	free(in);
-	return rc;
-}
-
-static int single_answer(void *arg, const struct case_item *c, void *out)
-{
-	struct scen_size *ss = arg;
-	const struct pcase *pc = c->arg;
-	unsigned char *hit = out;
-
-	int native = payload_flow_native(ss, c->e);
-
-	if (c->e->kind == ENGINE_RUNNER) {
-		ss->at[pc->ei] = 0; /* the request is all of them */
-		return single_runner_answer(ss, c, hit);
-	}
-	for (size_t i = 0; i < ss->pk->n; i++) {
-		long rc;
-		ss->at[pc->ei] = i;
-		if (native) {
-			size_t n;
-			const struct engine_span *sp = payload_flow_spans(ss, i, &n);
-			rc = c->e->match_flow(c->h, sp, n, NULL);
-		} else {
-			rc = c->e->is_match(c->h, ss->pk->pkt[i].p,
-					    ss->pk->pkt[i].len);
-		}
-		if (rc < 0)
-			return (int)rc;
-		hit[i] = (unsigned char)rc;
-	}
-	return 0;
-}
-
-static size_t single_hits(const struct scen_size *ss, const unsigned char *hit)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < ss->pk->n; i++)
-		n += hit[i];
-	return n;
-}
-
-static int single_expect(void *arg, const struct case_item *c, void *out,
-			 char *by, size_t size)
-{
-	const struct scen_size *ss = arg;
-	const struct scenario *sc = ss->sr->sc;
-	unsigned char *hit = out;
-
-	(void)c;
-	for (size_t i = 0; i < ss->pk->n; i++)
-		hit[i] = (unsigned char)sc->reference(&ss->pk->pkt[i]);
-	snprintf(by, size, "reference (%s) per %s%s", sc->ref_name,
-		 ss->mode == PMODE_BLOCK ? "packet" : "reassembled flow",
-		 ss->pk->mark ? ", = planted" : "");
-	return CASE_REF_OK;
-}
-
-static void single_describe(void *arg, const struct case_item *c,
-			    const void *answer, char *buf, size_t size)
-{
-	(void)c;
-	const struct scen_size *ss = arg;
-
-	snprintf(buf, size, "%zu matching %ss", single_hits(ss, answer),
-		 payload_unit(ss));
-}
-
-static void single_explain(void *arg, const struct case_item *c,
-			   const void *got, const void *want, char *buf,
-			   size_t size)
-{
-	const struct packets *pk = ((struct scen_size *)arg)->pk;
-	const unsigned char *g = got, *w = want;
-	size_t differ = 0, first = 0;
-	char text[200];
-
-	(void)c;
-	for (size_t i = pk->n; i-- > 0;)
-		if (g[i] != w[i]) {
-			differ++;
-			first = i;
-		}
-	payload_excerpt(pk->pkt[first].p, pk->pkt[first].len,
-			excerpt_from(&pk->pkt[first]), 64, text, sizeof(text));
-	snprintf(buf, size, "%zu %ss differ, first: %s %zu (is_match "
-		 "%d, reference %d) \"%s\"", differ, payload_unit(arg),
-		 payload_unit(arg), first, g[first], w[first], text);
-}
-
-static int single_bench(void *arg, struct case_item *c, const void *answer,
-			struct bench *b)
-{
-	struct pcase *pc = c->arg;
-	struct pthreads *pt = b->arg; /* NULL: the one-thread benchmark */
-
-	pc->h = c->h;
-	payload_bench_fill(pc, single_hits(arg, answer), b);
-	if (payload_flow_native(arg, c->e))
-		b->run = run_flow_single;
-	payload_mem_fill(c->e, &c->h, 1, b);
-	if (pt != NULL)
-		return payload_threads_fill(pt, c, answer, b);
-	if (c->e->kind == ENGINE_RUNNER)
-		return payload_runner_fill(pc, RUNNER_OP_IS_MATCH, &c->h, 1, b);
-	return 0;
-}
-
-static void single_release(void *arg, struct case_item *c)
-{
-	(void)arg;
-	c->e->free(c->h);
-}
-
 void payload_case_failed(void *arg, const struct case_item *c, char *buf,
 			 size_t size)
 {
@@ -1248,132 +766,6 @@ void payload_case_failed(void *arg, const struct case_item *c, char *buf,
 
 	payload_excerpt(p->p, p->len, 0, 64, text, sizeof(text));
 	snprintf(buf, size, "on %s %zu \"%s\"", payload_unit(ss), i, text);
-}
-
-/* ---- the single-pattern scenarios on threads ---- */
-
-static int single_thread_begin(struct pslot *s)
-{
-	s->st = s->pc->e->thread_new(s->pc->h);
-	return s->st != NULL ? 0 : ENGINE_ERR_NOMEM;
-}
-
-static void single_thread_end(struct pslot *s)
-{
-	if (s->st != NULL)
-		s->pc->e->thread_free(s->st);
-	s->st = NULL;
-}
-
-static int single_thread_run(struct pslot *s, uint64_t n)
-{
-	return single_loop(s->pc->e, s->st, s->pc->ss->pk->pkt, s->lo, s->hi,
-			   &s->next, n, &s->sink);
-}
-
-/* Matching packets of the slot's share, on its own state. */
-static int single_thread_check(struct pslot *s, uint64_t *got)
-{
-	size_t at = s->lo;
-
-	*got = 0;
-	return single_loop(s->pc->e, s->st, s->pc->ss->pk->pkt, s->lo, s->hi,
-			   &at, s->hi - s->lo, got);
-}
-
-static uint64_t single_thread_want(const struct scen_size *ss,
-				   const struct case_item *c,
-				   const void *answer, size_t lo, size_t hi)
-{
-	const unsigned char *hit = answer;
-	uint64_t n = 0;
-
-	(void)ss;
-	(void)c;
-	for (size_t i = lo; i < hi; i++)
-		n += hit[i];
-	return n;
-}
-
-static const struct payload_thread_ops single_threads = {
-	.begin = single_thread_begin,
-	.end = single_thread_end,
-	.run = single_thread_run,
-	.check = single_thread_check,
-	.want = single_thread_want,
-	.answer = "matching packets",
-};
-
-static const struct case_ops single_ops = {
-	.compile = single_compile,
-	.answer = single_answer,
-	.expect = single_expect,
-	.describe = single_describe,
-	.explain = single_explain,
-	.bench = single_bench,
-	.release = single_release,
-	.failed = payload_case_failed,
-};
-
-/* ---- the real-life scenario's inputs (the rest: payload_rules.c) ---- */
-
-/* The rule set of --rules, or the built-in one, into pr. */
-static int reallife_rules(const struct payload_config *cfg,
-			  struct payload_rules *pr)
-{
-	char err[512];
-
-	ruleset_init(&pr->rs);
-	pr->rs.modsec = cfg->modsec;
-	pr->builtin = cfg->nrule_files == 0;
-	if (pr->builtin && rules_builtin(&pr->rs) != 0)
-		return -1;
-	for (size_t i = 0; i < cfg->nrule_files; i++) {
-		if (rules_load(&pr->rs, cfg->rule_files[i], cfg->rules_format, err,
-			       sizeof(err)) != 0) {
-			fprintf(stderr, "rxbench: %s\n", err);
-			return -1;
-		}
-	}
-	if (payload_rules_targets(pr, cfg->rules_target, err, sizeof(err)) != 0) {
-		fprintf(stderr, "rxbench: %s\n", err);
-		return -1;
-	}
-	if (payload_rules_group(pr) != 0)
-		return -1;
-	return payload_rules_reference(pr);
-}
-
-static int reallife_setup(struct payload_run *r, struct scen_run *sr,
-			  struct suite_ctx *ctx)
-{
-	struct reallife *rl = calloc(1, sizeof(*rl));
-
-	sr->data = rl;
-	if (rl == NULL || reallife_rules(r->cfg, &rl->pr) != 0)
-		return -1;
-	return payload_rules_setup(rl, r, ctx);
-}
-
-/* The per-rule scenario: the same rules, each compiled alone per case. */
-static int rulecost_setup(struct payload_run *r, struct scen_run *sr,
-			  struct suite_ctx *ctx)
-{
-	struct reallife *rl = calloc(1, sizeof(*rl));
-
-	sr->data = rl;
-	if (rl == NULL || reallife_rules(r->cfg, &rl->pr) != 0)
-		return -1;
-	payload_rules_skipped(ctx, &rl->pr, PAYLOAD_PREFIX "/rule=%s");
-	return 0;
-}
-
-static void reallife_teardown(struct scen_run *sr)
-{
-	if (sr->data != NULL)
-		payload_rules_teardown(sr->data);
-	free(sr->data);
-	sr->data = NULL;
 }
 
 /* ---- planning ---- */
@@ -1401,57 +793,6 @@ static int any_wanted(const struct scen_size *ss, struct suite_ctx *ctx)
 	return any;
 }
 
-/* A printf-style input into in.  0 or -1. */
-__attribute__((format(printf, 3, 4)))
-static int input_f(struct result_inputs *in, const char *key,
-		   const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return n < 0 ? -1 : result_inputs_add(in, key, buf, strlen(buf));
-}
-
-/*
- * What real-life's rules are, whatever their source (the built-in set, a
- * file, a directory): how many rules and conditions were loaded and
- * skipped, and the sha256 of the conditions as compiled (each one's bytes,
- * flags and negation), so two runs on other rules never pair.
- */
-static int rules_inputs(const struct ruleset *rs, struct result_inputs *in)
-{
-	size_t len = 0, at = 0;
-	unsigned char *buf;
-	char hex[DIGEST_HEX_SIZE];
-	int rc;
-
-	for (size_t i = 0; i < rs->np; i++)
-		len += rs->p[i].len + 2 + sizeof(unsigned);
-	buf = malloc(len + 1);
-	if (buf == NULL)
-		return -1;
-	for (size_t i = 0; i < rs->np; i++) {
-		const struct rule_pattern *p = &rs->p[i];
-		memcpy(buf + at, p->re, p->len);
-		at += p->len;
-		buf[at++] = '\0';
-		buf[at++] = (unsigned char)p->negated;
-		memcpy(buf + at, &p->flags, sizeof(p->flags));
-		at += sizeof(p->flags);
-	}
-	rc = input_f(in, "rules-loaded", "%zu", rs->n) |
-	     input_f(in, "rule-conditions", "%zu", rs->np) |
-	     input_f(in, "rules-skipped", "%zu", rs->skipped);
-	if (digest_sha256_hex(buf, at, hex) == 0)
-		rc |= result_inputs_add(in, "rules-sha256", hex, strlen(hex));
-	free(buf);
-	return rc ? -1 : 0;
-}
-
 /*
  * What every benchmark of ss reads: link, packets, pattern and its
  * compile flags (the enum engine_flag bits), the capture, the rules.
@@ -1460,39 +801,34 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 {
 	const struct payload_config *cfg = ss->run->cfg;
 	const struct scenario *sc = ss->sr->sc;
-	int rc = input_f(in, "link-gbps", "%g", ss->run->link_gbps) |
-		 input_f(in, "packet-size", "%s", ss->in->label) |
-		 input_f(in, "packets", "%zu", ss->pk ? ss->pk->n : 0) |
-		 input_f(in, "payload-bytes-mean", "%.6g",
+	int rc = result_inputs_addf(in, "link-gbps", "%g", ss->run->link_gbps) |
+		 result_inputs_addf(in, "packet-size", "%s", ss->in->label) |
+		 result_inputs_addf(in, "packets", "%zu", ss->pk ? ss->pk->n : 0) |
+		 result_inputs_addf(in, "payload-bytes-mean", "%.6g",
 			 ss->pk ? ss->pk->payload_bytes : 0);
 
 	if (sc->re != NULL)
 		rc |= result_inputs_add(in, "pattern", sc->re, strlen(sc->re)) |
-		      input_f(in, "engine-flags", "0x%x", sc->flags);
+		      result_inputs_addf(in, "engine-flags", "0x%x", sc->flags);
 	if (ss->mode != PMODE_BLOCK && ss->pk != NULL)
-		rc |= input_f(in, "flows", "%zu", ss->pk->n);
-	if (sc->ops == &payload_rules_ops && ss->sr->data != NULL)
-		rc |= rules_inputs(&((const struct reallife *)ss->sr->data)->pr.rs,
-				   in);
+		rc |= result_inputs_addf(in, "flows", "%zu", ss->pk->n);
+	if (sc->inputs != NULL)
+		rc |= sc->inputs(ss, in, 0);
 	if (cfg == NULL) /* a run made by hand (tests): no options */
 		return rc ? -1 : 0;
 	if (cfg->pcap != NULL)
 		rc |= result_inputs_merge(in, &ss->run->pcap_in);
 	else
-		rc |= input_f(in, "seed", "%llu",
+		rc |= result_inputs_addf(in, "seed", "%llu",
 			      (unsigned long long)cfg->seed) |
-		      input_f(in, "match-rate", "%g", cfg->match_rate);
+		      result_inputs_addf(in, "match-rate", "%g", cfg->match_rate);
 	for (size_t i = 0; i < cfg->nrule_files; i++) {
 		char key[32];
 		snprintf(key, sizeof(key), "rules-file.%zu", i);
-		rc |= input_f(in, key, "%s", cfg->rule_files[i]);
+		rc |= result_inputs_addf(in, key, "%s", cfg->rule_files[i]);
 	}
-	if (sc->rules && ss->sr->data != NULL)
-		rc |= input_f(in, "rules-target", "%s", payload_rules_target_name(
-				      &((struct reallife *)ss->sr->data)->pr));
-	if (sc->rules && ss->sr->data != NULL &&
-	    ((struct reallife *)ss->sr->data)->pr.variables)
-		rc |= input_f(in, "modsec", "%d", (int)cfg->modsec);
+	if (sc->inputs != NULL)
+		rc |= sc->inputs(ss, in, 1);
 	return rc ? -1 : 0;
 }
 

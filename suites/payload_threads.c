@@ -21,7 +21,7 @@
  * threads-line-computed when more (beyond what this machine has: it
  * assumes the efficiency of N holds).
  */
-#include "suites/payload.h"
+#include "suites/payload_threads.h"
 
 #include <math.h>
 #include <stdio.h>

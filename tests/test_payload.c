@@ -25,6 +25,7 @@
 
 extern const struct suite suite_payload;
 #include "suites/payload.h"
+#include "suites/payload_ruleset.h"
 
 #include "golden.h"
 

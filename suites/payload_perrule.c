@@ -1,5 +1,5 @@
 /*
- * payload_cost.c - the payload suite's per-rule scenario (--per-rule):
+ * payload_perrule.c - the payload suite's per-rule scenario (--per-rule):
  * the cost of each rule of the real-life set alone over the same
  * packets, as Suricata's rule profiling (rule_perf.log: sid, ticks,
  * checks, matches) and Snort's profile_rules report it.
@@ -18,7 +18,8 @@
  * whole set's cost (scenario=real-life) beside the sum of the rules'.
  */
 #define _GNU_SOURCE
-#include "suites/payload.h"
+#include "suites/payload_ruleset.h"
+#include "suites/cycle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ static size_t case_rule(const struct scen_size *ss, const struct pcase *pc)
 	return (size_t)(pc - ss->pc) / (ss->run->neng ? ss->run->neng : 1);
 }
 
-int payload_cost_table(struct scen_size *ss, struct suite_ctx *ctx)
+static int cost_table(struct scen_size *ss, struct suite_ctx *ctx)
 {
 	if (ss->mode != PMODE_BLOCK) {
 		char name[256];
@@ -73,7 +74,7 @@ static void rule_part_name(const struct payload_rules *pr, size_t r,
 	bench_name_part(name, strlen(name), buf, size);
 }
 
-int payload_cost_cases(struct scen_size *ss, struct suite_ctx *ctx)
+static int cost_cases(struct scen_size *ss, struct suite_ctx *ctx)
 {
 	const struct payload_rules *pr = cost_rules(ss);
 	size_t neng = ss->run->neng;
@@ -315,31 +316,21 @@ static void cost_explain(void *st, const struct case_item *c, const void *got,
 		 text);
 }
 
-/* The timed op: a loop of its own, as payload.c's are (no per-packet
- * callback in what is measured). */
-int payload_cost_run(void *arg, uint64_t n)
+/* The cycled op (suites/cycle.h): case c's rule on packet i. */
+static inline long cost_op(void *arg, size_t i)
 {
 	struct pcase *c = arg;
-	const struct payload_rules *pr = cost_rules(c->ss);
-	const struct packets *pk = c->ss->pk;
-	size_t i = c->next;
-	uint64_t hits = 0;
 
-	while (n > 0) {
-		size_t end = i + (n < pk->n - i ? (size_t)n : pk->n - i);
-		n -= end - i;
-		for (; i < end; i++) {
-			int rc = rule_on(pr, c->e, c->h, &pk->pkt[i],
-					 payload_req(c->ss, i));
-			if (rc < 0)
-				return rc;
-			hits += (uint64_t)rc;
-		}
-		i = i == pk->n ? 0 : i;
-	}
-	c->next = i;
-	c->sink += hits;
-	return 0;
+	return rule_on(cost_rules(c->ss), c->e, c->h, &c->ss->pk->pkt[i],
+		       payload_req(c->ss, i));
+}
+
+/* The timed op: the rule on the next packet. */
+static int cost_run(void *arg, uint64_t n)
+{
+	struct pcase *c = arg;
+
+	return cycle_run(0, c->ss->pk->n, &c->next, n, cost_op, c, &c->sink);
 }
 
 static int cost_bench(void *st, struct case_item *c, const void *answer,
@@ -366,7 +357,7 @@ static void cost_release(void *st, struct case_item *c)
 	rule_h_free(c->e, c->h);
 }
 
-const struct case_ops payload_cost_ops = {
+static const struct case_ops cost_ops = {
 	.part_name = "rule",
 	.compile = cost_compile,
 	.answer = cost_answer,
@@ -377,4 +368,38 @@ const struct case_ops payload_cost_ops = {
 	.release = cost_release,
 	.failed = payload_case_failed,
 	.voter = cost_voter,
+};
+
+/* ---- the scenario ---- */
+
+/* The same rules as real-life's, each compiled alone per case. */
+static int perrule_setup(struct payload_run *r, struct scen_run *sr,
+			 struct suite_ctx *ctx)
+{
+	if (payload_rules_scen_new(sr, r->cfg) != 0)
+		return -1;
+	payload_rules_skipped(ctx, &((struct reallife *)sr->data)->pr,
+			      PAYLOAD_PREFIX "/rule=%s");
+	return 0;
+}
+
+/* Its rows record how the rules are read (not real-life's digest). */
+static int perrule_inputs(const struct scen_size *ss, struct result_inputs *in,
+			  int options)
+{
+	const struct reallife *rl = ss->sr->data;
+
+	return rl != NULL && options ? payload_rules_inputs(&rl->pr, in, 1) : 0;
+}
+
+const struct scenario scenario_per_rule = {
+	.name = "per-rule", .title = "per rule", .in_default = 0,
+	.per_rule = 1,
+	.help = "each rule alone (--per-rule): ns per packet, share\n"
+		"               of packets it matches, the costliest",
+	.plant = PACKETS_HTTP,
+	.ops = &cost_ops, .run = cost_run,
+	.setup = perrule_setup, .table = cost_table,
+	.teardown = payload_rules_scen_free, .cases = cost_cases,
+	.inputs = perrule_inputs,
 };
