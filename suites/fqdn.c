@@ -59,6 +59,7 @@
 #include "corpora/rng.h"
 #include "suites/fqdn_ep.h"
 #include "suites/fqdn_ref.h"
+#include "suites/fqdn_size.h"
 #include "suites/fqdn_strategies.h"
 #include "suites/fqdn_verify.h"
 #include "suites/reference.h"
@@ -75,57 +76,11 @@
 #define FQDN_MAX_DOMAINS 1000000
 #define FQDN_MAX_ENDPOINTS 100000
 
-enum fqdn_phase {
-	PH_GENERATE,
-	PH_COMPILE,
-	PH_COMBINED,
-	PH_MATCH_FIRST, /* the query sets follow, in enum fqdn_qset order */
-	PH_QUERIES = PH_MATCH_FIRST + FQDN_Q_COUNT,
-	PH_UPDATE, /* --endpoints: replace one endpoint's rules */
-	PH_COUNT,
-};
-
-#define FQDN_NSETS (FQDN_Q_COUNT + 1) /* the generated sets, then --queries */
-
-struct fqdn_case;
-struct fqdn_eps;
-
 /* One benchmark: a phase of a case. */
 struct fqdn_op {
 	struct fqdn_case *c;
 	enum fqdn_phase phase;
 	size_t next; /* the query the next op takes */
-};
-
-/* One policy size: its inputs, its cases and the table verifying them. */
-struct fqdn_size {
-	size_t domains;
-	int named; /* several sizes: benchmark names carry /domains=N */
-	/* the DNS proxy's selectors (a CNP's rules.dns: every strategy but
-	   the name manager's), and the name manager's (toFQDNs: cilium-l3
-	   and map+cilium-l3, FQDN_S_L3); a list or a generator puts each
-	   selector in both */
-	struct fqdn_policy policy;
-	struct fqdn_policy policy_l3;
-	int from_file; /* --policy whose sets differ (a CNP, not a list) */
-	struct fqdn_queries q[FQDN_NSETS];
-	struct fqdn_set sets[FQDN_NSETS]; /* q, named: what an answer covers */
-	size_t off[FQDN_NSETS];   /* where set k starts in an answer */
-	uint32_t strategies;      /* the ones that run (fqdn_config) */
-	struct fqdn_built *built; /* one per strategy (zero when it does not
-				     run) */
-	signed char *valid;       /* per strategy: 1 valid syntax, 0 not,
-				     -1 not known yet (compile_failure) */
-	struct fqdn_case *cases;  /* strategy by strategy, engine none first */
-	size_t ncases, maxcases;
-	/* per case, shared with the verifying children: the query being
-	   asked (fqdn_answer), to say where a failed answer stopped */
-	size_t *at;
-	struct case_ops ops;      /* fqdn_ops, with this size's answer_size */
-	struct case_table table;
-	struct fqdn_eps *eps;     /* one per --endpoints count */
-	size_t neps;
-	int lean;                 /* leave out the slow pairs (fqdn_slow) */
 };
 
 /* One size x strategy x engine (engine NULL: none). */
@@ -191,20 +146,6 @@ struct fqdn_run {
 	size_t nsizes; /* of sz that were set up */
 	int lean;      /* fqdn_lean() */
 };
-
-static const char *phase_name(enum fqdn_phase ph)
-{
-	static const char *const names[] = {"generate", "compile",
-					    "combined-compile"};
-
-	if (ph < PH_MATCH_FIRST)
-		return names[ph];
-	if (ph == PH_QUERIES)
-		return "queries";
-	if (ph == PH_UPDATE)
-		return "policy-update";
-	return fqdn_qset_name((enum fqdn_qset)(ph - PH_MATCH_FIRST));
-}
 
 /* --domains=N or N1,N2,...: each 1..1000000, at most 16. */
 static int opt_domains(void *cfg, const char *v, char *err, size_t size)
@@ -545,7 +486,7 @@ static int size_queries(const struct fqdn_run *r, struct fqdn_size *z)
 			if (fqdn_queries_add(q, fq->name[i], fq->len[i]) != 0)
 				return -1;
 		z->sets[k] = (struct fqdn_set){
-			phase_name((enum fqdn_phase)(PH_MATCH_FIRST + k)), q};
+			fqdn_phase_name((enum fqdn_phase)(PH_MATCH_FIRST + k)), q};
 		z->off[k] = off;
 		off += q->n;
 	}
@@ -604,11 +545,9 @@ static int size_init(const struct fqdn_run *r, struct fqdn_size *z, size_t n,
 	return 0;
 }
 
-static void size_release_eps(struct fqdn_size *z);
-
 static void size_release(struct fqdn_size *z)
 {
-	size_release_eps(z);
+	fqdn_eps_release_all(z);
 	case_table_release(&z->table); /* the compiled regexes */
 	for (size_t i = 0; i < z->ncases; i++) {
 		free(z->cases[i].buf);
@@ -940,40 +879,6 @@ static int fqdn_case_expect(void *arg, const struct case_item *c, void *out,
 	return rc == 0 ? CASE_REF_OK : CASE_REF_ERROR;
 }
 
-/* Queries of set k (all sets: FQDN_NSETS) that answer a allows. */
-static size_t answer_allowed(const struct fqdn_size *z,
-			     const unsigned char *a, size_t k)
-{
-	size_t from = k < FQDN_NSETS ? z->off[k] : 0;
-	size_t n = k < FQDN_NSETS ? z->q[k].n : fqdn_total(z->sets, FQDN_NSETS);
-	size_t allowed = 0;
-
-	for (size_t i = 0; i < n; i++)
-		allowed += a[from + i] == 1;
-	return allowed;
-}
-
-static void fqdn_describe(void *arg, const struct case_item *c,
-			  const void *answer, char *buf, size_t size)
-{
-	const struct fqdn_size *z = arg;
-
-	(void)c;
-	snprintf(buf, size, "%zu of %zu queries allowed",
-		 answer_allowed(z, answer, FQDN_NSETS),
-		 fqdn_total(z->sets, FQDN_NSETS));
-}
-
-static void fqdn_explain_case(void *arg, const struct case_item *c,
-			      const void *got, const void *want, char *buf,
-			      size_t size)
-{
-	const struct fqdn_size *z = arg;
-
-	(void)c;
-	fqdn_explain(z->sets, FQDN_NSETS, got, want, buf, size);
-}
-
 /* The query the verifying child was asking (an engine error, a timeout,
  * a crash), from the memory it shares with this process. */
 static void fqdn_failed(void *arg, const struct case_item *c, char *buf,
@@ -1026,35 +931,6 @@ static void case_warm(struct fqdn_case *c)
 }
 
 /*
- * Every query of z's sets as it is, in set order, into *rin (the
- * runner's op rewrites it); nothing when *rin is there.  0, or -1 out of
- * memory.
- */
-static int queries_all(const struct fqdn_size *z, struct runner_bytes **rin)
-{
-	size_t total = fqdn_total(z->sets, FQDN_NSETS), j = 0;
-
-	if (*rin != NULL)
-		return 0;
-	*rin = calloc(total + 1, sizeof(**rin));
-	if (*rin == NULL)
-		return -1;
-	for (size_t k = 0; k < FQDN_NSETS; k++)
-		for (size_t i = 0; i < z->q[k].n; i++)
-			(*rin)[j++] = (struct runner_bytes){z->q[k].name[i],
-							    z->q[k].len[i]};
-	return 0;
-}
-
-/* How a runner's op rewrites a query of strategy s (enum runner_rewrite):
- * as fqdn_rewrite() does. */
-static unsigned runner_rewrite_of(const struct fqdn_strategy *s)
-{
-	return RUNNER_REWRITE_FQDN |
-	       (s->flags & FQDN_S_REVERSE ? RUNNER_REWRITE_REVERSE : 0);
-}
-
-/*
  * What a runner needs to verify and time case c's match phases: every
  * query as it is, in set order (the runner's op rewrites it, looks it up
  * in the name set, then asks the regex, as Cilium's proxy lowercases,
@@ -1069,7 +945,7 @@ static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
 		return 0;
 	if (c->rnames == NULL)
 		c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
-	if (c->rnames == NULL || queries_all(z, &c->rin) != 0)
+	if (c->rnames == NULL || fqdn_queries_all(z, &c->rin) != 0)
 		return -1;
 	for (size_t i = 0; i < names->n; i++)
 		c->rnames[i].p = strset_key(names, i, &c->rnames[i].len);
@@ -1092,7 +968,7 @@ static struct runner_work runner_queries(const struct fqdn_case *c,
 
 	return (struct runner_work){op, 1, h, 1, c->rnames,
 				    c->built->names.n, in, n,
-				    runner_rewrite_of(c->s)};
+				    fqdn_runner_rewrite(c->s)};
 }
 
 /*
@@ -1161,7 +1037,7 @@ static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 	if (op->phase == PH_QUERIES)
 		b->extra[b->nextra++] = (struct bench_metric){
 			"allowed", BETTER_EXACT,
-			(double)answer_allowed(z, answer, FQDN_Q_COUNT)};
+			(double)fqdn_answer_allowed(z, answer, FQDN_Q_COUNT)};
 	if (fc->e != NULL && fc->e->kind == ENGINE_RUNNER)
 		return runner_fill(z, op, b);
 	return 0;
@@ -1178,8 +1054,8 @@ static const struct case_ops fqdn_ops = {
 	.answer = fqdn_case_answer,
 	.failed = fqdn_failed,
 	.expect = fqdn_case_expect,
-	.describe = fqdn_describe,
-	.explain = fqdn_explain_case,
+	.describe = fqdn_size_describe,
+	.explain = fqdn_size_explain,
 	.bench = fqdn_bench,
 	.release = fqdn_release,
 };
@@ -1197,7 +1073,7 @@ static int plan_generate(struct suite_ctx *ctx, struct fqdn_case *c)
 	struct bench b = {0};
 	char name[256];
 
-	case_name(c, phase_name(PH_GENERATE), name, sizeof(name));
+	case_name(c, fqdn_phase_name(PH_GENERATE), name, sizeof(name));
 	if (!suite_wants(ctx, name))
 		return 0;
 	*op = (struct fqdn_op){c, PH_GENERATE, 0};
@@ -1239,22 +1115,11 @@ static int add_case(struct fqdn_size *z, struct fqdn_case *c)
 		if (!case_has_phase(c, (enum fqdn_phase)ph))
 			continue;
 		c->op[ph] = (struct fqdn_op){c, (enum fqdn_phase)ph, 0};
-		case_name(c, phase_name((enum fqdn_phase)ph), name, sizeof(name));
+		case_name(c, fqdn_phase_name((enum fqdn_phase)ph), name, sizeof(name));
 		if (case_add_bench(&z->table, name, &c->op[ph]) != 0)
 			return -1;
 	}
 	return 0;
-}
-
-/* The longest query of z's sets. */
-static size_t size_maxq(const struct fqdn_size *z)
-{
-	size_t maxq = 0;
-
-	for (size_t k = 0; k < FQDN_NSETS; k++)
-		if (z->q[k].maxlen > maxq)
-			maxq = z->q[k].maxlen;
-	return maxq;
 }
 
 /*
@@ -1352,7 +1217,7 @@ static int strategy_cases(struct suite_ctx *ctx, struct fqdn_size *z, size_t i)
 					.e = j ? ctx->engines[j - 1] : NULL,
 					.built = &z->built[i]};
 		z->ncases++;
-		c->buf = malloc(size_maxq(z) + 2);
+		c->buf = malloc(fqdn_size_maxq(z) + 2);
 		if (c->buf == NULL)
 			return -1;
 		if (j == 0 && !(s->flags & FQDN_S_TRIE)) {
@@ -1426,469 +1291,6 @@ static int size_plan(struct suite_ctx *ctx, const struct fqdn_run *r,
 		if (strategy_cases(ctx, z, i) != 0)
 			return -1;
 	return case_run(&z->table, ctx);
-}
-
-/* --- endpoints (--endpoints: fqdn_ep.h) --- */
-
-struct fqdn_ep_case;
-
-/* One benchmark of an endpoints case: policy-update or a query set. */
-struct fqdn_ep_op {
-	struct fqdn_ep_case *c;
-	enum fqdn_phase phase;
-	size_t next;  /* the query the next op takes */
-	struct rng r; /* policy-update: the endpoint of the next op */
-};
-
-/* One strategy x engine on the endpoints of one size. */
-struct fqdn_ep_case {
-	struct fqdn_eps *x;
-	const struct fqdn_strategy *s;
-	const struct engine *e; /* NULL: the trie */
-	struct fqdn_ep_world *w; /* once planned: the case's handle */
-	const unsigned char *want;
-	int warm;
-	char *buf;
-	struct fqdn_ep_op op[PH_COUNT];
-	/* on a runner: every query as it is (the runner's op rewrites it)
-	   with its endpoint, and the endpoints policy-update takes in turn */
-	struct runner_bytes *rin;
-	uint32_t *rep;
-	struct runner_bytes *upd_in;
-	uint32_t *upd_ep;
-};
-
-/* Endpoints a runner's policy-update takes in turn (the C engines' first
- * ones: the same seeded sequence). */
-#define EP_RUNNER_UPDATES 4096
-
-/*
- * N endpoints of size z's policy: query i of an answer (the size's sets
- * in order) is asked of endpoint ep[i], drawn from the seed, by every
- * case and by the timed ops.
- */
-struct fqdn_eps {
-	struct fqdn_size *z;
-	size_t n;
-	size_t *ep;
-	struct fqdn_ep_case *cases;
-	size_t ncases;
-	struct case_ops ops;
-	struct case_table table;
-};
-
-/* Strategies with endpoints: the proxy's per-selector ones and the trie. */
-static int ep_strategy(const struct fqdn_config *cfg, size_t i)
-{
-	const struct fqdn_strategy *s = &fqdn_strategies[i];
-
-	if (!(s->flags & FQDN_S_TRIE) && s->op != FQDN_OP_FIRST)
-		return 0;
-	return !cfg->strategies_named || (cfg->strategies & (1u << i));
-}
-
-/* "FQDN/phase=P/strategy=S/engine=E/endpoints=N[/domains=N]". */
-static void ep_case_name(const struct fqdn_ep_case *c, const char *phase,
-			 char *buf, size_t size)
-{
-	char dom[32] = "";
-
-	if (c->x->z->named)
-		snprintf(dom, sizeof(dom), "/domains=%zu", c->x->z->domains);
-	snprintf(buf, size, "FQDN%s%s/strategy=%s/engine=%s/endpoints=%zu%s",
-		 phase ? "/phase=" : "", phase ? phase : "", c->s->name,
-		 c->e ? engine_bench_name(c->e) : "none", c->x->n, dom);
-}
-
-static int ep_runner_inputs(const struct fqdn_eps *x, struct fqdn_ep_case *c);
-
-static int ep_compile(void *arg, const struct case_item *c, void **h,
-		      char *why, size_t size)
-{
-	struct fqdn_ep_case *ec = c->arg;
-	struct engine_error err = {0, -1, -1, ""};
-	struct fqdn_ep_world *w = calloc(1, sizeof(*w));
-	int rc;
-
-	(void)arg;
-	*h = w;
-	if (w == NULL)
-		return ENGINE_ERR_NOMEM;
-	rc = fqdn_ep_build(w, ec->s, ec->e, &ec->x->z->policy, ec->x->n, &err);
-	if (rc == 0 && w->runner != NULL && ep_runner_inputs(ec->x, ec) != 0)
-		rc = ENGINE_ERR_NOMEM;
-	if (rc != 0) { /* the pipeline drops a failed handle: freed here */
-		snprintf(why, size, "building the endpoints: %s: %s",
-			 engine_status_name(rc), err.msg);
-		fqdn_ep_free(w);
-		free(w);
-		*h = NULL;
-	}
-	return rc;
-}
-
-/* Every query of the answer on its endpoint; *at (when given) the one asked. */
-static int ep_verdicts(const struct fqdn_eps *x, const struct fqdn_ep_world *w,
-		       char *buf, unsigned char *out)
-{
-	const struct fqdn_size *z = x->z;
-
-	for (size_t k = 0, i = 0; k < FQDN_NSETS; k++)
-		for (size_t j = 0; j < z->q[k].n; j++, i++) {
-			int v = fqdn_ep_decide(w, x->ep[i], z->q[k].name[j],
-					       z->q[k].len[j], buf);
-			if (v < 0)
-				return v;
-			out[i] = (unsigned char)v;
-		}
-	return 0;
-}
-
-/*
- * What a runner is asked: every query of the sets as it is (the runner
- * rewrites it in its op, as the strategy does), with its endpoint (the
- * answer's order), and the endpoints of policy-update, from the op's
- * seed as the C engines draw them.  0, or -1 out of memory.
- */
-static int ep_runner_inputs(const struct fqdn_eps *x, struct fqdn_ep_case *c)
-{
-	size_t total = fqdn_total(x->z->sets, FQDN_NSETS);
-	struct rng r = c->op[PH_UPDATE].r;
-
-	if (c->rin != NULL)
-		return 0;
-	free(c->rep); /* after a failure */
-	free(c->upd_in);
-	free(c->upd_ep);
-	c->rep = calloc(total + 1, sizeof(*c->rep));
-	c->upd_in = calloc(EP_RUNNER_UPDATES, sizeof(*c->upd_in));
-	c->upd_ep = calloc(EP_RUNNER_UPDATES, sizeof(*c->upd_ep));
-	if (!c->rep || !c->upd_in || !c->upd_ep ||
-	    queries_all(x->z, &c->rin) != 0)
-		return -1;
-	for (size_t j = 0; j < total; j++)
-		c->rep[j] = (uint32_t)x->ep[j];
-	for (size_t i = 0; i < EP_RUNNER_UPDATES; i++)
-		c->upd_ep[i] = (uint32_t)rng_below(&r, x->n);
-	return 0;
-}
-
-static int ep_answer(void *arg, const struct case_item *c, void *out)
-{
-	const struct fqdn_eps *x = arg;
-	const struct fqdn_ep_case *ec = c->arg;
-	const struct fqdn_ep_world *w = c->h;
-
-	if (w->runner != NULL)
-		return fqdn_ep_runner_answers(w, runner_rewrite_of(ec->s),
-					      ec->rep, ec->rin,
-					      fqdn_total(x->z->sets, FQDN_NSETS),
-					      out);
-	return ep_verdicts(x, w, ec->buf, out);
-}
-
-/*
- * The reference's verdicts: a policy allows a name when any selector
- * does, so endpoint ep's is the base policy's or that of its extras
- * (fqdn_ep_policy() of an empty base).
- */
-static int ep_expect(void *arg, const struct case_item *c, void *out,
-		     char *by, size_t size)
-{
-	const struct fqdn_eps *x = arg;
-	const struct fqdn_size *z = x->z;
-	unsigned char *v = out;
-	struct fqdn_policy none = {.cilium = z->policy.cilium};
-	struct fqdn_ref base;
-	int rc = 0;
-
-	(void)c;
-	snprintf(by, size, "reference, Cilium v%s's rules, per endpoint",
-		 fqdn_cilium_name(z->policy.cilium));
-	if (fqdn_ref_init(&base, &z->policy) != 0 ||
-	    fqdn_expect(&base, z->sets, FQDN_NSETS, v) != 0)
-		return CASE_REF_ERROR;
-	for (size_t k = 0, i = 0; k < FQDN_NSETS && rc == 0; k++)
-		for (size_t j = 0; j < z->q[k].n && rc == 0; j++, i++) {
-			struct fqdn_policy p;
-			struct fqdn_ref r;
-			char ex[FQDN_EP_EXTRA];
-			int a = 0;
-			if (v[i] != 0)
-				continue;
-			rc = fqdn_ep_policy(&none, x->ep[i], &p, ex);
-			if (rc == 0 && (rc = fqdn_ref_init(&r, &p)) == 0) {
-				a = fqdn_ref_allows(&r, z->q[k].name[j],
-						    z->q[k].len[j]);
-				fqdn_ref_release(&r);
-			}
-			fqdn_ep_policy_release(&p);
-			rc = rc != 0 || a < 0 ? -1 : 0;
-			v[i] = (unsigned char)a;
-		}
-	fqdn_ref_release(&base);
-	return rc == 0 ? CASE_REF_OK : CASE_REF_ERROR;
-}
-
-static void ep_describe(void *arg, const struct case_item *c,
-			const void *answer, char *buf, size_t size)
-{
-	const struct fqdn_eps *x = arg;
-
-	fqdn_describe(x->z, c, answer, buf, size);
-	snprintf(buf + strlen(buf), size - strlen(buf), " (each on a random "
-		 "one of %zu endpoints)", x->n);
-}
-
-static void ep_explain(void *arg, const struct case_item *c, const void *got,
-		       const void *want, char *buf, size_t size)
-{
-	const struct fqdn_eps *x = arg;
-
-	fqdn_explain_case(x->z, c, got, want, buf, size);
-}
-
-/* One query per op on its endpoint; a verdict unlike the verified one fails. */
-static int run_ep_match(void *arg, uint64_t n)
-{
-	struct fqdn_ep_op *op = arg;
-	struct fqdn_ep_case *c = op->c;
-	const struct fqdn_size *z = c->x->z;
-	size_t k = (size_t)(op->phase - PH_MATCH_FIRST), j = op->next;
-	const struct fqdn_queries *q = &z->q[k];
-	const size_t *ep = c->x->ep + z->off[k];
-	const unsigned char *want = c->want + z->off[k];
-
-	for (uint64_t i = 0; i < n; i++) {
-		int v = fqdn_ep_decide(c->w, ep[j], q->name[j], q->len[j],
-				       c->buf);
-		if (v < 0)
-			return v;
-		if (v != want[j])
-			return ENGINE_ERR_MATCH;
-		if (++j == q->n)
-			j = 0;
-	}
-	op->next = j;
-	return 0;
-}
-
-/* Replace a random endpoint's rules per op (its verdicts on the sets stay). */
-static int run_ep_update(void *arg, uint64_t n)
-{
-	struct fqdn_ep_op *op = arg;
-	struct fqdn_ep_world *w = op->c->w;
-
-	for (uint64_t i = 0; i < n; i++) {
-		int rc = fqdn_ep_update(w, (size_t)rng_below(&op->r, w->n));
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* The memory metrics of world w (none without the allocation hooks). */
-static void ep_metrics(const struct fqdn_ep_world *w, struct bench *b)
-{
-	const double n = (double)w->n;
-
-	b->extra[b->nextra++] = (struct bench_metric){"endpoints", BETTER_EXACT,
-						      n};
-	if (w->heap < 0)
-		return;
-	b->extra[b->nextra++] = (struct bench_metric){
-		"B(heap)", BETTER_LOWER, (double)w->heap};
-	b->extra[b->nextra++] = (struct bench_metric){
-		"B(heap)/endpoint", BETTER_LOWER, (double)w->heap / n};
-	b->extra[b->nextra++] = (struct bench_metric){
-		"nocache-B(heap)", BETTER_LOWER, (double)w->heap_nocache};
-	b->extra[b->nextra++] = (struct bench_metric){
-		"nocache-B(heap)/endpoint", BETTER_LOWER,
-		(double)w->heap_nocache / n};
-}
-
-static int ep_bench(void *arg, struct case_item *c, const void *answer,
-		    struct bench *b)
-{
-	const struct fqdn_eps *x = arg;
-	struct fqdn_ep_op *op = b->arg;
-	struct fqdn_ep_case *ec = op->c;
-
-	ec->w = c->h;
-	ec->want = answer;
-	if (ec->w->runner != NULL) /* warmed by the runner's own warm-up */
-		ec->warm = 1;
-	if (!ec->warm) { /* as case_warm(): what engines learn lazily */
-		unsigned char *tmp = malloc(fqdn_total(x->z->sets, FQDN_NSETS) + 1);
-		engine_phase = ENGINE_PHASE_WARM;
-		if (tmp != NULL)
-			(void)ep_verdicts(x, ec->w, ec->buf, tmp);
-		engine_phase = ENGINE_PHASE_PARENT;
-		free(tmp);
-		ec->warm = 1;
-	}
-	b->run = op->phase == PH_UPDATE ? run_ep_update : run_ep_match;
-	b->arg = op;
-	if (op->phase != PH_UPDATE)
-		b->pass_n = x->z->q[op->phase - PH_MATCH_FIRST].n;
-	b->extra[0] = (struct bench_metric){"domains", BETTER_EXACT,
-					   (double)x->z->domains};
-	b->nextra = 1;
-	ep_metrics(ec->w, b);
-	if (op->phase == PH_QUERIES) /* each on the endpoint it was asked of */
-		b->extra[b->nextra++] = (struct bench_metric){
-			"allowed", BETTER_EXACT,
-			(double)answer_allowed(x->z, answer, FQDN_Q_COUNT)};
-	if (ec->w->runner != NULL && op->phase == PH_UPDATE)
-		return case_runner_job(b, runner_ep_add_work(
-			ec->w->runner, RUNNER_OP_EP_UPDATE, RUNNER_REWRITE_NONE,
-			ec->upd_ep, ec->upd_in, EP_RUNNER_UPDATES));
-	if (ec->w->runner != NULL) {
-		size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
-		size_t at = x->z->off[k];
-		return case_runner_job(b, runner_ep_add_work(
-			ec->w->runner, RUNNER_OP_EP_MATCH,
-			runner_rewrite_of(ec->s), ec->rep + at,
-			ec->rin + at, x->z->q[k].n));
-	}
-	return 0;
-}
-
-static void ep_release(void *arg, struct case_item *c)
-{
-	(void)arg;
-	fqdn_ep_free(c->h);
-	free(c->h);
-}
-
-static const struct case_ops fqdn_ep_ops = {
-	.compile = ep_compile,
-	.answer = ep_answer,
-	.expect = ep_expect,
-	.describe = ep_describe,
-	.explain = ep_explain,
-	.bench = ep_bench,
-	.release = ep_release,
-};
-
-/* Case c into x's table: policy-update and every query set it has. */
-static int ep_add_case(struct fqdn_eps *x, struct fqdn_ep_case *c,
-		       uint64_t seed)
-{
-	const char *gate = NULL;
-	char name[256], label[160];
-
-	ep_case_name(c, NULL, name, sizeof(name));
-	snprintf(label, sizeof(label), "%s: strategy %s, %zu domains, %zu "
-		 "endpoints", c->e ? c->e->name : "none", c->s->name,
-		 x->z->domains, x->n);
-	if (case_add(&x->table, name, label, c->e, 0, gate, 0, 0, c) != 0)
-		return -1;
-	for (int ph = PH_MATCH_FIRST; ph <= PH_UPDATE; ph++) {
-		if (ph != PH_UPDATE && x->z->q[ph - PH_MATCH_FIRST].n == 0)
-			continue;
-		c->op[ph] = (struct fqdn_ep_op){c, (enum fqdn_phase)ph, 0, {0}};
-		rng_init(&c->op[ph].r, seed ^ 0x5eed);
-		ep_case_name(c, phase_name((enum fqdn_phase)ph), name,
-			     sizeof(name));
-		if (case_add_bench(&x->table, name, &c->op[ph]) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The endpoint each query of z's sets is asked of, from the seed. */
-static int eps_draw(struct fqdn_eps *x, uint64_t seed)
-{
-	size_t total = fqdn_total(x->z->sets, FQDN_NSETS);
-	struct rng r;
-
-	x->ep = malloc((total ? total : 1) * sizeof(*x->ep));
-	if (x->ep == NULL)
-		return -1;
-	rng_init(&r, seed ^ x->n);
-	for (size_t i = 0; i < total; i++)
-		x->ep[i] = (size_t)rng_below(&r, x->n);
-	return 0;
-}
-
-/* The endpoints cases of size z with n endpoints, through the pipeline. */
-static int eps_plan(struct suite_ctx *ctx, const struct fqdn_run *r,
-		    struct fqdn_size *z, struct fqdn_eps *x, size_t n)
-{
-	char v[32];
-
-	x->z = z;
-	x->n = n;
-	x->ops = fqdn_ep_ops;
-	x->ops.answer_size = z->ops.answer_size;
-	case_table_init(&x->table, "fqdn", &x->ops, x);
-	snprintf(v, sizeof(v), "%zu", n);
-	if (eps_draw(x, r->cfg->seed) != 0 ||
-	    result_inputs_merge(&x->table.in, &z->table.in) != 0 ||
-	    case_table_input(&x->table, "endpoints", v, strlen(v)) != 0)
-		return -1;
-	x->cases = calloc(fqdn_nstrategies * (ctx->nengines + 1),
-			  sizeof(*x->cases));
-	if (x->cases == NULL)
-		return -1;
-	for (size_t i = 0; i < fqdn_nstrategies; i++) {
-		const struct fqdn_strategy *s = &fqdn_strategies[i];
-		size_t ne = (s->flags & FQDN_S_TRIE) ? 0 : ctx->nengines;
-		for (size_t j = (s->flags & FQDN_S_TRIE) ? 0 : 1;
-		     ep_strategy(r->cfg, i) && j <= ne; j++) {
-			struct fqdn_ep_case *c = &x->cases[x->ncases++];
-			*c = (struct fqdn_ep_case){.x = x, .s = s,
-						   .e = j ? ctx->engines[j - 1]
-							  : NULL};
-			c->buf = malloc(size_maxq(z) + 2);
-			if (c->buf == NULL || ep_add_case(x, c, r->cfg->seed))
-				return -1;
-		}
-	}
-	return case_run(&x->table, ctx);
-}
-
-static void eps_release(struct fqdn_eps *x)
-{
-	case_table_release(&x->table); /* the worlds */
-	for (size_t i = 0; i < x->ncases; i++) {
-		struct fqdn_ep_case *c = &x->cases[i];
-		free(c->buf);
-		free(c->rin);
-		free(c->rep);
-		free(c->upd_in);
-		free(c->upd_ep);
-	}
-	free(x->cases);
-	free(x->ep);
-}
-
-static void size_release_eps(struct fqdn_size *z)
-{
-	for (size_t i = 0; i < z->neps; i++)
-		eps_release(&z->eps[i]);
-	free(z->eps);
-}
-
-/* Every --endpoints count of size z.  0, STATUS_INTERRUPTED or -1. */
-static int size_endpoints(struct suite_ctx *ctx, const struct fqdn_run *r,
-			  struct fqdn_size *z)
-{
-	const struct fqdn_config *c = r->cfg;
-
-	if (c->nendpoints == 0)
-		return 0;
-	z->eps = calloc(c->nendpoints, sizeof(*z->eps));
-	if (z->eps == NULL)
-		return -1;
-	for (size_t i = 0; i < c->nendpoints; i++) {
-		int rc = eps_plan(ctx, r, z, &z->eps[z->neps++],
-				  c->endpoints[i]);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
 }
 
 /* --- the run --- */
@@ -2055,7 +1457,11 @@ static void *fqdn_prepare(struct suite_ctx *ctx, const void *cfg)
 		note_size(ctx, z);
 		rc = size_plan(ctx, r, z);
 		if (rc == 0)
-			rc = size_endpoints(ctx, r, z);
+			rc = fqdn_eps_plan_all(ctx, z, c->endpoints,
+					       c->nendpoints, c->seed,
+					       c->strategies_named
+						       ? c->strategies
+						       : UINT32_MAX);
 		if (rc == STATUS_INTERRUPTED)
 			break; /* nothing more is planned: the run stops */
 		if (rc != 0)

@@ -122,4 +122,22 @@ int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, unsigned rewrite,
  */
 int fqdn_ep_update(struct fqdn_ep_world *w, size_t ep);
 
+/* --- the endpoint cases (fqdn_ep_case.c) --- */
+
+struct fqdn_size;
+struct suite_ctx;
+
+/*
+ * The endpoint cases of size z, one table per endpoint count (counts[i],
+ * i < ncounts; none: nothing), each query asked of an endpoint drawn
+ * from seed, on the strategies `strategies` names (bit i for
+ * fqdn_strategies[i]) that have endpoints, through the pipeline.  0,
+ * STATUS_INTERRUPTED or -1.  Release with fqdn_eps_release_all() (also
+ * after a failure).
+ */
+int fqdn_eps_plan_all(struct suite_ctx *ctx, struct fqdn_size *z,
+		      const size_t *counts, size_t ncounts, uint64_t seed,
+		      uint32_t strategies);
+void fqdn_eps_release_all(struct fqdn_size *z);
+
 #endif
