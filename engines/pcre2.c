@@ -21,7 +21,7 @@
 
 #include <pcre2.h>
 
-#include "engines/pcre2_options.h"
+#include "engines/pcre2_common.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,15 +76,6 @@ struct pcre2_set {
 static int pcre2_try(void *h, size_t i, const char *data, size_t len,
 		     size_t start, struct inturn_span *span);
 
-static const char *rxb_pcre2_version(void)
-{
-	static char buf[64];
-
-	if (buf[0] == '\0')
-		pcre2_config(PCRE2_CONFIG_VERSION, buf);
-	return buf;
-}
-
 static void pcre2_set_free(void *h)
 {
 	struct pcre2_set *s = h;
@@ -110,19 +101,12 @@ static int pcre2_compile_one(void *h, size_t i, const struct engine_pattern *p,
 			     unsigned flags, struct engine_error *err)
 {
 	struct pcre2_set *s = h;
-	uint32_t opts = rxb_pcre2_options(flags);
 	int code;
-	PCRE2_SIZE off;
 	PCRE2_UCHAR msg[200];
 
-	s->code[i] = pcre2_compile((PCRE2_SPTR)p->re, p->len, opts, &code,
-				   &off, NULL);
-	if (s->code[i] == NULL) {
-		pcre2_get_error_message(code, msg, sizeof(msg));
-		engine_error_set(err, ENGINE_ERR_COMPILE, (long)i, (long)off,
-				 "%s", (const char *)msg);
+	s->code[i] = rxb_pcre2_compile(p, i, flags, err);
+	if (s->code[i] == NULL)
 		return ENGINE_ERR_COMPILE;
-	}
 	if (s->jit) {
 		code = pcre2_jit_compile(s->code[i], PCRE2_JIT_COMPLETE);
 		if (code != 0) {
@@ -241,27 +225,14 @@ static int pcre2_try(void *h, size_t i, const char *data, size_t len,
 		rc = pcre2_match(s->code[i], (PCRE2_SPTR)data, len, start,
 				 start > 0 ? PCRE2_NO_UTF_CHECK : 0, s->md[i],
 				 s->mctx);
-	if (rc >= 0) {
-		if (span != NULL) {
-			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md[i]);
-			span->so = ov[0];
-			span->eo = ov[1];
-		}
-		return 1;
+	if (rc < 0)
+		return rxb_pcre2_status(rc);
+	if (span != NULL) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md[i]);
+		span->so = ov[0];
+		span->eo = ov[1];
 	}
-	switch (rc) {
-	case PCRE2_ERROR_NOMATCH:
-		return 0;
-	case PCRE2_ERROR_MATCHLIMIT:
-	case PCRE2_ERROR_DEPTHLIMIT:
-	case PCRE2_ERROR_HEAPLIMIT:
-	case PCRE2_ERROR_JIT_STACKLIMIT:
-		return ENGINE_ERR_LIMIT;
-	case PCRE2_ERROR_NOMEMORY:
-		return ENGINE_ERR_NOMEM;
-	default:
-		return ENGINE_ERR_MATCH;
-	}
+	return 1;
 }
 
 /* Another thread's state: h's patterns, its own match data and context. */
@@ -294,19 +265,8 @@ fail:
 static size_t pcre2_size(void *h)
 {
 	struct pcre2_set *s = h;
-	size_t total = 0;
 
-	for (size_t i = 0; i < s->turn.n; i++) {
-		size_t sz = 0;
-		pcre2_pattern_info(s->code[i], PCRE2_INFO_SIZE, &sz);
-		total += sz;
-		if (s->jit) {
-			sz = 0;
-			pcre2_pattern_info(s->code[i], PCRE2_INFO_JITSIZE, &sz);
-			total += sz;
-		}
-	}
-	return total;
+	return rxb_pcre2_size(s->code, s->turn.n, s->jit);
 }
 
 #define PCRE2_CAPS                                                           \

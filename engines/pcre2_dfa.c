@@ -42,7 +42,7 @@
 
 #include <pcre2.h>
 
-#include "engines/pcre2_options.h"
+#include "engines/pcre2_common.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,15 +71,6 @@ struct dfa_set {
 
 static int dfa_try(void *h, size_t i, const char *data, size_t len,
 		   size_t start, struct inturn_span *span);
-
-static const char *dfa_version(void)
-{
-	static char buf[64];
-
-	if (buf[0] == '\0')
-		pcre2_config(PCRE2_CONFIG_VERSION, buf);
-	return buf;
-}
 
 static void dfa_set_free(void *h)
 {
@@ -229,21 +220,12 @@ static int dfa_compile_one(void *h, size_t i, const struct engine_pattern *p,
 			   unsigned flags, struct engine_error *err)
 {
 	struct dfa_set *s = h;
-	uint32_t opts = rxb_pcre2_options(flags);
-	int code;
-	PCRE2_SIZE off;
-	PCRE2_UCHAR msg[200];
 	uint32_t backrefs = 0;
 	long at;
 
-	s->code[i] = pcre2_compile((PCRE2_SPTR)p->re, p->len, opts, &code,
-				   &off, NULL);
-	if (s->code[i] == NULL) {
-		pcre2_get_error_message(code, msg, sizeof(msg));
-		engine_error_set(err, ENGINE_ERR_COMPILE, (long)i, (long)off,
-				 "%s", (const char *)msg);
+	s->code[i] = rxb_pcre2_compile(p, i, flags, err);
+	if (s->code[i] == NULL)
 		return ENGINE_ERR_COMPILE;
-	}
 	at = dfa_atomic_at(p->re, p->len);
 	if (at >= 0) {
 		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, (long)i, at,
@@ -332,28 +314,6 @@ static int dfa_grow(struct dfa_set *s)
 	return 0;
 }
 
-/* A failed pcre2_dfa_match() as an engine status. */
-static int dfa_status(int rc)
-{
-	switch (rc) {
-	case PCRE2_ERROR_NOMATCH:
-		return 0;
-	case PCRE2_ERROR_MATCHLIMIT:
-	case PCRE2_ERROR_DEPTHLIMIT:
-	case PCRE2_ERROR_HEAPLIMIT:
-	case PCRE2_ERROR_DFA_RECURSE:
-		return ENGINE_ERR_LIMIT;
-	case PCRE2_ERROR_NOMEMORY:
-		return ENGINE_ERR_NOMEM;
-	case PCRE2_ERROR_DFA_UITEM:
-	case PCRE2_ERROR_DFA_UCOND:
-	case PCRE2_ERROR_DFA_UFUNC:
-		return ENGINE_ERR_UNSUPPORTED;
-	default:
-		return ENGINE_ERR_MATCH;
-	}
-}
-
 /* The longest match of pattern i at the leftmost start from `start`
  * (an inturn_try_fn); after the first attempt (at 0, which checks the
  * whole subject) without the UTF check, as pcre2.c's pcre2_try says. */
@@ -375,7 +335,7 @@ static int dfa_try(void *h, size_t i, const char *data, size_t len,
 			return rc;
 	}
 	if (rc < 0)
-		return dfa_status(rc);
+		return rxb_pcre2_status(rc);
 	/* rc 0: more matches than the one pair holds; it has the longest */
 	if (span != NULL) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
@@ -388,14 +348,9 @@ static int dfa_try(void *h, size_t i, const char *data, size_t len,
 static size_t dfa_size(void *h)
 {
 	struct dfa_set *s = h;
-	size_t total = s->wscount * sizeof(*s->ws);
 
-	for (size_t i = 0; i < s->turn.n; i++) {
-		size_t sz = 0;
-		pcre2_pattern_info(s->code[i], PCRE2_INFO_SIZE, &sz);
-		total += sz;
-	}
-	return total;
+	return s->wscount * sizeof(*s->ws) +
+	       rxb_pcre2_size(s->code, s->turn.n, 0);
 }
 
 const struct engine engine_pcre2_dfa = {
@@ -409,7 +364,7 @@ const struct engine engine_pcre2_dfa = {
 		CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH | CAP_PERL_DOLLAR |
 		CAP_UNICODE_PROPERTY | CAP_UNICODE_SCRIPT | CAP_EXTENDED_SPACE,
 	.semantics = SEM_LEFTMOST_LONGEST,
-	.version = dfa_version,
+	.version = rxb_pcre2_version,
 	.compile = dfa_compile_set,
 	.is_match = inturn_op_is_match,
 	.count = inturn_op_count,
