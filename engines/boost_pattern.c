@@ -4,12 +4,13 @@
  * over the pattern with a stack of frames, one per open group: the
  * options in force (i, s, m) and whether what was read so far can match
  * the empty string (for the counted repeats Boost reads differently).
- * Every class, however it was written, goes through a 256-bit byte set
- * and is written back by one function.
+ * Every class, however it was written, goes through a byte set (the ERE
+ * translation's, engines/ere.h) and is written back by one function.
  *
  * Build: with engines/boost.c (RXB_HAVE_BOOST).
  */
 #include "engines/boost_pattern.h"
+#include "engines/ere.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +23,6 @@ enum bp_opt {
 	BP_I = 1u << 0, /* caseless */
 	BP_S = 1u << 1, /* dotall */
 	BP_M = 1u << 2, /* multiline */
-};
-
-struct bp_set {
-	unsigned char bit[32];
 };
 
 /* One open group (frame[0]: the pattern itself). */
@@ -159,59 +156,35 @@ static int bp_fail(struct bp *b, int status, const char *what)
 
 /* --- byte sets -------------------------------------------------------- */
 
-static void set_add(struct bp_set *s, unsigned c)
-{
-	s->bit[c >> 3] |= (unsigned char)(1u << (c & 7));
-}
-
-static int set_has(const struct bp_set *s, unsigned c)
-{
-	return (s->bit[c >> 3] >> (c & 7)) & 1;
-}
-
-static void set_range(struct bp_set *s, unsigned lo, unsigned hi)
-{
-	for (unsigned c = lo; c <= hi; c++)
-		set_add(s, c);
-}
-
-static void set_merge(struct bp_set *s, const struct bp_set *t, int negate)
-{
-	for (size_t i = 0; i < sizeof(s->bit); i++)
-		s->bit[i] |= negate ? (unsigned char)~t->bit[i] : t->bit[i];
-}
-
 /* Adds the other case of every ASCII letter in s (PCRE2's caseless class). */
-static void set_fold(struct bp_set *s)
+static void set_fold(struct ere_set *s)
 {
 	for (unsigned c = 'A'; c <= 'Z'; c++) {
-		if (set_has(s, c) || set_has(s, c | 0x20)) {
-			set_add(s, c);
-			set_add(s, c | 0x20);
+		if (ere_set_has(s, c) || ere_set_has(s, c | 0x20)) {
+			ere_set_add(s, c);
+			ere_set_add(s, c | 0x20);
 		}
 	}
 }
 
 /* Writes s as one Boost class of escaped ranges: (?!) when empty. */
-static void set_emit(struct bp *b, const struct bp_set *s)
+static void set_emit(struct bp *b, const struct ere_set *s)
 {
 	char text[8];
-	unsigned c = 0, any = 0;
+	unsigned c = 0;
 
-	for (unsigned k = 0; k < 256; k++)
-		any |= (unsigned)set_has(s, k);
-	if (!any) {
+	if (ere_set_count(s) == 0) {
 		bp_puts(b, "(?!)");
 		return;
 	}
 	bp_puts(b, "[");
 	while (c < 256) {
 		unsigned hi = c;
-		if (!set_has(s, c)) {
+		if (!ere_set_has(s, c)) {
 			c++;
 			continue;
 		}
-		while (hi + 1 < 256 && set_has(s, hi + 1))
+		while (hi + 1 < 256 && ere_set_has(s, hi + 1))
 			hi++;
 		bp_hex_byte(text, sizeof(text), c);
 		bp_puts(b, text);
@@ -227,14 +200,14 @@ static void set_emit(struct bp *b, const struct bp_set *s)
 
 /* A class as Boost must see it: folded here, so Boost's own caseless
  * matching (which folds ranges by their ends) is switched off for it. */
-static void bp_emit_class(struct bp *b, struct bp_set *s, int negate)
+static void bp_emit_class(struct bp *b, struct ere_set *s, int negate)
 {
-	struct bp_set out = {{0}};
+	struct ere_set out = {{0}};
 
 	bp_atom(b, 0);
 	if (bp_opts(b) & BP_I)
 		set_fold(s);
-	set_merge(&out, s, negate);
+	ere_set_merge(&out, s, negate);
 	if (bp_opts(b) & BP_I)
 		bp_puts(b, "(?-i:");
 	set_emit(b, &out);
@@ -245,56 +218,33 @@ static void bp_emit_class(struct bp *b, struct bp_set *s, int negate)
 /* POSIX classes as PCRE2's default (C locale) tables define them; under
  * caseless matching [:upper:] and [:lower:] are [:alpha:], as in PCRE2. */
 static int bp_posix_class(const char *name, size_t n, int caseless,
-			  struct bp_set *s)
+			  struct ere_set *s)
 {
-	static const struct {
-		const char *name;
-		const char *ranges; /* pairs lo,hi */
-	} classes[] = {
-		{"alpha", "AZaz"}, {"digit", "09"}, {"alnum", "AZaz09"},
-		{"upper", "AZ"}, {"lower", "az"}, {"xdigit", "09AFaf"},
-		{"space", "\t\r  "}, {"blank", "\t\t  "}, {"punct", "!/:@[`{~"},
-		{"cntrl", "\x01\x1f\x7f\x7f"}, {"print", " ~"}, {"graph", "!~"},
-		{"word", "AZaz09__"}, {"ascii", "\x01\x7f"},
-	};
-
 	if (caseless && n == 5 && (memcmp(name, "upper", 5) == 0 ||
 				   memcmp(name, "lower", 5) == 0))
 		name = "alpha";
-	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
-		const char *r = classes[i].ranges;
-		if (strlen(classes[i].name) != n ||
-		    memcmp(classes[i].name, name, n) != 0)
-			continue;
-		for (; r[0] != '\0'; r += 2)
-			set_range(s, (unsigned char)r[0], (unsigned char)r[1]);
-		if (strcmp(classes[i].name, "cntrl") == 0 ||
-		    strcmp(classes[i].name, "ascii") == 0)
-			set_add(s, 0); /* the table cannot hold NUL */
-		return 0;
-	}
-	return -1;
+	return ere_set_posix_class(name, n, s);
 }
 
 /* \d \w \s \h \v and their negations into s; -1 if c is none of them. */
-static int bp_perl_class(unsigned c, struct bp_set *s)
+static int bp_perl_class(unsigned c, struct ere_set *s)
 {
-	struct bp_set t = {{0}};
+	struct ere_set t = {{0}};
 
 	switch (c | 0x20) {
-	case 'd': bp_posix_class("digit", 5, 0, &t); break;
-	case 'w': bp_posix_class("word", 4, 0, &t); break;
-	case 's': bp_posix_class("space", 5, 0, &t); break;
 	case 'h': /* PCRE2's horizontal space on bytes */
-		set_add(&t, '\t'), set_add(&t, ' '), set_add(&t, 0xa0);
+		ere_set_add(&t, '\t');
+		ere_set_add(&t, ' ');
+		ere_set_add(&t, 0xa0);
 		break;
 	case 'v': /* and its vertical space */
-		set_range(&t, '\n', '\r'), set_add(&t, 0x85);
+		ere_set_add_range(&t, '\n', '\r');
+		ere_set_add(&t, 0x85);
 		break;
 	default:
-		return -1;
+		return ere_set_perl_class(c, s);
 	}
-	set_merge(s, &t, c < 'a');
+	ere_set_merge(s, &t, c < 'a');
 	return 0;
 }
 
@@ -416,11 +366,11 @@ static int bp_escape_byte(struct bp *b, int in_class, unsigned *c)
 
 /* [:name:] or [:^name:] at pos into s; 1 if there is one, 0 if the '['
  * is a literal, <0 on error. */
-static int bp_class_posix(struct bp *b, struct bp_set *s)
+static int bp_class_posix(struct bp *b, struct ere_set *s)
 {
 	const unsigned char *at = b->p + b->pos;
 	size_t left = b->len - b->pos, k = 2;
-	struct bp_set t = {{0}};
+	struct ere_set t = {{0}};
 	int neg;
 
 	if (left < 4 || at[1] != ':')
@@ -433,7 +383,7 @@ static int bp_class_posix(struct bp *b, struct bp_set *s)
 	if (bp_posix_class((const char *)at + 2 + neg, k - 3 - (size_t)neg,
 			   (bp_opts(b) & BP_I) != 0, &t) != 0)
 		return bp_fail(b, ENGINE_ERR_COMPILE, "unknown POSIX class");
-	set_merge(s, &t, neg);
+	ere_set_merge(s, &t, neg);
 	b->pos += k + 1;
 	return 1;
 }
@@ -442,7 +392,7 @@ static int bp_class_posix(struct bp *b, struct bp_set *s)
  * One class member at pos into s: a byte (1, in *c, a possible range
  * end), a set (2: [:name:], \d and the like), or <0.
  */
-static int bp_class_member(struct bp *b, struct bp_set *s, unsigned *c)
+static int bp_class_member(struct bp *b, struct ere_set *s, unsigned *c)
 {
 	unsigned e;
 	int rc;
@@ -470,7 +420,7 @@ static int bp_class_member(struct bp *b, struct bp_set *s, unsigned *c)
 }
 
 /* The range lo-<member at pos> into s, or an error. */
-static int bp_class_range(struct bp *b, struct bp_set *s, unsigned lo)
+static int bp_class_range(struct bp *b, struct ere_set *s, unsigned lo)
 {
 	unsigned hi = 0;
 	int rc = bp_class_member(b, s, &hi);
@@ -479,14 +429,14 @@ static int bp_class_range(struct bp *b, struct bp_set *s, unsigned lo)
 		return rc;
 	if (rc == 2 || hi < lo)
 		return bp_fail(b, ENGINE_ERR_COMPILE, "invalid range in a class");
-	set_range(s, lo, hi);
+	ere_set_add_range(s, lo, hi);
 	return 0;
 }
 
 /* [...] at pos (on the '['): parsed and written, or an error. */
 static int bp_class(struct bp *b)
 {
-	struct bp_set s = {{0}};
+	struct ere_set s = {{0}};
 	int negate, first = 1;
 
 	b->pos++;
@@ -510,7 +460,7 @@ static int bp_class(struct bp *b)
 			if (rc < 0)
 				return rc;
 		} else if (rc == 1) {
-			set_add(&s, c);
+			ere_set_add(&s, c);
 		} else if (b->pos + 1 < b->len && b->p[b->pos] == '-' &&
 			   b->p[b->pos + 1] != ']') {
 			return bp_fail(b, ENGINE_ERR_COMPILE, "invalid range "
@@ -544,7 +494,7 @@ static void bp_quoted(struct bp *b)
 static int bp_escape_item(struct bp *b)
 {
 	unsigned e = b->p[b->pos];
-	struct bp_set s = {{0}};
+	struct ere_set s = {{0}};
 
 	if (e != 0 && strchr("dDwWsSbAz", (int)e) != NULL) {
 		char text[3] = {'\\', (char)e, '\0'};
@@ -558,7 +508,7 @@ static int bp_escape_item(struct bp *b)
 		bp_puts(b, "(?:(?=\\n?\\z))");
 	} else if (e == 'N' && !(b->pos + 1 < b->len &&
 				 b->p[b->pos + 1] == '{')) {
-		set_add(&s, '\n');
+		ere_set_add(&s, '\n');
 		bp_emit_class(b, &s, 1);
 	} else if (e != 0 && strchr("hHvV", (int)e) != NULL) {
 		bp_perl_class(e, &s);

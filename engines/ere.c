@@ -14,10 +14,6 @@
 
 #define ERE_MAX_GROUPS 9 /* ERE back-references are \1..\9 */
 
-struct ere_set {
-	unsigned char bit[32];
-};
-
 struct ere {
 	const unsigned char *p;
 	size_t len;
@@ -33,83 +29,6 @@ struct ere {
 	long index;
 	struct engine_error *err;
 };
-
-static void set_add(struct ere_set *s, unsigned c)
-{
-	s->bit[c >> 3] |= (unsigned char)(1u << (c & 7));
-}
-
-static int set_has(const struct ere_set *s, unsigned c)
-{
-	return (s->bit[c >> 3] >> (c & 7)) & 1;
-}
-
-static void set_add_range(struct ere_set *s, unsigned lo, unsigned hi)
-{
-	for (unsigned c = lo; c <= hi; c++)
-		set_add(s, c);
-}
-
-static void set_merge(struct ere_set *s, const struct ere_set *t, int negate)
-{
-	for (size_t i = 0; i < sizeof(s->bit); i++)
-		s->bit[i] |= negate ? (unsigned char)~t->bit[i] : t->bit[i];
-}
-
-static unsigned set_count(const struct ere_set *s)
-{
-	unsigned n = 0;
-
-	for (unsigned c = 0; c < 256; c++)
-		n += (unsigned)set_has(s, c);
-	return n;
-}
-
-/* ASCII classes, as PCRE2's default (C locale) tables define them. */
-static int ere_posix_class(const char *name, size_t n, struct ere_set *s)
-{
-	static const struct {
-		const char *name;
-		const char *ranges; /* pairs lo,hi */
-	} classes[] = {
-		{"alpha", "AZaz"}, {"digit", "09"}, {"alnum", "AZaz09"},
-		{"upper", "AZ"}, {"lower", "az"}, {"xdigit", "09AFaf"},
-		{"space", "\t\r  "}, {"blank", "\t\t  "}, {"punct", "!/:@[`{~"},
-		{"cntrl", "\x01\x1f\x7f\x7f"}, {"print", " ~"}, {"graph", "!~"},
-		{"word", "AZaz09__"},
-	};
-
-	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
-		const char *r = classes[i].ranges;
-		if (strlen(classes[i].name) != n ||
-		    memcmp(classes[i].name, name, n) != 0)
-			continue;
-		for (; r[0] != '\0'; r += 2)
-			set_add_range(s, (unsigned char)r[0],
-				      (unsigned char)r[1]);
-		if (strcmp(classes[i].name, "cntrl") == 0)
-			set_add(s, 0); /* the table cannot hold NUL */
-		return 0;
-	}
-	return -1;
-}
-
-/* \d \w \s (and upper-case negations) into s; -1 if c is not one. */
-static int ere_perl_class(unsigned char c, struct ere_set *s)
-{
-	struct ere_set t = {{0}};
-	const char *name;
-
-	switch (c | 0x20) {
-	case 'd': name = "digit"; break;
-	case 'w': name = "word"; break;
-	case 's': name = "space"; break;
-	default: return -1;
-	}
-	ere_posix_class(name, strlen(name), &t);
-	set_merge(s, &t, c < 'a');
-	return 0;
-}
 
 static int ere_fail(struct ere *e, int status, const char *what)
 {
@@ -167,13 +86,13 @@ static int ere_members(struct ere *e, const struct ere_set *s)
 	int dash = 0;
 	size_t start = e->used;
 
-	if (set_has(s, ']'))
+	if (ere_set_has(s, ']'))
 		rc = ere_putc(e, ']');
 	for (unsigned c = 1; c < 256 && rc == 0; c++) {
 		unsigned hi = c;
-		if (!set_has(s, c) || strchr("]^-[", (int)c) != NULL)
+		if (!ere_set_has(s, c) || strchr("]^-[", (int)c) != NULL)
 			continue;
-		while (hi + 1 < 256 && set_has(s, hi + 1) &&
+		while (hi + 1 < 256 && ere_set_has(s, hi + 1) &&
 		       strchr("]^-[", (int)(hi + 1)) == NULL)
 			hi++;
 		rc = ere_putc(e, (unsigned char)c);
@@ -183,17 +102,17 @@ static int ere_members(struct ere *e, const struct ere_set *s)
 			rc = ere_putc(e, (unsigned char)hi);
 		c = hi;
 	}
-	if (rc == 0 && set_has(s, '['))
+	if (rc == 0 && ere_set_has(s, '['))
 		rc = ere_putc(e, '[');
 	/* A list must not start with '^'; '-' is literal first or last. */
-	if (rc == 0 && set_has(s, '^') && e->used == start &&
-	    set_has(s, '-')) {
+	if (rc == 0 && ere_set_has(s, '^') && e->used == start &&
+	    ere_set_has(s, '-')) {
 		rc = ere_put(e, "-^", 2);
 		dash = 1;
-	} else if (rc == 0 && set_has(s, '^')) {
+	} else if (rc == 0 && ere_set_has(s, '^')) {
 		rc = ere_putc(e, '^'); /* first only in [^^...]: literal */
 	}
-	if (rc == 0 && set_has(s, '-') && !dash)
+	if (rc == 0 && ere_set_has(s, '-') && !dash)
 		rc = ere_putc(e, '-');
 	return rc;
 }
@@ -207,7 +126,7 @@ static int ere_members(struct ere *e, const struct ere_set *s)
 static int ere_emit_set(struct ere *e, const struct ere_set *s)
 {
 	struct ere_set rest = {{0}};
-	unsigned n = set_count(s);
+	unsigned n = ere_set_count(s);
 	int wrap;
 	int rc;
 
@@ -215,20 +134,20 @@ static int ere_emit_set(struct ere *e, const struct ere_set *s)
 		return ere_fail(e, ENGINE_ERR_UNSUPPORTED, "an empty class");
 	if (n == 1) {
 		unsigned c = 0;
-		while (!set_has(s, c))
+		while (!ere_set_has(s, c))
 			c++;
 		return ere_literal(e, (unsigned char)c);
 	}
-	if (!set_has(s, 0)) {
+	if (!ere_set_has(s, 0)) {
 		rc = ere_putc(e, '[');
 		if (rc == 0)
 			rc = ere_members(e, s);
 		return rc != 0 ? rc : ere_putc(e, ']');
 	}
-	set_merge(&rest, s, 1);
-	if (set_count(&rest) == 0)
-		set_add(&rest, '\n'); /* every byte: [^\n] plus \n below */
-	wrap = set_has(s, '\n') && (set_has(&rest, '\n') ||
+	ere_set_merge(&rest, s, 1);
+	if (ere_set_count(&rest) == 0)
+		ere_set_add(&rest, '\n'); /* every byte: [^\n] plus \n below */
+	wrap = ere_set_has(s, '\n') && (ere_set_has(&rest, '\n') ||
 				    (e->opts & ERE_NEWLINE));
 	rc = wrap ? ere_open(e) : 0;
 	if (rc == 0)
@@ -341,11 +260,14 @@ static int ere_bracket_posix(struct ere *e, struct ere_set *s)
 
 	while (end + 1 < e->len && !(e->p[end] == ':' && e->p[end + 1] == ']'))
 		end++;
+	/* [:ascii:] (PCRE2's, read by the Boost translation) stays refused
+	   here, as it always was: it is no POSIX class */
 	if (end + 1 >= e->len ||
-	    ere_posix_class((const char *)e->p + name, end - name, &t) != 0)
+	    (end - name == 5 && memcmp(e->p + name, "ascii", 5) == 0) ||
+	    ere_set_posix_class((const char *)e->p + name, end - name, &t) != 0)
 		return ere_fail(e, ENGINE_ERR_COMPILE,
 				"unknown POSIX class name");
-	set_merge(s, &t, negate);
+	ere_set_merge(s, &t, negate);
 	e->pos = end + 2;
 	return 0;
 }
@@ -377,7 +299,7 @@ static int ere_bracket_item(struct ere *e, struct ere_set *s, unsigned *c)
 	rc = ere_escape_byte(e, 1, c);
 	if (rc != 1)
 		return rc;
-	if (ere_perl_class(e->p[e->pos], s) == 0) {
+	if (ere_set_perl_class(e->p[e->pos], s) == 0) {
 		e->pos++;
 		return 1;
 	}
@@ -419,13 +341,13 @@ static int ere_parse_bracket(struct ere *e, struct ere_set *s)
 			if (rc == 1 || hi < lo)
 				return ere_fail(e, ENGINE_ERR_COMPILE,
 						"invalid range in a class");
-			set_add_range(&in, lo, hi);
+			ere_set_add_range(&in, lo, hi);
 			continue;
 		}
-		set_add(&in, lo);
+		ere_set_add(&in, lo);
 	}
 	e->pos++;
-	set_merge(s, &in, negate);
+	ere_set_merge(s, &in, negate);
 	return 0;
 }
 
@@ -503,7 +425,7 @@ static int ere_escape(struct ere *e)
 	if (rc != 1)
 		return rc != 0 ? rc : ere_literal(e, (unsigned char)c);
 	ch = e->p[e->pos];
-	if (ere_perl_class(ch, &s) == 0) {
+	if (ere_set_perl_class(ch, &s) == 0) {
 		e->pos++;
 		return ere_emit_set(e, &s);
 	}
@@ -551,7 +473,7 @@ static int ere_dot(struct ere *e)
 	struct ere_set s = {{0}};
 
 	e->pos++;
-	set_add_range(&s, 0, 255);
+	ere_set_add_range(&s, 0, 255);
 	if (!(e->opts & ERE_DOTALL))
 		s.bit['\n' >> 3] &= (unsigned char)~(1u << ('\n' & 7));
 	return ere_emit_set(e, &s);
@@ -648,4 +570,80 @@ int ere_prepare(const struct engine_pattern *p, long index, unsigned flags,
 	if (flags & ENGINE_ANCHORED)
 		o |= ERE_ANCHOR;
 	return ere_translate(p->re, p->len, o, index, out, outlen, err);
+}
+
+/* --- byte sets (ere.h; engines/boost_pattern.c uses them too) --------- */
+
+void ere_set_add(struct ere_set *s, unsigned c)
+{
+	s->bit[c >> 3] |= (unsigned char)(1u << (c & 7));
+}
+
+int ere_set_has(const struct ere_set *s, unsigned c)
+{
+	return (s->bit[c >> 3] >> (c & 7)) & 1;
+}
+
+void ere_set_add_range(struct ere_set *s, unsigned lo, unsigned hi)
+{
+	for (unsigned c = lo; c <= hi; c++)
+		ere_set_add(s, c);
+}
+
+void ere_set_merge(struct ere_set *s, const struct ere_set *t, int negate)
+{
+	for (size_t i = 0; i < sizeof(s->bit); i++)
+		s->bit[i] |= negate ? (unsigned char)~t->bit[i] : t->bit[i];
+}
+
+unsigned ere_set_count(const struct ere_set *s)
+{
+	unsigned n = 0;
+
+	for (unsigned c = 0; c < 256; c++)
+		n += (unsigned)ere_set_has(s, c);
+	return n;
+}
+
+int ere_set_posix_class(const char *name, size_t n, struct ere_set *s)
+{
+	static const struct {
+		const char *name;
+		const char *ranges; /* pairs lo,hi */
+	} classes[] = {
+		{"alpha", "AZaz"}, {"digit", "09"}, {"alnum", "AZaz09"},
+		{"upper", "AZ"}, {"lower", "az"}, {"xdigit", "09AFaf"},
+		{"space", "\t\r  "}, {"blank", "\t\t  "}, {"punct", "!/:@[`{~"},
+		{"cntrl", "\x01\x1f\x7f\x7f"}, {"print", " ~"}, {"graph", "!~"},
+		{"word", "AZaz09__"}, {"ascii", "\x01\x7f"},
+	};
+
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		const char *r = classes[i].ranges;
+		if (strlen(classes[i].name) != n ||
+		    memcmp(classes[i].name, name, n) != 0)
+			continue;
+		for (; r[0] != '\0'; r += 2)
+			ere_set_add_range(s, (unsigned char)r[0],
+					  (unsigned char)r[1]);
+		if (strcmp(classes[i].name, "cntrl") == 0 ||
+		    strcmp(classes[i].name, "ascii") == 0)
+			ere_set_add(s, 0); /* the table cannot hold NUL */
+		return 0;
+	}
+	return -1;
+}
+
+int ere_set_perl_class(unsigned c, struct ere_set *s)
+{
+	struct ere_set t = {{0}};
+
+	switch (c | 0x20) {
+	case 'd': ere_set_posix_class("digit", 5, &t); break;
+	case 'w': ere_set_posix_class("word", 4, &t); break;
+	case 's': ere_set_posix_class("space", 5, &t); break;
+	default: return -1;
+	}
+	ere_set_merge(s, &t, c < 'a');
+	return 0;
 }

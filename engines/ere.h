@@ -1,7 +1,8 @@
 /*
  * ere.h - translation of the project's PCRE-style patterns into POSIX
  * extended regular expressions, shared by engines/posix.c (glibc regex)
- * and engines/tre.c (TRE).
+ * and engines/tre.c (TRE); and the byte sets it, and the Boost
+ * translation, hold classes in.
  *
  * Patterns across rxbench are written in PCRE syntax.  An ERE engine given
  * them verbatim would answer wrongly rather than fail: `[^\n]` means "not
@@ -58,5 +59,32 @@ int ere_translate(const char *re, size_t len, unsigned opts, long index,
 int ere_prepare(const struct engine_pattern *p, long index, unsigned flags,
 		unsigned engine_opts, char **out, size_t *outlen,
 		struct engine_error *err);
+
+/*
+ * A set of bytes: how the translators (this one and
+ * engines/boost_pattern.c) hold every class, however it was written
+ * (`.`, `\w`, `[^\d\n]`, `[[:alpha:]-]`), before each writes it back in
+ * its own syntax.  Zero-initialised is empty.
+ */
+struct ere_set {
+	unsigned char bit[32];
+};
+
+void ere_set_add(struct ere_set *s, unsigned c);
+int ere_set_has(const struct ere_set *s, unsigned c);
+void ere_set_add_range(struct ere_set *s, unsigned lo, unsigned hi);
+/* Adds t's bytes to s, or with negate the bytes t lacks. */
+void ere_set_merge(struct ere_set *s, const struct ere_set *t, int negate);
+unsigned ere_set_count(const struct ere_set *s);
+
+/*
+ * Adds POSIX class name[0..n) (alpha ... xdigit, word, ascii) to s, as
+ * PCRE2's default (C locale) tables define it; -1 for an unknown name.
+ */
+int ere_set_posix_class(const char *name, size_t n, struct ere_set *s);
+
+/* Adds \d \w \s (c a lower-case letter) or their negations \D \W \S
+ * to s; -1 when c is none of them. */
+int ere_set_perl_class(unsigned c, struct ere_set *s);
 
 #endif
