@@ -2,15 +2,19 @@
  * compare.c - old against new, benchstat-style (see compare.h).
  *
  * compare_results() computes every row; the writers turn the rows into
- * one table per metric (report/layout.h) and print it as aligned text or
- * Markdown, followed by the geomean, the one-sided benchmarks, status
- * changes and the verdict.
+ * one table per metric (report/rtable.h, a geomean row last), which
+ * report/text.c and report/md.c render, with the lines around them (the
+ * context, configuration changes, the one-sided benchmarks, status
+ * changes and the verdict) written as plain text or Markdown (struct
+ * prose).
  */
 #include "report/compare.h"
 
 #include "report/gofmt.h"
 #include "report/layout_decl.h"
 #include "report/md.h"
+#include "report/rtable.h"
+#include "report/text.h"
 #include "report/view.h"
 
 #include <math.h>
@@ -981,56 +985,28 @@ static int build_tables(const struct comparison *cmp, struct rtables *out)
 	return rc;
 }
 
-/* --- text --------------------------------------------------------- */
+/* --- prose ------------------------------------------------------- */
 
-/* Display width of UTF-8 text: the bytes that start a character. */
-static size_t text_width(const char *s)
+/*
+ * How the lines around the tables are written: plain text (the
+ * terminal's, and the HTML page's <pre>) or Markdown.  put writes a
+ * string from the results (Markdown escapes it); item leads a line
+ * listed under a heading, lead a line of its own (a summary, a config
+ * change); strong brackets a heading or the verdict; gap follows a
+ * heading and ends a list (Markdown needs a blank line there).
+ */
+struct prose {
+	void (*put)(FILE *out, const char *s);
+	const char *item, *lead, *strong, *gap;
+};
+
+static void put_plain(FILE *out, const char *s)
 {
-	size_t w = 0;
-
-	for (; s != NULL && *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	fputs(s, out);
 }
 
-static void pad(FILE *out, const char *s, size_t width)
-{
-	fputs(s ? s : "", out);
-	for (size_t w = text_width(s); w < width; w++)
-		fputc(' ', out);
-}
-
-static int text_table(FILE *out, const struct rtable *t)
-{
-	size_t *width = calloc(t->ncols + 1, sizeof(*width));
-
-	if (width == NULL)
-		return -1;
-	for (size_t c = 0; c < t->ncols; c++) {
-		width[c] = text_width(t->cols[c]);
-		for (size_t r = 0; r < t->nrows; r++)
-			if (text_width(rtable_cell(t, r, c)->text) > width[c])
-				width[c] = text_width(rtable_cell(t, r, c)->text);
-	}
-	fprintf(out, "%s (%s)\n", t->title, t->caption);
-	for (size_t c = 0; c < t->ncols; c++)
-		pad(out, t->cols[c], c + 1 < t->ncols ? width[c] + 2 : 0);
-	fputc('\n', out);
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++)
-			pad(out, rtable_cell(t, r, c)->text,
-			    c + 1 < t->ncols ? width[c] + 2 : 0);
-		fputc('\n', out);
-	}
-	fputc('\n', out);
-	free(width);
-	return 0;
-}
-
-static void put_text(FILE *out, const char *s, int md)
-{
-	md ? md_text(out, s) : (void)fputs(s, out);
-}
+static const struct prose prose_text = {put_plain, "  ", "", "", ""};
+static const struct prose prose_md = {md_text, "- ", "- ", "**", "\n"};
 
 /* Lines with a cell in a column with a key but none in column c. */
 static size_t count_missing(const struct comparison *cmp, size_t c)
@@ -1048,7 +1024,8 @@ static size_t count_missing(const struct comparison *cmp, size_t c)
  * engine: the harness with no engine), once rather than under every
  * column that lacks them.
  */
-static void list_keyless(FILE *out, const struct comparison *cmp, int md)
+static void list_keyless(FILE *out, const struct comparison *cmp,
+			 const struct prose *how)
 {
 	size_t n = 0;
 
@@ -1057,13 +1034,13 @@ static void list_keyless(FILE *out, const struct comparison *cmp, int md)
 	if (n == 0)
 		return;
 	fprintf(out, "%sWithout %s (compared with nothing) (%zu)%s:\n%s",
-		md ? "**" : "", cmp->opts.col, n, md ? "**" : "",
-		md ? "\n" : "");
+		how->strong, cmp->opts.col, n, how->strong,
+		how->gap);
 	for (size_t l = 0; l < cmp->nlines; l++) {
 		if (!line_keyless(cmp, l))
 			continue;
-		fputs(md ? "- " : "  ", out);
-		put_text(out, cmp->lines[l], md);
+		fputs(how->item, out);
+		how->put(out, cmp->lines[l]);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -1073,9 +1050,10 @@ static void list_keyless(FILE *out, const struct comparison *cmp, int md)
  * The lines a column lacks ("Only in B" with two columns: what A lacks),
  * status changes against the first column, and pairs with other inputs.
  */
-static void write_lists(FILE *out, const struct comparison *cmp, int md)
+static void write_lists(FILE *out, const struct comparison *cmp,
+			const struct prose *how)
 {
-	const char *item = md ? "- " : "  ", *b = md ? "**" : "";
+	const char *item = how->item, *b = how->strong;
 	size_t nc = cmp->ncols;
 
 	for (size_t k = 0; k < nc; k++) {
@@ -1084,19 +1062,19 @@ static void write_lists(FILE *out, const struct comparison *cmp, int md)
 		if (n == 0 || col_apart(cmp, c))
 			continue;
 		fprintf(out, "%s%s ", b, nc == 2 ? "Only in" : "Not in");
-		put_text(out, cmp->cols[nc == 2 ? 1 - c : c].label, md);
-		fprintf(out, " (%zu)%s:\n%s", n, b, md ? "\n" : "");
+		how->put(out, cmp->cols[nc == 2 ? 1 - c : c].label);
+		fprintf(out, " (%zu)%s:\n%s", n, b, how->gap);
 		for (size_t l = 0; l < cmp->nlines; l++) {
 			if (cmp->cell[l * nc + c] != NULL ||
 			    line_keyless(cmp, l))
 				continue;
 			fputs(item, out);
-			put_text(out, cmp->lines[l], md);
+			how->put(out, cmp->lines[l]);
 			fputc('\n', out);
 		}
 		fputc('\n', out);
 	}
-	list_keyless(out, cmp, md);
+	list_keyless(out, cmp, how);
 	for (size_t l = 0; l < cmp->nlines; l++) {
 		const struct result *ro = cmp->cell[l * nc];
 		for (size_t c = 1; ro != NULL && c < nc; c++) {
@@ -1104,16 +1082,16 @@ static void write_lists(FILE *out, const struct comparison *cmp, int md)
 			if (rn == NULL || rn->status == ro->status)
 				continue;
 			fprintf(out, "%sstatus changed: ", item);
-			put_text(out, cmp->lines[l], md);
+			how->put(out, cmp->lines[l]);
 			fprintf(out, ": %s -> %s", result_status_name(ro->status),
 				result_status_name(rn->status));
 			if (nc > 2) {
 				fputs(" in ", out);
-				put_text(out, cmp->cols[c].label, md);
+				how->put(out, cmp->cols[c].label);
 			}
 			if (rn->message != NULL) {
 				fputs(" (", out);
-				put_text(out, rn->message, md);
+				how->put(out, rn->message);
 				fputc(')', out);
 			}
 			fputs("\n", out);
@@ -1136,7 +1114,7 @@ static int records_inputs(const struct results *res)
  * (--show-changed-inputs).
  */
 static void list_input_changes(FILE *out, const struct comparison *cmp,
-			       int md)
+			       const struct prose *how)
 {
 	const struct compare_row *last = NULL;
 	char va[80], vb[80];
@@ -1145,7 +1123,7 @@ static void list_input_changes(FILE *out, const struct comparison *cmp,
 		if (records_inputs(cmp->in[f].res))
 			continue;
 		fputs("note: ", out);
-		put_text(out, cmp->in[f].label, md);
+		how->put(out, cmp->in[f].label);
 		fputs(" records no inputs (Go text, or results before format "
 		      "version 2): its benchmarks are paired by name alone\n\n",
 		      out);
@@ -1153,8 +1131,9 @@ static void list_input_changes(FILE *out, const struct comparison *cmp,
 	if (cmp->input_changes == 0)
 		return;
 	fprintf(out, "%s%zu %s compared although an input differs (never a "
-		"regression):%s\n", md ? "**" : "", cmp->input_changes,
-		cmp->input_changes == 1 ? "pair" : "pairs", md ? "**\n" : "");
+		"regression):%s\n%s", how->strong, cmp->input_changes,
+		cmp->input_changes == 1 ? "pair" : "pairs", how->strong,
+		how->gap);
 	for (size_t i = 0; i < cmp->nrows; i++) {
 		const struct compare_row *row = &cmp->rows[i];
 		const struct result_input *x, *y;
@@ -1166,10 +1145,10 @@ static void list_input_changes(FILE *out, const struct comparison *cmp,
 		y = result_inputs_get(&row->new->in, row->input_key);
 		quote_bytes(x->value, x->len, va, sizeof(va));
 		quote_bytes(y->value, y->len, vb, sizeof(vb));
-		fputs(md ? "- " : "  ", out);
-		put_text(out, cmp->lines[row->line], md);
+		fputs(how->item, out);
+		how->put(out, cmp->lines[row->line]);
 		fprintf(out, " in ");
-		put_text(out, cmp->cols[row->col].label, md);
+		how->put(out, cmp->cols[row->col].label);
 		fprintf(out, ": %s \"%s\" -> \"%s\"\n", row->input_key, va, vb);
 	}
 	fputc('\n', out);
@@ -1181,7 +1160,8 @@ static const char *plural(size_t n, const char *one, const char *many)
 }
 
 /* The regressed rows, one per line. */
-static void list_regressions(FILE *out, const struct comparison *cmp, int md)
+static void list_regressions(FILE *out, const struct comparison *cmp,
+			     const struct prose *how)
 {
 	char buf[64];
 
@@ -1190,11 +1170,11 @@ static void list_regressions(FILE *out, const struct comparison *cmp, int md)
 		if (!row->regression)
 			continue;
 		change_text(row, buf, sizeof(buf));
-		fputs(md ? "- " : "  ", out);
-		put_text(out, cmp->lines[row->line], md);
+		fputs(how->item, out);
+		how->put(out, cmp->lines[row->line]);
 		if (cmp->ncols > 2) {
 			fputs(" in ", out);
-			put_text(out, cmp->cols[row->col].label, md);
+			how->put(out, cmp->cols[row->col].label);
 		}
 		fprintf(out, " %s: %s\n", row->unit, buf);
 	}
@@ -1243,7 +1223,7 @@ void compare_tally(const struct comparison *cmp, size_t c,
  * c, each with the suites it is so in.  0, or -1 out of memory.
  */
 static int write_primaries(FILE *out, const struct comparison *cmp,
-			   size_t c, int md)
+			   size_t c, const struct prose *how)
 {
 	struct strlist units = {0}, pairs = {0};
 	char pair[256];
@@ -1260,13 +1240,13 @@ static int write_primaries(FILE *out, const struct comparison *cmp,
 	for (size_t u = 0; u < units.n; u++) {
 		size_t len = strlen(units.s[u]), k = 0;
 		fputs(u == 0 ? "" : u + 1 < units.n ? ", " : " and ", out);
-		put_text(out, units.s[u], md);
+		how->put(out, units.s[u]);
 		for (size_t i = 0; i < pairs.n; i++) {
 			if (strncmp(pairs.s[i], units.s[u], len) != 0 ||
 			    pairs.s[i][len] != '\t')
 				continue;
 			fputs(k++ ? ", " : " (", out);
-			put_text(out, pairs.s[i] + len + 1, md);
+			how->put(out, pairs.s[i] + len + 1);
 		}
 		fputs(k ? ")" : "", out);
 	}
@@ -1286,17 +1266,18 @@ static void count_item(FILE *out, size_t n, const char *word, int *first)
 
 /* The line counting column c's benchmarks by the metric judged. */
 static void summary_counts(FILE *out, const struct comparison *cmp, size_t c,
-			   const struct compare_tally *t, int md)
+			   const struct compare_tally *t,
+			   const struct prose *how)
 {
 	int first = 1;
 
-	put_text(out, cmp->cols[c].label, md);
+	how->put(out, cmp->cols[c].label);
 	fputs(" against ", out);
-	put_text(out, cmp->cols[0].label, md);
+	how->put(out, cmp->cols[0].label);
 	fputs(", by ", out);
 	if (t->both == t->unjudged)
 		fputs("no metric (none measured on both sides)", out);
-	write_primaries(out, cmp, c, md);
+	write_primaries(out, cmp, c, how);
 	fprintf(out, ": of %zu %s in both,", t->both,
 		plural(t->both, "benchmark", "benchmarks"));
 	count_item(out, t->better, t->timed ? "faster" : "better", &first);
@@ -1309,11 +1290,11 @@ static void summary_counts(FILE *out, const struct comparison *cmp, size_t c,
 		fputs(" none compared", out);
 	if (t->lacks > 0) {
 		fprintf(out, "; %zu only in ", t->lacks);
-		put_text(out, cmp->cols[0].label, md);
+		how->put(out, cmp->cols[0].label);
 	}
 	if (t->extra > 0) {
 		fprintf(out, "; %zu only in ", t->extra);
-		put_text(out, cmp->cols[c].label, md);
+		how->put(out, cmp->cols[c].label);
 	}
 	fputs(".\n", out);
 }
@@ -1323,7 +1304,7 @@ static void summary_counts(FILE *out, const struct comparison *cmp, size_t c,
  * every column: how many samples they had, and STATS_COUNT_ADVICE.
  */
 static void summary_advice(FILE *out, const struct comparison *cmp,
-			   const char *lead)
+			   const struct prose *how)
 {
 	size_t untested = 0, nmin = 0, nmax = 0;
 
@@ -1338,7 +1319,7 @@ static void summary_advice(FILE *out, const struct comparison *cmp,
 	}
 	if (untested == 0)
 		return;
-	fprintf(out, "%suntested: %zu", lead, nmin);
+	fprintf(out, "%suntested: %zu", how->lead, nmin);
 	if (nmax > nmin)
 		fprintf(out, " to %zu", nmax);
 	fprintf(out, " %s a side is too few for the U test; run with "
@@ -1352,7 +1333,7 @@ static void summary_advice(FILE *out, const struct comparison *cmp,
  * matches 1 changed"), one line when there is any.
  */
 static void summary_others(FILE *out, const struct comparison *cmp, size_t c,
-			   const char *lead, int md)
+			   const struct prose *how)
 {
 	struct strlist changed = {0};
 
@@ -1376,9 +1357,9 @@ static void summary_others(FILE *out, const struct comparison *cmp, size_t c,
 			worse += (size_t)!row->improvement;
 			exact = row->mode == COMPARE_EXACT;
 		}
-		fputs(k ? "; " : lead, out);
+		fputs(k ? "; " : how->lead, out);
 		fputs(k ? "" : "other metrics, measured apart: ", out);
-		put_text(out, changed.s[k], md);
+		how->put(out, changed.s[k]);
 		if (worse)
 			fprintf(out, " %zu %s", worse, exact ? "changed" : "worse");
 		if (better)
@@ -1394,7 +1375,7 @@ static void summary_others(FILE *out, const struct comparison *cmp, size_t c,
  * ns/op, Gbps, %linerate and cores (payload): ...".
  */
 static void summary_derived(FILE *out, const struct comparison *cmp,
-			    const char *lead, int md)
+			    const struct prose *how)
 {
 	struct strlist suites = {0}, units = {0};
 	char pair[256];
@@ -1413,17 +1394,17 @@ static void summary_derived(FILE *out, const struct comparison *cmp,
 		for (size_t i = 0; i < units.n; i++)
 			n += strncmp(units.s[i], suites.s[k], len) == 0 &&
 			     units.s[i][len] == '\t';
-		fputs(k ? "; " : lead, out);
+		fputs(k ? "; " : how->lead, out);
 		for (size_t i = 0; i < units.n; i++) {
 			if (strncmp(units.s[i], suites.s[k], len) != 0 ||
 			    units.s[i][len] != '\t')
 				continue;
 			fputs(m == 0 ? "" : m + 1 == n ? " and " : ", ", out);
 			m++;
-			put_text(out, units.s[i] + len + 1, md);
+			how->put(out, units.s[i] + len + 1);
 		}
 		fputs(" (", out);
-		put_text(out, suites.s[k], md);
+		how->put(out, suites.s[k]);
 		fputs(")", out);
 	}
 	if (suites.n > 0)
@@ -1435,29 +1416,35 @@ static void summary_derived(FILE *out, const struct comparison *cmp,
 
 /* Column c against the first: its counts, then its other metrics. */
 static void summary(FILE *out, const struct comparison *cmp, size_t c,
-		    const char *lead, int md)
+		    const struct prose *how)
 {
 	struct compare_tally t;
 
 	if (col_apart(cmp, c))
 		return; /* compared with nothing: listed apart */
 	compare_tally(cmp, c, &t);
-	fputs(lead, out);
-	summary_counts(out, cmp, c, &t, md);
-	summary_others(out, cmp, c, lead, md);
+	fputs(how->lead, out);
+	summary_counts(out, cmp, c, &t, how);
+	summary_others(out, cmp, c, how);
 }
 
 void compare_write_summary(FILE *out, const struct comparison *cmp,
 			   size_t c, const char *lead)
 {
-	summary(out, cmp, c, lead, 0);
+	struct prose how = prose_text;
+
+	how.lead = lead;
+	summary(out, cmp, c, &how);
 }
 
 void compare_write_advice(FILE *out, const struct comparison *cmp,
 			  const char *lead)
 {
-	summary_advice(out, cmp, lead);
-	summary_derived(out, cmp, lead, 0);
+	struct prose how = prose_text;
+
+	how.lead = lead;
+	summary_advice(out, cmp, &how);
+	summary_derived(out, cmp, &how);
 }
 
 /*
@@ -1468,7 +1455,7 @@ void compare_write_advice(FILE *out, const struct comparison *cmp,
  * much as the change's.  Instruction counts are not affected.
  */
 static void summary_load(FILE *out, const struct comparison *cmp,
-			 const char *lead)
+			 const struct prose *how)
 {
 	for (size_t i = 0; i < cmp->nin; i++) {
 		const char *busy = results_config_get(cmp->in[i].res, "busy");
@@ -1477,14 +1464,15 @@ static void summary_load(FILE *out, const struct comparison *cmp,
 			continue;
 		fprintf(out, "%sloaded: %s was timed with %s; its changes may be "
 			"that work's (--measure=instructions counts exactly)\n",
-			lead, cmp->in[i].label, busy);
+			how->lead, cmp->in[i].label, busy);
 	}
 }
 
 /* --threshold's verdict: ok, or FAIL and the regressions. */
-static void gate(FILE *out, const struct comparison *cmp, int md)
+static void gate(FILE *out, const struct comparison *cmp,
+		 const struct prose *how)
 {
-	const char *b = md ? "**" : "";
+	const char *b = how->strong;
 
 	if (!cmp->opts.gate) {
 		fputs("no --threshold, so no verdict.\n", out);
@@ -1502,27 +1490,25 @@ static void gate(FILE *out, const struct comparison *cmp, int md)
 		plural(cmp->regressions, "metric", "metrics"),
 		cmp->status_regressions,
 		plural(cmp->status_regressions, "benchmark", "benchmarks"), b);
-	if (md)
-		fputc('\n', out);
-	list_regressions(out, cmp, md);
+	fputs(how->gap, out);
+	list_regressions(out, cmp, how);
 }
 
 /*
  * Each column's summary against the first, the advice and the derived
  * metrics once, then the gate's verdict.
  */
-static void verdict(FILE *out, const struct comparison *cmp, int md)
+static void verdict(FILE *out, const struct comparison *cmp,
+		    const struct prose *how)
 {
-	const char *lead = md ? "- " : "";
-
 	for (size_t c = 1; c < cmp->ncols; c++)
-		summary(out, cmp, c, lead, md);
-	summary_advice(out, cmp, lead);
-	summary_derived(out, cmp, lead, md);
-	summary_load(out, cmp, lead);
-	if (md && cmp->ncols > 1)
-		fputc('\n', out);
-	gate(out, cmp, md);
+		summary(out, cmp, c, how);
+	summary_advice(out, cmp, how);
+	summary_derived(out, cmp, how);
+	summary_load(out, cmp, how);
+	if (cmp->ncols > 1)
+		fputs(how->gap, out);
+	gate(out, cmp, how);
 }
 
 /*
@@ -1537,7 +1523,7 @@ static int config_shown(const struct config_pair *c)
 
 /* Configuration lines (config_shown) of run f unlike run 0's. */
 static void config_diff_run(FILE *out, const struct comparison *cmp,
-			    size_t f, int md)
+			    size_t f, const struct prose *how)
 {
 	const struct results *side[2] = {cmp->in[0].res, cmp->in[f].res};
 
@@ -1550,15 +1536,15 @@ static void config_diff_run(FILE *out, const struct comparison *cmp,
 			if (!config_shown(&a->cfg[i]) || (vb != NULL && s == 1) ||
 			    (vb != NULL && strcmp(va, vb) == 0))
 				continue;
-			fputs(md ? "- config " : "config ", out);
-			put_text(out, k, md);
+			fprintf(out, "%sconfig ", how->lead);
+			how->put(out, k);
 			fputs(": ", out);
-			put_text(out, s ? "(none)" : va, md);
+			how->put(out, s ? "(none)" : va);
 			fputs(" -> ", out);
-			put_text(out, s ? va : vb ? vb : "(none)", md);
+			how->put(out, s ? va : vb ? vb : "(none)");
 			if (cmp->nin > 2) {
 				fputs(" (", out);
-				put_text(out, cmp->in[f].label, md);
+				how->put(out, cmp->in[f].label);
 				fputc(')', out);
 			}
 			fputc('\n', out);
@@ -1566,10 +1552,11 @@ static void config_diff_run(FILE *out, const struct comparison *cmp,
 	}
 }
 
-static void config_diff(FILE *out, const struct comparison *cmp, int md)
+static void config_diff(FILE *out, const struct comparison *cmp,
+			const struct prose *how)
 {
 	for (size_t f = 1; f < cmp->nin; f++)
-		config_diff_run(out, cmp, f, md);
+		config_diff_run(out, cmp, f, how);
 }
 
 /* Does any context key shown in the legend differ between the runs? */
@@ -1590,7 +1577,7 @@ static int contexts_differ(const struct comparison *cmp)
 
 /* The engine versions of the engines that column c holds, appended. */
 static void engine_versions(FILE *out, const struct comparison *cmp,
-			    size_t c, int md)
+			    size_t c, const struct prose *how)
 {
 	struct strlist seen = {0};
 	char e[128], key[160];
@@ -1607,7 +1594,7 @@ static void engine_versions(FILE *out, const struct comparison *cmp,
 		if (v == NULL)
 			continue;
 		fprintf(out, ", %s ", e);
-		put_text(out, v, md);
+		how->put(out, v);
 	}
 	strlist_release(&seen);
 }
@@ -1617,7 +1604,8 @@ static void engine_versions(FILE *out, const struct comparison *cmp,
  * columns are not two runs of one machine: results of several machines
  * keep theirs.
  */
-static void legend(FILE *out, const struct comparison *cmp, int md)
+static void legend(FILE *out, const struct comparison *cmp,
+		   const struct prose *how)
 {
 	static const char *const keys[] = {"host", "cpu", "kernel",
 					   "rxbench-version"};
@@ -1625,15 +1613,15 @@ static void legend(FILE *out, const struct comparison *cmp, int md)
 	if (cmp->ncols <= 2 && cmp->opts.col == NULL && !contexts_differ(cmp))
 		return;
 	fprintf(out, "%scolumns%s (changes against the first):\n%s",
-		md ? "**" : "", md ? "**" : "", md ? "\n" : "");
+		how->strong, how->strong, how->gap);
 	for (size_t c = 0; c < cmp->ncols; c++) {
 		const struct compare_input *in = &cmp->in[cmp->cols[c].input];
-		fputs(md ? "- " : "  ", out);
-		put_text(out, cmp->cols[c].label, md);
+		fputs(how->item, out);
+		how->put(out, cmp->cols[c].label);
 		fputs(":", out);
 		if (strcmp(cmp->cols[c].label, in->label) != 0) {
 			fputs(" ", out);
-			put_text(out, in->label, md);
+			how->put(out, in->label);
 			fputs(",", out);
 		}
 		for (size_t k = 0; k < 4; k++) {
@@ -1641,9 +1629,9 @@ static void legend(FILE *out, const struct comparison *cmp, int md)
 			if (v == NULL)
 				continue;
 			fprintf(out, "%s%s=", k ? ", " : " ", keys[k]);
-			put_text(out, v, md);
+			how->put(out, v);
 		}
-		engine_versions(out, cmp, c, md);
+		engine_versions(out, cmp, c, how);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -1654,15 +1642,15 @@ int compare_write_text(FILE *out, const struct comparison *cmp)
 	struct rtables ts = {0};
 	int rc = build_tables(cmp, &ts);
 
-	legend(out, cmp, 0);
-	config_diff(out, cmp, 0);
+	legend(out, cmp, &prose_text);
+	config_diff(out, cmp, &prose_text);
 	for (size_t i = 0; i < ts.n && rc == 0; i++)
-		rc = text_table(out, &ts.t[i]);
+		text_table(out, &ts.t[i]);
 	if (rc == 0) {
-		write_lists(out, cmp, 0);
-		list_input_changes(out, cmp, 0);
+		write_lists(out, cmp, &prose_text);
+		list_input_changes(out, cmp, &prose_text);
 		if (!cmp->opts.report)
-			verdict(out, cmp, 0);
+			verdict(out, cmp, &prose_text);
 	}
 	rtables_release(&ts);
 	return rc != 0 || ferror(out) ? -1 : 0;
@@ -1681,18 +1669,18 @@ int compare_write_md(FILE *out, const struct comparison *cmp)
 	fputs("\n\n", out);
 	if (rc == 0) {
 		if (!cmp->opts.report) {
-			verdict(out, cmp, 1);
+			verdict(out, cmp, &prose_md);
 			fputc('\n', out);
 		}
-		legend(out, cmp, 1);
-		config_diff(out, cmp, 1);
+		legend(out, cmp, &prose_md);
+		config_diff(out, cmp, &prose_md);
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < ts.n && rc == 0; i++)
 		md_table(out, &ts.t[i], 3);
 	if (rc == 0) {
-		write_lists(out, cmp, 1);
-		list_input_changes(out, cmp, 1);
+		write_lists(out, cmp, &prose_md);
+		list_input_changes(out, cmp, &prose_md);
 	}
 	rtables_release(&ts);
 	return rc != 0 || ferror(out) ? -1 : 0;
@@ -1714,7 +1702,7 @@ static char *engines_text(const struct comparison *cmp, size_t c)
 
 	if (f == NULL)
 		return NULL;
-	engine_versions(f, cmp, c, 0);
+	engine_versions(f, cmp, c, &prose_text);
 	fclose(f);
 	return s;
 }
@@ -1751,12 +1739,12 @@ int compare_context_table(const struct comparison *cmp, struct rtables *out)
 
 void compare_write_notes(FILE *out, const struct comparison *cmp)
 {
-	config_diff(out, cmp, 0);
-	write_lists(out, cmp, 0);
-	list_input_changes(out, cmp, 0);
+	config_diff(out, cmp, &prose_text);
+	write_lists(out, cmp, &prose_text);
+	list_input_changes(out, cmp, &prose_text);
 }
 
 void compare_write_verdict(FILE *out, const struct comparison *cmp)
 {
-	gate(out, cmp, 0);
+	gate(out, cmp, &prose_text);
 }

@@ -48,7 +48,7 @@
 
 #include "harness/results.h"
 #include "report/compare_stats.h"
-#include "report/layout.h"
+#include "report/rtable.h"
 
 struct compare_opts {
 	double alpha;      /* significance level, 0.05 */

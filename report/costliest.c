@@ -8,6 +8,7 @@
  */
 #include "report/costliest.h"
 
+#include "report/rtable.h"
 #include "report/view.h"
 
 #include <math.h>
@@ -39,7 +40,7 @@ static int item_split(const struct result *r, const struct ldecl *d,
 
 	if (r->status != RESULT_OK || !ldecl_key(r, d->rows.s[0], v, sizeof(v)))
 		return 0;
-	return layout_tuple_of(r, &d->split, buf, size);
+	return ldecl_tuple_of(r, &d->split, buf, size);
 }
 
 /*
@@ -61,7 +62,7 @@ static const struct result *whole_of(const struct results *res,
 		for (size_t k = 0; ok && k < d->split.n; k++) {
 			const char *key = strcmp(d->split.s[k], d->as_from) == 0
 						  ? d->as_to : d->split.s[k];
-			layout_tuple_part(sig, k, want, sizeof(want));
+			ldecl_tuple_part(sig, k, want, sizeof(want));
 			ok = result_key(r, key, v, sizeof(v)) && !strcmp(v, want);
 		}
 		if (ok)
@@ -188,7 +189,7 @@ static int table_for(const struct results *res, const char *suite,
 	for (size_t k = 0; k < d->split.n; k++) {
 		char v[512], key[LDECL_WORD];
 		size_t o = strlen(title);
-		layout_tuple_part(sig, k, v, sizeof(v));
+		ldecl_tuple_part(sig, k, v, sizeof(v));
 		ldecl_key_name(d->split.s[k], key, sizeof(key));
 		snprintf(title + o, sizeof(title) - o, "%s%s=%s",
 			 k ? ", " : ": ", key, v);

@@ -5,8 +5,8 @@
 #ifndef RXB_COSTLIEST_H
 #define RXB_COSTLIEST_H
 
-#include "report/layout.h"
 #include "report/layout_decl.h"
+#include "report/rtable.h"
 
 /*
  * A table per distinct value of d's split keys among the suite's ok

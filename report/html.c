@@ -13,6 +13,7 @@
 
 #include "report/svg.h"
 #include "report/layout.h"
+#include "report/rtable.h"
 #include "report/view.h"
 #include "report/gofmt.h"
 

@@ -38,7 +38,8 @@
 #include <stdio.h>
 
 #include "harness/results.h"
-#include "report/layout.h"
+#include "report/layout.h" /* struct report_opts */
+#include "report/rtable.h"
 
 /* Write the page.  0, or -1 on a write error or out of memory. */
 int report_write_html(FILE *out, const struct results *res,

@@ -333,3 +333,38 @@ enum metric_better ldecl_better(const struct results *res, const char *suite,
 {
 	return m->b[0] ? BETTER_LOWER : view_better(res, suite, m->a);
 }
+
+#define SEP '\x1f' /* between the values of a tuple */
+
+int ldecl_tuple_of(const struct result *r, const struct ldecl_list *l,
+		   char *buf, size_t size)
+{
+	char v[512];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < l->n; i++) {
+		int w;
+		if (!ldecl_key(r, l->s[i], v, sizeof(v)))
+			return 0;
+		w = snprintf(buf + used, size - used, "%s%s", i ? "\x1f" : "",
+			     v);
+		if (w < 0 || (size_t)w >= size - used)
+			return 0;
+		used += (size_t)w;
+	}
+	return 1;
+}
+
+void ldecl_tuple_part(const char *tuple, size_t i, char *buf, size_t size)
+{
+	size_t n;
+
+	for (; i > 0 && tuple != NULL; i--) {
+		tuple = strchr(tuple, SEP);
+		tuple = tuple ? tuple + 1 : NULL;
+	}
+	n = tuple ? strcspn(tuple, "\x1f") : 0;
+	snprintf(buf, size, "%.*s", (int)n, tuple ? tuple : "");
+}
+

@@ -165,4 +165,13 @@ enum metric_better ldecl_better(const struct results *res, const char *suite,
  */
 int ldecl_bytes(const char *s, double *bytes);
 
+/*
+ * A tuple: the values of r's keys l joined by '\x1f' (how tables and
+ * verdicts group results), into buf.  1, or 0 when r lacks one of them.
+ * ldecl_tuple_part: value i of a tuple into buf ("" past the end).
+ */
+int ldecl_tuple_of(const struct result *r, const struct ldecl_list *l,
+		   char *buf, size_t size);
+void ldecl_tuple_part(const char *tuple, size_t i, char *buf, size_t size);
+
 #endif

@@ -3,6 +3,7 @@
  */
 #include "report/md.h"
 
+#include "report/rtable.h"
 #include "report/view.h"
 
 #include <string.h>

@@ -4,6 +4,7 @@
 #include "report/text.h"
 
 #include "report/gofmt.h"
+#include "report/rtable.h"
 #include "report/summary.h"
 #include "report/view.h"
 
@@ -54,18 +55,11 @@ static void cell_out(FILE *out, const char *s, size_t width, int right)
 	fputc(' ', out);
 }
 
-void text_table(FILE *out, const struct rtable *t)
+/* A boxed table: its title, its caption wrapped, then aligned pipe
+ * rows, numbers right-aligned. */
+static void boxed_table(FILE *out, const struct rtable *t,
+			const size_t *width)
 {
-	size_t *width = calloc(t->ncols + 1, sizeof(*width));
-
-	if (width == NULL)
-		return;
-	for (size_t c = 0; c < t->ncols; c++) {
-		width[c] = width_of(t->cols[c]);
-		for (size_t r = 0; r < t->nrows; r++)
-			if (width_of(rtable_cell(t, r, c)->text) > width[c])
-				width[c] = width_of(rtable_cell(t, r, c)->text);
-	}
 	fprintf(out, "\n%s\n", t->title);
 	wrapped(out, t->caption);
 	fputc('\n', out);
@@ -84,6 +78,56 @@ void text_table(FILE *out, const struct rtable *t)
 				 t->numeric[c]);
 		fputs("|\n", out);
 	}
+}
+
+/* s, then spaces up to width columns. */
+static void padded(FILE *out, const char *s, size_t width)
+{
+	fputs(s ? s : "", out);
+	for (size_t w = width_of(s); w < width; w++)
+		fputc(' ', out);
+}
+
+/* Row r of a plain table (-1: the column names): cells left-aligned
+ * two spaces apart, the last one unpadded. */
+static void plain_row(FILE *out, const struct rtable *t, long r,
+		      const size_t *width)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		const char *s = r < 0 ? t->cols[c]
+				      : rtable_cell(t, (size_t)r, c)->text;
+		padded(out, s, c + 1 < t->ncols ? width[c] + 2 : 0);
+	}
+	fputc('\n', out);
+}
+
+/* A plain table, benchstat's look (rxbench compare): "title (caption)",
+ * the head and rows left-aligned, a blank line after. */
+static void plain_table(FILE *out, const struct rtable *t,
+			const size_t *width)
+{
+	fprintf(out, "%s (%s)\n", t->title, t->caption);
+	for (long r = -1; r < (long)t->nrows; r++)
+		plain_row(out, t, r, width);
+	fputc('\n', out);
+}
+
+void text_table(FILE *out, const struct rtable *t)
+{
+	size_t *width = calloc(t->ncols + 1, sizeof(*width));
+
+	if (width == NULL)
+		return;
+	for (size_t c = 0; c < t->ncols; c++) {
+		width[c] = width_of(t->cols[c]);
+		for (size_t r = 0; r < t->nrows; r++)
+			if (width_of(rtable_cell(t, r, c)->text) > width[c])
+				width[c] = width_of(rtable_cell(t, r, c)->text);
+	}
+	if (t->kind == RTABLE_CHANGES)
+		plain_table(out, t, width);
+	else
+		boxed_table(out, t, width);
 	free(width);
 }
 

@@ -12,9 +12,15 @@
 #include <stdio.h>
 
 #include "harness/results.h"
-#include "report/layout.h"
+#include "report/layout.h" /* struct report_opts */
+#include "report/rtable.h"
 
-/* A table: its title, its caption wrapped, then aligned pipe rows. */
+/*
+ * A table: its title, its caption wrapped, then aligned pipe rows; a
+ * table of rxbench compare (RTABLE_CHANGES) as benchstat prints one:
+ * "title (caption)", then columns left-aligned two spaces apart and a
+ * blank line.
+ */
 void text_table(FILE *out, const struct rtable *t);
 
 /*

@@ -5,6 +5,7 @@
 
 #include "report/compare_stats.h"
 #include "report/gofmt.h"
+#include "report/rtable.h"
 #include "report/view.h"
 
 #include <math.h>
@@ -107,7 +108,7 @@ static int grid_axes(struct vgrid *g)
 		/* a result without the by keys is another table's (a rule
 		   alone: the costliest table) */
 		if (strcmp(r->suite, g->suite) != 0 || !group_wanted(g->d, r) ||
-		    !layout_tuple_of(r, &g->d->by, t, sizeof(t)))
+		    !ldecl_tuple_of(r, &g->d->by, t, sizeof(t)))
 			continue;
 		if (excepted(g->d, r)) {
 			g->excepted++;
@@ -115,7 +116,7 @@ static int grid_axes(struct vgrid *g)
 		}
 		if (strlist_add(&g->groups, t, strlen(t)) != 0)
 			return -1;
-		if (!layout_tuple_of(r, &g->d->who, t, sizeof(t)))
+		if (!ldecl_tuple_of(r, &g->d->who, t, sizeof(t)))
 			continue;
 		if (strlist_add(&g->who, t, strlen(t)) != 0)
 			return -1;
@@ -171,10 +172,10 @@ static int grid_build(struct vgrid *g)
 		long gi, ci;
 		if (strcmp(r->suite, g->suite) != 0 || !group_wanted(g->d, r) ||
 		    excepted(g->d, r) ||
-		    !layout_tuple_of(r, &g->d->by, t, sizeof(t)))
+		    !ldecl_tuple_of(r, &g->d->by, t, sizeof(t)))
 			continue;
 		gi = strlist_find(&g->groups, t);
-		if (!layout_tuple_of(r, &g->d->who, t, sizeof(t)))
+		if (!ldecl_tuple_of(r, &g->d->who, t, sizeof(t)))
 			continue;
 		ci = strlist_find(&g->who, t);
 		if (gi < 0 || ci < 0 || g->r[at(g, (size_t)gi, (size_t)ci)])
@@ -239,14 +240,14 @@ static const struct result *companion_of(const struct vgrid *g, size_t gi,
 		const struct result *r = &g->res->r[i];
 		int ok = strcmp(r->suite, g->suite) == 0 &&
 			 r->status == RESULT_OK &&
-			 layout_tuple_of(r, &d->who, t, sizeof(t)) &&
+			 ldecl_tuple_of(r, &d->who, t, sizeof(t)) &&
 			 strcmp(t, g->who.s[ci]) == 0 &&
 			 result_key(r, d->cost_key, v, sizeof(v)) &&
 			 strcmp(v, value) == 0;
 		for (size_t k = 0; ok && k < d->by.n; k++) {
 			if (strcmp(d->by.s[k], d->cost_key) == 0)
 				continue;
-			layout_tuple_part(g->groups.s[gi], k, want, sizeof(want));
+			ldecl_tuple_part(g->groups.s[gi], k, want, sizeof(want));
 			ok = ldecl_key(r, d->by.s[k], v, sizeof(v)) &&
 			     strcmp(v, want) == 0;
 		}
@@ -393,7 +394,7 @@ static int vrow(struct rtable *t, const struct vgrid *g, const struct vcols *c,
 	if (row < 0)
 		return -1;
 	for (size_t b = 0; b < d->by.n; b++) {
-		layout_tuple_part(g->groups.s[gi], b, part, sizeof(part));
+		ldecl_tuple_part(g->groups.s[gi], b, part, sizeof(part));
 		rc |= rtable_text(t, row, b, part);
 		rtable_cell(t, (size_t)row, b)->v = strtod(part, NULL);
 	}
@@ -744,7 +745,7 @@ static int who_is(const struct vgrid *g, size_t ci, const char *key,
 		ldecl_key_name(g->d->who.s[k], name, sizeof(name));
 		if (strcmp(name, key) != 0)
 			continue;
-		layout_tuple_part(g->who.s[ci], k, part, sizeof(part));
+		ldecl_tuple_part(g->who.s[ci], k, part, sizeof(part));
 		return strcmp(part, value) == 0;
 	}
 	return 0;
@@ -1036,7 +1037,7 @@ static void world_of(const struct vgrid *g, const size_t *idx, size_t n,
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && used < size; i++) {
-		layout_tuple_part(g->groups.s[gi], idx[i], part, sizeof(part));
+		ldecl_tuple_part(g->groups.s[gi], idx[i], part, sizeof(part));
 		ldecl_key_name(g->d->by.s[idx[i]], name, sizeof(name));
 		if (part[0] != '\0')
 			used += (size_t)snprintf(buf + used, size - used,
