@@ -24,6 +24,7 @@
 #include "report/layout.h"
 #include "report/layout_decl.h"
 #include "report/md.h"
+#include "report/rtable.h"
 #include "report/text.h"
 
 #include "golden.h"
@@ -558,6 +559,58 @@ Test(writers, markdown_escapes_markup)
 	fclose(f);
 	cr_assert_str_eq(buf, "&lt;script&gt;a\\|b\\*c\\_d\\`e f&amp;");
 	free(buf);
+}
+
+/* A two-column table of kind k: a name and a number, two rows. */
+static void two_rows(struct rtables *ts, enum rtable_kind k)
+{
+	struct rtable *t = rtable_new(ts, k, "ns/op", "lower is better", 2);
+	long r;
+
+	cr_assert_not_null(t);
+	cr_assert_eq(rtable_col(t, 0, "benchmark", 0), 0);
+	cr_assert_eq(rtable_col(t, 1, "old", 1), 0);
+	r = rtable_row(t);
+	cr_assert_eq(rtable_text(t, r, 0, "Scan/engine=re2"), 0);
+	cr_assert_eq(rtable_num(t, r, 1, 1234.5, "ns/op"), 0);
+	r = rtable_row(t);
+	cr_assert_eq(rtable_text(t, r, 0, "b"), 0);
+	cr_assert_eq(rtable_num(t, r, 1, 7, "ns/op"), 0);
+	rtable_best_in_column(t, 1, BETTER_LOWER);
+}
+
+/* One text renderer, two looks: boxed for the report's tables,
+ * benchstat's plain one for rxbench compare's (RTABLE_CHANGES). */
+Test(writers, text_table_boxed_and_plain)
+{
+	struct rtables ts = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	two_rows(&ts, RTABLE_TABLE);
+	two_rows(&ts, RTABLE_CHANGES);
+	cr_assert(rtable_cell(&ts.t[0], 1, 1)->strong);
+	cr_assert(rtable_has_number(&ts.t[0], 1));
+	cr_assert_not(rtable_has_number(&ts.t[0], 2));
+	text_table(f, &ts.t[0]);
+	text_table(f, &ts.t[1]);
+	fclose(f);
+	cr_assert_str_eq(buf,
+			 "\nns/op\nlower is better\n\n"
+			 "| benchmark       |   old |\n"
+			 "|-----------------|-------|\n"
+			 "| Scan/engine=re2 |  1234 |\n"
+			 "| b               | 7.000 |\n"
+			 "ns/op (lower is better)\n"
+			 "benchmark        old\n"
+			 "Scan/engine=re2  1234\n"
+			 "b                7.000\n\n");
+	free(buf);
+	rtables_drop_last(&ts);
+	cr_assert_eq(ts.n, 1);
+	rtables_release(&ts);
+	cr_assert_eq(ts.n, 0);
 }
 
 /* --- statistics and compare --------------------------------------- */
