@@ -144,10 +144,27 @@ ParameterizedTest(size_t *i, engines, cases)
 		     e->name);
 }
 
-/* (a+)+$ on a run of 'a' and a '!': exponential for naive backtracking. */
+/*
+ * A runner that backtracks with no match limit (python-re, v8: it reads
+ * backreferences, so it backtracks, and a catastrophic pattern is its
+ * timeout row, bounded by the run's --timeout, not by the engine).
+ */
+static int unbounded_backtracker(const struct engine *e)
+{
+	return e->kind == ENGINE_RUNNER && (e->caps & CAP_BACKREF) &&
+	       !(e->caps & CAP_MATCH_LIMIT);
+}
+
+/*
+ * (a+)+$ on a run of 'a' and a '!': exponential for naive backtracking.
+ * An unbounded backtracker gets 16 a's (2^16 paths, milliseconds): its
+ * answer is checked, not a bound it does not have (30 a's took python-re
+ * and v8 minutes each: most of test_engines' time).
+ */
 Test(engines, catastrophic_pattern_is_bounded)
 {
 	static const char hay[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!";
+	static const char short_hay[] = "aaaaaaaaaaaaaaaa!";
 	const struct engine_pattern p = {"(a+)+$", 6};
 
 	for (size_t i = 0; i < engine_count; i++) {
@@ -159,7 +176,9 @@ Test(engines, catastrophic_pattern_is_bounded)
 			continue;
 		cr_assert_eq(e->compile(&p, 1, 0, &h, &err), 0,
 			     "%s: compile: %s", e->name, err.msg);
-		int rc = e->is_match(h, hay, sizeof(hay) - 1);
+		int rc = unbounded_backtracker(e)
+				 ? e->is_match(h, short_hay, sizeof(short_hay) - 1)
+				 : e->is_match(h, hay, sizeof(hay) - 1);
 		int want = (e->caps & CAP_MATCH_LIMIT) ? ENGINE_ERR_LIMIT : 0;
 		cr_expect_eq(rc, want, "%s: is_match = %d (%s), want %d",
 			     e->name, rc, engine_status_name(rc), want);
