@@ -56,6 +56,7 @@
 #include "harness/parse.h"
 #include "engines/runner.h"
 #include "suites/case.h"
+#include "suites/cycle.h"
 #include "corpora/rng.h"
 #include "suites/fqdn_ep.h"
 #include "suites/fqdn_ref.h"
@@ -666,27 +667,34 @@ static int run_combined(void *arg, uint64_t n)
 	return 0;
 }
 
-/* One query per op; a verdict that differs from the verified one fails. */
+/* What a match op reads: the case, its query set and their verdicts. */
+struct match_arg {
+	struct fqdn_case *c;
+	const struct fqdn_queries *q;
+	const unsigned char *want;
+};
+
+/* Query j of the set: 0, or ENGINE_ERR_MATCH when its verdict differs
+ * from the verified one, or the engine's negative status. */
+static long match_op(void *arg, size_t j)
+{
+	const struct match_arg *m = arg;
+	int v = case_allows(m->c, m->q->name[j], m->q->len[j]);
+
+	if (v < 0)
+		return v;
+	return v != m->want[j] ? ENGINE_ERR_MATCH : 0;
+}
+
+/* One query per op, cycling over the set (suites/cycle.h). */
 static int run_match(void *arg, uint64_t n)
 {
 	struct fqdn_op *op = arg;
 	struct fqdn_case *c = op->c;
 	size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
-	const struct fqdn_queries *q = &c->sz->q[k];
-	const unsigned char *want = c->want + c->sz->off[k];
-	size_t j = op->next;
+	struct match_arg m = {c, &c->sz->q[k], c->want + c->sz->off[k]};
 
-	for (uint64_t i = 0; i < n; i++) {
-		int v = case_allows(c, q->name[j], q->len[j]);
-		if (v < 0)
-			return v;
-		if (v != want[j])
-			return ENGINE_ERR_MATCH;
-		if (++j == q->n)
-			j = 0;
-	}
-	op->next = j;
-	return 0;
+	return cycle_run(0, m.q->n, &op->next, n, match_op, &m, NULL);
 }
 
 /* B(heap)/op: what one generate / compile / both keeps. */

@@ -12,6 +12,7 @@
 #include "engines/runner.h"
 #include "harness/results.h"
 #include "suites/case.h"
+#include "suites/cycle.h"
 #include "suites/fqdn_ref.h"
 #include "suites/fqdn_size.h"
 #include "suites/fqdn_verify.h"
@@ -242,29 +243,39 @@ static void ep_explain(void *arg, const struct case_item *c, const void *got,
 	fqdn_size_explain(x->z, c, got, want, buf, size);
 }
 
-/* One query per op on its endpoint; a verdict unlike the verified one fails. */
+/* What an endpoint match op reads: the case, the query set, the endpoint
+ * each query is asked of and their verdicts. */
+struct ep_match_arg {
+	struct fqdn_ep_case *c;
+	const struct fqdn_queries *q;
+	const size_t *ep;
+	const unsigned char *want;
+};
+
+/* Query j of the set on its endpoint: 0, or ENGINE_ERR_MATCH when its
+ * verdict differs from the verified one, or a negative engine status. */
+static long ep_match_op(void *arg, size_t j)
+{
+	const struct ep_match_arg *m = arg;
+	int v = fqdn_ep_decide(m->c->w, m->ep[j], m->q->name[j], m->q->len[j],
+			       m->c->buf);
+
+	if (v < 0)
+		return v;
+	return v != m->want[j] ? ENGINE_ERR_MATCH : 0;
+}
+
+/* One query per op on its endpoint, cycling over the set (suites/cycle.h). */
 static int run_ep_match(void *arg, uint64_t n)
 {
 	struct fqdn_ep_op *op = arg;
 	struct fqdn_ep_case *c = op->c;
 	const struct fqdn_size *z = c->x->z;
-	size_t k = (size_t)(op->phase - PH_MATCH_FIRST), j = op->next;
-	const struct fqdn_queries *q = &z->q[k];
-	const size_t *ep = c->x->ep + z->off[k];
-	const unsigned char *want = c->want + z->off[k];
+	size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
+	struct ep_match_arg m = {c, &z->q[k], c->x->ep + z->off[k],
+				 c->want + z->off[k]};
 
-	for (uint64_t i = 0; i < n; i++) {
-		int v = fqdn_ep_decide(c->w, ep[j], q->name[j], q->len[j],
-				       c->buf);
-		if (v < 0)
-			return v;
-		if (v != want[j])
-			return ENGINE_ERR_MATCH;
-		if (++j == q->n)
-			j = 0;
-	}
-	op->next = j;
-	return 0;
+	return cycle_run(0, m.q->n, &op->next, n, ep_match_op, &m, NULL);
 }
 
 /* Replace a random endpoint's rules per op (its verdicts on the sets stay). */
