@@ -31,6 +31,32 @@ extern const struct suite suite_payload;
 
 static const size_t sizes[] = {64, 128, 256, 512, 1000, 1500};
 
+/*
+ * The scenario table (suites/payload_scenarios.c): today's order (the
+ * tables' columns, --help), each found by name, a floor without ops and
+ * every verified scenario with its op.
+ */
+Test(payload, scenario_table)
+{
+	static const char *const names[] = {"base", "literal", "full-scan",
+					    "real-life", "per-rule", "touch"};
+
+	cr_assert_eq(payload_nscenarios, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < payload_nscenarios; i++) {
+		const struct scenario *sc = payload_scenarios[i];
+		cr_expect_str_eq(sc->name, names[i]);
+		cr_expect_eq(payload_scenario(names[i]), sc);
+		cr_expect_not_null(sc->run, "%s has no op", sc->name);
+		cr_expect(sc->title != NULL && sc->help != NULL);
+	}
+	cr_expect_null(payload_scenario("base")->ops);
+	cr_expect_null(payload_scenario("touch")->ops);
+	cr_expect_not_null(payload_scenario("literal")->threads);
+	cr_expect(payload_scenario("per-rule")->per_rule);
+	cr_expect(!payload_scenario("per-rule")->in_default);
+	cr_expect_null(payload_scenario("nope"));
+}
+
 Test(payload, linerate_arithmetic)
 {
 	/* 100 Gbps of 64-byte frames: 1e11 / (84 * 8) */
@@ -489,7 +515,7 @@ Test(payload, costliest_rules_table)
 	results_release(&res);
 }
 
-/* ---- real-life verification (suites/payload_rules.c) ---- */
+/* ---- real-life verification (suites/payload_reallife.c) ---- */
 
 #define MAX_ENGINES 3
 
