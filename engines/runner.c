@@ -51,29 +51,17 @@ struct runner_set {
 	pid_t pid;                /* compiled in the runner of (pid, serial) */
 	unsigned long serial;
 	struct runner_job *jobs;  /* runner_add_work()'s, owned */
-	struct runner_epdesc *ep; /* an endpoints world's, else NULL */
-};
-
-/* An endpoints world's description ('P'), built by runner_ep_*(). */
-struct runner_epdesc {
-	size_t n, ngen, nsel;
-	uint32_t nunits;
-	struct msg *units;         /* the units, coded */
-	uint32_t *unit_of;         /* n * ngen * nsel */
-	struct runner_bytes *ref;  /* the reference's regexes, copies */
-	size_t nref;
-	struct runner_bytes *refnames; /* and names */
-	size_t nrefnames;
-	struct msg *load;          /* the request, once built */
-	struct runner_ep_mem mem;  /* the last build's reply */
+	int world;                /* runner_world_new()'s */
+	struct runner_msg *load;  /* a world's: its request, once loaded */
+	int load_reply;           /* and the reply's type */
 };
 
 /* A copy of a work, owned by the set it was added to. */
 struct runner_job {
 	struct runner_job *next;
 	struct runner_set *owner;
-	struct runner_work w; /* arrays owned */
-	uint32_t *eps;        /* an endpoints work's endpoints, owned */
+	struct runner_work w;   /* arrays owned */
+	struct runner_msg *req; /* runner_add_request()'s, owned; else 'W' */
 };
 
 static struct runner_conn conns[RUNNER_MAX_DEFS];
@@ -82,14 +70,7 @@ static uint32_t next_id;
 
 /* --- messages -------------------------------------------------------- */
 
-struct msg {
-	unsigned char *p;
-	size_t n, cap;
-	int oom;
-	size_t at; /* reading: the next field */
-};
-
-static void msg_put(struct msg *m, const void *p, size_t n)
+static void msg_put(struct runner_msg *m, const void *p, size_t n)
 {
 	if (m->oom || n == 0)
 		return;
@@ -110,13 +91,13 @@ static void msg_put(struct msg *m, const void *p, size_t n)
 	m->n += n;
 }
 
-static void msg_u8(struct msg *m, unsigned v)
+static void msg_u8(struct runner_msg *m, unsigned v)
 {
 	unsigned char b = (unsigned char)v;
 	msg_put(m, &b, 1);
 }
 
-static void msg_u32(struct msg *m, uint32_t v)
+static void msg_u32(struct runner_msg *m, uint32_t v)
 {
 	unsigned char b[4];
 	for (int i = 0; i < 4; i++)
@@ -124,13 +105,13 @@ static void msg_u32(struct msg *m, uint32_t v)
 	msg_put(m, b, 4);
 }
 
-static void msg_u64(struct msg *m, uint64_t v)
+static void msg_u64(struct runner_msg *m, uint64_t v)
 {
 	msg_u32(m, (uint32_t)v);
 	msg_u32(m, (uint32_t)(v >> 32));
 }
 
-static void msg_bytes(struct msg *m, const char *p, size_t n)
+static void msg_bytes(struct runner_msg *m, const char *p, size_t n)
 {
 	if (n > RUNNER_MAX_MSG) {
 		m->oom = 1;
@@ -141,7 +122,7 @@ static void msg_bytes(struct msg *m, const char *p, size_t n)
 }
 
 /* Reading a reply: a short one sets m->oom (malformed). */
-static const unsigned char *msg_take(struct msg *m, size_t n)
+static const unsigned char *msg_take(struct runner_msg *m, size_t n)
 {
 	const unsigned char *p = m->p + m->at;
 
@@ -153,7 +134,7 @@ static const unsigned char *msg_take(struct msg *m, size_t n)
 	return p;
 }
 
-static uint64_t msg_get(struct msg *m, int bytes)
+static uint64_t msg_get(struct runner_msg *m, int bytes)
 {
 	const unsigned char *p = msg_take(m, (size_t)bytes);
 	uint64_t v = 0;
@@ -163,7 +144,7 @@ static uint64_t msg_get(struct msg *m, int bytes)
 	return v;
 }
 
-static double msg_f64(struct msg *m)
+static double msg_f64(struct runner_msg *m)
 {
 	uint64_t bits = msg_get(m, 8);
 	double d;
@@ -172,7 +153,7 @@ static double msg_f64(struct msg *m)
 	return d;
 }
 
-static const char *msg_get_bytes(struct msg *m, size_t *len)
+static const char *msg_get_bytes(struct runner_msg *m, size_t *len)
 {
 	*len = (size_t)msg_get(m, 4);
 	return (const char *)msg_take(m, *len);
@@ -277,7 +258,7 @@ static struct runner_conn *conn_get(const struct runner_def *def, char *why,
  * STATUS_CRASHED when the runner is gone or its reply is malformed: it is
  * then stopped, and why says so.
  */
-static int conn_call(struct runner_conn *c, struct msg *m, char *why,
+static int conn_call(struct runner_conn *c, struct runner_msg *m, char *why,
 		     size_t size)
 {
 	unsigned char hdr[4];
@@ -317,7 +298,7 @@ dead:
 }
 
 /* An 'E' reply as a status, with its message in why. */
-static int reply_error(struct msg *m, long *pattern, char *why, size_t size)
+static int reply_error(struct runner_msg *m, long *pattern, char *why, size_t size)
 {
 	uint32_t st = (uint32_t)msg_get(m, 4);
 	uint32_t pat = (uint32_t)msg_get(m, 4);
@@ -333,7 +314,7 @@ static int reply_error(struct msg *m, long *pattern, char *why, size_t size)
 }
 
 /* The reply's type: `want`, or its error status (why filled). */
-static int reply_check(struct msg *m, int want, long *pattern, char *why,
+static int reply_check(struct runner_msg *m, int want, long *pattern, char *why,
 		       size_t size)
 {
 	if (m->p[0] == want)
@@ -345,7 +326,7 @@ static int reply_check(struct msg *m, int want, long *pattern, char *why,
 }
 
 /* Send one request and check its reply is `want`. 0 or <0 (why). */
-static int call_expect(struct runner_conn *c, struct msg *m, int want,
+static int call_expect(struct runner_conn *c, struct runner_msg *m, int want,
 		       char *why, size_t size)
 {
 	int rc = conn_call(c, m, why, size);
@@ -353,12 +334,16 @@ static int call_expect(struct runner_conn *c, struct msg *m, int want,
 	return rc != 0 ? rc : reply_check(m, want, NULL, why, size);
 }
 
-/* Compile s in this process's runner when it is not there yet. */
+/*
+ * Compile s in this process's runner when it is not there yet (a world:
+ * send its request).  A world's reply goes to *reply when reply is not
+ * NULL, read from after its type.
+ */
 static int set_load(struct runner_set *s, struct runner_conn **out, long *pat,
-		    char *why, size_t size)
+		    char *why, size_t size, struct runner_msg *reply)
 {
 	struct runner_conn *c = conn_get(s->def, why, size);
-	struct msg m = {0};
+	struct runner_msg m = {0};
 	int rc;
 
 	if (c == NULL)
@@ -366,12 +351,12 @@ static int set_load(struct runner_set *s, struct runner_conn **out, long *pat,
 	*out = c;
 	if (s->pid == c->owner && s->serial == c->serial)
 		return 0;
-	if (s->ep != NULL) {
-		if (s->ep->load == NULL) {
-			snprintf(why, size, "endpoints not built");
+	if (s->world) {
+		if (s->load == NULL) {
+			snprintf(why, size, "a world not loaded");
 			return ENGINE_ERR_MATCH;
 		}
-		msg_put(&m, s->ep->load->p, s->ep->load->n);
+		msg_put(&m, s->load->p, s->load->n);
 	} else {
 		msg_u8(&m, 'C');
 		msg_u32(&m, s->id);
@@ -382,20 +367,16 @@ static int set_load(struct runner_set *s, struct runner_conn **out, long *pat,
 	}
 	rc = conn_call(c, &m, why, size);
 	if (rc == 0)
-		rc = reply_check(&m, s->ep ? 'P' : 'K', pat, why, size);
-	if (rc == 0 && s->ep != NULL) {
-		s->ep->mem.heap = (int64_t)msg_get(&m, 8);
-		s->ep->mem.heap_nocache = (int64_t)msg_get(&m, 8);
-		s->ep->mem.units = msg_get(&m, 8);
-		if (m.oom) {
-			snprintf(why, size, "runner %s: a short endpoints reply",
-				 s->def->name);
-			rc = STATUS_CRASHED;
-		}
-	}
+		rc = reply_check(&m, s->world ? s->load_reply : 'K', pat, why,
+				 size);
 	if (rc == 0) {
 		s->pid = c->owner;
 		s->serial = c->serial;
+	}
+	if (rc == 0 && reply != NULL) {
+		*reply = m;
+		reply->at = 1;
+		return 0;
 	}
 	free(m.p);
 	return rc;
@@ -403,27 +384,11 @@ static int set_load(struct runner_set *s, struct runner_conn **out, long *pat,
 
 /* --- the engine ops -------------------------------------------------- */
 
-static void msg_free(struct msg *m)
+static void msg_free(struct runner_msg *m)
 {
 	if (m != NULL)
 		free(m->p);
 	free(m);
-}
-
-static void epdesc_free(struct runner_epdesc *d)
-{
-	if (d == NULL)
-		return;
-	msg_free(d->units);
-	msg_free(d->load);
-	free(d->unit_of);
-	for (size_t i = 0; i < d->nref; i++)
-		free((char *)d->ref[i].p);
-	for (size_t i = 0; i < d->nrefnames; i++)
-		free((char *)d->refnames[i].p);
-	free(d->ref);
-	free(d->refnames);
-	free(d);
 }
 
 static void set_free(struct runner_set *s)
@@ -431,14 +396,14 @@ static void set_free(struct runner_set *s)
 	for (size_t i = 0; i < s->n; i++)
 		free((char *)s->pat[i].p);
 	free(s->pat);
-	epdesc_free(s->ep);
+	msg_free(s->load);
 	while (s->jobs != NULL) {
 		struct runner_job *j = s->jobs;
 		s->jobs = j->next;
 		free((void *)j->w.sets);
 		free((void *)j->w.names);
 		free((void *)j->w.inputs);
-		free(j->eps);
+		msg_free(j->req);
 		free(j);
 	}
 	free(s);
@@ -486,7 +451,7 @@ int runner_compile(const struct runner_def *def,
 		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
 		return ENGINE_ERR_NOMEM;
 	}
-	rc = set_load(s, &c, &pat, why, sizeof(why));
+	rc = set_load(s, &c, &pat, why, sizeof(why), NULL);
 	if (rc != 0) {
 		/* a runner that cannot start or broke down is this engine's
 		   failure to compile, with the reason */
@@ -506,10 +471,10 @@ static long runner_match(void *h, int op, const char *data, size_t len,
 {
 	struct runner_set *s = h;
 	struct runner_conn *c;
-	struct msg m = {0};
+	struct runner_msg m = {0};
 	char why[256];
 	long v;
-	int rc = set_load(s, &c, NULL, why, sizeof(why));
+	int rc = set_load(s, &c, NULL, why, sizeof(why), NULL);
 
 	if (rc != 0)
 		return rc;
@@ -562,7 +527,7 @@ size_t runner_npatterns(const void *h)
 
 /* The 'A' request of op on in[0..n) for set s. */
 static void answers_msg(const struct runner_set *s, enum runner_op op,
-			const struct runner_bytes *in, size_t n, struct msg *m)
+			const struct runner_bytes *in, size_t n, struct runner_msg *m)
 {
 	msg_u8(m, 'A');
 	msg_u32(m, s->id);
@@ -574,7 +539,7 @@ static void answers_msg(const struct runner_set *s, enum runner_op op,
 
 /* The 'A' reply in m into values and ids.  0, or STATUS_CRASHED. */
 static int answers_read(const struct runner_set *s, enum runner_op op,
-			struct msg *m, size_t n, long *values,
+			struct runner_msg *m, size_t n, long *values,
 			unsigned char *ids)
 {
 	if (msg_get(m, 4) != n)
@@ -597,9 +562,9 @@ int runner_answers(void *h, enum runner_op op, const struct runner_bytes *in,
 {
 	struct runner_set *s = h;
 	struct runner_conn *c;
-	struct msg m = {0};
+	struct runner_msg m = {0};
 	char why[256];
-	int rc = set_load(s, &c, NULL, why, sizeof(why));
+	int rc = set_load(s, &c, NULL, why, sizeof(why), NULL);
 
 	if (rc != 0)
 		return rc;
@@ -633,7 +598,7 @@ static void set_unload(struct runner_set *s)
 		struct runner_conn *c = &conns[i];
 		if (c->def == s->def && c->child > 0 && c->owner == getpid() &&
 		    s->pid == c->owner && s->serial == c->serial) {
-			struct msg m = {0};
+			struct runner_msg m = {0};
 			char why[128];
 			msg_u8(&m, 'F');
 			msg_u32(&m, s->id);
@@ -667,7 +632,7 @@ const char *runner_version(const struct runner_def *def)
 	} cache[RUNNER_MAX_DEFS];
 	size_t i = 0;
 	struct runner_conn *c;
-	struct msg m = {0};
+	struct runner_msg m = {0};
 	char why[128];
 
 	for (; i < RUNNER_MAX_DEFS && cache[i].def != NULL; i++)
@@ -691,181 +656,96 @@ const char *runner_version(const struct runner_def *def)
 	return cache[i].v;
 }
 
-/* --- endpoints ------------------------------------------------------- */
+/* --- a suite's own messages ------------------------------------------ */
 
-/* u32 n, n x (u32 endpoint, bytes input): 'Q' and 'X'. */
-static void ep_queries_msg(const uint32_t *eps, const struct runner_bytes *in,
-			   size_t n, struct msg *m)
+void runner_msg_u8(struct runner_msg *m, unsigned v)
 {
-	msg_u32(m, (uint32_t)n);
-	for (size_t i = 0; i < n; i++) {
-		msg_u32(m, eps[i]);
-		msg_bytes(m, in[i].p, in[i].len);
-	}
+	msg_u8(m, v);
 }
 
-/* Copies of b[0..n) into *out; 0 or -1. */
-static int bytes_copy(const struct runner_bytes *b, size_t n,
-		      struct runner_bytes **out)
+void runner_msg_u32(struct runner_msg *m, uint32_t v)
 {
-	*out = calloc(n ? n : 1, sizeof(**out));
-	for (size_t i = 0; *out != NULL && i < n; i++) {
-		char *p = malloc(b[i].len ? b[i].len : 1);
-		if (p == NULL)
-			return -1;
-		memcpy(p, b[i].p, b[i].len);
-		(*out)[i] = (struct runner_bytes){p, b[i].len};
-	}
-	return *out == NULL ? -1 : 0;
+	msg_u32(m, v);
 }
 
-void *runner_ep_new(void *h, size_t n, size_t ngen, size_t nsel,
-		    unsigned flags)
+void runner_msg_bytes(struct runner_msg *m, const char *p, size_t n)
+{
+	msg_bytes(m, p, n);
+}
+
+void runner_msg_put(struct runner_msg *m, const void *p, size_t n)
+{
+	msg_put(m, p, n);
+}
+
+uint64_t runner_msg_get(struct runner_msg *m, int bytes)
+{
+	return msg_get(m, bytes);
+}
+
+void runner_msg_release(struct runner_msg *m)
+{
+	free(m->p);
+	*m = (struct runner_msg){0};
+}
+
+uint32_t runner_id(const void *h)
+{
+	return ((const struct runner_set *)h)->id;
+}
+
+void *runner_world_new(void *h)
 {
 	const struct runner_set *any = h;
-	struct runner_set *s = set_new(any->def, NULL, 0, flags);
-	struct runner_epdesc *d = s ? calloc(1, sizeof(*d)) : NULL;
+	struct runner_set *s = set_new(any->def, NULL, 0, 0);
 
-	if (d != NULL) {
-		*d = (struct runner_epdesc){.n = n, .ngen = ngen, .nsel = nsel};
-		d->units = calloc(1, sizeof(*d->units));
-		d->unit_of = calloc(n * ngen * nsel + 1, sizeof(*d->unit_of));
-	}
-	if (d == NULL || d->units == NULL || d->unit_of == NULL) {
-		epdesc_free(d);
-		if (s != NULL)
-			set_free(s);
-		return NULL;
-	}
-	s->ep = d;
+	if (s != NULL)
+		s->world = 1;
 	return s;
 }
 
-/* Bytes a and b have in common at the start. */
-static size_t common_prefix(const struct runner_bytes *a,
-			    const struct runner_bytes *b)
-{
-	size_t i = 0, n = a->len < b->len ? a->len : b->len;
-
-	while (i < n && a->p[i] == b->p[i])
-		i++;
-	return i;
-}
-
-/* 1 when the reference's names start u's, in order. */
-static int names_with_ref(const struct runner_epdesc *d,
-			  const struct runner_ep_unit *u)
-{
-	if (d->nunits == 0 || d->nrefnames == 0 || u->nnames < d->nrefnames)
-		return 0;
-	for (size_t i = 0; i < d->nrefnames; i++)
-		if (u->names[i].len != d->refnames[i].len ||
-		    memcmp(u->names[i].p, d->refnames[i].p, u->names[i].len))
-			return 0;
-	return 1;
-}
-
-int runner_ep_add_unit(void *world, const struct runner_ep_unit *u)
-{
-	struct runner_epdesc *d = ((struct runner_set *)world)->ep;
-	struct msg *m = d->units;
-	int ref = names_with_ref(d, u);
-	size_t skip = ref ? d->nrefnames : 0;
-
-	if (d->nunits == 0 && (bytes_copy(u->re, u->nre, &d->ref) != 0 ||
-			       bytes_copy(u->names, u->nnames, &d->refnames) != 0))
-		return -1;
-	if (d->nunits == 0) {
-		d->nref = u->nre;
-		d->nrefnames = u->nnames;
-	}
-	msg_u32(m, (uint32_t)u->nre);
-	for (size_t i = 0; i < u->nre; i++) {
-		size_t pre = d->nunits > 0 && i < d->nref
-				     ? common_prefix(&u->re[i], &d->ref[i])
-				     : 0;
-		msg_u32(m, (uint32_t)pre);
-		msg_bytes(m, u->re[i].p + pre, u->re[i].len - pre);
-	}
-	msg_u32(m, (uint32_t)(u->nnames - skip));
-	msg_u8(m, (unsigned)ref);
-	for (size_t i = skip; i < u->nnames; i++)
-		msg_bytes(m, u->names[i].p, u->names[i].len);
-	d->nunits++;
-	return m->oom ? -1 : 0;
-}
-
-void runner_ep_assign(void *world, size_t ep, size_t gen, size_t sel,
-		      uint32_t unit)
-{
-	struct runner_epdesc *d = ((struct runner_set *)world)->ep;
-
-	d->unit_of[(ep * d->ngen + gen) * d->nsel + sel] = unit;
-}
-
-int runner_ep_build(void *world, struct runner_ep_mem *mem,
-		    struct engine_error *err)
+int runner_world_load(void *world, const struct runner_msg *req,
+		      int reply_type, struct runner_msg *reply,
+		      struct engine_error *err)
 {
 	struct runner_set *s = world;
-	struct runner_epdesc *d = s->ep;
-	struct msg *m = calloc(1, sizeof(*m));
+	struct runner_msg *m = calloc(1, sizeof(*m));
 	struct runner_conn *c;
 	char why[256] = "";
 	long pat = -1;
 	int rc;
 
-	if (m == NULL) {
+	if (m != NULL)
+		msg_put(m, req->p, req->n);
+	if (m == NULL || m->oom || req->oom) {
+		msg_free(m);
 		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
 		return ENGINE_ERR_NOMEM;
 	}
-	msg_u8(m, 'P');
-	msg_u32(m, s->id);
-	msg_u32(m, s->flags);
-	msg_u32(m, (uint32_t)d->n);
-	msg_u32(m, (uint32_t)d->nsel);
-	msg_u32(m, (uint32_t)d->ngen);
-	msg_u32(m, d->nunits);
-	msg_put(m, d->units->p, d->units->n);
-	for (size_t i = 0; i < d->n * d->ngen * d->nsel; i++)
-		msg_u32(m, d->unit_of[i]);
-	msg_free(d->load);
-	d->load = m;
-	rc = m->oom ? ENGINE_ERR_NOMEM : set_load(s, &c, &pat, why, sizeof(why));
-	if (rc != 0) {
-		engine_error_set(err, rc, pat, -1, "%s",
-				 m->oom ? "out of memory" : why);
-		return rc;
-	}
-	*mem = d->mem;
-	return 0;
+	msg_free(s->load);
+	s->load = m;
+	s->load_reply = reply_type;
+	rc = set_load(s, &c, &pat, why, sizeof(why), reply);
+	if (rc != 0)
+		engine_error_set(err, rc, pat, -1, "%s", why);
+	return rc;
 }
 
-int runner_ep_answers(void *world, unsigned rewrite, const uint32_t *eps,
-		      const struct runner_bytes *in, size_t n,
-		      unsigned char *out)
+int runner_call(void *h, struct runner_msg *m, int want, char *why,
+		size_t size)
 {
-	struct runner_set *s = world;
 	struct runner_conn *c;
-	struct msg m = {0};
-	char why[256];
-	long *v = malloc((n ? n : 1) * sizeof(*v));
-	int rc = v == NULL ? ENGINE_ERR_NOMEM
-			   : set_load(s, &c, NULL, why, sizeof(why));
+	int rc = m->oom ? ENGINE_ERR_NOMEM
+			: set_load(h, &c, NULL, why, size, NULL);
 
-	if (rc == 0) {
-		msg_u8(&m, 'Q');
-		msg_u32(&m, s->id);
-		msg_u8(&m, rewrite);
-		ep_queries_msg(eps, in, n, &m);
-		rc = call_expect(c, &m, 'A', why, sizeof(why));
-	}
-	if (rc == 0)
-		rc = answers_read(s, RUNNER_OP_IS_MATCH, &m, n, v, NULL);
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		out[i] = v[i] != 0;
-	free(m.p);
-	free(v);
-	return rc;
+	if (rc == ENGINE_ERR_NOMEM)
+		snprintf(why, size, "out of memory");
+	return rc != 0 ? rc : call_expect(c, m, want, why, size);
+}
+
+int runner_read_values(struct runner_msg *m, size_t n, long *values)
+{
+	return answers_read(NULL, RUNNER_OP_IS_MATCH, m, n, values, NULL);
 }
 
 /* --- timing ---------------------------------------------------------- */
@@ -899,32 +779,28 @@ void *runner_add_work(void *h, const struct runner_work *w)
 	return j;
 }
 
-void *runner_ep_add_work(void *world, enum runner_op op, unsigned rewrite,
-			 const uint32_t *eps, const struct runner_bytes *in,
-			 size_t n)
+void *runner_add_request(void *h, const struct runner_msg *req)
 {
-	void *sets[1] = {world};
-	struct runner_work w = {op, 1, sets, 1, NULL, 0, in, n, rewrite};
-	struct runner_job *j = runner_add_work(world, &w);
+	void *sets[1] = {h};
+	struct runner_work w = {RUNNER_OP_NONE, 1, sets, 1, NULL, 0, NULL, 0, 0};
+	struct runner_job *j = runner_add_work(h, &w);
 
 	if (j == NULL)
 		return NULL;
-	j->eps = dup_array(eps, n, sizeof(*eps));
-	return j->eps == NULL ? NULL : j;
+	j->req = calloc(1, sizeof(*j->req));
+	if (j->req != NULL)
+		msg_put(j->req, req->p, req->n);
+	return j->req == NULL || j->req->oom || req->oom ? NULL : j;
 }
 
-/* The request of job j ('W', or 'X' for endpoints); its sets are loaded
- * in c already. */
-static void work_msg(const struct runner_job *j, struct msg *m)
+/* The request of job j ('W', or the suite's of runner_add_request()); its
+ * sets are loaded in c already. */
+static void work_msg(const struct runner_job *j, struct runner_msg *m)
 {
 	const struct runner_work *w = &j->w;
 
-	if (j->eps != NULL) {
-		msg_u8(m, 'X');
-		msg_u32(m, ((const struct runner_set *)w->sets[0])->id);
-		msg_u8(m, (unsigned)w->op);
-		msg_u8(m, w->rewrite);
-		ep_queries_msg(j->eps, w->inputs, w->ninputs, m);
+	if (j->req != NULL) {
+		msg_put(m, j->req->p, j->req->n);
 		return;
 	}
 	msg_u8(m, 'W');
@@ -946,13 +822,13 @@ int runner_work_values(const struct runner_work *w, long *values, char *why,
 {
 	struct runner_job j = {NULL, NULL, *w, NULL};
 	struct runner_conn *c = NULL;
-	struct msg m = {0};
+	struct runner_msg m = {0};
 	int rc = w->nsets == 0 ? ENGINE_ERR_MATCH : 0;
 
 	if (rc != 0)
 		snprintf(why, size, "a work without a set");
 	for (size_t i = 0; rc == 0 && i < w->nsets; i++)
-		rc = set_load(w->sets[i], &c, NULL, why, size);
+		rc = set_load(w->sets[i], &c, NULL, why, size, NULL);
 	if (rc != 0)
 		return rc;
 	j.owner = w->sets[0];
@@ -980,13 +856,13 @@ int runner_sample(void *job, const struct runner_timing *t,
 	struct runner_set *s = j->owner;
 	const struct runner_work *w = &j->w;
 	struct runner_conn *c = NULL;
-	struct msg m = {0};
+	struct runner_msg m = {0};
 	int rc = 0;
 
 	for (size_t i = 0; rc == 0 && i < w->nsets; i++)
-		rc = set_load(w->sets[i], &c, NULL, why, size);
+		rc = set_load(w->sets[i], &c, NULL, why, size, NULL);
 	if (rc == 0)
-		rc = set_load(s, &c, NULL, why, size);
+		rc = set_load(s, &c, NULL, why, size, NULL);
 	if (rc != 0)
 		return rc;
 	work_msg(j, &m);

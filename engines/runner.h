@@ -43,16 +43,7 @@
  *       u64 fixed_n, u64 warmup_ns,       f64 allocs/op, f64 floor ns/op,
  *       u8 mode                           f64 B(heap)/op (B/op, allocs/op
  *                                         and B(heap)/op < 0: unknown)
- *   'P' endpoints u32 id, u32 flags,  'P' u64 heap, u64 nocache heap,
- *       u32 n, u32 nsel, u32 ngen,        u64 units held, or 'E'
- *       u32 nunits, nunits x unit,
- *       n x ngen x nsel x u32 unit
- *   'Q' endpoint answers u32 id,      'A' as above (ids empty)
- *       u8 flags, u32 n,
- *       n x (u32 ep, bytes input)
- *   'X' endpoints work u32 id, u8 op, 'K', or 'E'
- *       u8 flags, u32 n,
- *       n x (u32 ep, bytes input)
+ *   (a suite's own requests: below)
  *   'E' (reply only): u32 status, u32 pattern (index, or 0xffffffff),
  *       bytes message.  status: 1 compile error, 2 unsupported (what the
  *       language cannot do: the message says what), 5 any other failure.
@@ -76,17 +67,13 @@
  * above, 4 compile (one op compiles every pattern of the sets again).
  * flags bit 0 (each) set: one op is the op on the next input, cycling
  * over them (a packet, a query); clear: one op is the op on every input
- * in turn (a corpus, the lines of a file).  Bit 1 (fqdn): each op first
- * rewrites its input as the fqdn suite does (suites/fqdn_strategies.h,
- * fqdn_rewrite: lower case as Go's strings.ToLower as far as a verdict
- * can tell, that is ASCII letters, U+0130 to 'i' and U+212A to 'k';
- * then a trailing dot unless the input ends with one), and bit 2
- * (reverse, only with bit 1) then reverses its bytes: the proxy's work,
- * in the op as the C engines' ops do it.  names, when there are any: an
- * input (rewritten) found in this set of names counts 1 without asking
- * the regex (the map of the fqdn suite's map+ strategies, looked up
- * first as Cilium does).  The value of one input is the sum over the
- * sets.  Other flag bits are an error.
+ * in turn (a corpus, the lines of a file).  Bits 1 to 7 are the suite's:
+ * what each op does to its input first, as the suite's own ops do
+ * (its suites/SUITE_runner.h says which); a runner refuses bits it does
+ * not know.  names, when there are any: an input (as the op made it)
+ * found in this set of names counts 1 without asking the regex (a map
+ * looked up first).  The value of one input is the sum over
+ * the sets.
  *
  * values: the current work's op (each set, op 1-3) on each of its inputs
  * in turn, exactly as a bench's op computes it, rewrite and names
@@ -101,35 +88,12 @@
  * TotalAlloc and Mallocs, as testing.B.ReportAllocs).  The floor is the
  * same loop at the same n with op 0, timed the same way.
  *
- * endpoints: Cilium's DNS proxy holding n endpoints of nsel L7
- * selectors each (the fqdn suite's --endpoints, suites/fqdn_ep.h), kept
- * under `id` (freed by 'F').  A unit is one selector's rules as the
- * strategy generated them: u32 nre, nre x (u32 prefix, bytes rest),
- * u32 nnames, u8 with_ref, nnames x bytes name.  Unit 0 is the
- * reference, given whole (prefixes 0, with_ref 0); in any other, regex i
- * is the first `prefix` bytes of the reference's regex i then `rest`,
- * and its names are the reference's (when with_ref) then its own: an
- * endpoint's rules are the base policy's and a few of its own, so the
- * description is small and the runner rebuilds every text exactly.
- * Selector k of endpoint ep in generation g holds unit
- * unit[(ep * ngen + g) * nsel + k].  The runner builds generation 0 of
- * every endpoint as Cilium does: per selector the unit's regexes
- * compiled alone (and its names in a hash map), through a cache keyed by
- * the texts (the pattern, then the names) and counted by reference, so
- * selectors with the same rules share one.  heap is what the world
- * holds (Go: HeapAlloc after runtime.GC(), before and after); nocache
- * heap what it would hold had every selector compiled its own: each
- * unit's heap (measured by groups of units held by as many selectors)
- * counted once per selector holding it.  A compile error is 'E' 1.
- * answers: each query's verdict on its endpoint, CheckAllowed: the
- * endpoint's selectors in order until one allows (its names, then its
- * regexes in order).  work: op 5 is that verdict on the next (ep, input);
- * op 6 a policy-update of endpoint ep (inputs empty): its selectors to
- * the units of its other generation (ngen 2), new units first (a cache
- * hit, or compiled), then the old ones released.  A runner without
- * endpoints answers 'P' with 'E' unsupported (2).  flags are work's bits
- * 1 and 2 (others are an error): each query is rewritten first, in the
- * answers and in the timed op, as the C engines' endpoint ops do.
+ * A suite's own requests (its suites/SUITE_runner.h documents them)
+ * use the same framing: a world is a handle loaded by a request the
+ * suite builds (sent again in every process that uses it, as 'C' is),
+ * asked by others (runner_call), and timed by a request sent in place of
+ * 'W' (runner_add_request).  A runner answers a request it does not know
+ * with 'E'.
  *
  * mode 0 is warm: what the runtime keeps between ops (Go's regexp
  * machine pool) stays, as in a long-running proxy.  Mode 1 is the seed's
@@ -173,8 +137,6 @@ enum runner_op {
 	RUNNER_OP_COUNT = 2,
 	RUNNER_OP_MATCH_IDS = 3,
 	RUNNER_OP_COMPILE = 4,
-	RUNNER_OP_EP_MATCH = 5,  /* endpoints: a query on its endpoint */
-	RUNNER_OP_EP_UPDATE = 6, /* endpoints: a policy-update */
 };
 
 struct runner_bytes {
@@ -182,11 +144,10 @@ struct runner_bytes {
 	size_t len;
 };
 
-/* What a work's op does to its input first ('W' flags bits 1 and 2). */
+/* What a work's op does to its input first ('W' flags bits 1 to 7): a
+ * suite defines its own bits (suites/SUITE_runner.h). */
 enum runner_rewrite {
 	RUNNER_REWRITE_NONE = 0,
-	RUNNER_REWRITE_FQDN = 1u << 1,    /* lower case, a trailing dot */
-	RUNNER_REWRITE_REVERSE = 1u << 2, /* then reversed (with _FQDN) */
 };
 
 /* What a benchmark times ('W'); the arrays are the caller's. */
@@ -199,7 +160,9 @@ struct runner_work {
 	size_t nnames;
 	const struct runner_bytes *inputs; /* at least one */
 	size_t ninputs;
-	unsigned rewrite; /* enum runner_rewrite bits */
+	unsigned rewrite; /* the suite's bits of 'W''s flags (1 to 7): what
+			     the op does to an input first (enum
+			     runner_rewrite: none, or the suite's) */
 };
 
 struct runner_timing {
@@ -254,8 +217,9 @@ int runner_is_match_each(void *h, const struct runner_bytes *in, size_t n,
 
 /*
  * The values work w's op computes on each of its inputs ('W' then 'V':
- * each = 1, op 1-3, not endpoints), into values[0..w->ninputs), in this
- * process's runner (its sets compiled there first).  This is how a work
+ * each = 1, op 1-3, not a suite's request), into
+ * values[0..w->ninputs), in this process's runner (its sets compiled
+ * there first).  This is how a work
  * whose op does more than the regex (a rewrite, a map) is verified.  0,
  * or a negative enum engine_status with why filled.
  */
@@ -283,56 +247,65 @@ int runner_sample(void *job, const struct runner_timing *t,
 		  struct runner_sample *s, char *why, size_t size);
 
 /*
- * Endpoints ('P', the fqdn suite's --endpoints).  runner_ep_new starts a
- * description of n endpoints x ngen generations x nsel selectors for the
- * runner of handle h (any set of it), every regex compiled with flags:
- * NULL out of memory.  Add its units in order (the first is the
- * reference the others are coded against), assign every selector its
- * unit, then runner_ep_build compiles it in this process's runner and
- * fills *mem.  The world is a handle like a set's (runner_free,
- * runner_add_work, runner_unload); every process that uses it builds it
- * again in its own runner.  runner_ep_add_unit: 0, or -1 out of memory.
- * runner_ep_build and runner_ep_answers: 0, or a negative enum
- * engine_status (err filled: the runner's message).
+ * A suite's own requests (its protocol on this framing, in
+ * suites/SUITE_runner.h).  A message is a type byte and its
+ * fields, built with runner_msg_*() (little-endian, as above; bytes: u32
+ * length and the bytes); a reply is read with runner_msg_get() from after
+ * its type.  A short read or an allocation failure sets oom.  Release
+ * with runner_msg_release().
  */
-struct runner_ep_unit {
-	const struct runner_bytes *re;
-	size_t nre;
-	const struct runner_bytes *names;
-	size_t nnames;
+struct runner_msg {
+	unsigned char *p;
+	size_t n, cap;
+	int oom;
+	size_t at; /* reading: the next field */
 };
 
-struct runner_ep_mem {
-	int64_t heap;         /* the world, with the cache */
-	int64_t heap_nocache; /* had every selector its own units */
-	uint64_t units;       /* units held */
-};
+void runner_msg_u8(struct runner_msg *m, unsigned v);
+void runner_msg_u32(struct runner_msg *m, uint32_t v);
+void runner_msg_bytes(struct runner_msg *m, const char *p, size_t n);
+void runner_msg_put(struct runner_msg *m, const void *p, size_t n);
+uint64_t runner_msg_get(struct runner_msg *m, int bytes);
+void runner_msg_release(struct runner_msg *m);
 
-void *runner_ep_new(void *h, size_t n, size_t ngen, size_t nsel,
-		    unsigned flags);
-int runner_ep_add_unit(void *world, const struct runner_ep_unit *u);
-void runner_ep_assign(void *world, size_t ep, size_t gen, size_t sel,
-		      uint32_t unit);
-int runner_ep_build(void *world, struct runner_ep_mem *mem,
-		    struct engine_error *err);
-
-/* Each query in[i]'s verdict (0 or 1) on endpoint eps[i], in one
- * request ('Q'), each rewritten first as `rewrite` (enum runner_rewrite)
- * says. */
-int runner_ep_answers(void *world, unsigned rewrite, const uint32_t *eps,
-		      const struct runner_bytes *in, size_t n,
-		      unsigned char *out);
+/* The id of set or world h in the protocol's requests. */
+uint32_t runner_id(const void *h);
 
 /*
- * The job of an endpoints work ('X') on world, as runner_add_work()'s
- * (copies of the arrays, not the bytes; freed with world): op
- * RUNNER_OP_EP_MATCH asks in[i] of endpoint eps[i], cycling;
- * RUNNER_OP_EP_UPDATE updates eps[i] (in[i] empty); a match rewrites its
- * query first as `rewrite` says.  NULL out of memory.
+ * A world: a handle of the runner of h (any set of it) that a suite's
+ * request loads, rather than 'C'; freed with runner_free (its 'F'), and
+ * used as a set is (runner_unload, runner_add_request).  NULL out of
+ * memory.  runner_world_load keeps a copy of req and sends it in this
+ * process's runner (and again in every process that uses the world); its
+ * reply must be of type reply_type, else an error (a runner's 'E': its
+ * status and message in err).  *reply (when not NULL) gets the reply,
+ * read from after its type; release it.  0, or a negative enum
+ * engine_status with err filled.
  */
-void *runner_ep_add_work(void *world, enum runner_op op, unsigned rewrite,
-			 const uint32_t *eps,
-			 const struct runner_bytes *in, size_t n);
+void *runner_world_new(void *h);
+int runner_world_load(void *world, const struct runner_msg *req,
+		      int reply_type, struct runner_msg *reply,
+		      struct engine_error *err);
+
+/*
+ * Request m (its type and fields) for set or world h, in this process's
+ * runner (h loaded there first); m becomes the reply, read from after its
+ * type, which must be of type want.  0, or a negative enum engine_status
+ * with why filled (STATUS_CRASHED: the runner died).
+ */
+int runner_call(void *h, struct runner_msg *m, int want, char *why,
+		size_t size);
+
+/* The values of an 'A' reply of n inputs (its ids ignored) into values.
+ * 0, or STATUS_CRASHED when it is malformed. */
+int runner_read_values(struct runner_msg *m, size_t n, long *values);
+
+/*
+ * A job as runner_add_work()'s whose request (type and fields, copied)
+ * the suite built, sent in place of 'W' before each 'B'; it times set or
+ * world h (loaded first) and is freed with h.  NULL out of memory.
+ */
+void *runner_add_request(void *h, const struct runner_msg *req);
 
 /* Free h's set or world in this process's runner now (what it holds
  * there), keeping the handle: a later use compiles it again. */

@@ -60,6 +60,7 @@
 #include "corpora/rng.h"
 #include "suites/fqdn_ep.h"
 #include "suites/fqdn_ref.h"
+#include "suites/fqdn_runner.h"
 #include "suites/fqdn_size.h"
 #include "suites/fqdn_strategies.h"
 #include "suites/fqdn_verify.h"
@@ -1012,7 +1013,7 @@ static int runner_fill(const struct fqdn_size *z, struct fqdn_op *op,
 	struct fqdn_case *c = op->c;
 	static const struct runner_bytes none = {"", 0};
 	struct runner_work w = {RUNNER_OP_COMPILE, 0, &c->h, 1, NULL, 0,
-				&none, 1, RUNNER_REWRITE_NONE};
+				&none, 1, FQDN_RUNNER_REWRITE_NONE};
 	size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
 
 	if (op->phase >= PH_MATCH_FIRST) {

@@ -7,6 +7,7 @@
 
 #include "harness/alloc.h"
 #include "harness/interrupt.h"
+#include "suites/fqdn_runner.h"
 #include "suites/reference.h"
 #include "suites/strset.h"
 
@@ -297,7 +298,8 @@ static void world_measure(struct fqdn_ep_world *w)
  * (seen: rules' text -> index), else p generated and described now.  The
  * index, or a negative engine status (err filled).
  */
-static long runner_unit(const struct fqdn_ep_world *w, void *rw,
+static long runner_unit(const struct fqdn_ep_world *w,
+			struct fqdn_runner_desc *rw,
 			struct strset *seen, const struct fqdn_policy *p,
 			struct engine_error *err)
 {
@@ -327,7 +329,7 @@ static long runner_unit(const struct fqdn_ep_world *w, void *rw,
 		re[i] = (struct runner_bytes){b.re[i], b.relen[i]};
 	for (size_t i = 0; i < b.names.n; i++)
 		names[i].p = strset_key(&b.names, i, &names[i].len);
-	if (runner_ep_add_unit(rw, &(struct runner_ep_unit){
+	if (fqdn_runner_desc_unit(rw, &(struct fqdn_runner_unit){
 					   re, b.nre, names, b.names.n}) == 0 &&
 	    strset_add(seen, key, len, u) >= 0)
 		rc = (long)u;
@@ -339,8 +341,8 @@ out:
 	return rc;
 }
 
-/* Describe every endpoint of both generations to the runner world rw. */
-static int runner_describe(struct fqdn_ep_world *w, void *rw,
+/* Describe every endpoint of both generations in rw. */
+static int runner_describe(struct fqdn_ep_world *w, struct fqdn_runner_desc *rw,
 			   struct engine_error *err)
 {
 	struct strset seen;
@@ -359,7 +361,8 @@ static int runner_describe(struct fqdn_ep_world *w, void *rw,
 			rc = runner_unit(w, rw, &seen, &p, err);
 			fqdn_ep_policy_release(&p);
 			for (size_t k = 0; rc >= 0 && k < FQDN_EP_SELECTORS; k++)
-				runner_ep_assign(rw, ep, g, k, (uint32_t)rc);
+				fqdn_runner_desc_assign(rw, ep, g, k,
+							(uint32_t)rc);
 		}
 	strset_release(&seen);
 	return rc < 0 ? (int)rc : 0;
@@ -369,19 +372,19 @@ static int runner_describe(struct fqdn_ep_world *w, void *rw,
  * memory it reports; then freed there (every process builds its own). */
 static int runner_build(struct fqdn_ep_world *w, struct engine_error *err)
 {
-	struct runner_ep_mem mem;
+	struct fqdn_runner_mem mem;
+	struct fqdn_runner_desc *d;
 	void *any = NULL;
 	int rc = w->e->compile(NULL, 0, 0, &any, err);
 
 	if (rc != 0)
 		return rc;
-	w->runner = runner_ep_new(any, w->n, 2, FQDN_EP_SELECTORS, 0);
-	w->e->free(any);
-	if (w->runner == NULL)
-		return ENGINE_ERR_NOMEM;
-	rc = runner_describe(w, w->runner, err);
+	d = fqdn_runner_desc_new(w->n, 2, FQDN_EP_SELECTORS);
+	rc = d == NULL ? ENGINE_ERR_NOMEM : runner_describe(w, d, err);
 	if (rc == 0)
-		rc = runner_ep_build(w->runner, &mem, err);
+		rc = fqdn_runner_ep_build(d, any, 0, &w->runner, &mem, err);
+	fqdn_runner_desc_free(d);
+	w->e->free(any);
 	if (rc != 0)
 		return rc;
 	runner_unload(w->runner);
@@ -396,7 +399,7 @@ int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, unsigned rewrite,
 			   const struct runner_bytes *q, size_t n,
 			   unsigned char *out)
 {
-	return runner_ep_answers(w->runner, rewrite, ep, q, n, out);
+	return fqdn_runner_ep_answers(w->runner, rewrite, ep, q, n, out);
 }
 
 int fqdn_ep_build(struct fqdn_ep_world *w, const struct fqdn_strategy *s,

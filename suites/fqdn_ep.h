@@ -33,7 +33,8 @@
  * own runtime ('P'): rxbench generates every distinct unit of both
  * generations here and sends them (coded against the base's), with the
  * unit of every selector; the verdicts and the timed ops are the
- * runner's (fqdn_ep_runner_answers, runner_ep_add_work()).
+ * runner's (fqdn_ep_runner_answers, fqdn_runner_ep_add_work(): the
+ * requests are suites/fqdn_runner.h's).
  */
 #ifndef RXB_FQDN_EP_H
 #define RXB_FQDN_EP_H
@@ -103,7 +104,7 @@ int fqdn_ep_decide(const struct fqdn_ep_world *w, size_t ep, const char *q,
 
 /*
  * On a runner world: query q[i] (as it came; the runner rewrites it as
- * `rewrite`, enum runner_rewrite, says) on endpoint ep[i], for every
+ * `rewrite`, enum fqdn_runner_rewrite, says) on endpoint ep[i], for every
  * i < n, in one request; out[i] its verdict.  0, or a negative engine
  * status.
  */

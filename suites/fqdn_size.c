@@ -75,14 +75,6 @@ int fqdn_queries_all(const struct fqdn_size *z, struct runner_bytes **rin)
 	return 0;
 }
 
-/* How a runner's op rewrites a query of strategy s (enum runner_rewrite):
- * as fqdn_rewrite() does. */
-unsigned fqdn_runner_rewrite(const struct fqdn_strategy *s)
-{
-	return RUNNER_REWRITE_FQDN |
-	       (s->flags & FQDN_S_REVERSE ? RUNNER_REWRITE_REVERSE : 0);
-}
-
 /* The longest query of z's sets. */
 size_t fqdn_size_maxq(const struct fqdn_size *z)
 {

@@ -81,10 +81,6 @@ void fqdn_size_explain(void *arg, const struct case_item *c, const void *got,
  */
 int fqdn_queries_all(const struct fqdn_size *z, struct runner_bytes **rin);
 
-/* How a runner's op rewrites a query of strategy s (enum runner_rewrite):
- * as fqdn_rewrite() does. */
-unsigned fqdn_runner_rewrite(const struct fqdn_strategy *s);
-
 /* The longest query of z's sets. */
 size_t fqdn_size_maxq(const struct fqdn_size *z);
 
