@@ -116,27 +116,32 @@ function(rxb_add_engines target)
     rxb_add_go_runner(${target})
   endif()
   if(RXB_PYTHON3)
-    rxb_add_script_runner(${target} python rxbench-python.py)
+    rxb_add_script_runner(${target} python rxbench-python.py rxbench_fqdn.py)
     target_sources(${target} PRIVATE engines/python_re.c)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_PYTHON_RE
       RXB_PYTHON3="${RXB_PYTHON3}")
   endif()
   if(RXB_NODE)
-    rxb_add_script_runner(${target} node rxbench-v8.js)
+    rxb_add_script_runner(${target} node rxbench-v8.js fqdn.js)
     target_sources(${target} PRIVATE engines/v8.c)
     target_compile_definitions(${target} PUBLIC RXB_HAVE_V8
       RXB_NODE="${RXB_NODE}")
   endif()
 endfunction()
 
-# A runner that is a script: copied into <build>/runners/ beside the rest.
+# A runner that is a script: copied into <build>/runners/ beside the rest,
+# with the modules it loads from its own directory (the further files).
 function(rxb_add_script_runner target dir file)
-  set(out ${CMAKE_BINARY_DIR}/runners/${file})
-  add_custom_command(OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -E copy
-      ${CMAKE_SOURCE_DIR}/engines/runners/${dir}/${file} ${out}
-    DEPENDS ${CMAKE_SOURCE_DIR}/engines/runners/${dir}/${file})
-  add_custom_target(rxb_runner_${dir} ALL DEPENDS ${out})
+  set(outs)
+  foreach(f ${file} ${ARGN})
+    set(out ${CMAKE_BINARY_DIR}/runners/${f})
+    add_custom_command(OUTPUT ${out}
+      COMMAND ${CMAKE_COMMAND} -E copy
+        ${CMAKE_SOURCE_DIR}/engines/runners/${dir}/${f} ${out}
+      DEPENDS ${CMAKE_SOURCE_DIR}/engines/runners/${dir}/${f})
+    list(APPEND outs ${out})
+  endforeach()
+  add_custom_target(rxb_runner_${dir} ALL DEPENDS ${outs})
   add_dependencies(${target} rxb_runner_${dir})
 endfunction()
 
@@ -181,7 +186,7 @@ function(rxb_add_go_runner target)
       GOFLAGS=-trimpath GOTOOLCHAIN=local
       ${RXB_GO} build -o ${dir}/rxbench-go .
     WORKING_DIRECTORY ${src}
-    DEPENDS ${src}/main.go ${src}/endpoints.go ${src}/fqdnop/rewrite.go
+    DEPENDS ${src}/main.go ${src}/fqdn.go ${src}/fqdnop/rewrite.go
             ${src}/go.mod
     COMMENT "Building the Go runner (engines/runners/go)")
   add_custom_target(rxb_runner_go ALL DEPENDS ${dir}/rxbench-go)

@@ -24,8 +24,6 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"rxbench/runners/go/fqdnop"
 )
 
 // Requests and replies (engines/runner.h).
@@ -45,11 +43,6 @@ const (
 	repAnswer  = 'R'
 	repAnswers = 'A'
 	repSample  = 'S'
-
-	reqEndpoints = 'P'
-	reqEpAnswers = 'Q'
-	reqEpWork    = 'X'
-	repEndpoints = 'P'
 )
 
 // Ops.
@@ -79,12 +72,10 @@ const (
 	errMatch       = 5
 )
 
-// WORK's flags byte.
+// WORK's flags byte: bit 0; bits 1 and 2 are the fqdn suite's (fqdn.go).
 const (
-	workEach    = 1 << 0 // an op is one input, cycling
-	workFQDN    = 1 << 1 // rewrite each input as the fqdn suite does
-	workReverse = 1 << 2 // and reverse its bytes after
-	workKnown   = 1<<3 - 1
+	workEach  = 1 << 0 // an op is one input, cycling
+	workKnown = 1<<3 - 1
 )
 
 // A compiled set: what COMPILE built.
@@ -541,25 +532,6 @@ func (w *work) addInput(in []byte) {
 	if w.flags&workFQDN == 0 {
 		w.lat = append(w.lat, latin1(in))
 	}
-}
-
-// rewrite is input i as an op sees it: rewritten into w.buf when the
-// work's flags say so, with its Latin-1 spelling for byte-mode sets
-// (inputs made without lat get theirs here).
-func (w *work) rewrite(i int) (in, lat []byte) {
-	in = w.inputs[i]
-	if w.flags&workFQDN == 0 {
-		if i < len(w.lat) {
-			return in, w.lat[i]
-		}
-		return in, latin1(in)
-	}
-	var ascii bool
-	w.buf, ascii = fqdnop.Rewrite(w.buf, in, w.flags&workReverse != 0)
-	if !ascii {
-		return w.buf, latin1(w.buf)
-	}
-	return w.buf, w.buf
 }
 
 // decide is one input through the work's op: rewritten when the work

@@ -1,9 +1,10 @@
-// endpoints.go - Cilium's DNS proxy with many endpoints (the fqdn suite's
-// --endpoints, suites/fqdn_ep.h), in Go as Cilium holds it: one compiled
+// fqdn.go - the fqdn suite's part of the runner (suites/fqdn_runner.h):
+// WORK's rewrite flags, and Cilium's DNS proxy with many endpoints (the
+// fqdn suite's --endpoints, suites/fqdn_ep.h), in Go as Cilium holds it: one compiled
 // regexp (and, for map+ strategies, a Go map of its matchNames) per L7
 // selector of an endpoint, shared through a cache keyed by the pattern
 // text and counted by reference, as Cilium's regex cache shares a
-// regexp.  Requests 'P', 'Q' and 'X' of engines/runner.h.
+// regexp.  Requests 'P', 'Q' and 'X' of suites/fqdn_runner.h.
 package main
 
 import (
@@ -12,7 +13,42 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"rxbench/runners/go/fqdnop"
 )
+
+// The fqdn suite's requests and reply (suites/fqdn_runner.h).
+const (
+	reqEndpoints = 'P'
+	reqEpAnswers = 'Q'
+	reqEpWork    = 'X'
+	repEndpoints = 'P'
+)
+
+// WORK's flags bits of the fqdn suite.
+const (
+	workFQDN    = 1 << 1 // rewrite each input as the fqdn suite does
+	workReverse = 1 << 2 // and reverse its bytes after
+)
+
+// rewrite is input i as an op sees it: rewritten into w.buf when the
+// work's flags say so, with its Latin-1 spelling for byte-mode sets
+// (inputs made without lat get theirs here).
+func (w *work) rewrite(i int) (in, lat []byte) {
+	in = w.inputs[i]
+	if w.flags&workFQDN == 0 {
+		if i < len(w.lat) {
+			return in, w.lat[i]
+		}
+		return in, latin1(in)
+	}
+	var ascii bool
+	w.buf, ascii = fqdnop.Rewrite(w.buf, in, w.flags&workReverse != 0)
+	if !ascii {
+		return w.buf, latin1(w.buf)
+	}
+	return w.buf, w.buf
+}
 
 // Ops of an endpoints work ('X').
 const (
