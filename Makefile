@@ -57,8 +57,10 @@ bench-quick: deps build
 	@mkdir -p $(RESULTS)
 	$(BUILD)/rxbench run $(QUICK) -o $(RESULTS)/quick.json
 
+# The tests labelled long (full-size hostile inputs, longer fuzzing) are
+# .ci/run's: ctest --test-dir build -L long.
 test: test-deps build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE long
 
 clean:
 	rm -rf $(BUILD)
