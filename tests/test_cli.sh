@@ -4,6 +4,11 @@
 set -u
 rx=$(realpath "$1") # some checks run it from another directory
 . "$(dirname "$0")/cli_expect.sh"
+# Debian's python3 when there is one: a version manager's shim on PATH
+# (pyenv's) costs a second or more a start on a loaded machine
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+python3() { "$py" "$@"; }
 
 fast=(--benchtime=3x --no-alloc)
 expect 2 "unknown engine 'nope'" -- run scan --engines=nope
