@@ -17,8 +17,8 @@
 #include <stddef.h>
 
 #include "harness/results.h"
+#include "report/opts.h"
 #include "report/rtable.h"
-#include "report/verdict.h" /* struct report_opts */
 
 /*
  * The tables of one suite, appended to out (opts may be NULL).  0, or -1

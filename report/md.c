@@ -3,6 +3,7 @@
  */
 #include "report/md.h"
 
+#include "report/layout.h"
 #include "report/rtable.h"
 #include "report/view.h"
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "harness/results.h"
-#include "report/layout.h" /* struct report_opts */
+#include "report/opts.h"
 #include "report/rtable.h"
 
 /* Write the report (opts may be NULL).  0, or -1 on a write error, out

@@ -4,6 +4,7 @@
 #include "report/text.h"
 
 #include "report/gofmt.h"
+#include "report/layout.h"
 #include "report/rtable.h"
 #include "report/summary.h"
 #include "report/view.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "harness/results.h"
-#include "report/layout.h" /* struct report_opts */
+#include "report/opts.h"
 #include "report/rtable.h"
 
 /*

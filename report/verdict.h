@@ -25,19 +25,8 @@
 #define RXB_VERDICT_H
 
 #include "report/layout_decl.h"
+#include "report/opts.h"
 #include "report/rtable.h"
-
-/*
- * What a reader may set: the verdict budgets (0: the ones the results
- * record, as the configuration pairs below, which `rxbench run
- * --compile-budget=D --heap-budget=B` writes; else the declared ones).
- */
-struct report_opts {
-	double budget_ns;
-	double heap_bytes;
-};
-#define REPORT_CONFIG_COMPILE_BUDGET "compile-budget" /* "20ms" */
-#define REPORT_CONFIG_HEAP_BUDGET "heap-budget"       /* "4MiB" */
 
 /* Append the verdict tables of d to out.  0, or -1 out of memory. */
 int verdict_build(const struct results *res, const char *suite,
