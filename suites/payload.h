@@ -327,8 +327,4 @@ void payload_name(char *buf, size_t size, const struct scenario *sc,
 void payload_excerpt(const char *p, size_t len, size_t from, size_t max,
 		     char *buf, size_t size);
 
-/* For tests/modsec_ref_cli.c, which reads the rule-set machinery through
- * this header: it should include suites/payload_ruleset.h itself. */
-#include "suites/payload_ruleset.h"
-
 #endif

@@ -27,7 +27,7 @@
  * rule's spec, the reference matcher with the pattern's flags), combined
  * by rules_holds().  Exit 0, or 2 with a message on unusable input.
  */
-#include "suites/payload.h"
+#include "suites/payload_ruleset.h"
 
 #include <errno.h>
 #include <stdio.h>
