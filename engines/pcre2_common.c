@@ -8,7 +8,8 @@
 
 #include "engines/pcre2_common.h"
 
-uint32_t rxb_pcre2_options(unsigned flags)
+/* Engine flags (enum engine_flag) as PCRE2 compile options. */
+static uint32_t rxb_pcre2_options(unsigned flags)
 {
 	uint32_t o = 0;
 

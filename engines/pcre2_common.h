@@ -1,9 +1,9 @@
 /*
  * pcre2_common.h - what both PCRE2 adapters (pcre2.c: the backtracker and
- * its JIT; pcre2_dfa.c: the DFA matcher) do alike: rxbench's engine flags
- * as compile options, compiling one pattern of a set, the library's
- * version, the size of the compiled patterns, and a failed match as an
- * engine status.  Include after <pcre2.h> (PCRE2_CODE_UNIT_WIDTH 8).
+ * its JIT; pcre2_dfa.c: the DFA matcher) do alike: compiling one pattern
+ * of a set under rxbench's engine flags, the library's version, the size
+ * of the compiled patterns, and a failed match as an engine status.
+ * Include after <pcre2.h> (PCRE2_CODE_UNIT_WIDTH 8).
  *
  * Build: with the two adapters (RXB_HAVE_PCRE2).
  */
@@ -14,9 +14,6 @@
 #include <stdint.h>
 
 #include "engines/engine.h"
-
-/* Engine flags (enum engine_flag) as PCRE2 compile options. */
-uint32_t rxb_pcre2_options(unsigned flags);
 
 /* The library's version, e.g. "10.42"; never NULL. */
 const char *rxb_pcre2_version(void);
