@@ -295,7 +295,7 @@ struct runner_work;
 int case_runner_bench(struct bench *b, void *h, const struct runner_work *w);
 
 /* The same for a job of engines/runner.h (runner_add_work(),
- * runner_ep_add_work()); NULL (out of memory) is -1. */
+ * runner_add_request()); NULL (out of memory) is -1. */
 int case_runner_job(struct bench *b, void *job);
 
 /*
