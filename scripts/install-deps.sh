@@ -12,6 +12,9 @@ pkgs=(cmake make gcc g++ pkg-config golang-go libre2-dev libpcre2-dev libtre-dev
       libonig-dev libboost-regex-dev libyaml-dev libpcap-dev libjansson-dev nettle-dev valgrind
       publicsuffix cargo librust-regex-dev librust-aho-corasick-dev
       librust-memchr-dev)
+# clang (its BPF target) + libbpf-dev: the payload suite's XDP programs
+# (bpf/, engines/xdp_load.c), left out without them
+pkgs+=(clang libbpf-dev)
 # Hyperscan is x86-only; Vectorscan is the drop-in fork for the others.
 if [ "$arch" = amd64 ]; then pkgs+=(libhyperscan-dev); else pkgs+=(libvectorscan-dev); fi
 if [ "${1:-build}" = test ]; then

@@ -1,0 +1,554 @@
+/*
+ * bpf/xdp_payload.bpf.c - the payload suite's XDP programs (issue 25),
+ * compiled by clang -target bpf and embedded in rxbench (engines/xdp_load.c
+ * loads them with libbpf; bpf/xdp_shared.h is the contract).
+ *
+ *   xdp_base     parse to the payload, return cfg.action
+ *   xdp_literal  ... and search cfg.needle in it: cfg.action on a hit
+ *   xdp_dfa      ... and walk it through the DFA table: cfg.action on a
+ *                match; with cfg.dfa_all every rule id that matches
+ *
+ * The parser: Ethernet, at most two VLAN tags (802.1Q or 802.1ad), IPv4
+ * (header options by IHL; payload ends at the total length, so Ethernet
+ * padding is not payload; a later fragment has no L4 header) or IPv6
+ * without extension headers (a next header other than TCP or UDP, an
+ * extension header included, is XDP_RXB_OTHER), TCP (options by data
+ * offset) or UDP.  Anything else, and a short or lying frame, returns
+ * XDP_PASS: the packet is not this program's to judge, as xdp-tools'
+ * programs (xdp-filter) and the kernel's samples do: an XDP program that
+ * drops what it cannot parse drops ARP and ICMP too.  (The seed does not
+ * say what its program does with them.)
+ *
+ * The searches read a copy of the payload (bpf_xdp_load_bytes into a
+ * per-CPU buffer: it also reads fragments) in bpf_loop callbacks: a plain
+ * loop over 1500 bytes is more than the verifier follows (issue 25), and
+ * the kernel inlines bpf_loop into a counted loop around a direct call.
+ * Each callback does a block of bytes, so the call is paid per block.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "xdp_shared.h"
+
+#define LIT_BLOCK 64u   /* bytes a literal callback filters */
+#define DFA_BLOCK 16u   /* bytes a DFA callback walks */
+#define BUF_MASK (XDP_RXB_MAX_PAYLOAD - 1u) /* payload offsets */
+#define NEEDLE_MASK (XDP_RXB_MAX_NEEDLE - 1u)
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by the loader; a section of its own, so it is all that map holds. */
+const volatile struct xdp_rxb_cfg cfg SEC(".rodata.cfg") = {
+	.action = XDP_DROP,
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xdp_rxb_result);
+} result SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xdp_rxb_buf);
+} payload SEC(".maps");
+
+/* The DFA table: one value of rows x 256 __u32 (bpf/xdp_shared.h),
+   sized by the loader (no BTF value type, so it may). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 512);
+} dfa_next SEC(".maps");
+
+/* Per DFA state: struct xdp_rxb_accept; max_entries set by the loader. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xdp_rxb_accept);
+} dfa_acc SEC(".maps");
+
+struct vlan {
+	__be16 tci;
+	__be16 proto;
+};
+
+/* Where the payload is: [off, off + len) of the frame. */
+struct where {
+	__u32 off;
+	__u32 len;
+};
+
+/* The EtherType after at most two VLAN tags; *off moves past them.
+   -1 when the frame is short. */
+static __always_inline int parse_eth(void *data, void *end, __u32 *off)
+{
+	struct ethhdr *eth = data;
+	__u16 proto;
+
+	if ((void *)(eth + 1) > end)
+		return -1;
+	proto = eth->h_proto;
+	*off = sizeof(*eth);
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		struct vlan *v = data + *off;
+		if (proto != bpf_htons(ETH_P_8021Q) &&
+		    proto != bpf_htons(ETH_P_8021AD))
+			break;
+		if ((void *)(v + 1) > end)
+			return -1;
+		proto = v->proto;
+		*off += sizeof(*v);
+	}
+	return proto;
+}
+
+/* IPv4 at *off: *off moves to L4, *l3end is where the datagram ends, the
+   L4 protocol is returned; a negative enum xdp_rxb_status otherwise. */
+static __always_inline int parse_ip4(void *data, void *end, __u32 *off,
+				     __u32 *l3end)
+{
+	struct iphdr *ip = data + *off;
+	__u32 ihl, tot;
+
+	if ((void *)(ip + 1) > end)
+		return -XDP_RXB_MALFORMED;
+	ihl = ip->ihl * 4u;
+	tot = bpf_ntohs(ip->tot_len);
+	if (ihl < sizeof(*ip) || tot < ihl || *off + tot > (__u32)(end - data))
+		return -XDP_RXB_MALFORMED;
+	if (ip->frag_off & bpf_htons(0x1fff))
+		return -XDP_RXB_OTHER;
+	*l3end = *off + tot;
+	*off += ihl;
+	return ip->protocol;
+}
+
+/* IPv6 at *off, as parse_ip4; no extension headers. */
+static __always_inline int parse_ip6(void *data, void *end, __u32 *off,
+				     __u32 *l3end)
+{
+	struct ipv6hdr *ip = data + *off;
+	__u32 plen;
+
+	if ((void *)(ip + 1) > end)
+		return -XDP_RXB_MALFORMED;
+	plen = bpf_ntohs(ip->payload_len);
+	*off += sizeof(*ip);
+	if (*off + plen > (__u32)(end - data))
+		return -XDP_RXB_MALFORMED;
+	*l3end = *off + plen;
+	return ip->nexthdr;
+}
+
+/* TCP or UDP at *off: *off moves to the payload.  0, or a negative
+   enum xdp_rxb_status. */
+static __always_inline int parse_l4(void *data, void *end, int proto,
+				    __u32 *off, __u32 l3end)
+{
+	__u32 hlen;
+
+	if (*off > 0xffff)
+		return -XDP_RXB_MALFORMED;
+	if (proto == IPPROTO_TCP) {
+		struct tcphdr *t = data + *off;
+		if ((void *)(t + 1) > end)
+			return -XDP_RXB_MALFORMED;
+		hlen = t->doff * 4u;
+		if (hlen < sizeof(*t))
+			return -XDP_RXB_MALFORMED;
+	} else if (proto == IPPROTO_UDP) {
+		hlen = sizeof(struct udphdr);
+	} else {
+		return -XDP_RXB_OTHER;
+	}
+	if (*off + hlen > l3end)
+		return -XDP_RXB_MALFORMED;
+	*off += hlen;
+	return 0;
+}
+
+/* The frame's payload in *w: an enum xdp_rxb_status. */
+static __always_inline int parse(struct xdp_md *ctx, struct where *w)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 off = 0, l3end = 0;
+	int proto = parse_eth(data, end, &off);
+
+	if (proto < 0)
+		return XDP_RXB_MALFORMED;
+	if (proto == bpf_htons(ETH_P_IP))
+		proto = parse_ip4(data, end, &off, &l3end);
+	else if (proto == bpf_htons(ETH_P_IPV6))
+		proto = parse_ip6(data, end, &off, &l3end);
+	else
+		return XDP_RXB_OTHER;
+	if (proto < 0)
+		return -proto;
+	proto = parse_l4(data, end, proto, &off, l3end);
+	if (proto < 0)
+		return -proto;
+	w->off = off;
+	w->len = l3end - off;
+	return w->len > XDP_RXB_MAX_PAYLOAD ? XDP_RXB_TOO_LONG
+					    : XDP_RXB_PAYLOAD;
+}
+
+/* Parse, and note what was found in the result map (its ids cleared).
+   NULL when the map cannot be read (never, for an array). */
+static __always_inline struct xdp_rxb_result *
+begin(struct xdp_md *ctx, struct where *w)
+{
+	__u32 zero = 0;
+	struct xdp_rxb_result *res = bpf_map_lookup_elem(&result, &zero);
+
+	w->off = w->len = 0;
+	if (res == NULL)
+		return NULL;
+	res->status = parse(ctx, w);
+	res->off = w->off;
+	res->len = w->len;
+	res->hit = 0;
+	return res;
+}
+
+SEC("xdp")
+int xdp_base(struct xdp_md *ctx)
+{
+	struct where w;
+	struct xdp_rxb_result *res = begin(ctx, &w);
+
+	if (res == NULL || res->status != XDP_RXB_PAYLOAD)
+		return XDP_PASS;
+	return cfg.action;
+}
+
+/* The payload into the per-CPU buffer.  The buffer, or NULL. */
+static __always_inline struct xdp_rxb_buf *copy_payload(struct xdp_md *ctx,
+							 const struct where *w)
+{
+	__u32 zero = 0, len = w->len;
+	struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
+
+	if (b == NULL || len == 0 || len > XDP_RXB_MAX_PAYLOAD)
+		return NULL;
+	if (bpf_xdp_load_bytes(ctx, w->off, b->b, len) != 0)
+		return NULL;
+	return b;
+}
+
+/* ---- literal ---- */
+
+struct lit_ctx {
+	__u32 len;
+	__u32 hit;
+};
+
+/* 0x80 in each byte of v that is zero, nothing else (no borrows). */
+static __always_inline __u64 zero_bytes(__u64 v)
+{
+	const __u64 lo7 = 0x7f7f7f7f7f7f7f7fULL;
+
+	return ~(((v & lo7) + lo7) | v | lo7);
+}
+
+/* Does the needle start at b[q]?  (The masks keep every index in
+   range for the verifier whatever the compiler makes of the loop.) */
+static __always_inline int lit_at(const struct xdp_rxb_buf *b, __u32 q)
+{
+	q &= BUF_MASK;
+	for (__u32 i = 0; i < XDP_RXB_MAX_NEEDLE; i++) {
+		if (i >= cfg.needle_len)
+			return 1;
+		if (b->b[q + (i & NEEDLE_MASK)] != cfg.needle[i & NEEDLE_MASK])
+			return 0;
+	}
+	return 1;
+}
+
+/* The candidates of the block at pos, one by one: 1 on a hit. */
+static __noinline int lit_confirm(const struct xdp_rxb_buf *b, __u32 pos,
+				  __u32 len)
+{
+	if (b == NULL)
+		return 0;
+	for (__u32 j = 0; j < LIT_BLOCK; j++) {
+		__u32 q = pos + j;
+		if (q + cfg.needle_len > len)
+			return 0;
+		if (lit_at(b, q))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Block i of LIT_BLOCK bytes: eight words whose bytes equal the
+ * needle's first byte and, needle_len - 1 further on, its last (exact
+ * per byte: zero_bytes() has no false positives), then the candidates
+ * confirmed.  Returns 1 (stop) on a hit.
+ */
+static long lit_block(__u32 i, void *data)
+{
+	struct lit_ctx *c = data;
+	__u32 zero = 0, pos = (i * LIT_BLOCK) & BUF_MASK;
+	__u32 last = cfg.needle_len - 1;
+	const struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
+	__u64 any = 0;
+
+	if (b == NULL || last >= XDP_RXB_MAX_NEEDLE)
+		return 1;
+#pragma unroll
+	for (__u32 k = 0; k < LIT_BLOCK / 8; k++) {
+		__u64 w0 = *(const __u64 *)&b->b[pos + 8 * k];
+		__u64 w1 = *(const __u64 *)&b->b[pos + 8 * k + last];
+		any |= zero_bytes(w0 ^ cfg.first8) & zero_bytes(w1 ^ cfg.last8);
+	}
+	if (any && lit_confirm(b, pos, c->len)) {
+		c->hit = 1;
+		return 1;
+	}
+	return 0;
+}
+
+SEC("xdp")
+int xdp_literal(struct xdp_md *ctx)
+{
+	struct where w;
+	struct xdp_rxb_result *res = begin(ctx, &w);
+	struct lit_ctx c = {w.len, 0};
+
+	if (res == NULL || res->status != XDP_RXB_PAYLOAD ||
+	    w.len < cfg.needle_len || copy_payload(ctx, &w) == NULL)
+		return XDP_PASS;
+	bpf_loop((w.len + LIT_BLOCK - 1) / LIT_BLOCK, lit_block, &c, 0);
+	res->hit = c.hit;
+	return c.hit ? cfg.action : XDP_PASS;
+}
+
+/* ---- dfa ---- */
+
+#define G XDP_RXB_DFA_GROUPS
+
+struct dfa_ctx {
+	__u32 state[G]; /* as row offsets, state << XDP_RXB_DFA_ROW_SHIFT */
+	__u32 prev[G];  /* the states before the last byte (cfg.dfa_tail) */
+	__u32 pos;
+	__u32 len;
+	__u32 hit;
+};
+
+/* ids |= what state s's accept entry holds at `which` (0 now, 1 end,
+   2 before a final '\n'). */
+static __noinline void dfa_collect(__u32 s, __u32 which)
+{
+	__u32 zero = 0;
+	struct xdp_rxb_accept *a = bpf_map_lookup_elem(&dfa_acc, &s);
+	struct xdp_rxb_result *res = bpf_map_lookup_elem(&result, &zero);
+
+	if (a == NULL || res == NULL)
+		return;
+	for (__u32 k = 0; k < XDP_RXB_ID_WORDS; k++) {
+		if (which == 0)
+			res->ids[k] |= a->now[k];
+		else if (which == 1)
+			res->ids[k] |= a->end[k];
+		else
+			res->ids[k] |= a->nl[k];
+	}
+}
+
+/* A transition into accepting state s: 1 when the walk may stop. */
+static __always_inline int dfa_accept(struct dfa_ctx *c, __u32 s)
+{
+	c->hit = 1;
+	if (!cfg.dfa_all)
+		return 1;
+	dfa_collect(s, 0);
+	return 0;
+}
+
+/* One step of one group on byte ch: *s (a row's byte offset) moves; 1
+   when the walk stops.  The AND keeps the offset inside the table for
+   the verifier (it is there anyway). */
+static __always_inline int dfa_step(struct dfa_ctx *c, const void *t,
+				    __u32 mask, __u32 *s, __u8 ch)
+{
+	__u32 v = *(const __u32 *)(t + (*s & mask) + ch * 4u);
+
+	*s = v & ~XDP_RXB_DFA_ACCEPT;
+	return (v & XDP_RXB_DFA_ACCEPT) &&
+	       dfa_accept(c, *s >> XDP_RXB_DFA_ROW_SHIFT);
+}
+
+/* Block i: DFA_BLOCK bytes, all inside the payload, every group side by
+   side (their table lookups are independent).  1 stops. */
+static long dfa_block(__u32 i, void *data)
+{
+	struct dfa_ctx *c = data;
+	__u32 zero = 0, pos = (i * DFA_BLOCK) & BUF_MASK, ng = cfg.dfa_groups;
+	__u32 mask = cfg.dfa_mask, s[G];
+	const struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
+	const void *t = bpf_map_lookup_elem(&dfa_next, &zero);
+
+	if (b == NULL || t == NULL)
+		return 1;
+#pragma unroll
+	for (__u32 g = 0; g < G; g++)
+		s[g] = c->state[g];
+#pragma unroll
+	for (__u32 k = 0; k < DFA_BLOCK; k++) {
+		__u8 ch = b->b[pos + k];
+#pragma unroll
+		for (__u32 g = 0; g < G; g++)
+			if (g < ng && dfa_step(c, t, mask, &s[g], ch))
+				return 1;
+	}
+#pragma unroll
+	for (__u32 g = 0; g < G; g++)
+		c->state[g] = s[g];
+	return 0;
+}
+
+/* The last 1 .. DFA_BLOCK bytes, each checked against the end; c->prev
+   gets the states before the last. */
+static __noinline int dfa_tail(struct dfa_ctx *c)
+{
+	__u32 zero = 0, pos, ng = cfg.dfa_groups, mask = cfg.dfa_mask;
+	const struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
+	const void *t = bpf_map_lookup_elem(&dfa_next, &zero);
+
+	if (c == NULL || b == NULL || t == NULL)
+		return 1;
+	pos = c->pos;
+	for (__u32 k = 0; k < DFA_BLOCK; k++) {
+		__u8 ch;
+		if (pos + k >= c->len)
+			break;
+		ch = b->b[(pos + k) & BUF_MASK];
+#pragma unroll
+		for (__u32 g = 0; g < G; g++) {
+			if (g < ng) {
+				c->prev[g] = c->state[g];
+				if (dfa_step(c, t, mask, &c->state[g], ch))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Accept flags of the state at row offset off (0 when out of the
+   table). */
+static __always_inline __u32 dfa_flags(__u32 off)
+{
+	__u32 s = off >> XDP_RXB_DFA_ROW_SHIFT;
+	struct xdp_rxb_accept *a = bpf_map_lookup_elem(&dfa_acc, &s);
+
+	return a == NULL ? 0 : a->flags;
+}
+
+/* The end of the payload for group g: $ and a final '\n'. */
+static __always_inline void dfa_end(struct dfa_ctx *c, __u32 g, __u8 last)
+{
+	if (dfa_flags(c->state[g]) & XDP_RXB_ACC_END) {
+		c->hit = 1;
+		if (cfg.dfa_all)
+			dfa_collect(c->state[g] >> XDP_RXB_DFA_ROW_SHIFT, 1);
+	}
+	if (last == '\n' && (dfa_flags(c->prev[g]) & XDP_RXB_ACC_NL)) {
+		c->hit = 1;
+		if (cfg.dfa_all)
+			dfa_collect(c->prev[g] >> XDP_RXB_DFA_ROW_SHIFT, 2);
+	}
+}
+
+/* The groups' start states, and whether they accept already.  1 when
+   the walk may stop. */
+static __always_inline int dfa_begin(struct dfa_ctx *c)
+{
+#pragma unroll
+	for (__u32 g = 0; g < G; g++) {
+		if (g < cfg.dfa_groups) {
+			c->state[g] = c->prev[g] = cfg.dfa_start[g];
+			if ((dfa_flags(c->state[g]) & XDP_RXB_ACC_NOW) &&
+			    dfa_accept(c, c->state[g] >> XDP_RXB_DFA_ROW_SHIFT))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The walk over the payload in b (len > 0): blocks, then the tail, then
+   the end anchors. */
+static __always_inline void dfa_walk(struct dfa_ctx *c,
+				     const struct xdp_rxb_buf *b)
+{
+	__u32 blocks = (c->len - 1) / DFA_BLOCK;
+	__u8 last = b->b[(c->len - 1) & BUF_MASK];
+
+	bpf_loop(blocks, dfa_block, c, 0);
+	if (c->hit && !cfg.dfa_all)
+		return;
+	c->pos = blocks * DFA_BLOCK;
+	if (dfa_tail(c) != 0 || !cfg.dfa_tail)
+		return;
+#pragma unroll
+	for (__u32 g = 0; g < G; g++)
+		if (g < cfg.dfa_groups)
+			dfa_end(c, g, last);
+}
+
+/* An empty payload: each start state, at the end. */
+static __always_inline void dfa_empty(struct dfa_ctx *c)
+{
+#pragma unroll
+	for (__u32 g = 0; g < G; g++) {
+		__u32 s = cfg.dfa_start[g];
+		if (g >= cfg.dfa_groups ||
+		    !(dfa_flags(s) & (XDP_RXB_ACC_NOW | XDP_RXB_ACC_END)))
+			continue;
+		c->hit = 1;
+		if (cfg.dfa_all)
+			dfa_collect(s >> XDP_RXB_DFA_ROW_SHIFT, 1);
+	}
+}
+
+SEC("xdp")
+int xdp_dfa(struct xdp_md *ctx)
+{
+	struct where w;
+	struct xdp_rxb_result *res = begin(ctx, &w);
+	struct dfa_ctx c = {};
+	const struct xdp_rxb_buf *b;
+
+	if (res == NULL || res->status != XDP_RXB_PAYLOAD)
+		return XDP_PASS;
+	for (__u32 k = 0; k < XDP_RXB_ID_WORDS; k++)
+		res->ids[k] = 0;
+	c.len = w.len;
+	b = copy_payload(ctx, &w);
+	if (b == NULL) {
+		if (w.len == 0)
+			dfa_empty(&c);
+	} else if (!dfa_begin(&c)) {
+		dfa_walk(&c, b);
+	}
+	res->hit = c.hit;
+	return c.hit ? cfg.action : XDP_PASS;
+}

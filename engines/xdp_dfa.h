@@ -1,0 +1,90 @@
+/*
+ * xdp_dfa.h - a set of patterns compiled to one unanchored byte DFA for
+ * the XDP dfa program (bpf/xdp_payload.bpf.c), with the answers it can
+ * give: "does any pattern match anywhere" and "which patterns match
+ * anywhere" (set semantics; where and how often do not matter, so lazy
+ * and greedy are the same here).
+ *
+ * Built from the reference's parser and Thompson NFA (suites/
+ * reference_int.h) by subset construction over byte classes; no
+ * minimisation.  A DFA state is the set of NFA states alive after a
+ * prefix of the data, with every pattern's start added at each offset
+ * (unanchored), so the DFA answers what ref_is_match() answers, pattern
+ * by pattern.  Each state carries, per pattern id, whether a match ends
+ * there, ends there if the data ends there (\z, $), or ends there if one
+ * final '\n' follows ($), which the walker checks at the end.
+ *
+ * Out of a DFA's reach here, refused with a reason naming the pattern:
+ * ^ and $ in multiline mode, \b and \B (they need the bytes around an
+ * offset), UTF-8 mode (matches would have to start on character
+ * boundaries), and whatever the reference refuses (backreferences,
+ * lookaround, ...).  ^ \A at offset 0 and $ \Z \z at the end are in.
+ *
+ * Build: always (no library; the XDP loader needs libbpf, this does not).
+ */
+#ifndef RXB_XDP_DFA_H
+#define RXB_XDP_DFA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/xdp_shared.h"
+
+/*
+ * The default state cap, also the most there can be: the kernel's table
+ * is states x 256 x 4 bytes in one array-map value, at most 4 MiB
+ * (XDP_RXB_DFA_MAX_STATES).  4 MiB is already past a core's L2: more
+ * states would buy set sizes at the price of cache misses on every step
+ * of a walk over varied bytes.  --engine-opt xdp.max_states=N lowers it.
+ */
+#define XDP_DFA_DEFAULT_MAX_STATES XDP_RXB_DFA_MAX_STATES
+
+/* struct xdp_dfa.next: the accept bit beside the state number. */
+#define XDP_DFA_ACCEPT 0x8000u
+
+/* A pattern of the set. */
+struct xdp_dfa_pattern {
+	const char *re;
+	size_t len;
+	unsigned flags; /* enum engine_flag */
+	uint32_t id;    /* < XDP_RXB_MAX_IDS: its bit in the answers */
+};
+
+struct xdp_dfa {
+	uint32_t nstates; /* of all groups */
+	uint32_t ngroups; /* DFAs side by side, 1 .. XDP_RXB_DFA_GROUPS */
+	uint32_t start[XDP_RXB_DFA_GROUPS]; /* each one's start state */
+	uint32_t rows;   /* nstates rounded up to a power of two */
+	uint32_t nclasses; /* byte classes the patterns tell apart */
+	int tail;        /* some state accepts only at the end (flags) */
+	/* rows x 256 entries: the next state, | XDP_DFA_ACCEPT when it
+	   accepts; rows past nstates are 0 */
+	uint16_t *next;
+	struct xdp_rxb_accept *acc; /* nstates */
+};
+
+/*
+ * Compile p[0..n) into d with at most max_states states in all (1 ..
+ * XDP_RXB_DFA_MAX_STATES).  When one DFA of the whole set would be
+ * larger, the patterns are packed in order into up to XDP_RXB_DFA_GROUPS
+ * DFAs (a pattern joins the current one while the states fit), which
+ * the walker runs side by side: the same answers, one pass, a table
+ * lookup per group and byte.  0, or -1 with a one-line reason
+ * in why naming the pattern ("pattern 3 (\bfoo): \b needs the bytes
+ * around an offset") or the cap (the set does not fit in the groups).  Free d with xdp_dfa_release() either
+ * way.
+ */
+int xdp_dfa_build(struct xdp_dfa *d, const struct xdp_dfa_pattern *p,
+		  size_t n, uint32_t max_states, char *why, size_t size);
+
+/*
+ * Walk data[0..len) as the XDP program does.  With `all`, ids gets the
+ * ids of every pattern that matches; without, the walk stops at the
+ * first match and ids is left zero.  1 when some pattern matches, else 0.
+ */
+int xdp_dfa_scan(const struct xdp_dfa *d, const void *data, size_t len,
+		 int all, __u64 ids[XDP_RXB_ID_WORDS]);
+
+void xdp_dfa_release(struct xdp_dfa *d);
+
+#endif
