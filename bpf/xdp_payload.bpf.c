@@ -13,11 +13,13 @@
  * padding is not payload; a later fragment has no L4 header) or IPv6
  * without extension headers (a next header other than TCP or UDP, an
  * extension header included, is XDP_RXB_OTHER), TCP (options by data
- * offset) or UDP.  Anything else, and a short or lying frame, returns
- * XDP_PASS: the packet is not this program's to judge, as xdp-tools'
- * programs (xdp-filter) and the kernel's samples do: an XDP program that
- * drops what it cannot parse drops ARP and ICMP too.  (The seed does not
- * say what its program does with them.)
+ * offset) or UDP.  Anything else (XDP_RXB_OTHER: ARP, ICMP, ...) and a
+ * short or lying frame (XDP_RXB_MALFORMED) returns XDP_PASS: the stack
+ * judges what the program cannot, and a search never drops a frame it
+ * did not read.  The result map tells the two apart.  xdp-tools'
+ * xdp-filter passes what it does not filter too, but answers a header
+ * cut short with XDP_ABORTED (a drop that fires the xdp:xdp_exception
+ * tracepoint); the seed does not say what its program does.
  *
  * The searches read a copy of the payload (bpf_xdp_load_bytes into a
  * per-CPU buffer: it also reads fragments) in bpf_loop callbacks: a plain
@@ -259,12 +261,11 @@ struct lit_ctx {
 	__u32 hit;
 };
 
-/* 0x80 in each byte of v that is zero, nothing else (no borrows). */
-static __always_inline __u64 zero_bytes(__u64 v)
+/* Non-zero when a byte of v is zero (a borrow may flag the byte above a
+   zero byte too: a filter, the candidates are confirmed). */
+static __always_inline __u64 has_zero(__u64 v)
 {
-	const __u64 lo7 = 0x7f7f7f7f7f7f7f7fULL;
-
-	return ~(((v & lo7) + lo7) | v | lo7);
+	return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
 }
 
 /* Does the needle start at b[q]?  (The masks keep every index in
@@ -298,18 +299,19 @@ static __noinline int lit_confirm(const struct xdp_rxb_buf *b, __u32 pos,
 }
 
 /*
- * Block i of LIT_BLOCK bytes: eight words whose bytes equal the
- * needle's first byte and, needle_len - 1 further on, its last (exact
- * per byte: zero_bytes() has no false positives), then the candidates
- * confirmed.  Returns 1 (stop) on a hit.
+ * Block i of LIT_BLOCK bytes: a word per 8 offsets, in which a byte is
+ * zero where the payload has the needle's first byte there and its last
+ * byte needle_len - 1 further on ((w0 ^ first) | (w1 ^ last)); a block
+ * with such an offset has its candidates confirmed.  Returns 1 (stop) on
+ * a hit.
  */
 static long lit_block(__u32 i, void *data)
 {
 	struct lit_ctx *c = data;
 	__u32 zero = 0, pos = (i * LIT_BLOCK) & BUF_MASK;
 	__u32 last = cfg.needle_len - 1;
+	__u64 first8 = cfg.first8, last8 = cfg.last8, any = 0;
 	const struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
-	__u64 any = 0;
 
 	if (b == NULL || last >= XDP_RXB_MAX_NEEDLE)
 		return 1;
@@ -317,7 +319,7 @@ static long lit_block(__u32 i, void *data)
 	for (__u32 k = 0; k < LIT_BLOCK / 8; k++) {
 		__u64 w0 = *(const __u64 *)&b->b[pos + 8 * k];
 		__u64 w1 = *(const __u64 *)&b->b[pos + 8 * k + last];
-		any |= zero_bytes(w0 ^ cfg.first8) & zero_bytes(w1 ^ cfg.last8);
+		any |= has_zero((w0 ^ first8) | (w1 ^ last8));
 	}
 	if (any && lit_confirm(b, pos, c->len)) {
 		c->hit = 1;

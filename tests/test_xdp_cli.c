@@ -43,6 +43,7 @@ struct row {
 	size_t size;
 	const char *re; /* literal needle, or a dfa pattern (NULL: rules) */
 	int all;
+	unsigned action; /* 0: XDP_DROP */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -79,7 +80,9 @@ static int verify(struct xdp_prog *prog, const struct row *r,
 			return -1;
 		}
 		ok = a.status == XDP_RXB_PAYLOAD && a.len == pk->pkt[i].len;
-		if (r->kind != XDP_PROG_BASE)
+		if (r->kind == XDP_PROG_BASE)
+			ok = ok && a.action == (r->action ? r->action : XDP_DROP);
+		else
 			ok = ok && a.hit == hit &&
 			     a.action == (hit ? XDP_DROP : XDP_PASS);
 		if (r->all)
@@ -138,8 +141,9 @@ static int bench_row(const struct row *r, const struct opts *o,
 	struct packets pk = {0};
 	struct xt_refs x = {0};
 	struct xdp_dfa dfa = {0};
-	struct xdp_spec spec = {r->kind, XDP_DROP, r->re,
-				r->re ? strlen(r->re) : 0, &dfa, r->all};
+	unsigned act = r->action ? r->action : XDP_DROP;
+	struct xdp_spec spec = {r->kind, act, r->re, r->re ? strlen(r->re) : 0,
+				&dfa, r->all};
 	struct xdp_prog *prog = NULL;
 	double s[MAX_SAMPLES];
 	size_t np;
@@ -181,19 +185,22 @@ out:
 static int cmd_bench(const struct opts *o)
 {
 	static const struct row rows[] = {
-		{"base", XDP_PROG_BASE, PACKETS_LITERAL, 64, "private", 0},
-		{"literal", XDP_PROG_LITERAL, PACKETS_LITERAL, 64, "private", 0},
-		{"literal", XDP_PROG_LITERAL, PACKETS_LITERAL, 512, "private", 0},
-		{"literal", XDP_PROG_LITERAL, PACKETS_LITERAL, 1500, "private", 0},
-		{"dfa full-scan", XDP_PROG_DFA, PACKETS_FULLSCAN, 64, "pri.*ate", 0},
-		{"dfa full-scan", XDP_PROG_DFA, PACKETS_FULLSCAN, 512, "pri.*ate", 0},
-		{"dfa full-scan", XDP_PROG_DFA, PACKETS_FULLSCAN, 1500, "pri.*ate", 0},
-		{"dfa rules any", XDP_PROG_DFA, PACKETS_HTTP, 64, NULL, 0},
-		{"dfa rules any", XDP_PROG_DFA, PACKETS_HTTP, 512, NULL, 0},
-		{"dfa rules any", XDP_PROG_DFA, PACKETS_HTTP, 1500, NULL, 0},
-		{"dfa rules all-ids", XDP_PROG_DFA, PACKETS_HTTP, 64, NULL, 1},
-		{"dfa rules all-ids", XDP_PROG_DFA, PACKETS_HTTP, 512, NULL, 1},
-		{"dfa rules all-ids", XDP_PROG_DFA, PACKETS_HTTP, 1500, NULL, 1},
+		{"base", XDP_PROG_BASE, PACKETS_LITERAL, 64, "private", 0, 0},
+		{"base (tx)", XDP_PROG_BASE, PACKETS_LITERAL, 64, "private", 0,
+		 XDP_TX},
+		{"base", XDP_PROG_BASE, PACKETS_LITERAL, 1500, "private", 0, 0},
+		{"literal", XDP_PROG_LITERAL, PACKETS_LITERAL, 64, "private", 0, 0},
+		{"literal", XDP_PROG_LITERAL, PACKETS_LITERAL, 512, "private", 0, 0},
+		{"literal", XDP_PROG_LITERAL, PACKETS_LITERAL, 1500, "private", 0, 0},
+		{"dfa full-scan", XDP_PROG_DFA, PACKETS_FULLSCAN, 64, "pri.*ate", 0, 0},
+		{"dfa full-scan", XDP_PROG_DFA, PACKETS_FULLSCAN, 512, "pri.*ate", 0, 0},
+		{"dfa full-scan", XDP_PROG_DFA, PACKETS_FULLSCAN, 1500, "pri.*ate", 0, 0},
+		{"dfa rules any", XDP_PROG_DFA, PACKETS_HTTP, 64, NULL, 0, 0},
+		{"dfa rules any", XDP_PROG_DFA, PACKETS_HTTP, 512, NULL, 0, 0},
+		{"dfa rules any", XDP_PROG_DFA, PACKETS_HTTP, 1500, NULL, 0, 0},
+		{"dfa rules all-ids", XDP_PROG_DFA, PACKETS_HTTP, 64, NULL, 1, 0},
+		{"dfa rules all-ids", XDP_PROG_DFA, PACKETS_HTTP, 512, NULL, 1, 0},
+		{"dfa rules all-ids", XDP_PROG_DFA, PACKETS_HTTP, 1500, NULL, 1, 0},
 	};
 	unsigned char *frame = malloc(65536);
 	char why[256];
@@ -214,36 +221,53 @@ static int cmd_bench(const struct opts *o)
 	return rc;
 }
 
-/* Each pattern alone, then the whole set: states or the reason. */
+/* The patterns of p[0..n) that compiled alone (ok[k]), together. */
+static void states_together(const char *what, const struct xdp_dfa_pattern *p,
+			    size_t n, const unsigned char *ok, uint32_t max)
+{
+	static struct xdp_dfa_pattern q[MAX_PATTERNS];
+	struct xdp_dfa d;
+	size_t m = 0;
+	char why[256];
+
+	for (size_t k = 0; k < n; k++)
+		if (ok[k])
+			q[m++] = p[k];
+	if (m == 0)
+		return;
+	if (xdp_dfa_build(&d, q, m, max, why, sizeof(why)) == 0)
+		printf("%s: the %zu patterns a DFA can express, together: %u "
+		       "states in %u DFA(s), %u classes at most\n", what, m,
+		       d.nstates, d.ngroups, d.nclasses);
+	else
+		printf("%s: the %zu patterns a DFA can express, together: "
+		       "refused: %s\n", what, m, why);
+	xdp_dfa_release(&d);
+}
+
+/* Each pattern alone (states or the reason), then those together. */
 static void states_of(const char *what, const struct xdp_dfa_pattern *p,
 		      size_t n, const struct ruleset *rs, uint32_t max)
 {
+	static unsigned char ok[MAX_PATTERNS];
 	struct xdp_dfa d;
-	size_t refused = 0, ok = 0;
+	size_t good = 0;
 	char why[256];
 
 	for (size_t k = 0; k < n; k++) {
-		int rc = xdp_dfa_build(&d, &p[k], 1, max, why, sizeof(why));
 		const char *name = rs->r[rs->p[k].rule].name;
-		if (rc == 0)
+		ok[k] = xdp_dfa_build(&d, &p[k], 1, max, why, sizeof(why)) == 0;
+		if (ok[k])
 			printf("  %-28s %6u states %4u classes\n", name,
 			       d.nstates, d.nclasses);
 		else
 			printf("  %-28s refused: %s\n", name, why);
-		refused += rc != 0;
-		ok += rc == 0;
+		good += ok[k];
 		xdp_dfa_release(&d);
 	}
-	if (xdp_dfa_build(&d, p, n, max, why, sizeof(why)) == 0)
-		printf("%s: the %zu patterns together: %u states in %u "
-		       "DFA(s), %u classes at most\n", what, n, d.nstates,
-		       d.ngroups, d.nclasses);
-	else
-		printf("%s: the %zu patterns together: refused: %s\n", what,
-		       n, why);
 	printf("%s: %zu of %zu patterns alone within %u states, %zu refused\n",
-	       what, ok, n, max, refused);
-	xdp_dfa_release(&d);
+	       what, good, n, max, n - good);
+	states_together(what, p, n, ok, max);
 }
 
 static int cmd_states(const struct opts *o, char **files, int nfiles)
