@@ -5,6 +5,7 @@
 #ifndef RXB_CLI_H
 #define RXB_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "harness/bench.h"
@@ -39,8 +40,20 @@ enum {
 	EXIT_USAGE = 2,  /* bad command line or unusable input */
 };
 
-/* Fill the run context: Go config lines and JSON-only context. */
+/*
+ * Fill the run context: Go config lines and JSON-only context, all but
+ * the engines' (context_fill_engines).
+ */
 void context_fill(struct results *res, int argc, char **argv);
+
+struct engine;
+/*
+ * "<engine>-version" (and "<engine>-options" when changed) for each of
+ * the n engines, in their order, test-only engines left out.  Asking a
+ * runner engine its version starts its runner.
+ */
+void context_fill_engines(struct results *res,
+			  const struct engine *const *engines, size_t n);
 
 /*
  * JSON-only context of how the run measures: count, mode, isolation, the

@@ -157,6 +157,57 @@ static int suite_silent(struct gofmt *g, const struct run_args *a, int rc,
 }
 
 /*
+ * --compile-budget and --heap-budget as configuration pairs, which every
+ * report of the results reads as the verdict's budgets
+ * (report/layout.h): the run's own verdict and `rxbench report`'s agree.
+ */
+static void budgets_record(struct results *res, const struct run_args *a)
+{
+	if (a->compile_budget != NULL)
+		results_config_set(res, REPORT_CONFIG_COMPILE_BUDGET,
+				   a->compile_budget);
+	if (a->heap_budget != NULL)
+		results_config_set(res, REPORT_CONFIG_HEAP_BUDGET,
+				   a->heap_budget);
+}
+
+/*
+ * Start the journal beside the results file (report/json.h): from now
+ * on a run killed at any moment leaves what it finished on disk.
+ */
+static void journal_open(struct run_args *a, const struct results *res)
+{
+	snprintf(a->journal_path, sizeof(a->journal_path), "%s.journal",
+		 a->out);
+	a->journal = fopen(a->journal_path, "w");
+	if (a->journal != NULL && json_journal_head(a->journal, res) == 0)
+		return;
+	fprintf(stderr, "rxbench: %s: %s; the run goes on without a "
+		"journal\n", a->journal_path, strerror(errno));
+	if (a->journal != NULL)
+		fclose(a->journal);
+	a->journal = NULL;
+}
+
+/*
+ * The rest of the context, once: the selected engines' versions (a
+ * runner engine's starts its runner), the budgets, then the journal's
+ * head.  Called when a suite's input proved usable, before its first
+ * line is written, so that a command line refused for its input (a
+ * missing corpus, a bad pattern file) starts no runner.
+ */
+static void run_context(struct run_args *a, struct results *res)
+{
+	if (a->context_done)
+		return;
+	a->context_done = 1;
+	context_fill_engines(res, a->engines, a->nengines);
+	budgets_record(res, a);
+	if (a->out != NULL)
+		journal_open(a, res);
+}
+
+/*
  * One suite: prepare, print failures, time, report; *planned grows by the
  * benchmarks it timed.  -1 on unusable input.
  */
@@ -181,6 +232,8 @@ static int run_suite(const struct suite *s, const void *cfg, struct run_args *a,
 	gofmt_defer(g, NULL, s->name);
 	run = s->prepare(&ctx, cfg);
 	rc = run != NULL ? 0 : -1;
+	if (rc == 0 || res->n > before)
+		run_context(a, res);
 	print_failures(g, a, res, before);
 	*planned += plan.n;
 	if (rc == 0) {
@@ -312,24 +365,6 @@ static int out_check(struct run_args *a)
 }
 
 /*
- * Start the journal beside the results file (report/json.h): from now
- * on a run killed at any moment leaves what it finished on disk.
- */
-static void journal_open(struct run_args *a, const struct results *res)
-{
-	snprintf(a->journal_path, sizeof(a->journal_path), "%s.journal",
-		 a->out);
-	a->journal = fopen(a->journal_path, "w");
-	if (a->journal != NULL && json_journal_head(a->journal, res) == 0)
-		return;
-	fprintf(stderr, "rxbench: %s: %s; the run goes on without a "
-		"journal\n", a->journal_path, strerror(errno));
-	if (a->journal != NULL)
-		fclose(a->journal);
-	a->journal = NULL;
-}
-
-/*
  * Write the results file; the default one keeps its predecessor.  The
  * journal goes once the file is written, and stays when it could not be.
  */
@@ -452,21 +487,6 @@ static int list_main(struct run_args *a)
 }
 
 
-/*
- * --compile-budget and --heap-budget as configuration pairs, which every
- * report of the results reads as the verdict's budgets
- * (report/layout.h): the run's own verdict and `rxbench report`'s agree.
- */
-static void budgets_record(struct results *res, const struct run_args *a)
-{
-	if (a->compile_budget != NULL)
-		results_config_set(res, REPORT_CONFIG_COMPILE_BUDGET,
-				   a->compile_budget);
-	if (a->heap_budget != NULL)
-		results_config_set(res, REPORT_CONFIG_HEAP_BUDGET,
-				   a->heap_budget);
-}
-
 /* The run a parsed command line asks for: the exit status. */
 static int run_main(struct run_args *a, int argc, char **argv)
 {
@@ -501,7 +521,6 @@ static int run_main(struct run_args *a, int argc, char **argv)
 	results_init(&res);
 	context_fill(&res, argc, argv);
 	context_fill_measure(&res, &a->opts, a->cpu);
-	budgets_record(&res, a);
 	for (size_t i = 0; i < a->nsuites; i++)
 		if (suite_layout_fill(a->suites[i], &res) != 0) {
 			fprintf(stderr, "rxbench: out of memory\n");
@@ -509,8 +528,6 @@ static int run_main(struct run_args *a, int argc, char **argv)
 			filter_release(&filter);
 			return EXIT_USAGE;
 		}
-	if (a->out != NULL)
-		journal_open(a, &res);
 	gofmt_init(&g, stdout, 0);
 	gofmt_defer(&g, &res, NULL); /* written with the first suite's lines */
 	for (size_t i = 0; i < a->nsuites && !interrupt_signal(); i++)

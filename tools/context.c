@@ -2,7 +2,8 @@
  * context.c - what a results file records about the machine and the run.
  *
  * Go config lines (stable between runs, so benchstat can compare):
- * goos, goarch, cpu, rxbench version, one "<engine>-version" per engine.
+ * goos, goarch, cpu, rxbench version, one "<engine>-version" per engine
+ * the run selected.
  * JSON-only context (changes every run): host, kernel, compiler, date,
  * command line, load average, frequency governor; and how the run
  * measures (count, mode, isolation, pinned CPU, its frequency scaling).
@@ -123,14 +124,6 @@ void context_fill(struct results *res, int argc, char **argv)
 	cpu_model(buf, sizeof(buf));
 	results_config_set(res, "cpu", buf);
 	results_config_set(res, "rxbench-version", RXB_VERSION);
-	for (size_t i = 0; i < engine_count; i++) {
-		const struct engine *e = engine_table[i];
-		if (e->caps & CAP_TEST_ONLY)
-			continue;
-		snprintf(buf, sizeof(buf), "%s-version", e->name);
-		results_config_set(res, buf, e->version());
-		engine_context(res, e);
-	}
 	results_meta_set(res, "host", u.nodename);
 	snprintf(buf, sizeof(buf), "%s %s", u.sysname, u.release);
 	results_meta_set(res, "kernel", buf);
@@ -138,6 +131,26 @@ void context_fill(struct results *res, int argc, char **argv)
 	results_meta_set(res, "compiler", "cc " __VERSION__);
 #endif
 	meta_run(res, argc, argv);
+}
+
+/*
+ * A runner engine's version() starts its runner (go, python3, node: 0.1
+ * to 0.3 s each, more on a loaded machine), so only the engines the run
+ * selected are asked, and only once a suite has cases for them.
+ */
+void context_fill_engines(struct results *res,
+			  const struct engine *const *engines, size_t n)
+{
+	char key[96];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct engine *e = engines[i];
+		if (e->caps & CAP_TEST_ONLY)
+			continue;
+		snprintf(key, sizeof(key), "%s-version", e->name);
+		results_config_set(res, key, e->version());
+		engine_context(res, e);
+	}
 }
 
 /* "cpu MHz" of processor `cpu` in /proc/cpuinfo, or "". */

@@ -43,6 +43,7 @@ struct run_args {
 	char journal_path[4096];
 	int rotate; /* out is the default: keep the last one as previous */
 	int load_checked; /* load_check() ran */
+	int context_done; /* engine versions, budgets, journal: recorded */
 };
 
 /* The defaults: every engine built, 1s samples, isolated, 60s timeout. */
