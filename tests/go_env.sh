@@ -7,6 +7,12 @@
 #   go_in_tests VAR=V... CMD... CMD in tests/go with the build's Go cache
 #                               ($cache, relative or not), no network,
 #                               no module download
+#   go_test_build OUT           tests/go's test binary (go test -c), linked
+#                               once: each `go test -bench` links it again
+#                               (1 to 2 s a run on a loaded machine)
+#   go_test_run VAR=V... BIN ARGS...
+#                               that binary run in tests/go as go test
+#                               runs it (ARGS: -test.bench=... and so on)
 
 go_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -22,4 +28,12 @@ go_in_tests() {
 	abs=$(mkdir -p "$cache" && cd "$cache" && pwd) || return 1
 	(cd "$go_here/go" && env GOCACHE="$abs" GOPATH="$abs/path" \
 		GOPROXY=off GO111MODULE=on GOFLAGS=-trimpath GOTOOLCHAIN=local "$@")
+}
+
+go_test_build() {
+	go_in_tests "$go" test -c -o "$1" .
+}
+
+go_test_run() {
+	(cd "$go_here/go" && env "$@")
 }

@@ -42,6 +42,12 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 go_skip_unless_built go_fqdn_side
+# go test's side: the benchmark binary, built once for every phase
+if ! go_test_build "$tmp/go.test" >"$tmp/go-build.txt" 2>&1; then
+	echo "FAIL: go test -c in tests/go:"
+	head "$tmp/go-build.txt"
+	exit 1
+fi
 
 pin=() # a command prefix for a side: taskset in both_at_once
 
@@ -65,9 +71,9 @@ side_rx() {
 side_go() {
 	local bt=$warm
 	[ "$2" = seed ] && bt=$seedtime
-	if ! go_in_tests RXB_FQDN_CASE="$tmp/case.txt" "${pin[@]}" "$go" test \
-		-run '^$' -bench "^BenchmarkFQDN\$/^mode=$2\$/^phase=$4\$" \
-		-benchtime="$bt" -count=1 >"$tmp/go-$2-$3-$4.txt" 2>&1; then
+	if ! go_test_run RXB_FQDN_CASE="$tmp/case.txt" "${pin[@]}" "$tmp/go.test" \
+		-test.run '^$' -test.bench "^BenchmarkFQDN\$/^mode=$2\$/^phase=$4\$" \
+		-test.benchtime="$bt" -test.count=1 >"$tmp/go-$2-$3-$4.txt" 2>&1; then
 		echo "FAIL: $1: go test (mode=$2, phase $4):"
 		grep -v '^Benchmark' "$tmp/go-$2-$3-$4.txt" | head
 		return 1

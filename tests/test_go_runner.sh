@@ -96,6 +96,9 @@ if [ ! -r "$corpus" ]; then
 	exit $fail
 fi
 printf '%s\n' "$pattern" >"$tmp/pat.txt"
+# go test's binary, linked once for both benchmarks
+go_test_build "$tmp/go.test" >"$tmp/go-build.txt" 2>&1 || {
+	echo "FAIL: go test -c in tests/go:"; head "$tmp/go-build.txt"; fail=1; }
 for model in count grep; do
 	"$rx" run scan --engines=go --model=$model --corpus=$corpus \
 		--patterns-file="$tmp/pat.txt" --benchtime=1x --count=1 \
@@ -104,8 +107,9 @@ for model in count grep; do
 	want=$(grep '^Benchmark' "$tmp/p.txt" | grep -o '[0-9.]* matches' | head -1)
 	bench=Count
 	[ $model = grep ] && bench=Grep
-	got=$(go_in_tests RXB_GO_CORPUS=$corpus RXB_GO_PATTERN=$pattern \
-		"$go" test -run '^$' -bench "^Benchmark$bench\$" -benchtime=1x 2>&1 |
+	got=$(go_test_run RXB_GO_CORPUS=$corpus RXB_GO_PATTERN=$pattern \
+		"$tmp/go.test" -test.run '^$' -test.bench "^Benchmark$bench\$" \
+		-test.benchtime=1x 2>&1 |
 		grep "^Benchmark$bench" | grep -o '[0-9.]* matches')
 	if [ -z "$want" ] || [ "$want" != "$got" ]; then
 		echo "FAIL: $model: rxbench's go row says '$want', go test says '$got'"

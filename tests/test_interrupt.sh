@@ -94,6 +94,66 @@ interrupt() {
 	fails_before=$fail
 }
 
+# kill -9 at random moments: the journal beside the target holds every
+# sample the Go text showed finished (it is written first), `report`
+# reads it in the target's place, and nothing else is lost.  Six runs,
+# each killed 0.3 to 2 s in: they wait more than they compute, so they
+# run in the background beside the signal cases below (kill9_start) and
+# are counted where they stood (kill9_join).
+kill9_loop() {
+	local pid n
+	killed=0 lost=0
+	for _ in 1 2 3 4 5 6; do
+		rm -f "$tmp/k.json" "$tmp/k.json.journal"
+		"$rx" scan --engines=pcre2,re2,onig --benchtime=100ms --count=3 --quiet \
+			-o "$tmp/k.json" >"$tmp/k.txt" 2>"$tmp/k.err" &
+		pid=$!
+		sleep "$(python3 -c "import random; print(random.uniform(0.3, 2.0))")"
+		kill -KILL "$pid" 2>/dev/null && killed=$((killed + 1))
+		wait "$pid" 2>/dev/null
+		[ -e "$tmp/k.json" ] && continue # it ended before the kill
+		n=$(python3 - "$tmp/k.txt" "$tmp/k.json.journal" <<'EOF'
+import collections, json, sys
+shown = collections.Counter(l.split()[0][len("Benchmark"):] for l in open(sys.argv[1])
+                            if l.startswith("Benchmark"))
+try:
+    text = open(sys.argv[2]).read()
+except FileNotFoundError:
+    text = ""
+got = {}
+for line in text.split("\n")[1:]:
+    line = line.strip().rstrip(",")
+    if line.startswith('{"name"'):
+        b = json.loads(line)
+        got[b["name"]] = len(b["iterations"])
+print(sum(max(0, c - got.get(name, 0)) for name, c in shown.items()))
+EOF
+	)
+		lost=$((lost + n))
+		if grep -q '^Benchmark' "$tmp/k.txt"; then
+			"$rx" report "$tmp/k.json" >"$tmp/k.report" 2>"$tmp/k.rerr" ||
+				fail_msg "kill -9: report of the journal failed: $(head -1 "$tmp/k.rerr")"
+			grep -q "did not finish; reading what it finished from $tmp/k.json.journal" "$tmp/k.rerr" ||
+				fail_msg "kill -9: report did not say it read the journal"
+		fi
+	done
+	echo "$killed $lost $fail" >"$tmp/kill9.count"
+}
+kill9_start() {
+	fail=0 kill9_loop >"$tmp/kill9.log" 2>&1 &
+	kill9_pid=$!
+}
+kill9_join() {
+	local killed lost failed
+	wait "$kill9_pid"
+	cat "$tmp/kill9.log"
+	read -r killed lost failed <"$tmp/kill9.count" || { killed=0 lost=0 failed=1; }
+	fail=$((fail + failed))
+	echo "kill -9: $killed runs killed, $lost finished samples lost"
+	[ "$lost" -eq 0 ] || fail_msg "kill -9: $lost finished samples missing from the journal"
+}
+
+kill9_start
 long=(scan --engines=pcre2,pcre2-jit,re2 --benchtime=200ms --quiet)
 # SIGINT and SIGTERM to the process, while a forked child measures
 interrupt sigint INT 130 3 "${long[@]}"
@@ -150,46 +210,7 @@ EOF
 [ "$fail" -eq "${fails_before:-0}" ] && pass=$((pass + 1))
 fails_before=$fail
 
-# kill -9 at random moments: the journal beside the target holds every
-# sample the Go text showed finished (it is written first), `report`
-# reads it in the target's place, and nothing else is lost
-killed=0 lost=0
-for _ in 1 2 3 4 5 6; do
-	rm -f "$tmp/k.json" "$tmp/k.json.journal"
-	"$rx" scan --engines=pcre2,re2,onig --benchtime=100ms --count=3 --quiet \
-		-o "$tmp/k.json" >"$tmp/k.txt" 2>"$tmp/k.err" &
-	pid=$!
-	sleep "$(python3 -c "import random; print(random.uniform(0.3, 2.0))")"
-	kill -KILL "$pid" 2>/dev/null && killed=$((killed + 1))
-	wait "$pid" 2>/dev/null
-	[ -e "$tmp/k.json" ] && continue # it ended before the kill
-	n=$(python3 - "$tmp/k.txt" "$tmp/k.json.journal" <<'EOF'
-import collections, json, sys
-shown = collections.Counter(l.split()[0][len("Benchmark"):] for l in open(sys.argv[1])
-                            if l.startswith("Benchmark"))
-try:
-    text = open(sys.argv[2]).read()
-except FileNotFoundError:
-    text = ""
-got = {}
-for line in text.split("\n")[1:]:
-    line = line.strip().rstrip(",")
-    if line.startswith('{"name"'):
-        b = json.loads(line)
-        got[b["name"]] = len(b["iterations"])
-print(sum(max(0, c - got.get(name, 0)) for name, c in shown.items()))
-EOF
-)
-	lost=$((lost + n))
-	if grep -q '^Benchmark' "$tmp/k.txt"; then
-		"$rx" report "$tmp/k.json" >"$tmp/k.report" 2>"$tmp/k.rerr" ||
-			fail_msg "kill -9: report of the journal failed: $(head -1 "$tmp/k.rerr")"
-		grep -q "did not finish; reading what it finished from $tmp/k.json.journal" "$tmp/k.rerr" ||
-			fail_msg "kill -9: report did not say it read the journal"
-	fi
-done
-echo "kill -9: $killed runs killed, $lost finished samples lost"
-[ "$lost" -eq 0 ] || fail_msg "kill -9: $lost finished samples missing from the journal"
+kill9_join
 [ "$fail" -eq "${fails_before:-0}" ] && pass=$((pass + 1))
 fails_before=$fail
 
