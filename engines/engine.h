@@ -94,6 +94,86 @@ struct engine_mem {
 	size_t stream;  /* state kept per open stream (per flow) */
 };
 
+/*
+ * == Runners behind the interface ==
+ *
+ * A suite asks every engine the same way, whatever its kind:
+ *
+ * - answers: the verification of a case asks for an op's answers on
+ *   many inputs with engine_answers(), which uses the engine's answers
+ *   hook when it has one (a runner: every input in one round trip) and
+ *   otherwise loops over is_match, count or match_ids.
+ *
+ * - timing: a suite describes what one timed op does as data, a struct
+ *   engine_work (the op, the inputs, one input per op or every input
+ *   per op, the sets), as well as its own run(arg, n) loop.  An engine
+ *   that times itself (work_new set: a runner, whose matcher lives in
+ *   a child) turns the work into a job that measures samples; the
+ *   pipeline (suites/case.c: case_bench_work) then lets the job time
+ *   the benchmark, and the harness's clock times run() for any other.
+ *
+ * What the engine can do is told by data: a hook left NULL (threads:
+ * thread_new), never by its kind.
+ */
+
+/* An op, as answers and works name it (the runner protocol's numbers). */
+enum engine_op {
+	ENGINE_OP_NONE = 0,      /* nothing: a work's floor */
+	ENGINE_OP_IS_MATCH = 1,
+	ENGINE_OP_COUNT = 2,
+	ENGINE_OP_MATCH_IDS = 3,
+	ENGINE_OP_COMPILE = 4,   /* a work's only: compile its sets again */
+};
+
+/*
+ * What a benchmark's op does, for an engine that times itself; the
+ * arrays are the caller's and are copied by work_new (the bytes they
+ * point to are not, and must outlive the sets' handles).
+ */
+struct engine_work {
+	enum engine_op op;
+	int each;                /* 1: one op is the op on the next input,
+				    cycling; 0: on every input in turn */
+	void *const *sets;       /* compiled handles, of the same engine */
+	size_t nsets;
+	const struct engine_span *inputs; /* at least one */
+	size_t ninputs;
+	const struct engine_span *names;  /* looked up before the regex
+					     (engines/runner.h's 'W'); may be 0 */
+	size_t nnames;
+	unsigned rewrite;        /* a suite's bits: what an op does to an
+				    input first (runner.h), 0: nothing */
+};
+
+/* The rules of one sample (--benchtime, a fixed n, the warm-up). */
+struct engine_timing {
+	double benchtime_ns;
+	uint64_t fixed_n; /* > 0: exactly this n */
+	double warmup_ns;
+};
+
+/* A sample an engine measured itself. */
+struct engine_sample {
+	uint64_t n;
+	double ns_per_op;
+	double bytes_per_op;    /* < 0: the engine's runtime cannot tell */
+	double allocs_per_op;   /* < 0: likewise */
+	double floor_ns_per_op; /* the same loop doing nothing; < 0: none */
+	double heap_per_op;     /* what one op keeps (compile); < 0: unknown */
+};
+
+/*
+ * A self-timed job (work_new, or a suite's own request on a runner):
+ * sample() measures one sample under t's rules.  0, or a negative enum
+ * engine_status with a one-line reason in why (STATUS_CRASHED: the
+ * engine's process died).  A job is owned by the handle it was made
+ * from, and freed with it.
+ */
+struct engine_job {
+	int (*sample)(struct engine_job *j, const struct engine_timing *t,
+		      struct engine_sample *s, char *why, size_t size);
+};
+
 struct engine {
 	const char *name;
 	/*
@@ -213,6 +293,25 @@ struct engine {
 	 */
 	void *(*thread_new)(void *h);
 	void (*thread_free)(void *t);
+
+	/*
+	 * Optional: op on each of in[0..n) at once (callers use
+	 * engine_answers()): values[i] the op's value on in[i] (is_match 1
+	 * or 0, count, match_ids' number of patterns that matched); for
+	 * match_ids, ids (when not NULL) gets a byte per pattern per input,
+	 * input after input.  0, or a negative enum engine_status for the
+	 * whole call.  NULL: engine_answers() loops over the ops.
+	 */
+	int (*answers)(void *h, enum engine_op op, const struct engine_span *in,
+		       size_t n, long *values, unsigned char *ids);
+
+	/*
+	 * Optional: an engine that times itself (its matcher out of this
+	 * process, as a runner's).  A job timing work w on set h (one of
+	 * w->sets), owned by h; NULL out of memory.  NULL hook: the
+	 * harness's clock times the suite's own loop.
+	 */
+	struct engine_job *(*work_new)(void *h, const struct engine_work *w);
 };
 
 /* The registry (engines/registry.c). */
@@ -271,6 +370,16 @@ static inline void engine_thread_same_free(void *t)
 {
 	(void)t; /* it is the handle itself */
 }
+
+/*
+ * Op on each of in[0..n) with e's answers hook, else one op per input:
+ * as engine.answers (ids may be NULL; with it, match_ids needs npat, the
+ * patterns of h, bytes per input).  ENGINE_ERR_UNSUPPORTED when e lacks
+ * the op; else 0 or the first op's negative status.
+ */
+int engine_answers(const struct engine *e, void *h, enum engine_op op,
+		   const struct engine_span *in, size_t n, size_t npat,
+		   long *values, unsigned char *ids);
 
 /* "in-process" or "runner". */
 static inline const char *engine_kind_name(const struct engine *e)

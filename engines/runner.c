@@ -58,6 +58,7 @@ struct runner_set {
 
 /* A copy of a work, owned by the set it was added to. */
 struct runner_job {
+	struct engine_job base; /* first: the job engine_job's users see */
 	struct runner_job *next;
 	struct runner_set *owner;
 	struct runner_work w;   /* arrays owned */
@@ -759,6 +760,9 @@ static void *dup_array(const void *p, size_t n, size_t size)
 	return d;
 }
 
+static int job_sample(struct engine_job *job, const struct engine_timing *t,
+		      struct engine_sample *s, char *why, size_t size);
+
 void *runner_add_work(void *h, const struct runner_work *w)
 {
 	struct runner_set *s = h;
@@ -766,6 +770,7 @@ void *runner_add_work(void *h, const struct runner_work *w)
 
 	if (j == NULL)
 		return NULL;
+	j->base.sample = job_sample;
 	j->w = *w;
 	j->w.sets = dup_array(w->sets, w->nsets, sizeof(*w->sets));
 	j->w.names = dup_array(w->names, w->nnames, sizeof(*w->names));
@@ -820,7 +825,7 @@ static void work_msg(const struct runner_job *j, struct runner_msg *m)
 int runner_work_values(const struct runner_work *w, long *values, char *why,
 		       size_t size)
 {
-	struct runner_job j = {NULL, NULL, *w, NULL};
+	struct runner_job j = {{NULL}, NULL, NULL, *w, NULL};
 	struct runner_conn *c = NULL;
 	struct runner_msg m = {0};
 	int rc = w->nsets == 0 ? ENGINE_ERR_MATCH : 0;
@@ -891,4 +896,67 @@ int runner_sample(void *job, const struct runner_timing *t,
 	}
 	free(m.p);
 	return rc;
+}
+
+/* engine_job.sample of a runner job: runner_sample() in engine.h's terms. */
+static int job_sample(struct engine_job *job, const struct engine_timing *t,
+		      struct engine_sample *s, char *why, size_t size)
+{
+	struct runner_timing rt = {t->benchtime_ns, t->fixed_n, t->warmup_ns};
+	struct runner_sample rs;
+	int rc = runner_sample(job, &rt, &rs, why, size);
+
+	if (rc == 0)
+		*s = (struct engine_sample){rs.n, rs.ns_per_op, rs.bytes_per_op,
+					    rs.allocs_per_op, rs.floor_ns_per_op,
+					    rs.heap_per_op};
+	return rc;
+}
+
+/* --- engine.h's hooks ------------------------------------------------ */
+
+_Static_assert((int)ENGINE_OP_COMPILE == (int)RUNNER_OP_COMPILE &&
+		       (int)ENGINE_OP_MATCH_IDS == (int)RUNNER_OP_MATCH_IDS &&
+		       (int)ENGINE_OP_COUNT == (int)RUNNER_OP_COUNT &&
+		       (int)ENGINE_OP_IS_MATCH == (int)RUNNER_OP_IS_MATCH,
+	       "engine_op and runner_op are the protocol's numbers");
+
+/* spans as the protocol's bytes: a new array (NULL out of memory). */
+static struct runner_bytes *spans_bytes(const struct engine_span *in,
+					size_t n)
+{
+	struct runner_bytes *b = malloc((n ? n : 1) * sizeof(*b));
+
+	for (size_t i = 0; b != NULL && i < n; i++)
+		b[i] = (struct runner_bytes){in[i].p, in[i].len};
+	return b;
+}
+
+int runner_engine_answers(void *h, enum engine_op op,
+			  const struct engine_span *in, size_t n, long *values,
+			  unsigned char *ids)
+{
+	struct runner_bytes *b = spans_bytes(in, n);
+	int rc = b == NULL ? ENGINE_ERR_NOMEM
+			   : runner_answers(h, (enum runner_op)op, b, n, values,
+					    ids);
+
+	free(b);
+	return rc;
+}
+
+struct engine_job *runner_work_new(void *h, const struct engine_work *w)
+{
+	struct runner_bytes *in = spans_bytes(w->inputs, w->ninputs);
+	struct runner_bytes *names = spans_bytes(w->names, w->nnames);
+	struct runner_work rw = {(enum runner_op)w->op, w->each, w->sets,
+				 w->nsets, names, w->nnames, in, w->ninputs,
+				 w->rewrite};
+	struct engine_job *j = NULL;
+
+	if (in != NULL && names != NULL)
+		j = runner_add_work(h, &rw); /* copies the arrays */
+	free(in);
+	free(names);
+	return j;
 }

@@ -307,6 +307,17 @@ int runner_read_values(struct runner_msg *m, size_t n, long *values);
  */
 void *runner_add_request(void *h, const struct runner_msg *req);
 
+/*
+ * engine.h's answers and work_new hooks of every runner engine
+ * (RUNNER_OPS): runner_answers() and runner_add_work() in engine.h's
+ * terms.  A job of runner_add_work() or runner_add_request() is a
+ * struct engine_job (its sample(): runner_sample()).
+ */
+int runner_engine_answers(void *h, enum engine_op op,
+			  const struct engine_span *in, size_t n, long *values,
+			  unsigned char *ids);
+struct engine_job *runner_work_new(void *h, const struct engine_work *w);
+
 /* Free h's set or world in this process's runner now (what it holds
  * there), keeping the handle: a later use compiles it again. */
 void runner_unload(void *h);
@@ -336,6 +347,7 @@ void runner_unload(void *h);
 	.kind = ENGINE_RUNNER, .version = PREFIX##_version,                 \
 	.compile = PREFIX##_compile, .is_match = runner_is_match,           \
 	.count = runner_count, .match_ids = runner_match_ids,               \
-	.free = runner_free
+	.free = runner_free, .answers = runner_engine_answers,              \
+	.work_new = runner_work_new
 
 #endif

@@ -1059,35 +1059,45 @@ void case_table_release(struct case_table *t)
 	case_table_init(t, t->suite, t->ops, t->st);
 }
 
-/* bench.self_time for a runner: o's rules to the runner, its sample back. */
-static int runner_self_time(void *job, const struct bench_opts *o,
-			    struct bench_self *s)
+/* bench.self_time for a self-timed engine: o's rules to its job, the
+ * sample back. */
+static int job_self_time(void *arg, const struct bench_opts *o,
+			 struct bench_self *s)
 {
-	struct runner_timing t = {o->benchtime_ns, o->fixed_n, o->warmup_ns};
-	struct runner_sample rs;
+	struct engine_job *job = arg;
+	struct engine_timing t = {o->benchtime_ns, o->fixed_n, o->warmup_ns};
+	struct engine_sample es;
 	char why[256];
-	int rc = runner_sample(job, &t, &rs, why, sizeof(why));
+	int rc = job->sample(job, &t, &es, why, sizeof(why));
 
 	if (rc != 0) {
 		fprintf(stderr, "rxbench: %s\n", why);
 		return rc;
 	}
-	*s = (struct bench_self){rs.n, rs.ns_per_op, rs.bytes_per_op,
-				 rs.allocs_per_op, rs.floor_ns_per_op,
-				 rs.heap_per_op};
+	*s = (struct bench_self){es.n, es.ns_per_op, es.bytes_per_op,
+				 es.allocs_per_op, es.floor_ns_per_op,
+				 es.heap_per_op};
 	return 0;
 }
 
-int case_runner_job(struct bench *b, void *job)
+int case_bench_job(struct bench *b, struct engine_job *job)
 {
 	if (job == NULL)
 		return -1;
-	b->self_time = runner_self_time;
+	b->self_time = job_self_time;
 	b->self_arg = job;
 	return 0;
 }
 
+int case_bench_work(struct bench *b, const struct engine *e, void *h,
+		    const struct engine_work *w)
+{
+	if (e == NULL || e->work_new == NULL)
+		return 0;
+	return case_bench_job(b, e->work_new(h, w));
+}
+
 int case_runner_bench(struct bench *b, void *h, const struct runner_work *w)
 {
-	return case_runner_job(b, runner_add_work(h, w));
+	return case_bench_job(b, runner_add_work(h, w));
 }

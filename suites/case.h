@@ -286,17 +286,25 @@ int case_run(struct case_table *t, struct suite_ctx *ctx);
 void case_table_release(struct case_table *t);
 
 /*
- * For a case on a runner engine (engines/runner.h), in case_ops.bench():
- * make b self-timed by the runner on work w, a copy kept in handle h (one
- * of w->sets) until h is freed; b->run is never called.  0, or -1 out of
- * memory.
+ * The timing of b, in case_ops.bench(), for every case whatever its
+ * engine (engines/engine.h, "Runners behind the interface"): the suite
+ * fills b->run and b->arg, its own loop, and describes the same op as
+ * work w on handle h (one of w->sets); when engine e times itself
+ * (work_new), b is timed by e's job for w instead (self_time; run is
+ * never called), a job h owns.  Otherwise nothing changes.  0, or -1
+ * out of memory.
  */
+int case_bench_work(struct bench *b, const struct engine *e, void *h,
+		    const struct engine_work *w);
+
+/* b timed by job (a suite's own request's, engines/runner.h's
+ * runner_add_request()); NULL (out of memory) is -1. */
+int case_bench_job(struct bench *b, struct engine_job *job);
+
+/* Not yet on case_bench_work (payload, fqdn): b timed by the runner on
+ * work w, a copy kept in handle h.  0, or -1 out of memory. */
 struct runner_work;
 int case_runner_bench(struct bench *b, void *h, const struct runner_work *w);
-
-/* The same for a job of engines/runner.h (runner_add_work(),
- * runner_add_request()); NULL (out of memory) is -1. */
-int case_runner_job(struct bench *b, void *job);
 
 /*
  * Step 3 for any items (suites not yet on the pipeline call it too): the

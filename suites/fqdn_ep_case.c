@@ -346,14 +346,14 @@ static int ep_bench(void *arg, struct case_item *c, const void *answer,
 			"allowed", BETTER_EXACT,
 			(double)fqdn_answer_allowed(x->z, answer, FQDN_Q_COUNT)};
 	if (ec->w->runner != NULL && op->phase == PH_UPDATE)
-		return case_runner_job(b, fqdn_runner_ep_add_work(
+		return case_bench_job(b, fqdn_runner_ep_add_work(
 			ec->w->runner, FQDN_RUNNER_EP_UPDATE,
 			FQDN_RUNNER_REWRITE_NONE,
 			ec->upd_ep, ec->upd_in, EP_RUNNER_UPDATES));
 	if (ec->w->runner != NULL) {
 		size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
 		size_t at = x->z->off[k];
-		return case_runner_job(b, fqdn_runner_ep_add_work(
+		return case_bench_job(b, fqdn_runner_ep_add_work(
 			ec->w->runner, FQDN_RUNNER_EP_MATCH,
 			fqdn_runner_rewrite(ec->s), ec->rep + at,
 			ec->rin + at, x->z->q[k].n));

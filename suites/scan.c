@@ -388,38 +388,30 @@ struct scan_answer {
 	long answer;  /* the count, or the matching lines (grep model) */
 };
 
-void scan_lines_as_inputs(const struct scan_run *r, struct runner_bytes *in)
+const struct engine_span *scan_inputs(struct scan_run *r)
 {
-	for (long i = 0; i < r->nlines; i++)
-		in[i] = (struct runner_bytes){r->lines[i].p, r->lines[i].len};
+	int lines = r->model != MODEL_COUNT;
+	size_t n = lines ? (size_t)r->nlines : 1;
+
+	if (r->rin != NULL)
+		return r->rin;
+	r->rin = calloc(n ? n : 1, sizeof(*r->rin));
+	if (r->rin == NULL)
+		return NULL;
+	for (size_t i = 0; lines && i < n; i++)
+		r->rin[i] = (struct engine_span){r->lines[i].p, r->lines[i].len};
+	if (!lines)
+		r->rin[0] = (struct engine_span){r->corpus.data, r->corpus.len};
+	r->nrin = n;
+	return r->rin;
 }
 
-/* grep_count on a runner: every line in one request. */
-static long grep_count_runner(const struct scan_run *r, void *h)
-{
-	size_t n = (size_t)r->nlines;
-	struct runner_bytes *in = calloc(n ? n : 1, sizeof(*in));
-	unsigned char *hit = malloc(n ? n : 1);
-	long hits = ENGINE_ERR_NOMEM;
-
-	if (in != NULL && hit != NULL) {
-		scan_lines_as_inputs(r, in);
-		hits = runner_is_match_each(h, in, n, hit);
-	}
-	for (size_t i = 0; hits >= 0 && i < n; i++)
-		hits += hit[i];
-	free(in);
-	free(hit);
-	return hits;
-}
-
+/* The timed op of the grep model: is_match on every line, counting the
+ * matching ones; <0 on error. */
 static long grep_count(const struct scan_run *r, const struct engine *e,
 		       void *h)
 {
 	long hits = 0;
-
-	if (e->kind == ENGINE_RUNNER)
-		return grep_count_runner(r, h);
 
 	for (long i = 0; i < r->nlines; i++) {
 		int m = e->is_match(h, r->lines[i].p, r->lines[i].len);
@@ -430,12 +422,29 @@ static long grep_count(const struct scan_run *r, const struct engine *e,
 	return hits;
 }
 
+/* The answer of the grep model: its lines asked at once (a runner's in
+ * one request); <0 on error. */
+static long grep_answer(struct scan_run *r, const struct engine *e, void *h)
+{
+	const struct engine_span *in = scan_inputs(r);
+	long *v = malloc(r->nrin * sizeof(*v) + 1);
+	long hits = in == NULL || v == NULL ? ENGINE_ERR_NOMEM : 0;
+
+	if (hits == 0)
+		hits = engine_answers(e, h, ENGINE_OP_IS_MATCH, in, r->nrin, 0,
+				      v, NULL);
+	for (size_t i = 0; hits >= 0 && i < r->nrin; i++)
+		hits += v[i];
+	free(v);
+	return hits;
+}
+
 /* The answer engine e gives under the current model; <0 on error. */
-static long scan_model_answer(const struct scan_run *r,
-			      const struct engine *e, void *h)
+static long scan_model_answer(struct scan_run *r, const struct engine *e,
+			      void *h)
 {
 	if (r->model == MODEL_GREP)
-		return grep_count(r, e, h);
+		return grep_answer(r, e, h);
 	if (e->count == NULL)
 		return ENGINE_ERR_UNSUPPORTED;
 	return e->count(h, r->corpus.data, r->corpus.len);
@@ -562,7 +571,7 @@ static int scan_compile(void *arg, const struct case_item *c, void **h,
 
 static int scan_answer(void *st, const struct case_item *c, void *out)
 {
-	const struct scan_run *r = st;
+	struct scan_run *r = st;
 	struct scan_answer a;
 	int m = r->model == MODEL_GREP
 			? 0
@@ -619,30 +628,18 @@ static int scan_run_grep(void *arg, uint64_t n)
 	return 0;
 }
 
-/* A runner's op: the model's over the corpus, or over every line. */
-static int scan_runner_bench(struct scan_run *r, struct case_item *c,
-			     struct bench *b)
+/* The same op as work: the model's over the corpus, or every line. */
+static int scan_bench_work(struct scan_run *r, struct case_item *c,
+			   struct bench *b)
 {
-	int grep = r->model == MODEL_GREP;
-	struct runner_work w = {grep ? RUNNER_OP_IS_MATCH : RUNNER_OP_COUNT,
-				0, &c->h, 1, NULL, 0, NULL, 0,
-				RUNNER_REWRITE_NONE};
+	struct engine_work w = {r->model == MODEL_GREP ? ENGINE_OP_IS_MATCH
+						       : ENGINE_OP_COUNT,
+				0, &c->h, 1, scan_inputs(r), r->nrin,
+				NULL, 0, 0};
 
-	if (r->rin == NULL) {
-		size_t n = grep ? (size_t)r->nlines : 1;
-		r->rin = calloc(n ? n : 1, sizeof(*r->rin));
-		if (r->rin == NULL)
-			return -1;
-		if (grep)
-			scan_lines_as_inputs(r, r->rin);
-		else
-			r->rin[0] = (struct runner_bytes){r->corpus.data,
-							  r->corpus.len};
-		r->nrin = n;
-	}
-	w.inputs = r->rin;
-	w.ninputs = r->nrin;
-	return case_runner_bench(b, c->h, &w);
+	if (w.inputs == NULL)
+		return -1;
+	return case_bench_work(b, c->e, c->h, &w);
 }
 
 static int scan_bench(void *st, struct case_item *c, const void *answer,
@@ -657,9 +654,7 @@ static int scan_bench(void *st, struct case_item *c, const void *answer,
 	b->extra[0] = (struct bench_metric){"matches", BETTER_EXACT,
 					    (double)a->answer};
 	b->nextra = 1;
-	if (c->e->kind == ENGINE_RUNNER)
-		return scan_runner_bench(r, c, b);
-	return 0;
+	return scan_bench_work(r, c, b);
 }
 
 static void scan_release(void *arg, struct case_item *c)

@@ -54,7 +54,7 @@ struct scan_run {
 	long nlines;
 	struct case_table table; /* pattern x engine; the set: one per engine */
 	struct strset names;     /* of user patterns */
-	struct runner_bytes *rin; /* a runner's inputs: the corpus, or lines */
+	struct engine_span *rin; /* scan_inputs(): the corpus, or lines */
 	size_t nrin;
 	struct scan_set *set;    /* --model set: the set's state */
 };
@@ -76,8 +76,12 @@ void scan_pattern_shown(const struct scan_pattern *p, char *buf, size_t size);
 /* " (offset N)" when offset >= 0, else "": into buf, which it returns. */
 const char *scan_offset_text(long offset, char *buf, size_t size);
 
-/* The lines of r as a runner's inputs: in[0..r->nlines). */
-void scan_lines_as_inputs(const struct scan_run *r, struct runner_bytes *in);
+/*
+ * The inputs of r's model as spans, in r->rin[0..r->nrin), made on the
+ * first call: the corpus (count), or its lines (grep, set).  NULL out
+ * of memory.
+ */
+const struct engine_span *scan_inputs(struct scan_run *r);
 
 /*
  * --model set (scan_set.c): the set of r's patterns, one case per engine

@@ -37,8 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A runner's answers come in requests of about this many id bytes. */
-#define SET_RUNNER_BATCH ((size_t)16 << 20)
+/* Answers are asked in batches of lines of about this many id bytes (a
+ * runner's in one request each). */
+#define SET_BATCH ((size_t)16 << 20)
 
 /* One part of a set's answer: compared as bytes, so padding is zero. */
 struct set_part {
@@ -118,73 +119,55 @@ static void set_tally(struct set_part *parts, size_t n, long i, long k,
 	}
 }
 
-/* A runner's answer: match_ids and is_match of lines [from, from + b). */
-static int set_runner_batch(const struct scan_run *r, void *h,
-			    const struct runner_bytes *in, long from, size_t b,
-			    struct set_part *parts, long *k, unsigned char *hit,
-			    unsigned char *ids)
+/* match_ids and is_match of lines [from, from + b) into the parts. */
+static int set_batch(const struct scan_run *r, const struct case_item *c,
+		     const struct engine_span *in, long from, size_t b,
+		     struct set_part *parts, long *k, long *hit,
+		     unsigned char *ids)
 {
 	size_t n = r->set->n;
-	int rc = runner_answers(h, RUNNER_OP_MATCH_IDS, in + from, b, k, ids);
+	int rc = engine_answers(c->e, c->h, ENGINE_OP_MATCH_IDS, in + from, b,
+				n, k, ids);
 
 	if (rc == 0)
-		rc = runner_is_match_each(h, in + from, b, hit);
+		rc = engine_answers(c->e, c->h, ENGINE_OP_IS_MATCH, in + from,
+				    b, n, hit, NULL);
 	for (size_t j = 0; rc == 0 && j < b; j++)
-		set_tally(parts, n, from + (long)j, k[j], hit[j], ids + j * n);
+		set_tally(parts, n, from + (long)j, k[j], hit[j] != 0,
+			  ids + j * n);
 	return rc;
 }
 
-/* The answer on a runner: a request per batch of lines. */
-static int set_answer_runner(const struct scan_run *r, void *h,
-			     struct set_part *parts)
+/* case_ops.answer: match_ids and is_match on every line, asked a batch
+ * of lines at a time (a runner's in one request). */
+static int set_answer(void *st, const struct case_item *c, void *out)
 {
+	struct scan_run *r = st;
+	struct set_part *parts = set_parts(out);
 	size_t n = r->set->n, lines = r->nlines ? (size_t)r->nlines : 1;
-	size_t b = SET_RUNNER_BATCH / n ? SET_RUNNER_BATCH / n : 1;
-	struct runner_bytes *in = calloc(lines, sizeof(*in));
-	long *k;
-	unsigned char *hit, *ids;
+	size_t b = SET_BATCH / n ? SET_BATCH / n : 1;
+	const struct engine_span *in = scan_inputs(r);
+	long *k, *hit;
+	unsigned char *ids;
 	int rc = ENGINE_ERR_NOMEM;
 
+	for (size_t i = 0; i <= n; i++)
+		set_open(&parts[i]);
 	b = b < lines ? b : lines;
 	k = calloc(b, sizeof(*k));
-	hit = malloc(b);
+	hit = calloc(b, sizeof(*hit));
 	ids = malloc(b * n);
-	if (in != NULL && k != NULL && hit != NULL && ids != NULL) {
-		scan_lines_as_inputs(r, in);
+	if (in != NULL && k != NULL && hit != NULL && ids != NULL)
 		rc = 0;
-	}
 	for (long from = 0; rc == 0 && from < r->nlines; from += (long)b) {
 		size_t left = (size_t)(r->nlines - from);
-		rc = set_runner_batch(r, h, in, from, left < b ? left : b,
-				      parts, k, hit, ids);
+		rc = set_batch(r, c, in, from, left < b ? left : b, parts, k,
+			       hit, ids);
 	}
-	free(in);
 	free(k);
 	free(hit);
 	free(ids);
 	return rc;
-}
-
-/* case_ops.answer: match_ids and is_match on every line. */
-static int set_answer(void *st, const struct case_item *c, void *out)
-{
-	const struct scan_run *r = st;
-	struct set_part *parts = set_parts(out);
-	size_t n = r->set->n;
-
-	for (size_t k = 0; k <= n; k++)
-		set_open(&parts[k]);
-	if (c->e->kind == ENGINE_RUNNER)
-		return set_answer_runner(r, c->h, parts);
-	for (long i = 0; i < r->nlines; i++) {
-		const struct line *l = &r->lines[i];
-		long k = c->e->match_ids(c->h, l->p, l->len, r->set->ids);
-		int m = k < 0 ? 0 : c->e->is_match(c->h, l->p, l->len);
-		if (k < 0 || m < 0)
-			return k < 0 ? (int)k : m;
-		set_tally(parts, n, i, k, m, r->set->ids);
-	}
-	return 0;
 }
 
 /* --- the expected answer --------------------------------------------- */
@@ -318,47 +301,73 @@ static void set_describe(void *st, const struct case_item *c,
 /* --- where an answer differs ----------------------------------------- */
 
 /*
- * The engine's and the reference's word on line l for part k (0: any
- * pattern), into *got and *want.  0, or -1 when either cannot say.
+ * The first line of [from, from + b) where part k (0: any pattern; else
+ * pattern k) of the engine's answers (v: match_ids' values, ids: its
+ * bytes, line after line) and the reference differ, with what each
+ * says in *got and *want; -1 when none.
  */
-static int set_line_says(const struct scan_run *r, const struct case_item *c,
-			 size_t k, long l, int *got, int *want)
+static long set_line_differs(const struct scan_run *r, size_t k, long from,
+			     size_t b, const long *v, const unsigned char *ids,
+			     int *got, int *want)
 {
-	const struct line *ln = &r->lines[l];
 	size_t n = r->set->n;
-	long m = c->e->match_ids(c->h, ln->p, ln->len, r->set->ids);
 
-	if (m < 0)
-		return -1;
-	*got = k == 0 ? m > 0 : r->set->ids[k - 1];
-	*want = 0;
-	for (size_t i = (k == 0 ? 0 : k - 1); i < (k == 0 ? n : k); i++)
-		*want |= ref_is_match(r->pats[i].ref, ln->p, ln->len);
-	return 0;
+	for (size_t j = 0; j < b; j++) {
+		const struct line *ln = &r->lines[from + (long)j];
+		*got = k == 0 ? v[j] > 0 : ids[j * n + k - 1];
+		*want = 0;
+		for (size_t i = (k == 0 ? 0 : k - 1); i < (k == 0 ? n : k); i++)
+			*want |= ref_is_match(r->pats[i].ref, ln->p, ln->len);
+		if (*got != *want)
+			return from + (long)j;
+	}
+	return -1;
+}
+
+/* "; first at line 7 (it says 1, the reference 0): `text`" for line l. */
+static void set_line_text(const struct scan_run *r, long l, int got,
+			  int want, char *buf, size_t size)
+{
+	char text[300];
+
+	msg_escape_bytes(r->lines[l].p, r->lines[l].len, text, sizeof(text));
+	snprintf(buf, size, "; first at line %ld (it says %d, the reference "
+		 "%d): `%s`", l + 1, got, want, text);
 }
 
 /* Part k's first line where the engine and the reference differ, asked
- * again in this process (the answer came from a child, which got there):
- * "; first at line 7 (it says 1, the reference 0): `text`". */
-static void set_first_line(const struct scan_run *r, const struct case_item *c,
+ * again in this process (the answer came from a child, which got there),
+ * a batch of lines at a time (a runner's in one request each). */
+static void set_first_line(struct scan_run *r, const struct case_item *c,
 			   size_t k, char *buf, size_t size)
 {
-	for (size_t i = (k == 0 ? 0 : k - 1); i < (k == 0 ? r->set->n : k); i++)
+	size_t n = r->set->n, lines = r->nlines ? (size_t)r->nlines : 1;
+	size_t b = SET_BATCH / n ? SET_BATCH / n : 1;
+	const struct engine_span *in;
+	long *v, l = -1;
+	unsigned char *ids;
+	int got = 0, want = 0;
+
+	for (size_t i = (k == 0 ? 0 : k - 1); i < (k == 0 ? n : k); i++)
 		if (r->pats[i].ref == NULL)
 			return; /* the reference cannot say */
-	for (long l = 0; l < r->nlines && !interrupt_signal(); l++) {
-		int got, want;
-		char text[300];
-		if (set_line_says(r, c, k, l, &got, &want) != 0)
-			return;
-		if (got == want)
-			continue;
-		msg_escape_bytes(r->lines[l].p, r->lines[l].len, text,
-				 sizeof(text));
-		snprintf(buf, size, "; first at line %ld (it says %d, the "
-			 "reference %d): `%s`", l + 1, got, want, text);
-		return;
+	in = scan_inputs(r);
+	b = b < lines ? b : lines;
+	v = calloc(b, sizeof(*v));
+	ids = malloc(b * n);
+	for (long from = 0; in != NULL && v != NULL && ids != NULL &&
+			    l < 0 && from < r->nlines && !interrupt_signal();
+	     from += (long)b) {
+		size_t left = (size_t)(r->nlines - from), m = left < b ? left : b;
+		if (engine_answers(c->e, c->h, ENGINE_OP_MATCH_IDS, in + from, m,
+				   n, v, ids) != 0)
+			break;
+		l = set_line_differs(r, k, from, m, v, ids, &got, &want);
 	}
+	free(v);
+	free(ids);
+	if (l >= 0)
+		set_line_text(r, l, got, want, buf, size);
 }
 
 /* Does part k of g differ from the known part k of w? */
@@ -374,7 +383,7 @@ static int set_differs(const struct set_part *g, const struct set_part *w,
 static void set_explain(void *st, const struct case_item *c, const void *got,
 			const void *want, char *buf, size_t size)
 {
-	const struct scan_run *r = st;
+	struct scan_run *r = st;
 	const struct set_part *g = set_parts(got), *w = set_parts(want);
 	size_t k = 1, at;
 	char what[400] = "the lines any pattern matches", ism[40] = "",
@@ -399,7 +408,7 @@ static void set_explain(void *st, const struct case_item *c, const void *got,
 			      what, g[k].lines, ism,
 			      (unsigned long long)g[k].digest, w[k].lines, wism,
 			      (unsigned long long)w[k].digest);
-	if (at < size && c->e->kind != ENGINE_RUNNER)
+	if (at < size)
 		set_first_line(r, c, k, buf + at, size - at);
 }
 
@@ -455,24 +464,17 @@ static int set_run(void *arg, uint64_t n)
 	return 0;
 }
 
-/* A runner's op: match_ids on every line, timed by the runner. */
-static int set_runner_bench(struct scan_run *r, struct case_item *c,
-			    struct bench *b)
+/* The timed op as work: match_ids on every line (none: nothing to time
+ * but the suite's loop). */
+static int set_bench_work(struct scan_run *r, struct case_item *c,
+			  struct bench *b)
 {
-	struct runner_work w = {RUNNER_OP_MATCH_IDS, 0, &c->h, 1, NULL, 0,
-				NULL, 0, RUNNER_REWRITE_NONE};
+	struct engine_work w = {ENGINE_OP_MATCH_IDS, 0, &c->h, 1,
+				scan_inputs(r), r->nrin, NULL, 0, 0};
 
-	if (r->rin == NULL) {
-		r->rin = calloc(r->nlines ? (size_t)r->nlines : 1,
-				sizeof(*r->rin));
-		if (r->rin == NULL)
-			return -1;
-		scan_lines_as_inputs(r, r->rin);
-		r->nrin = (size_t)r->nlines;
-	}
-	w.inputs = r->rin;
-	w.ninputs = r->nrin;
-	return case_runner_bench(b, c->h, &w);
+	if (w.inputs == NULL)
+		return -1;
+	return r->nlines > 0 ? case_bench_work(b, c->e, c->h, &w) : 0;
 }
 
 /* Lines matched and (line, pattern) pairs of a verified answer. */
@@ -499,9 +501,7 @@ static int set_bench(void *st, struct case_item *c, const void *answer,
 	b->extra[1] = (struct bench_metric){"ids", BETTER_EXACT,
 					    set_pairs(r, p)};
 	b->nextra = 2;
-	if (c->e->kind == ENGINE_RUNNER && r->nlines > 0)
-		return set_runner_bench(r, c, b);
-	return 0;
+	return set_bench_work(r, c, b);
 }
 
 static void set_release(void *st, struct case_item *c)
