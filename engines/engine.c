@@ -33,11 +33,13 @@ static int has_op(const struct engine *e, enum engine_op op)
 
 int engine_answers(const struct engine *e, void *h, enum engine_op op,
 		   const struct engine_span *in, size_t n, size_t npat,
-		   long *values, unsigned char *ids)
+		   long *values, unsigned char *ids, size_t *at)
 {
 	unsigned char *scratch = NULL;
 	int rc = 0;
 
+	if (at != NULL)
+		*at = 0;
 	if (e->answers != NULL)
 		return e->answers(h, op, in, n, values, ids);
 	if (!has_op(e, op))
@@ -48,8 +50,10 @@ int engine_answers(const struct engine *e, void *h, enum engine_op op,
 			return ENGINE_ERR_NOMEM;
 	}
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		unsigned char *at = ids != NULL ? ids + i * npat : scratch;
-		values[i] = answer_one(e, h, op, &in[i], at);
+		if (at != NULL)
+			*at = i;
+		values[i] = answer_one(e, h, op, &in[i],
+				       ids != NULL ? ids + i * npat : scratch);
 		if (values[i] < 0)
 			rc = (int)values[i];
 	}

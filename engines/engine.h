@@ -374,12 +374,24 @@ static inline void engine_thread_same_free(void *t)
 /*
  * Op on each of in[0..n) with e's answers hook, else one op per input:
  * as engine.answers (ids may be NULL; with it, match_ids needs npat, the
- * patterns of h, bytes per input).  ENGINE_ERR_UNSUPPORTED when e lacks
- * the op; else 0 or the first op's negative status.
+ * patterns of h, bytes per input).  at (may be NULL) gets the index of
+ * the input being asked before each op, 0 before a hook that asks them
+ * all at once: where a crash or a timeout stopped it (a suite's
+ * case_ops.failed reads it).  ENGINE_ERR_UNSUPPORTED when e lacks the
+ * op; else 0 or the first op's negative status.
  */
 int engine_answers(const struct engine *e, void *h, enum engine_op op,
 		   const struct engine_span *in, size_t n, size_t npat,
-		   long *values, unsigned char *ids);
+		   long *values, unsigned char *ids, size_t *at);
+
+/*
+ * Whether e times itself (engine.work_new): its benchmarks time only
+ * what a struct engine_work can say, never a suite's own loop.
+ */
+static inline int engine_self_timed(const struct engine *e)
+{
+	return e->work_new != NULL;
+}
 
 /* "in-process" or "runner". */
 static inline const char *engine_kind_name(const struct engine *e)

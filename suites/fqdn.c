@@ -738,10 +738,11 @@ static int case_has_phase(const struct fqdn_case *c, enum fqdn_phase ph)
 		return !case_has_engine(c);
 	if (ph == PH_COMPILE)
 		return case_has_engine(c) && c->built->nre > 0;
-	if (ph == PH_COMBINED) /* a runner compiles in its own process: the
-				  strategy's generate is not its to time */
+	if (ph == PH_COMBINED) /* an engine that times itself (a runner,
+				  compiling in its own process) times no
+				  generate of the strategy's */
 		return trie || (case_has_engine(c) && c->built->nre > 0 &&
-				c->e->kind != ENGINE_RUNNER);
+				!engine_self_timed(c->e));
 	if (!trie && !case_has_engine(c))
 		return 0;
 	return c->sz->q[ph - PH_MATCH_FIRST].n > 0;
@@ -912,8 +913,7 @@ static void fqdn_failed(void *arg, const struct case_item *c, char *buf,
  */
 static int case_looks(const struct fqdn_case *c)
 {
-	return c->h != NULL && c->e->kind != ENGINE_RUNNER &&
-	       c->e->note != NULL &&
+	return c->h != NULL && c->e->note != NULL &&
 	       (c->s->op == FQDN_OP_ONE || c->s->op == FQDN_OP_SET);
 }
 

@@ -697,27 +697,31 @@ void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b)
 			"matches", BETTER_EXACT, (double)matches};
 }
 
-struct runner_bytes *payload_runner_inputs(const struct packets *pk)
+struct engine_span *payload_spans(const struct packets *pk)
 {
-	struct runner_bytes *in = calloc(pk->n ? pk->n : 1, sizeof(*in));
+	struct engine_span *in = calloc(pk->n ? pk->n : 1, sizeof(*in));
 
 	for (size_t i = 0; in != NULL && i < pk->n; i++)
-		in[i] = (struct runner_bytes){pk->pkt[i].p, pk->pkt[i].len};
+		in[i] = (struct engine_span){pk->pkt[i].p, pk->pkt[i].len};
 	return in;
 }
 
-int payload_runner_fill(struct pcase *pc, enum runner_op op,
-			void *const *sets, size_t nsets, struct bench *b)
+int payload_work_fill(struct pcase *pc, const struct engine *e,
+		      enum engine_op op, void *const *sets, size_t nsets,
+		      struct bench *b)
 {
 	const struct packets *pk = pc->ss->pk;
-	struct runner_bytes *in = payload_runner_inputs(pk);
-	struct runner_work w = {op, 1, sets, nsets, NULL, 0, in, pk->n,
-				RUNNER_REWRITE_NONE};
+	struct engine_span *in;
 	int rc;
 
+	if (nsets == 0)
+		return 0; /* no set: no op an engine could time itself */
+	in = payload_spans(pk);
 	if (in == NULL)
 		return -1;
-	rc = case_runner_bench(b, sets[0], &w);
+	rc = case_bench_work(b, e, sets[0],
+			     &(struct engine_work){op, 1, sets, nsets, in,
+						   pk->n, NULL, 0, 0});
 	free(in);
 	return rc;
 }

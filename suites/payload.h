@@ -299,17 +299,20 @@ int payload_cases_begin(struct scen_size *ss, size_t n, size_t nt);
 #define PAYLOAD_NO_MATCHES ((size_t)-1)
 void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b);
 
-/* Packets pk as a runner's inputs (engines/runner.h), pointing into pk;
- * free() it.  NULL out of memory. */
-struct runner_bytes *payload_runner_inputs(const struct packets *pk);
+/* Packets pk as spans, pointing into pk; free() it.  NULL out of
+ * memory. */
+struct engine_span *payload_spans(const struct packets *pk);
 
 /*
- * For a case on a runner engine: b timed by the runner instead (after
- * payload_bench_fill), one op being `op` on the next packet over the
- * sets (handles of c->e; at least one).  0, or -1 out of memory.
+ * The work of case pc's op (after payload_bench_fill), for every case:
+ * one op is `op` on the next packet over the sets (handles of e; at
+ * least one).  An engine that times itself (engine.h's work_new) then
+ * times b by it (case_bench_work); for any other nothing changes.  0,
+ * or -1 out of memory.
  */
-int payload_runner_fill(struct pcase *pc, enum runner_op op,
-			void *const *sets, size_t nsets, struct bench *b);
+int payload_work_fill(struct pcase *pc, const struct engine *e,
+		      enum engine_op op, void *const *sets, size_t nsets,
+		      struct bench *b);
 
 /*
  * case_ops.failed for the suite's cases: the packet the verifying child

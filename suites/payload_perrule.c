@@ -127,7 +127,7 @@ static int cost_gate(const struct payload_rules *pr, size_t r,
 			 "perl-dollar)", e->name);
 		return 1;
 	}
-	if (e->kind == ENGINE_RUNNER &&
+	if (engine_self_timed(e) &&
 	    (pr->variables || ru->n != 1 || pr->rs.p[ru->first].negated)) {
 		snprintf(why, size, "a runner times one positive pattern on "
 			 "whole packets");
@@ -346,9 +346,7 @@ static int cost_bench(void *st, struct case_item *c, const void *answer,
 	b->extra[b->nextra++] = (struct bench_metric){
 		"%packets", BETTER_EXACT,
 		ss->pk->n ? 100.0 * (double)count / (double)ss->pk->n : 0};
-	if (c->e->kind == ENGINE_RUNNER)
-		return payload_runner_fill(pc, RUNNER_OP_IS_MATCH, rh->h, 1, b);
-	return 0;
+	return payload_work_fill(pc, c->e, ENGINE_OP_IS_MATCH, rh->h, 1, b);
 }
 
 static void cost_release(void *st, struct case_item *c)

@@ -344,7 +344,7 @@ static int packet_hits(const struct scen_size *ss,
 	return 0;
 }
 
-/* packet_hits() of packet i from a runner's answers (runner_ids()). */
+/* packet_hits() of packet i from the answers of every packet (all_ids()). */
 static void packet_hits_from(const struct payload_rules *pr, struct peng *pe,
 			     unsigned char *const *ids, size_t i)
 {
@@ -357,14 +357,15 @@ static void packet_hits_from(const struct payload_rules *pr, struct peng *pe,
 }
 
 /*
- * A runner's match_ids of every group on every packet, a request per
- * group (engines/runner.h): ids[g] gets es->n bytes per packet, NULL
- * for a group it has none of; free them with ids_free().  0 or <0.
+ * match_ids of every group on every packet, asked a group at a time (a
+ * runner's in one request): ids[g] gets es->n bytes per packet, NULL
+ * for a group it has none of; free them with ids_free().  *at: the
+ * packet asked (engine_answers).  0 or <0.
  */
-static int runner_ids(const struct payload_rules *pr, const struct peng *pe,
-		      const struct packets *pk, unsigned char **ids)
+static int all_ids(const struct payload_rules *pr, const struct peng *pe,
+		   const struct packets *pk, unsigned char **ids, size_t *at)
 {
-	struct runner_bytes *in = payload_runner_inputs(pk);
+	struct engine_span *in = payload_spans(pk);
 	long *v = calloc(pk->n ? pk->n : 1, sizeof(*v));
 	int rc = in == NULL || v == NULL ? ENGINE_ERR_NOMEM : 0;
 
@@ -374,8 +375,10 @@ static int runner_ids(const struct payload_rules *pr, const struct peng *pe,
 			continue;
 		ids[g] = malloc(pk->n * es->n + 1);
 		rc = ids[g] == NULL ? ENGINE_ERR_NOMEM
-				    : runner_answers(es->h, RUNNER_OP_MATCH_IDS,
-						     in, pk->n, v, ids[g]);
+				    : engine_answers(pe->e, es->h,
+						     ENGINE_OP_MATCH_IDS, in,
+						     pk->n, es->n, v, ids[g],
+						     at);
 	}
 	free(in);
 	free(v);
@@ -390,9 +393,25 @@ static void ids_free(unsigned char **ids, size_t n)
 }
 
 /*
+ * Whether every op of pe's answer is match_ids of a set on a whole
+ * packet (no group matches a request's variables, no flow is scanned
+ * natively): its packets can then be asked a set at a time.
+ */
+static int rules_each_packet(const struct scen_size *ss,
+			     const struct payload_rules *pr,
+			     const struct peng *pe)
+{
+	for (size_t g = 0; g < pr->ngroups; g++)
+		if (pr->groups[g].spec != NULL && pe->sets[g].h != NULL)
+			return 0;
+	return pe->fh[ss->mode] == NULL || !payload_flow_native(ss, pe->e);
+}
+
+/*
  * The engine's answer: per rule it runs, the packets where the rule
- * holds, combined from match_ids over its sets (what the op runs).  A
- * runner answers all packets of a set in one request.
+ * holds, combined from match_ids over its sets (what the op runs).
+ * Where the ops are match_ids on whole packets, every packet of a set
+ * is asked at once (a runner's in one request).
  */
 static int rules_answer(void *arg, const struct case_item *c, void *out)
 {
@@ -406,12 +425,12 @@ static int rules_answer(void *arg, const struct case_item *c, void *out)
 	for (size_t r = 0; r < pr->rs.n; r++)
 		if (pe->ok[r])
 			rule_part(ss, out, r)[0] = CASE_PART_SET;
-	if (c->e->kind == ENGINE_RUNNER) {
+	if (rules_each_packet(ss, pr, pe)) {
 		int rc;
-		ss->at[pc->ei] = 0; /* a request is all of them */
 		ids = calloc(pr->ngroups + 1, sizeof(*ids));
 		rc = ids == NULL ? ENGINE_ERR_NOMEM
-				 : runner_ids(pr, pe, ss->pk, ids);
+				 : all_ids(pr, pe, ss->pk, ids,
+					   &ss->at[pc->ei]);
 		if (rc != 0) {
 			ids_free(ids, pr->ngroups);
 			return rc;
@@ -697,8 +716,8 @@ static void rules_explain(void *arg, const struct case_item *c,
 		 payload_unit(ss), text);
 }
 
-/* The real-life op on a runner: match_ids of every compiled group. */
-static int rules_runner_fill(const struct payload_rules *pr,
+/* The real-life op as work: match_ids of every compiled group. */
+static int rules_work_fill(const struct payload_rules *pr,
 			     const struct peng *pe, struct pcase *pc,
 			     struct bench *b)
 {
@@ -711,8 +730,7 @@ static int rules_runner_fill(const struct payload_rules *pr,
 	for (size_t g = 0; g < pr->ngroups; g++)
 		if (pe->sets[g].h != NULL)
 			sets[n++] = pe->sets[g].h;
-	if (n > 0)
-		rc = payload_runner_fill(pc, RUNNER_OP_MATCH_IDS, sets, n, b);
+	rc = payload_work_fill(pc, pe->e, ENGINE_OP_MATCH_IDS, sets, n, b);
 	free(sets);
 	return rc;
 }
@@ -754,11 +772,8 @@ static int rules_bench(void *arg, struct case_item *c, const void *answer,
 		return -1;
 	if (pt != NULL)
 		return payload_threads_fill(pt, c, answer, b);
-	if (c->e->kind == ENGINE_RUNNER)
-		return rules_runner_fill(
-			&((struct reallife *)pc->ss->sr->data)->pr,
-			case_engine(pc), pc, b);
-	return 0;
+	return rules_work_fill(&((struct reallife *)pc->ss->sr->data)->pr,
+			       case_engine(pc), pc, b);
 }
 
 /* A case's sets are its engine's, freed at teardown; a voter's its own. */

@@ -411,7 +411,7 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 	if (pe->ok == NULL || pe->hit == NULL || pe->sets == NULL ||
 	    pe->ids == NULL || pe->vids == NULL)
 		return -1;
-	if (pr->variables && pe->e->kind == ENGINE_RUNNER) {
+	if (pr->variables && engine_self_timed(pe->e)) {
 		pe->status = RESULT_UNSUPPORTED;
 		snprintf(pe->why, sizeof(pe->why), "a runner scans whole "
 			 "packets: --rules-target=variables runs in process");

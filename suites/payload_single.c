@@ -166,46 +166,52 @@ static int single_compile(void *arg, const struct case_item *c, void **h,
 	return rc == ENGINE_ERR_UNSUPPORTED ? rc : ENGINE_ERR_COMPILE;
 }
 
-/* A runner's answer: every packet in one request (engines/runner.h). */
-static int single_runner_answer(struct scen_size *ss,
-				const struct case_item *c, unsigned char *hit)
+/* is_match on every packet, asked at once (a runner's in one request). */
+static int single_answer_each(struct scen_size *ss, const struct case_item *c,
+			      unsigned char *hit)
 {
-	struct runner_bytes *in = payload_runner_inputs(ss->pk);
-	int rc = in == NULL ? ENGINE_ERR_NOMEM
-			    : runner_is_match_each(c->h, in, ss->pk->n, hit);
+	const struct pcase *pc = c->arg;
+	struct engine_span *in = payload_spans(ss->pk);
+	long *v = malloc((ss->pk->n ? ss->pk->n : 1) * sizeof(*v));
+	int rc = in == NULL || v == NULL ? ENGINE_ERR_NOMEM : 0;
 
+	if (rc == 0)
+		rc = engine_answers(c->e, c->h, ENGINE_OP_IS_MATCH, in,
+				    ss->pk->n, 0, v, NULL, &ss->at[pc->ei]);
+	for (size_t i = 0; rc == 0 && i < ss->pk->n; i++)
+		hit[i] = (unsigned char)v[i];
 	free(in);
+	free(v);
 	return rc;
 }
 
-static int single_answer(void *arg, const struct case_item *c, void *out)
+/* A native flow scan of every flow, each in its own op. */
+static int single_answer_flows(struct scen_size *ss,
+			       const struct case_item *c, unsigned char *hit)
 {
-	struct scen_size *ss = arg;
 	const struct pcase *pc = c->arg;
-	unsigned char *hit = out;
 
-	int native = payload_flow_native(ss, c->e);
-
-	if (c->e->kind == ENGINE_RUNNER) {
-		ss->at[pc->ei] = 0; /* the request is all of them */
-		return single_runner_answer(ss, c, hit);
-	}
 	for (size_t i = 0; i < ss->pk->n; i++) {
+		size_t n;
+		const struct engine_span *sp;
 		long rc;
 		ss->at[pc->ei] = i;
-		if (native) {
-			size_t n;
-			const struct engine_span *sp = payload_flow_spans(ss, i, &n);
-			rc = c->e->match_flow(c->h, sp, n, NULL);
-		} else {
-			rc = c->e->is_match(c->h, ss->pk->pkt[i].p,
-					    ss->pk->pkt[i].len);
-		}
+		sp = payload_flow_spans(ss, i, &n);
+		rc = c->e->match_flow(c->h, sp, n, NULL);
 		if (rc < 0)
 			return (int)rc;
 		hit[i] = (unsigned char)rc;
 	}
 	return 0;
+}
+
+static int single_answer(void *arg, const struct case_item *c, void *out)
+{
+	struct scen_size *ss = arg;
+
+	if (payload_flow_native(ss, c->e))
+		return single_answer_flows(ss, c, out);
+	return single_answer_each(ss, c, out);
 }
 
 static size_t single_hits(const struct scen_size *ss, const unsigned char *hit)
@@ -278,9 +284,7 @@ static int single_bench(void *arg, struct case_item *c, const void *answer,
 	payload_mem_fill(c->e, &c->h, 1, b);
 	if (pt != NULL)
 		return payload_threads_fill(pt, c, answer, b);
-	if (c->e->kind == ENGINE_RUNNER)
-		return payload_runner_fill(pc, RUNNER_OP_IS_MATCH, &c->h, 1, b);
-	return 0;
+	return payload_work_fill(pc, c->e, ENGINE_OP_IS_MATCH, &c->h, 1, b);
 }
 
 static void single_release(void *arg, struct case_item *c)

@@ -107,7 +107,7 @@ static const char *pt_refusal(const struct scen_size *ss,
 			      const struct engine *e, size_t n, char *buf,
 			      size_t size)
 {
-	if (e->kind == ENGINE_RUNNER)
+	if (engine_self_timed(e))
 		snprintf(buf, size, "%s is a runner: it times its own loop, in "
 			 "its own process, on one thread", e->name);
 	else if (e->thread_new == NULL)

@@ -432,7 +432,7 @@ static long grep_answer(struct scan_run *r, const struct engine *e, void *h)
 
 	if (hits == 0)
 		hits = engine_answers(e, h, ENGINE_OP_IS_MATCH, in, r->nrin, 0,
-				      v, NULL);
+				      v, NULL, NULL);
 	for (size_t i = 0; hits >= 0 && i < r->nrin; i++)
 		hits += v[i];
 	free(v);

@@ -127,11 +127,11 @@ static int set_batch(const struct scan_run *r, const struct case_item *c,
 {
 	size_t n = r->set->n;
 	int rc = engine_answers(c->e, c->h, ENGINE_OP_MATCH_IDS, in + from, b,
-				n, k, ids);
+				n, k, ids, NULL);
 
 	if (rc == 0)
 		rc = engine_answers(c->e, c->h, ENGINE_OP_IS_MATCH, in + from,
-				    b, n, hit, NULL);
+				    b, n, hit, NULL, NULL);
 	for (size_t j = 0; rc == 0 && j < b; j++)
 		set_tally(parts, n, from + (long)j, k[j], hit[j] != 0,
 			  ids + j * n);
@@ -360,7 +360,7 @@ static void set_first_line(struct scan_run *r, const struct case_item *c,
 	     from += (long)b) {
 		size_t left = (size_t)(r->nlines - from), m = left < b ? left : b;
 		if (engine_answers(c->e, c->h, ENGINE_OP_MATCH_IDS, in + from, m,
-				   n, v, ids) != 0)
+				   n, v, ids, NULL) != 0)
 			break;
 		l = set_line_differs(r, k, from, m, v, ids, &got, &want);
 	}
