@@ -22,7 +22,6 @@
 #include "corpora/packets.h"
 #include "corpora/rules.h"
 #include "corpora/waf.h"
-#include "engines/runner.h"
 #include "harness/threads.h"
 #include "suites/case.h"
 #include "suites/reference.h"

@@ -21,7 +21,6 @@
 
 #include "corpora/file.h"
 #include "corpora/text.h"
-#include "engines/runner.h"
 #include "harness/interrupt.h"
 #include "suites/case.h"
 #include "suites/reference.h"

@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 #include "corpora/file.h"
-#include "engines/runner.h"
 #include "suites/case.h"
 #include "suites/reference.h"
 #include "suites/strset.h"

@@ -29,7 +29,6 @@
 #define _GNU_SOURCE
 #include "suites/scan_int.h"
 
-#include "engines/runner.h"
 #include "harness/interrupt.h"
 
 #include <stdint.h>
