@@ -1,8 +1,9 @@
 /*
  * engine.c - what every engine answers the same way, whatever its kind:
- * engine_answers(), an op on many inputs (engine.h, "Runners behind the
- * interface").  No build options.
+ * engine_answers(), an op on many inputs, and engine_work_values() (engine.h,
+ * "Runners behind the interface").  No build options.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "engines/engine.h"
@@ -59,4 +60,15 @@ int engine_answers(const struct engine *e, void *h, enum engine_op op,
 	}
 	free(scratch);
 	return rc;
+}
+
+int engine_work_values(const struct engine *e, const struct engine_work *w,
+		       long *values, char *why, size_t size)
+{
+	if (e->work_values == NULL) {
+		snprintf(why, size, "engine %s cannot compute a work's values",
+			 e->name);
+		return ENGINE_ERR_UNSUPPORTED;
+	}
+	return e->work_values(w, values, why, size);
 }

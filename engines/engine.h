@@ -138,8 +138,10 @@ struct engine_work {
 	size_t nsets;
 	const struct engine_span *inputs; /* at least one */
 	size_t ninputs;
-	const struct engine_span *names;  /* looked up before the regex
-					     (engines/runner.h's 'W'); may be 0 */
+	const struct engine_span *names;  /* an input (as rewritten) found
+					     here counts 1 without asking
+					     the regex (a map looked up
+					     first); may be 0 */
 	size_t nnames;
 	unsigned rewrite;        /* a suite's bits: what an op does to an
 				    input first (runner.h), 0: nothing */
@@ -312,6 +314,18 @@ struct engine {
 	 * harness's clock times the suite's own loop.
 	 */
 	struct engine_job *(*work_new)(void *h, const struct engine_work *w);
+
+	/*
+	 * Optional, with work_new: the value work w's op computes on each
+	 * of its inputs in turn (w->each set, op is_match, count or
+	 * match_ids), exactly as a timed op computes it, its rewrite and
+	 * names included, into values[0..w->ninputs): how a suite verifies
+	 * a work whose op is more than one engine call.  0, or a negative
+	 * enum engine_status with a one-line reason in why.  Callers use
+	 * engine_work_values().
+	 */
+	int (*work_values)(const struct engine_work *w, long *values,
+			   char *why, size_t size);
 };
 
 /* The registry (engines/registry.c). */
@@ -385,8 +399,17 @@ int engine_answers(const struct engine *e, void *h, enum engine_op op,
 		   long *values, unsigned char *ids, size_t *at);
 
 /*
+ * work_values of e (ENGINE_ERR_UNSUPPORTED when e has none, why
+ * filled).
+ */
+int engine_work_values(const struct engine *e, const struct engine_work *w,
+		       long *values, char *why, size_t size);
+
+/*
  * Whether e times itself (engine.work_new): its benchmarks time only
- * what a struct engine_work can say, never a suite's own loop.
+ * what a struct engine_work can say, never a suite's own loop.  Such an
+ * engine's compile() also takes n == 0: a handle for a work without a
+ * regex (a name map alone).
  */
 static inline int engine_self_timed(const struct engine *e)
 {

@@ -39,7 +39,7 @@ const struct engine engine_go = {
 	.name = "go",
 	.library = "go-regexp",
 	.desc = "Go regexp (runner: engines/runners/go)",
-	.caps = CAP_START_OF_MATCH | CAP_LAZY | CAP_NONCAPTURE |
+	.caps = RUNNER_CAPS | CAP_START_OF_MATCH | CAP_LAZY | CAP_NONCAPTURE |
 		CAP_PERL_CLASSES | CAP_INLINE_FLAGS | CAP_NUL_PATTERN |
 		CAP_UTF8 | CAP_COUNTED_REP | CAP_WORD_BOUNDARY |
 		CAP_UNICODE_PROPERTY,

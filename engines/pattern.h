@@ -61,6 +61,19 @@ enum engine_cap {
 					    U+200E U+200F U+2028 U+2029 in
 					    UTF mode); Oniguruma, Python and
 					    the regex crate differ */
+	/* How the engine is built, not what a pattern may use: */
+	CAP_SET_IN_ORDER = 1u << 20, /* a set of n patterns is the n compiled
+					each alone, asked in order (is_match
+					stops at the first that matches), as
+					a proxy's loop over its regexes: a
+					suite modelling that loop may use one
+					set (every runner) */
+	CAP_REQUESTS = 1u << 21,     /* it runs a program of rxbench's own that
+					takes a suite's own requests
+					(engines/runner.h): a suite whose op
+					needs state of its own (fqdn's
+					endpoints) builds it there, where the
+					engine times the op (every runner) */
 };
 
 /* What count() counts; counts agree only within one class. */

@@ -24,7 +24,7 @@ const struct engine engine_python_re = {
 	.name = "python-re",
 	.library = "python-re",
 	.desc = "Python 3 re on bytes (runner: engines/runners/python)",
-	.caps = CAP_START_OF_MATCH | CAP_BACKREF | CAP_LOOKAROUND | CAP_LAZY |
+	.caps = RUNNER_CAPS | CAP_START_OF_MATCH | CAP_BACKREF | CAP_LOOKAROUND | CAP_LAZY |
 		CAP_NONCAPTURE | CAP_PERL_CLASSES | CAP_INLINE_FLAGS |
 		CAP_NUL_PATTERN | CAP_UTF8 | CAP_COUNTED_REP |
 		CAP_WORD_BOUNDARY | CAP_EMPTY_MATCH | CAP_ATOMIC |

@@ -47,7 +47,7 @@ struct runner_set {
 	uint32_t id;
 	unsigned flags;
 	size_t n;
-	struct runner_bytes *pat; /* copies */
+	struct engine_span *pat; /* copies */
 	pid_t pid;                /* compiled in the runner of (pid, serial) */
 	unsigned long serial;
 	struct runner_job *jobs;  /* runner_add_work()'s, owned */
@@ -61,7 +61,7 @@ struct runner_job {
 	struct engine_job base; /* first: the job engine_job's users see */
 	struct runner_job *next;
 	struct runner_set *owner;
-	struct runner_work w;   /* arrays owned */
+	struct engine_work w;   /* arrays owned */
 	struct runner_msg *req; /* runner_add_request()'s, owned; else 'W' */
 };
 
@@ -433,7 +433,7 @@ static struct runner_set *set_new(const struct runner_def *def,
 			return NULL;
 		}
 		memcpy(p, pats[s->n].re, pats[s->n].len);
-		s->pat[s->n] = (struct runner_bytes){p, pats[s->n].len};
+		s->pat[s->n] = (struct engine_span){p, pats[s->n].len};
 	}
 	return s;
 }
@@ -507,18 +507,18 @@ static long runner_match(void *h, int op, const char *data, size_t len,
 
 int runner_is_match(void *h, const char *data, size_t len)
 {
-	return (int)runner_match(h, RUNNER_OP_IS_MATCH, data, len, NULL);
+	return (int)runner_match(h, ENGINE_OP_IS_MATCH, data, len, NULL);
 }
 
 long runner_count(void *h, const char *data, size_t len)
 {
-	return runner_match(h, RUNNER_OP_COUNT, data, len, NULL);
+	return runner_match(h, ENGINE_OP_COUNT, data, len, NULL);
 }
 
 long runner_match_ids(void *h, const char *data, size_t len,
 		      unsigned char *ids)
 {
-	return runner_match(h, RUNNER_OP_MATCH_IDS, data, len, ids);
+	return runner_match(h, ENGINE_OP_MATCH_IDS, data, len, ids);
 }
 
 size_t runner_npatterns(const void *h)
@@ -527,8 +527,8 @@ size_t runner_npatterns(const void *h)
 }
 
 /* The 'A' request of op on in[0..n) for set s. */
-static void answers_msg(const struct runner_set *s, enum runner_op op,
-			const struct runner_bytes *in, size_t n, struct runner_msg *m)
+static void answers_msg(const struct runner_set *s, enum engine_op op,
+			const struct engine_span *in, size_t n, struct runner_msg *m)
 {
 	msg_u8(m, 'A');
 	msg_u32(m, s->id);
@@ -539,7 +539,7 @@ static void answers_msg(const struct runner_set *s, enum runner_op op,
 }
 
 /* The 'A' reply in m into values and ids.  0, or STATUS_CRASHED. */
-static int answers_read(const struct runner_set *s, enum runner_op op,
+static int answers_read(const struct runner_set *s, enum engine_op op,
 			struct runner_msg *m, size_t n, long *values,
 			unsigned char *ids)
 {
@@ -550,15 +550,15 @@ static int answers_read(const struct runner_set *s, enum runner_op op,
 		const char *p;
 		values[i] = (long)msg_get(m, 8);
 		p = msg_get_bytes(m, &len);
-		if (op == RUNNER_OP_MATCH_IDS && (p == NULL || len != s->n))
+		if (op == ENGINE_OP_MATCH_IDS && (p == NULL || len != s->n))
 			return STATUS_CRASHED;
-		if (ids != NULL && op == RUNNER_OP_MATCH_IDS)
+		if (ids != NULL && op == ENGINE_OP_MATCH_IDS)
 			memcpy(ids + i * s->n, p, len);
 	}
 	return m->oom ? STATUS_CRASHED : 0;
 }
 
-int runner_answers(void *h, enum runner_op op, const struct runner_bytes *in,
+int runner_answers(void *h, enum engine_op op, const struct engine_span *in,
 		   size_t n, long *values, unsigned char *ids)
 {
 	struct runner_set *s = h;
@@ -579,12 +579,12 @@ int runner_answers(void *h, enum runner_op op, const struct runner_bytes *in,
 	return rc;
 }
 
-int runner_is_match_each(void *h, const struct runner_bytes *in, size_t n,
+int runner_is_match_each(void *h, const struct engine_span *in, size_t n,
 			 unsigned char *hit)
 {
 	long *v = malloc((n ? n : 1) * sizeof(*v));
 	int rc = v == NULL ? ENGINE_ERR_NOMEM
-			   : runner_answers(h, RUNNER_OP_IS_MATCH, in, n, v, NULL);
+			   : runner_answers(h, ENGINE_OP_IS_MATCH, in, n, v, NULL);
 
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		hit[i] = v[i] != 0;
@@ -746,7 +746,7 @@ int runner_call(void *h, struct runner_msg *m, int want, char *why,
 
 int runner_read_values(struct runner_msg *m, size_t n, long *values)
 {
-	return answers_read(NULL, RUNNER_OP_IS_MATCH, m, n, values, NULL);
+	return answers_read(NULL, ENGINE_OP_IS_MATCH, m, n, values, NULL);
 }
 
 /* --- timing ---------------------------------------------------------- */
@@ -763,7 +763,7 @@ static void *dup_array(const void *p, size_t n, size_t size)
 static int job_sample(struct engine_job *job, const struct engine_timing *t,
 		      struct engine_sample *s, char *why, size_t size);
 
-void *runner_add_work(void *h, const struct runner_work *w)
+struct engine_job *runner_add_work(void *h, const struct engine_work *w)
 {
 	struct runner_set *s = h;
 	struct runner_job *j = calloc(1, sizeof(*j));
@@ -781,14 +781,15 @@ void *runner_add_work(void *h, const struct runner_work *w)
 	s->jobs = j; /* freed with s from here on */
 	if (j->w.sets == NULL || j->w.names == NULL || j->w.inputs == NULL)
 		return NULL;
-	return j;
+	return &j->base;
 }
 
 void *runner_add_request(void *h, const struct runner_msg *req)
 {
 	void *sets[1] = {h};
-	struct runner_work w = {RUNNER_OP_NONE, 1, sets, 1, NULL, 0, NULL, 0, 0};
-	struct runner_job *j = runner_add_work(h, &w);
+	struct engine_work w = {.op = ENGINE_OP_NONE, .each = 1, .sets = sets,
+				.nsets = 1};
+	struct runner_job *j = (struct runner_job *)runner_add_work(h, &w);
 
 	if (j == NULL)
 		return NULL;
@@ -802,7 +803,7 @@ void *runner_add_request(void *h, const struct runner_msg *req)
  * sets are loaded in c already. */
 static void work_msg(const struct runner_job *j, struct runner_msg *m)
 {
-	const struct runner_work *w = &j->w;
+	const struct engine_work *w = &j->w;
 
 	if (j->req != NULL) {
 		msg_put(m, j->req->p, j->req->n);
@@ -822,7 +823,7 @@ static void work_msg(const struct runner_job *j, struct runner_msg *m)
 		msg_bytes(m, w->inputs[i].p, w->inputs[i].len);
 }
 
-int runner_work_values(const struct runner_work *w, long *values, char *why,
+int runner_work_values(const struct engine_work *w, long *values, char *why,
 		       size_t size)
 {
 	struct runner_job j = {{NULL}, NULL, NULL, *w, NULL};
@@ -844,7 +845,7 @@ int runner_work_values(const struct runner_work *w, long *values, char *why,
 		msg_u8(&m, 'V');
 		rc = call_expect(c, &m, 'A', why, size);
 	}
-	if (rc == 0 && answers_read(j.owner, RUNNER_OP_IS_MATCH, &m,
+	if (rc == 0 && answers_read(j.owner, ENGINE_OP_IS_MATCH, &m,
 				    w->ninputs, values, NULL) != 0) {
 		snprintf(why, size, "runner %s sent malformed values",
 			 j.owner->def->name);
@@ -854,12 +855,15 @@ int runner_work_values(const struct runner_work *w, long *values, char *why,
 	return rc;
 }
 
-int runner_sample(void *job, const struct runner_timing *t,
-		  struct runner_sample *out, char *why, size_t size)
+/* engine_job.sample of a runner job: one sample timed by the runner of
+ * this process (its sets compiled there first).  STATUS_CRASHED: the
+ * runner died. */
+static int job_sample(struct engine_job *job, const struct engine_timing *t,
+		      struct engine_sample *out, char *why, size_t size)
 {
-	const struct runner_job *j = job;
+	const struct runner_job *j = (const struct runner_job *)job;
 	struct runner_set *s = j->owner;
-	const struct runner_work *w = &j->w;
+	const struct engine_work *w = &j->w;
 	struct runner_conn *c = NULL;
 	struct runner_msg m = {0};
 	int rc = 0;
@@ -896,67 +900,4 @@ int runner_sample(void *job, const struct runner_timing *t,
 	}
 	free(m.p);
 	return rc;
-}
-
-/* engine_job.sample of a runner job: runner_sample() in engine.h's terms. */
-static int job_sample(struct engine_job *job, const struct engine_timing *t,
-		      struct engine_sample *s, char *why, size_t size)
-{
-	struct runner_timing rt = {t->benchtime_ns, t->fixed_n, t->warmup_ns};
-	struct runner_sample rs;
-	int rc = runner_sample(job, &rt, &rs, why, size);
-
-	if (rc == 0)
-		*s = (struct engine_sample){rs.n, rs.ns_per_op, rs.bytes_per_op,
-					    rs.allocs_per_op, rs.floor_ns_per_op,
-					    rs.heap_per_op};
-	return rc;
-}
-
-/* --- engine.h's hooks ------------------------------------------------ */
-
-_Static_assert((int)ENGINE_OP_COMPILE == (int)RUNNER_OP_COMPILE &&
-		       (int)ENGINE_OP_MATCH_IDS == (int)RUNNER_OP_MATCH_IDS &&
-		       (int)ENGINE_OP_COUNT == (int)RUNNER_OP_COUNT &&
-		       (int)ENGINE_OP_IS_MATCH == (int)RUNNER_OP_IS_MATCH,
-	       "engine_op and runner_op are the protocol's numbers");
-
-/* spans as the protocol's bytes: a new array (NULL out of memory). */
-static struct runner_bytes *spans_bytes(const struct engine_span *in,
-					size_t n)
-{
-	struct runner_bytes *b = malloc((n ? n : 1) * sizeof(*b));
-
-	for (size_t i = 0; b != NULL && i < n; i++)
-		b[i] = (struct runner_bytes){in[i].p, in[i].len};
-	return b;
-}
-
-int runner_engine_answers(void *h, enum engine_op op,
-			  const struct engine_span *in, size_t n, long *values,
-			  unsigned char *ids)
-{
-	struct runner_bytes *b = spans_bytes(in, n);
-	int rc = b == NULL ? ENGINE_ERR_NOMEM
-			   : runner_answers(h, (enum runner_op)op, b, n, values,
-					    ids);
-
-	free(b);
-	return rc;
-}
-
-struct engine_job *runner_work_new(void *h, const struct engine_work *w)
-{
-	struct runner_bytes *in = spans_bytes(w->inputs, w->ninputs);
-	struct runner_bytes *names = spans_bytes(w->names, w->nnames);
-	struct runner_work rw = {(enum runner_op)w->op, w->each, w->sets,
-				 w->nsets, names, w->nnames, in, w->ninputs,
-				 w->rewrite};
-	struct engine_job *j = NULL;
-
-	if (in != NULL && names != NULL)
-		j = runner_add_work(h, &rw); /* copies the arrays */
-	free(in);
-	free(names);
-	return j;
 }

@@ -130,55 +130,9 @@ enum runner_mode {
 	RUNNER_MODE_SEED = 1,
 };
 
-/* The ops of the protocol ('M' and 'W'). */
-enum runner_op {
-	RUNNER_OP_NONE = 0,
-	RUNNER_OP_IS_MATCH = 1,
-	RUNNER_OP_COUNT = 2,
-	RUNNER_OP_MATCH_IDS = 3,
-	RUNNER_OP_COMPILE = 4,
-};
-
-struct runner_bytes {
-	const char *p;
-	size_t len;
-};
-
-/* What a work's op does to its input first ('W' flags bits 1 to 7): a
- * suite defines its own bits (suites/SUITE_runner.h). */
-enum runner_rewrite {
-	RUNNER_REWRITE_NONE = 0,
-};
-
-/* What a benchmark times ('W'); the arrays are the caller's. */
-struct runner_work {
-	enum runner_op op;
-	int each;                    /* one op is one input, cycling */
-	void *const *sets;           /* handles of runner_compile(), one runner */
-	size_t nsets;
-	const struct runner_bytes *names; /* looked up first; may be 0 */
-	size_t nnames;
-	const struct runner_bytes *inputs; /* at least one */
-	size_t ninputs;
-	unsigned rewrite; /* the suite's bits of 'W''s flags (1 to 7): what
-			     the op does to an input first (enum
-			     runner_rewrite: none, or the suite's) */
-};
-
-struct runner_timing {
-	double benchtime_ns;
-	uint64_t fixed_n; /* > 0: exactly this n */
-	double warmup_ns;
-};
-
-struct runner_sample {
-	uint64_t n;
-	double ns_per_op;
-	double bytes_per_op;  /* < 0: the runtime cannot tell */
-	double allocs_per_op; /* < 0: likewise */
-	double floor_ns_per_op;
-	double heap_per_op;   /* what one op keeps (compile); < 0: unknown */
-};
+/* The protocol's ops ('M' and 'W') are enum engine_op's numbers, and
+ * 'W' says what a struct engine_work says (engines/engine.h); its
+ * rewrite bits (1 to 7, 0: none) are the suite's. */
 
 /*
  * The engine ops of a runner adapter.  runner_compile copies the
@@ -207,12 +161,12 @@ size_t runner_npatterns(const void *h);
  * 0, or a negative enum engine_status (STATUS_CRASHED: the runner died)
  * for the whole request.
  */
-int runner_answers(void *h, enum runner_op op, const struct runner_bytes *in,
+int runner_answers(void *h, enum engine_op op, const struct engine_span *in,
 		   size_t n, long *values, unsigned char *ids);
 
 /* is_match on each of in[0..n) in one request: hit[i] 0 or 1.  As
  * runner_answers(). */
-int runner_is_match_each(void *h, const struct runner_bytes *in, size_t n,
+int runner_is_match_each(void *h, const struct engine_span *in, size_t n,
 			 unsigned char *hit);
 
 /*
@@ -223,7 +177,7 @@ int runner_is_match_each(void *h, const struct runner_bytes *in, size_t n,
  * whose op does more than the regex (a rewrite, a map) is verified.  0,
  * or a negative enum engine_status with why filled.
  */
-int runner_work_values(const struct runner_work *w, long *values, char *why,
+int runner_work_values(const struct engine_work *w, long *values, char *why,
 		       size_t size);
 
 /* The version the runner reports ("1.19.8"), asked once; "unknown" when
@@ -234,17 +188,11 @@ const char *runner_version(const struct runner_def *def);
  * A copy of w (its arrays, not the bytes they point to, which must
  * outlive h) kept in handle h, which must be one of w->sets or, when w
  * has no set, any handle of the same runner; freed with h.  Returns the
- * job runner_sample() takes, or NULL out of memory.
+ * job (engine.h's work_new hook: its sample() is timed by the runner of
+ * the calling process, which compiles the job's sets first), or NULL out
+ * of memory.
  */
-void *runner_add_work(void *h, const struct runner_work *w);
-
-/*
- * One sample of a job of runner_add_work(), timed by the runner of this
- * process (compiling its sets there first).  0, or a negative enum
- * engine_status (STATUS_CRASHED: the runner died) with why filled.
- */
-int runner_sample(void *job, const struct runner_timing *t,
-		  struct runner_sample *s, char *why, size_t size);
+struct engine_job *runner_add_work(void *h, const struct engine_work *w);
 
 /*
  * A suite's own requests (its protocol on this framing, in
@@ -307,17 +255,6 @@ int runner_read_values(struct runner_msg *m, size_t n, long *values);
  */
 void *runner_add_request(void *h, const struct runner_msg *req);
 
-/*
- * engine.h's answers and work_new hooks of every runner engine
- * (RUNNER_OPS): runner_answers() and runner_add_work() in engine.h's
- * terms.  A job of runner_add_work() or runner_add_request() is a
- * struct engine_job (its sample(): runner_sample()).
- */
-int runner_engine_answers(void *h, enum engine_op op,
-			  const struct engine_span *in, size_t n, long *values,
-			  unsigned char *ids);
-struct engine_job *runner_work_new(void *h, const struct engine_work *w);
-
 /* Free h's set or world in this process's runner now (what it holds
  * there), keeping the handle: a later use compiles it again. */
 void runner_unload(void *h);
@@ -329,7 +266,8 @@ void runner_unload(void *h);
  *
  *	static const struct runner_def py_def = {...};
  *	RUNNER_ADAPTER(py, py_def)
- *	const struct engine engine_py = {.name = ..., RUNNER_OPS(py)};
+ *	const struct engine engine_py = {.name = ...,
+ *		.caps = RUNNER_CAPS | CAP_LAZY | ..., RUNNER_OPS(py)};
  */
 #define RUNNER_ADAPTER(PREFIX, DEF)                                         \
 	static const char *PREFIX##_version(void)                           \
@@ -343,11 +281,14 @@ void runner_unload(void *h);
 		return runner_compile(&(DEF), pats, n, flags, out, err);    \
 	}
 
+/* What every runner is (engines/pattern.h). */
+#define RUNNER_CAPS (CAP_SET_IN_ORDER | CAP_REQUESTS)
+
 #define RUNNER_OPS(PREFIX)                                                  \
 	.kind = ENGINE_RUNNER, .version = PREFIX##_version,                 \
 	.compile = PREFIX##_compile, .is_match = runner_is_match,           \
 	.count = runner_count, .match_ids = runner_match_ids,               \
-	.free = runner_free, .answers = runner_engine_answers,              \
-	.work_new = runner_work_new
+	.free = runner_free, .answers = runner_answers,                     \
+	.work_new = runner_add_work, .work_values = runner_work_values
 
 #endif

@@ -22,7 +22,7 @@ const struct engine engine_v8 = {
 	.name = "v8",
 	.library = "v8",
 	.desc = "JavaScript RegExp in node (runner: engines/runners/node)",
-	.caps = CAP_START_OF_MATCH | CAP_BACKREF | CAP_LOOKAROUND | CAP_LAZY |
+	.caps = RUNNER_CAPS | CAP_START_OF_MATCH | CAP_BACKREF | CAP_LOOKAROUND | CAP_LAZY |
 		CAP_NONCAPTURE | CAP_PERL_CLASSES | CAP_NUL_PATTERN |
 		CAP_UTF8 | CAP_COUNTED_REP | CAP_WORD_BOUNDARY |
 		CAP_EMPTY_MATCH,

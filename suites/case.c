@@ -7,7 +7,6 @@
 #include "corpora/digest.h"
 #include "corpora/file.h"
 #include "harness/interrupt.h"
-#include "engines/runner.h"
 #include "harness/isolate.h"
 
 #include <stddef.h>
@@ -1086,6 +1085,8 @@ int case_bench_job(struct bench *b, struct engine_job *job)
 		return -1;
 	b->self_time = job_self_time;
 	b->self_arg = job;
+	b->retain = NULL; /* the job measures its own heap, not this process's */
+	b->release = NULL;
 	return 0;
 }
 
@@ -1095,9 +1096,4 @@ int case_bench_work(struct bench *b, const struct engine *e, void *h,
 	if (e == NULL || e->work_new == NULL)
 		return 0;
 	return case_bench_job(b, e->work_new(h, w));
-}
-
-int case_runner_bench(struct bench *b, void *h, const struct runner_work *w)
-{
-	return case_bench_job(b, runner_add_work(h, w));
 }

@@ -301,11 +301,6 @@ int case_bench_work(struct bench *b, const struct engine *e, void *h,
  * runner_add_request()); NULL (out of memory) is -1. */
 int case_bench_job(struct bench *b, struct engine_job *job);
 
-/* Not yet on case_bench_work (payload, fqdn): b timed by the runner on
- * work w, a copy kept in handle h.  0, or -1 out of memory. */
-struct runner_work;
-int case_runner_bench(struct bench *b, void *h, const struct runner_work *w);
-
 /*
  * Step 3 for any items (suites not yet on the pipeline call it too): the
  * answers verification needs, computed by isolate_run() in forked

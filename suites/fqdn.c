@@ -54,7 +54,6 @@
 #include "corpora/fqdn_policy.h"
 #include "harness/interrupt.h"
 #include "harness/parse.h"
-#include "engines/runner.h"
 #include "suites/case.h"
 #include "suites/cycle.h"
 #include "corpora/rng.h"
@@ -101,10 +100,10 @@ struct fqdn_case {
 	struct fqdn_built kept;   /* held between retain and release */
 	void *kept_h;
 	struct fqdn_op op[PH_COUNT];
-	/* on a runner engine: every query as it is, in set order (the
-	   runner's op rewrites it), and the name set (engines/runner.h);
-	   NULL until the runner is first asked */
-	struct runner_bytes *rin, *rnames;
+	/* on an engine that times itself: every query as it is, in set
+	   order (its op rewrites it), and the name set, as its works name
+	   them (work_inputs); NULL until first asked */
+	struct engine_span *win, *wnames;
 };
 
 /* What the command line chose (suites/options.h fills it). */
@@ -553,8 +552,8 @@ static void size_release(struct fqdn_size *z)
 	case_table_release(&z->table); /* the compiled regexes */
 	for (size_t i = 0; i < z->ncases; i++) {
 		free(z->cases[i].buf);
-		free(z->cases[i].rin);
-		free(z->cases[i].rnames);
+		free(z->cases[i].win);
+		free(z->cases[i].wnames);
 	}
 	free(z->cases);
 	if (z->at != NULL)
@@ -824,8 +823,6 @@ static int compile_failure(struct fqdn_case *c, int rc,
 	return limit ? ENGINE_ERR_UNSUPPORTED : rc;
 }
 
-static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c);
-
 /*
  * The case's regex on its engine: no handle for a map strategy without a
  * matchPattern, nor for the trie (built with its size).
@@ -841,27 +838,24 @@ static int fqdn_compile(void *arg, const struct case_item *c, void **h,
 	*h = NULL;
 	if (!case_has_engine(fc))
 		return 0;
-	if (fc->e->kind == ENGINE_RUNNER && fc->built->nre == 0)
+	if (engine_self_timed(fc->e) && fc->built->nre == 0)
 		rc = fc->e->compile(NULL, 0, 0, h, &err); /* the map alone */
 	else
 		rc = case_compile(fc, fc->built, h, &err);
-	if (rc == 0 && fc->e->kind == ENGINE_RUNNER &&
-	    runner_inputs(arg, fc) != 0) /* what it is asked, built once */
-		rc = ENGINE_ERR_NOMEM;
 	return rc == 0 ? 0 : compile_failure(fc, rc, &err, why, size);
 }
 
-static int runner_answer(const struct fqdn_size *z, struct fqdn_case *c,
-			 void *h, unsigned char *out);
+static int work_answer(const struct fqdn_size *z, struct fqdn_case *c,
+		       void *h, unsigned char *out);
 
 static int fqdn_case_answer(void *arg, const struct case_item *c, void *out)
 {
 	const struct fqdn_size *z = arg;
 	struct fqdn_case *fc = c->arg;
 
-	if (fc->e != NULL && fc->e->kind == ENGINE_RUNNER) {
-		z->at[fc - z->cases] = 0; /* the request is all of them */
-		return runner_answer(z, fc, c->h, out);
+	if (fc->e != NULL && fc->e->work_values != NULL) {
+		z->at[fc - z->cases] = 0; /* the work is all of them */
+		return work_answer(z, fc, c->h, out);
 	}
 	return fqdn_answer(fc->s, fc->built, fc->e, c->h, z->sets, FQDN_NSETS,
 			   fc->buf, out, &z->at[fc - z->cases]);
@@ -940,63 +934,65 @@ static void case_warm(struct fqdn_case *c)
 }
 
 /*
- * What a runner needs to verify and time case c's match phases: every
- * query as it is, in set order (the runner's op rewrites it, looks it up
- * in the name set, then asks the regex, as Cilium's proxy lowercases,
- * then its map, then regexp.MatchString), and the name set.  Built once
- * per case.  0, or -1 out of memory.
+ * What an engine that times itself is asked in case c's match phases:
+ * every query as it is, in set order (the engine's op rewrites it, looks
+ * it up in the name set, then asks the regex, as Cilium's proxy
+ * lowercases, then its map, then regexp.MatchString), and the name set.
+ * Built once per case.  0, or -1 out of memory.
  */
-static int runner_inputs(const struct fqdn_size *z, struct fqdn_case *c)
+static int work_inputs(const struct fqdn_size *z, struct fqdn_case *c)
 {
 	const struct strset *names = &c->built->names;
 
-	if (c->rin != NULL)
+	if (c->win != NULL)
 		return 0;
-	if (c->rnames == NULL)
-		c->rnames = calloc(names->n ? names->n : 1, sizeof(*c->rnames));
-	if (c->rnames == NULL || fqdn_queries_all(z, &c->rin) != 0)
+	if (c->wnames == NULL)
+		c->wnames = calloc(names->n ? names->n : 1, sizeof(*c->wnames));
+	if (c->wnames == NULL || fqdn_queries_all(z, &c->win) != 0)
 		return -1;
 	for (size_t i = 0; i < names->n; i++)
-		c->rnames[i].p = strset_key(names, i, &c->rnames[i].len);
+		c->wnames[i].p = strset_key(names, i, &c->wnames[i].len);
 	return 0;
 }
 
 /*
- * The work of case c (compiled as h) on n queries from `in`: the
- * strategy's op, one query per op, each rewritten by the runner as the
- * strategy rewrites it (engines/runner.h, 'W').  _ALL asks every regex
- * (match_ids), the others stop at the first that matches (is_match).
+ * The work of case c (compiled as *h) on n queries from `in`: the
+ * strategy's op, one query per op, each rewritten as the strategy
+ * rewrites it (suites/fqdn_runner.h), looked up in the name set first.
+ * _ALL asks every regex (match_ids), the others stop at the first that
+ * matches (is_match).
  */
-static struct runner_work runner_queries(const struct fqdn_case *c,
-					 void *const *h,
-					 const struct runner_bytes *in,
-					 size_t n)
+static struct engine_work query_work(const struct fqdn_case *c,
+				     void *const *h,
+				     const struct engine_span *in, size_t n)
 {
-	enum runner_op op = c->s->op == FQDN_OP_ALL ? RUNNER_OP_MATCH_IDS
-						    : RUNNER_OP_IS_MATCH;
+	enum engine_op op = c->s->op == FQDN_OP_ALL ? ENGINE_OP_MATCH_IDS
+						    : ENGINE_OP_IS_MATCH;
 
-	return (struct runner_work){op, 1, h, 1, c->rnames,
-				    c->built->names.n, in, n,
-				    fqdn_runner_rewrite(c->s)};
+	return (struct engine_work){.op = op, .each = 1, .sets = h, .nsets = 1,
+				    .inputs = in, .ninputs = n,
+				    .names = c->wnames,
+				    .nnames = c->built->names.n,
+				    .rewrite = fqdn_runner_rewrite(c->s)};
 }
 
 /*
- * A runner's verdicts: its timed op's values on every query, in one
- * request ('W' then 'V', engines/runner.h), so the rewrite, the name set
- * and the regex verified are the ones timed.
+ * The verdicts of an engine that computes a work's values itself: its
+ * timed op's values on every query, in one call, so the rewrite, the
+ * name set and the regex verified are the ones timed.
  */
-static int runner_answer(const struct fqdn_size *z, struct fqdn_case *c,
-			 void *h, unsigned char *out)
+static int work_answer(const struct fqdn_size *z, struct fqdn_case *c,
+		       void *h, unsigned char *out)
 {
 	size_t total = fqdn_total(z->sets, FQDN_NSETS);
 	long *v = malloc((total ? total : 1) * sizeof(*v));
-	struct runner_work w;
+	struct engine_work w;
 	char why[256];
-	int rc = v == NULL || runner_inputs(z, c) != 0 ? ENGINE_ERR_NOMEM : 0;
+	int rc = v == NULL || work_inputs(z, c) != 0 ? ENGINE_ERR_NOMEM : 0;
 
 	if (rc == 0) {
-		w = runner_queries(c, &h, c->rin, total);
-		rc = runner_work_values(&w, v, why, sizeof(why));
+		w = query_work(c, &h, c->win, total);
+		rc = engine_work_values(c->e, &w, v, why, sizeof(why));
 		if (rc != 0)
 			fprintf(stderr, "rxbench: %s\n", why);
 	}
@@ -1006,24 +1002,28 @@ static int runner_answer(const struct fqdn_size *z, struct fqdn_case *c,
 	return rc;
 }
 
-/* b timed by op->c's runner: the compile op, or a query set's. */
-static int runner_fill(const struct fqdn_size *z, struct fqdn_op *op,
-		       struct bench *b)
+/*
+ * What op times, as data (case_bench_work): the compile phases compile
+ * the regexes again, a query set's phase asks each of its queries.  An
+ * engine the harness's clock times needs none of it.
+ */
+static int work_fill(const struct fqdn_size *z, struct fqdn_op *op,
+		     struct bench *b)
 {
 	struct fqdn_case *c = op->c;
-	static const struct runner_bytes none = {"", 0};
-	struct runner_work w = {RUNNER_OP_COMPILE, 0, &c->h, 1, NULL, 0,
-				&none, 1, FQDN_RUNNER_REWRITE_NONE};
+	static const struct engine_span none = {"", 0};
+	struct engine_work w = {.op = ENGINE_OP_COMPILE, .sets = &c->h,
+				.nsets = 1, .inputs = &none, .ninputs = 1};
 	size_t k = (size_t)(op->phase - PH_MATCH_FIRST);
 
+	if (c->e == NULL || !engine_self_timed(c->e))
+		return 0;
 	if (op->phase >= PH_MATCH_FIRST) {
-		if (runner_inputs(z, c) != 0)
+		if (work_inputs(z, c) != 0)
 			return -1;
-		w = runner_queries(c, &c->h, c->rin + z->off[k], z->q[k].n);
+		w = query_work(c, &c->h, c->win + z->off[k], z->q[k].n);
 	}
-	b->retain = NULL; /* the runner's heap is not this process's */
-	b->release = NULL;
-	return case_runner_bench(b, c->h, &w);
+	return case_bench_work(b, c->e, c->h, &w);
 }
 
 /* Phase op->phase of a verified case (b->arg is op); its note first. */
@@ -1047,9 +1047,7 @@ static int fqdn_bench(void *arg, struct case_item *c, const void *answer,
 		b->extra[b->nextra++] = (struct bench_metric){
 			"allowed", BETTER_EXACT,
 			(double)fqdn_answer_allowed(z, answer, FQDN_Q_COUNT)};
-	if (fc->e != NULL && fc->e->kind == ENGINE_RUNNER)
-		return runner_fill(z, op, b);
-	return 0;
+	return work_fill(z, op, b);
 }
 
 static void fqdn_release(void *arg, struct case_item *c)

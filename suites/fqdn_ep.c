@@ -306,7 +306,7 @@ static long runner_unit(const struct fqdn_ep_world *w,
 	size_t len;
 	char *key = rules_key(p, &len);
 	struct fqdn_built b = {0};
-	struct runner_bytes *re = NULL, *names = NULL;
+	struct engine_span *re = NULL, *names = NULL;
 	uint32_t u = (uint32_t)seen->n;
 	long rc = ENGINE_ERR_NOMEM;
 
@@ -326,7 +326,7 @@ static long runner_unit(const struct fqdn_ep_world *w,
 	if (re == NULL || names == NULL)
 		goto out;
 	for (size_t i = 0; i < b.nre; i++)
-		re[i] = (struct runner_bytes){b.re[i], b.relen[i]};
+		re[i] = (struct engine_span){b.re[i], b.relen[i]};
 	for (size_t i = 0; i < b.names.n; i++)
 		names[i].p = strset_key(&b.names, i, &names[i].len);
 	if (fqdn_runner_desc_unit(rw, &(struct fqdn_runner_unit){
@@ -396,7 +396,7 @@ static int runner_build(struct fqdn_ep_world *w, struct engine_error *err)
 
 int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, unsigned rewrite,
 			   const uint32_t *ep,
-			   const struct runner_bytes *q, size_t n,
+			   const struct engine_span *q, size_t n,
 			   unsigned char *out)
 {
 	return fqdn_runner_ep_answers(w->runner, rewrite, ep, q, n, out);
@@ -409,7 +409,7 @@ int fqdn_ep_build(struct fqdn_ep_world *w, const struct fqdn_strategy *s,
 	*w = (struct fqdn_ep_world){.s = s, .e = e, .base = base, .n = n,
 				    .round = (n + 19) / 20 * 20};
 	w->heap_nocache = -1;
-	if (e != NULL && e->kind == ENGINE_RUNNER)
+	if (e != NULL && (e->caps & CAP_REQUESTS)) /* built where it times */
 		return runner_build(w, err);
 	if (world_tables(w) != 0)
 		return ENGINE_ERR_NOMEM;

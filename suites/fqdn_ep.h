@@ -110,7 +110,7 @@ int fqdn_ep_decide(const struct fqdn_ep_world *w, size_t ep, const char *q,
  */
 int fqdn_ep_runner_answers(const struct fqdn_ep_world *w, unsigned rewrite,
 			   const uint32_t *ep,
-			   const struct runner_bytes *q, size_t n,
+			   const struct engine_span *q, size_t n,
 			   unsigned char *out);
 
 /*

@@ -47,9 +47,9 @@ struct fqdn_ep_case {
 	struct fqdn_ep_op op[PH_COUNT];
 	/* on a runner: every query as it is (the runner's op rewrites it)
 	   with its endpoint, and the endpoints policy-update takes in turn */
-	struct runner_bytes *rin;
+	struct engine_span *rin;
 	uint32_t *rep;
-	struct runner_bytes *upd_in;
+	struct engine_span *upd_in;
 	uint32_t *upd_ep;
 };
 

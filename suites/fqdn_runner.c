@@ -20,9 +20,9 @@ struct fqdn_runner_desc {
 	uint32_t nunits;
 	struct runner_msg units;   /* the units, coded */
 	uint32_t *unit_of;         /* n * ngen * nsel */
-	struct runner_bytes *ref;  /* the reference's regexes, copies */
+	struct engine_span *ref;  /* the reference's regexes, copies */
 	size_t nref;
-	struct runner_bytes *refnames; /* and names */
+	struct engine_span *refnames; /* and names */
 	size_t nrefnames;
 };
 
@@ -58,8 +58,8 @@ void fqdn_runner_desc_free(struct fqdn_runner_desc *d)
 }
 
 /* Copies of b[0..n) into *out; 0 or -1. */
-static int bytes_copy(const struct runner_bytes *b, size_t n,
-		      struct runner_bytes **out)
+static int bytes_copy(const struct engine_span *b, size_t n,
+		      struct engine_span **out)
 {
 	*out = calloc(n ? n : 1, sizeof(**out));
 	for (size_t i = 0; *out != NULL && i < n; i++) {
@@ -67,14 +67,14 @@ static int bytes_copy(const struct runner_bytes *b, size_t n,
 		if (p == NULL)
 			return -1;
 		memcpy(p, b[i].p, b[i].len);
-		(*out)[i] = (struct runner_bytes){p, b[i].len};
+		(*out)[i] = (struct engine_span){p, b[i].len};
 	}
 	return *out == NULL ? -1 : 0;
 }
 
 /* Bytes a and b have in common at the start. */
-static size_t common_prefix(const struct runner_bytes *a,
-			    const struct runner_bytes *b)
+static size_t common_prefix(const struct engine_span *a,
+			    const struct engine_span *b)
 {
 	size_t i = 0, n = a->len < b->len ? a->len : b->len;
 
@@ -178,7 +178,7 @@ int fqdn_runner_ep_build(const struct fqdn_runner_desc *d, void *any,
 }
 
 /* u32 n, n x (u32 endpoint, bytes input): 'Q' and 'X'. */
-static void ep_queries_msg(const uint32_t *eps, const struct runner_bytes *in,
+static void ep_queries_msg(const uint32_t *eps, const struct engine_span *in,
 			   size_t n, struct runner_msg *m)
 {
 	runner_msg_u32(m, (uint32_t)n);
@@ -189,7 +189,7 @@ static void ep_queries_msg(const uint32_t *eps, const struct runner_bytes *in,
 }
 
 int fqdn_runner_ep_answers(void *world, unsigned rewrite, const uint32_t *eps,
-			   const struct runner_bytes *in, size_t n,
+			   const struct engine_span *in, size_t n,
 			   unsigned char *out)
 {
 	struct runner_msg m = {0};
@@ -215,7 +215,7 @@ int fqdn_runner_ep_answers(void *world, unsigned rewrite, const uint32_t *eps,
 
 void *fqdn_runner_ep_add_work(void *world, enum fqdn_runner_ep_op op,
 			      unsigned rewrite, const uint32_t *eps,
-			      const struct runner_bytes *in, size_t n)
+			      const struct engine_span *in, size_t n)
 {
 	struct runner_msg m = {0};
 	void *job;

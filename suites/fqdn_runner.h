@@ -69,10 +69,10 @@
 #include "engines/runner.h"
 #include "suites/fqdn_strategies.h"
 
-/* What a work's op does to its input first ('W' flags bits 1 and 2:
- * enum runner_rewrite's bits of this suite). */
+/* What a work's op does to its input first (struct engine_work's
+ * rewrite, 'W' flags bits 1 and 2: this suite's). */
 enum fqdn_runner_rewrite {
-	FQDN_RUNNER_REWRITE_NONE = RUNNER_REWRITE_NONE,
+	FQDN_RUNNER_REWRITE_NONE = 0,
 	FQDN_RUNNER_REWRITE_FQDN = 1u << 1,    /* lower case, a trailing dot */
 	FQDN_RUNNER_REWRITE_REVERSE = 1u << 2, /* then reversed (with _FQDN) */
 };
@@ -100,9 +100,9 @@ enum fqdn_runner_ep_op {
  * runner's message); *world is then NULL.
  */
 struct fqdn_runner_unit {
-	const struct runner_bytes *re;
+	const struct engine_span *re;
 	size_t nre;
-	const struct runner_bytes *names;
+	const struct engine_span *names;
 	size_t nnames;
 };
 
@@ -130,7 +130,7 @@ int fqdn_runner_ep_build(const struct fqdn_runner_desc *d, void *any,
  * request ('Q'), each rewritten first as `rewrite` (enum
  * fqdn_runner_rewrite) says.  0, or a negative enum engine_status. */
 int fqdn_runner_ep_answers(void *world, unsigned rewrite, const uint32_t *eps,
-			   const struct runner_bytes *in, size_t n,
+			   const struct engine_span *in, size_t n,
 			   unsigned char *out);
 
 /*
@@ -142,6 +142,6 @@ int fqdn_runner_ep_answers(void *world, unsigned rewrite, const uint32_t *eps,
  */
 void *fqdn_runner_ep_add_work(void *world, enum fqdn_runner_ep_op op,
 			      unsigned rewrite, const uint32_t *eps,
-			      const struct runner_bytes *in, size_t n);
+			      const struct engine_span *in, size_t n);
 
 #endif

@@ -59,7 +59,7 @@ void fqdn_size_explain(void *arg, const struct case_item *c, const void *got,
  * runner's op rewrites it); nothing when *rin is there.  0, or -1 out of
  * memory.
  */
-int fqdn_queries_all(const struct fqdn_size *z, struct runner_bytes **rin)
+int fqdn_queries_all(const struct fqdn_size *z, struct engine_span **rin)
 {
 	size_t total = fqdn_total(z->sets, FQDN_NSETS), j = 0;
 
@@ -70,7 +70,7 @@ int fqdn_queries_all(const struct fqdn_size *z, struct runner_bytes **rin)
 		return -1;
 	for (size_t k = 0; k < FQDN_NSETS; k++)
 		for (size_t i = 0; i < z->q[k].n; i++)
-			(*rin)[j++] = (struct runner_bytes){z->q[k].name[i],
+			(*rin)[j++] = (struct engine_span){z->q[k].name[i],
 							    z->q[k].len[i]};
 	return 0;
 }

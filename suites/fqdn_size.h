@@ -79,7 +79,7 @@ void fqdn_size_explain(void *arg, const struct case_item *c, const void *got,
  * runner's op rewrites it); nothing when *rin is there.  0, or -1 out of
  * memory.
  */
-int fqdn_queries_all(const struct fqdn_size *z, struct runner_bytes **rin);
+int fqdn_queries_all(const struct fqdn_size *z, struct engine_span **rin);
 
 /* The longest query of z's sets. */
 size_t fqdn_size_maxq(const struct fqdn_size *z);

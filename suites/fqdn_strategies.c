@@ -811,15 +811,15 @@ static int each_compile(const struct fqdn_built *b, const struct engine *e,
 }
 
 /*
- * FQDN_OP_FIRST and _ALL on an in-process engine: a handle per regex.  A
- * runner's set is those regexes compiled each alone already, asked in
- * order (engines/runner.h: is_match stops at the first that matches,
- * match_ids asks them all), so it is one handle there.
+ * FQDN_OP_FIRST and _ALL: a handle per regex, unless the engine's set is
+ * those regexes compiled each alone already, asked in order
+ * (CAP_SET_IN_ORDER: is_match stops at the first that matches, match_ids
+ * asks them all), when it is one handle.
  */
 static int each_alone(const struct fqdn_strategy *s, const struct engine *e)
 {
 	return (s->op == FQDN_OP_FIRST || s->op == FQDN_OP_ALL) &&
-	       e->kind != ENGINE_RUNNER;
+	       !(e->caps & CAP_SET_IN_ORDER);
 }
 
 int fqdn_regex_compile(const struct fqdn_strategy *s, const struct fqdn_built *b,
