@@ -33,7 +33,9 @@ long_bytes=$((long_mib << 20))
 # used: PCRE2's JIT reserves a 1 MiB stack per pattern, ASan terabytes.
 # It starts once per rxbench run, so it imports only os, signal and sys
 # (-S: no site; subprocess doubled its start): fork, exec, and wait4 for
-# the child's own rusage.
+# the child's own rusage.  --batch FILE PREFIX runs FILE's command lines
+# (one a line, arguments split by tabs) one after the other, each bound
+# alike, the Nth with PREFIX.N.out, .err and .rc: one start for many.
 limit_mb=2048
 sanitized=0
 if grep -qa __asan_init "$real"; then
@@ -43,26 +45,41 @@ fi
 cat >"$tmp/rxbench" <<EOF
 #!$py -S
 import os, signal, sys
-pid = os.fork()
-if pid == 0:
-    try:
-        os.execv("$real", ["$real"] + sys.argv[1:])
-    finally:
-        os._exit(127)
+child = [0, False]  # pid, killed for its time
 def too_long(sig, frame):
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    print("rxbench: still running after 300 s: killed", file=sys.stderr)
-    os._exit(124)
+    os.kill(child[0], signal.SIGKILL)
+    child[1] = True
 signal.signal(signal.SIGALRM, too_long)
-signal.alarm(300)
-_, status, usage = os.wait4(pid, 0)
-signal.alarm(0)
-peak = usage.ru_maxrss // 1024
-if peak > $limit_mb:
-    print("rxbench: peak RSS %d MiB, over the %d MiB bound" % (peak, $limit_mb), file=sys.stderr)
-    sys.exit(125)
-sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+def bounded(args, out, err):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.dup2(out, 1)
+            os.dup2(err, 2)
+            os.execv("$real", ["$real"] + args)
+        finally:
+            os._exit(127)
+    child[:] = [pid, False]
+    signal.alarm(300)
+    _, status, usage = os.wait4(pid, 0)
+    signal.alarm(0)
+    if child[1]:
+        os.write(err, b"rxbench: still running after 300 s: killed\\n")
+        return 124
+    peak = usage.ru_maxrss // 1024
+    if peak > $limit_mb:
+        os.write(err, b"rxbench: peak RSS %d MiB, over the %d MiB bound\\n" % (peak, $limit_mb))
+        return 125
+    return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+if sys.argv[1:2] != ["--batch"]:
+    sys.exit(bounded(sys.argv[1:], 1, 2))
+for n, line in enumerate(open(sys.argv[2]).read().splitlines()):
+    out = os.open("%s.%d.out" % (sys.argv[3], n), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    err = os.open("%s.%d.err" % (sys.argv[3], n), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    rc = bounded(line.split("\t"), out, err)
+    os.close(out)
+    os.close(err)
+    open("%s.%d.rc" % (sys.argv[3], n), "w").write("%d\n" % rc)
 EOF
 chmod +x "$tmp/rxbench"
 rx=$tmp/rxbench
@@ -299,19 +316,30 @@ section numbers
 # every numeric option: negative, zero (where it means nothing), overflow,
 # hex, junk and empty are refused with a message quoting the value
 big=99999999999999999999
-numbers() { # numbers SUITE OPTION VALUE...
+: >"$tmp/numbers.tsv"
+numbers() { # numbers SUITE OPTION VALUE...: queued for numbers_check
 	local suite=$1 opt=$2; shift 2
 	for v in "$@"; do
-		"$rx" run $suite --$opt="$v" >"$tmp/out" 2>"$tmp/err"
-		local got=$?
-		if [ $got -ne 2 ] || ! grep -qF -- "--$opt" "$tmp/err" ||
-			! grep -qF -- "$v" "$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
-			echo "FAIL: run $suite --$opt=$v -> exit $got:"; head -3 "$tmp/err"
+		printf 'run\t%s\t--%s=%s\n' "$suite" "$opt" "$v" >>"$tmp/numbers.tsv"
+	done
+}
+# every queued run through one wrapper (--batch), then its checks: exit
+# 2 and one line naming the option and quoting the value
+numbers_check() {
+	local n=0 cmd suite arg opt v got
+	"$rx" --batch "$tmp/numbers.tsv" "$tmp/num"
+	while IFS=$'\t' read -r cmd suite arg; do
+		opt=${arg%%=*} v=${arg#*=}
+		got=$(cat "$tmp/num.$n.rc")
+		if [ "$got" -ne 2 ] || ! grep -qF -- "$opt" "$tmp/num.$n.err" ||
+			! grep -qF -- "$v" "$tmp/num.$n.err" || [ "$(wc -l <"$tmp/num.$n.err")" -ne 1 ]; then
+			echo "FAIL: run $suite $arg -> exit $got:"; head -3 "$tmp/num.$n.err"
 			fail=$((fail + 1))
 		else
 			pass=$((pass + 1))
 		fi
-	done
+		n=$((n + 1))
+	done <"$tmp/numbers.tsv"
 }
 numbers scan benchtime -1s 0s 0x -5x ${big}x 1e999s 1e-300s 0x1s 1.5x abc nan inf ''
 numbers scan count -1 0 $big 1.5 abc ''
@@ -324,6 +352,7 @@ numbers payload sizes -1 0 $big abc
 numbers payload packets -1 0 $big abc ''
 numbers payload match-rate -1% 101% 1e999 0x0.1 abc nan inf ''
 numbers payload link -1 0 1e999 0x10 abc inf ''
+numbers_check
 for v in -5% 1e999 0x5% abc nan inf ''; do
 	expect 2 "--threshold=$v: use a number between 0 and 1000%" -- compare "$old" "$old" --threshold="$v"
 done
