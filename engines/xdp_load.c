@@ -271,9 +271,12 @@ int xdp_prog_open(const struct xdp_spec *spec, struct xdp_prog **out,
 		  char *why, size_t size)
 {
 	char *log = calloc(1, LOG_SIZE);
+	/* level 0: no log on success (a level-1 log of a big program would
+	   fill the buffer, ENOSPC before 6.4); on a failure libbpf loads
+	   again at level 1 into this buffer */
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "rxb_xdp",
 		    .kernel_log_buf = log, .kernel_log_size = LOG_SIZE,
-		    .kernel_log_level = 1);
+		    .kernel_log_level = 0);
 	struct bpf_object *obj = NULL;
 	int rc = -1;
 
