@@ -23,6 +23,7 @@ extern const struct engine engine_rust_regex;
 extern const struct engine engine_go;
 extern const struct engine engine_python_re;
 extern const struct engine engine_v8;
+extern const struct engine engine_xdp;
 extern const struct engine engine_noop;
 extern const struct engine engine_crash;
 extern const struct engine engine_hang;
@@ -60,6 +61,9 @@ const struct engine *const engine_table[] = {
 #endif
 #ifdef RXB_HAVE_V8
 	&engine_v8,
+#endif
+#ifdef RXB_HAVE_XDP
+	&engine_xdp,
 #endif
 	&engine_noop,
 	&engine_crash,
@@ -105,6 +109,10 @@ const struct engine_missing engine_missing[] = {
 #endif
 #ifndef RXB_HAVE_V8
 	{"v8", "node not found when configured (install nodejs)"},
+#endif
+#ifndef RXB_HAVE_XDP
+	{"xdp", "clang's BPF target or libbpf not found when configured "
+		"(install clang libbpf-dev)"},
 #endif
 	{NULL, NULL},
 };

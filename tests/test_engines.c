@@ -96,6 +96,18 @@ static void check_ids(const struct engine *e, const struct engine_case *c,
 }
 
 /*
+ * What the xdp engine refuses that no capability bit names (issue 25):
+ * its DFA has no multiline ^ and $, and its programs read payloads of at
+ * most 4096 bytes (XDP_RXB_MAX_PAYLOAD); the suites show both as
+ * unsupported rows.
+ */
+static int kernel_refuses(const struct engine *e, const struct engine_case *c)
+{
+	return strcmp(e->name, "xdp") == 0 &&
+	       ((c->flags & ENGINE_MULTILINE) || c->pad + c->hay.len > 4096);
+}
+
+/*
  * One case on one engine.  Returns 1 if it ran, 0 if skipped because the
  * engine lacks a capability the case needs (it is then never asked).
  */
@@ -107,7 +119,7 @@ static int run_case(const struct engine *e, const struct engine_case *c)
 	char *data;
 	int rc;
 
-	if ((e->caps & case_needs(c)) != case_needs(c))
+	if ((e->caps & case_needs(c)) != case_needs(c) || kernel_refuses(e, c))
 		return 0;
 	rc = e->compile(c->pats, c->npats, c->flags, &h, &err);
 	cr_expect_eq(rc, 0, "%s / %s: compile failed (%s): %s", e->name,

@@ -1,0 +1,641 @@
+/*
+ * xdp.c - the `xdp` engine: the payload suite's XDP programs
+ * (bpf/xdp_payload.bpf.c) run in the kernel with BPF_PROG_TEST_RUN, each
+ * packet a whole Ethernet frame around its payload (issue 25, phase 2).
+ *
+ * compile(pats, n): n == 0 loads the base program (parse to the payload,
+ * return the action); one plain literal the literal program; anything
+ * else the DFA program over xdp_dfa_build() (the reference's parser and
+ * NFA, `--engine-opt xdp.max_states=N`), twice: "any match" for is_match
+ * (stops at the first accepting state) and "every rule" for match_ids
+ * (walks the whole payload), so that each op is answered by the program
+ * that times it.  A pattern the DFA cannot express, a set past the cap,
+ * or a process bpf() refuses (the probe's one line) is
+ * ENGINE_ERR_UNSUPPORTED.
+ *
+ * is_match and match_ids run the program once on a frame around the data
+ * (engines/xdp_frame.h: IPv4, TCP) and read back its answer: the action
+ * it returned and the result it left in the per-CPU map (hit, rule ids).
+ * count is NULL: a DFA here says whether and which, not how often.
+ *
+ * Timing is the kernel's (work_new: a self-timed engine, as a runner is).
+ * BPF_PROG_TEST_RUN reports the mean of `repeat` runs of the program on
+ * one frame: ktime_get_ns() around the kernel's loop divided by repeat,
+ * rounded down to a whole ns.  That includes the program (parse, the
+ * copy of the payload with bpf_xdp_load_bytes, the search), its call and
+ * the loop's step; it excludes the syscall, the copy of the frame into
+ * the kernel and of the answer back, the driver and the NIC, and every
+ * cache miss on the packet's bytes after the first run (the same frame
+ * is run `repeat` times, hot in L1, where the user-space rows cycle
+ * through 4 MiB of packets).  floor-ns/op is the base program on the
+ * same frames: the kernel's cost of parsing to the payload.
+ *
+ * Build: RXB_HAVE_XDP (clang -target bpf and libbpf, cmake/xdp.cmake).
+ */
+#define _GNU_SOURCE
+#include "engines/engine.h"
+
+#include "engines/xdp_dfa.h"
+#include "engines/xdp_frame.h"
+#include "engines/xdp_load.h"
+#include "engines/xdp_probe.h"
+#include "suites/reference.h"
+
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+/* xdp.action: what a program returns on a hit (base: on every payload). */
+static const char *const xdp_actions[] = {"drop", "tx", "pass", NULL};
+static const unsigned xdp_action_codes[] = {XDP_DROP, XDP_TX, XDP_PASS};
+static uint64_t xdp_action = 0;
+static uint64_t xdp_max_states = XDP_DFA_DEFAULT_MAX_STATES;
+
+static const struct engine_option xdp_options[] = {
+	{"action", ENGINE_OPT_CHOICE, "drop",
+	 "the XDP action on a hit (base: on every payload); test_run sends "
+	 "nothing for tx", 0, 0, xdp_actions, NULL, &xdp_action},
+	{"max_states", ENGINE_OPT_COUNT, "4096",
+	 "DFA states of a set, all its DFAs together (the kernel's table: "
+	 "states x 1 KiB)", 1, XDP_DFA_DEFAULT_MAX_STATES, NULL, NULL,
+	 &xdp_max_states},
+	{NULL, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
+};
+
+/* The frames' headers: IPv4 and TCP without options. */
+static const struct xdp_frame_spec frame_spec = {0, 0, 0, 0, 0};
+
+struct xdp_job;
+
+struct xdp_set {
+	enum xdp_prog_kind kind;
+	size_t npat;
+	unsigned action;         /* the configured action's code */
+	struct xdp_prog *prog;   /* base, literal, or the DFA's "any" */
+	struct xdp_prog *all;    /* the DFA's "every rule": match_ids */
+	struct xdp_prog *base;   /* floors: loaded by the first work */
+	struct xdp_dfa dfa;
+	unsigned char *frame;    /* scratch for one frame */
+	size_t frame_cap;
+	struct xdp_job *jobs;    /* freed with the set */
+};
+
+static const char *xdp_version(void)
+{
+	static char v[160];
+	struct utsname u;
+
+	if (v[0] == '\0')
+		snprintf(v, sizeof(v), "libbpf %u.%u, kernel %s, timed in "
+			 "the kernel (BPF_PROG_TEST_RUN)",
+			 libbpf_major_version(), libbpf_minor_version(),
+			 uname(&u) == 0 ? u.release : "?");
+	return v;
+}
+
+/* A pattern the literal program searches as it is: 1 .. 64 bytes of no
+   metacharacter, compiled without a flag that changes a literal. */
+static int plain_literal(const struct engine_pattern *p, unsigned flags)
+{
+	if (p->len == 0 || p->len > XDP_RXB_MAX_NEEDLE ||
+	    (flags & (ENGINE_CASELESS | ENGINE_ANCHORED | ENGINE_UTF8)))
+		return 0;
+	for (size_t i = 0; i < p->len; i++)
+		if (strchr("\\^$.|?*+()[]{}#", p->re[i]) != NULL ||
+		    p->re[i] == '\0')
+			return 0;
+	return 1;
+}
+
+static void xdp_free(void *h);
+
+/*
+ * Each pattern through the reference's parser, which the DFA is built
+ * from: one it finds invalid is ENGINE_ERR_COMPILE (before bpf() is
+ * asked anything), one out of its reach ENGINE_ERR_UNSUPPORTED.  0, or
+ * the status with err filled.
+ */
+static int patterns_check(const struct engine_pattern *pats, size_t n,
+			  unsigned flags, struct engine_error *err)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct ref_regex *r = NULL;
+		char why[200];
+		int rc = ref_compile(pats[k].re, pats[k].len, flags, &r, why,
+				     sizeof(why));
+		ref_free(r);
+		if (rc == REF_OK)
+			continue;
+		rc = rc == REF_INVALID ? ENGINE_ERR_COMPILE
+		   : rc == REF_NOMEM ? ENGINE_ERR_NOMEM : ENGINE_ERR_UNSUPPORTED;
+		engine_error_set(err, rc, (long)k, -1, "pattern %zu (%.40s): %s",
+				 k, pats[k].re, why);
+		return rc;
+	}
+	return 0;
+}
+
+/* Load one program into *out; why filled on failure.  0, or -1. */
+static int load(struct xdp_set *s, enum xdp_prog_kind kind,
+		const struct engine_pattern *lit, int all,
+		struct xdp_prog **out, char *why, size_t size)
+{
+	struct xdp_spec spec = {kind, s->action, NULL, 0, NULL, all};
+
+	if (kind == XDP_PROG_LITERAL) {
+		spec.needle = lit->re;
+		spec.needle_len = lit->len;
+	}
+	if (kind == XDP_PROG_DFA)
+		spec.dfa = &s->dfa;
+	return xdp_prog_open(&spec, out, why, size);
+}
+
+/* The pattern a reason of xdp_dfa_build() blames, or -1 for the set. */
+static long blamed(const char *why, size_t n)
+{
+	long k;
+
+	if (strstr(why, "DFA") != NULL && n > 1)
+		return -1; /* the cap: the set as a whole */
+	if (sscanf(why, "pattern %ld", &k) == 1 && k >= 0 && (size_t)k < n)
+		return k;
+	return -1;
+}
+
+/* s->dfa from pats[0..n): 0, or -1 with err filled. */
+static int dfa_build(struct xdp_set *s, const struct engine_pattern *pats,
+		     size_t n, unsigned flags, struct engine_error *err)
+{
+	struct xdp_dfa_pattern *p = calloc(n, sizeof(*p));
+	char why[256];
+	int rc;
+
+	if (p == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++)
+		p[k] = (struct xdp_dfa_pattern){pats[k].re, pats[k].len, flags,
+						(uint32_t)k};
+	rc = xdp_dfa_build(&s->dfa, p, n, (uint32_t)xdp_max_states, why,
+			   sizeof(why));
+	free(p);
+	if (rc != 0)
+		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, blamed(why, n), -1,
+				 "%s", why);
+	return rc;
+}
+
+/*
+ * compile: n == 0 the base program, one plain literal the literal
+ * program, else the DFA's two programs.  Where bpf() is refused, the
+ * probe's reason; where the verifier refuses a program, its last lines.
+ */
+static int xdp_compile(const struct engine_pattern *pats, size_t n,
+		       unsigned flags, void **out, struct engine_error *err)
+{
+	struct xdp_set *s = calloc(1, sizeof(*s));
+	char why[256];
+	int rc = 0;
+
+	*out = NULL;
+	if (s == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+		return ENGINE_ERR_NOMEM;
+	}
+	s->npat = n;
+	s->action = xdp_action_codes[xdp_action < 3 ? xdp_action : 0];
+	s->frame_cap = xdp_frame_headers(&frame_spec) + XDP_RXB_MAX_PAYLOAD;
+	s->frame = malloc(s->frame_cap);
+	s->kind = n == 0 ? XDP_PROG_BASE
+		: n == 1 && plain_literal(&pats[0], flags) ? XDP_PROG_LITERAL
+							 : XDP_PROG_DFA;
+	if (s->frame == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+		rc = ENGINE_ERR_NOMEM;
+	} else if (s->kind == XDP_PROG_DFA &&
+		   (rc = patterns_check(pats, n, flags, err)) != 0) {
+		/* err filled */
+	} else if (n > XDP_RXB_MAX_IDS) {
+		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, -1, -1, "a set of "
+				 "%zu patterns: the program reports %u rule ids",
+				 n, XDP_RXB_MAX_IDS);
+		rc = ENGINE_ERR_UNSUPPORTED;
+	} else if (xdp_probe(why, sizeof(why)) != 0) {
+		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, -1, -1, "%s", why);
+		rc = ENGINE_ERR_UNSUPPORTED;
+	} else if (s->kind == XDP_PROG_DFA &&
+		   dfa_build(s, pats, n, flags, err) != 0) {
+		rc = err->status;
+	} else if (load(s, s->kind, pats, 0, &s->prog, why, sizeof(why)) ||
+		   (s->kind == XDP_PROG_DFA &&
+		    load(s, s->kind, pats, 1, &s->all, why, sizeof(why)))) {
+		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, -1, -1, "%s", why);
+		rc = ENGINE_ERR_UNSUPPORTED;
+	}
+	if (rc != 0) {
+		xdp_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+/*
+ * Run p once on a frame around data[0..len) into a: 0, or a negative
+ * status (the payload too long for the programs, a failed test run, or
+ * a parse that did not find the payload the frame holds).
+ */
+static int run_once(struct xdp_set *s, struct xdp_prog *p, const char *data,
+		    size_t len, struct xdp_answer *a)
+{
+	char why[160];
+	size_t flen;
+
+	if (len > XDP_RXB_MAX_PAYLOAD)
+		return ENGINE_ERR_UNSUPPORTED;
+	flen = xdp_frame_build(s->frame, s->frame_cap, &frame_spec, data, len);
+	if (flen == 0 || xdp_prog_run(p, s->frame, flen, 1, a, why,
+				      sizeof(why)) != 0)
+		return ENGINE_ERR_MATCH;
+	if (a->status != XDP_RXB_PAYLOAD || a->len != len)
+		return ENGINE_ERR_MATCH;
+	return 0;
+}
+
+/* The hit an answer says: the action when it tells (drop, tx), and the
+   result map's hit, which must agree.  1, 0, or ENGINE_ERR_MATCH. */
+static int answer_hit(const struct xdp_set *s, const struct xdp_answer *a)
+{
+	if (s->action == XDP_PASS)
+		return a->action == XDP_PASS ? a->hit : ENGINE_ERR_MATCH;
+	if (a->action == s->action && a->hit)
+		return 1;
+	if (a->action == XDP_PASS && !a->hit)
+		return 0;
+	return ENGINE_ERR_MATCH;
+}
+
+static int xdp_is_match(void *h, const char *data, size_t len)
+{
+	struct xdp_set *s = h;
+	struct xdp_answer a;
+	int rc;
+
+	if (s->kind == XDP_PROG_BASE)
+		return ENGINE_ERR_UNSUPPORTED; /* no pattern: no answer */
+	rc = run_once(s, s->prog, data, len, &a);
+	return rc != 0 ? rc : answer_hit(s, &a);
+}
+
+static long xdp_match_ids(void *h, const char *data, size_t len,
+			  unsigned char *ids)
+{
+	struct xdp_set *s = h;
+	struct xdp_answer a;
+	long hits = 0;
+	int rc;
+
+	if (s->kind == XDP_PROG_BASE)
+		return ENGINE_ERR_UNSUPPORTED;
+	rc = run_once(s, s->all != NULL ? s->all : s->prog, data, len, &a);
+	if (rc == 0)
+		rc = answer_hit(s, &a);
+	if (rc < 0)
+		return rc;
+	if (s->kind == XDP_PROG_LITERAL) {
+		ids[0] = (unsigned char)rc;
+		return rc;
+	}
+	for (size_t k = 0; k < s->npat; k++) {
+		ids[k] = (a.ids[k / 64] >> (k % 64)) & 1;
+		hits += ids[k];
+	}
+	/* the action and the ids must tell the same */
+	return (hits > 0) == (rc == 1) ? hits : ENGINE_ERR_MATCH;
+}
+
+static size_t xdp_size(void *h)
+{
+	const struct xdp_set *s = h;
+
+	if (s->kind != XDP_PROG_DFA)
+		return 0;
+	return (size_t)s->dfa.rows * 256 * sizeof(uint32_t) +
+	       (size_t)s->dfa.nstates * sizeof(struct xdp_rxb_accept);
+}
+
+/* ---- timing: a job per work ---- */
+
+/*
+ * Kernel ns one test run (one syscall, one frame, `repeat` runs) should
+ * last: RUN_NS_MAX, or a sixteenth of a short sample's budget (at least
+ * RUN_NS_MIN).  A test run with repeat > 1 costs the kernel some 0.5 ms
+ * of CPU outside its clock (it swaps the program into the XDP dispatcher
+ * before the loop and out after it, bpf_prog_change_xdp): a run of 2 ms
+ * keeps that to a fifth of the wall time a sample takes.  The timer's own
+ * cost (two ktime_get_ns) and the rounding down to a whole ns are then
+ * parts in a hundred thousand of the mean.  Each frame is one run, so a
+ * sample of --benchtime=1s covers some 500 frames.
+ */
+#define RUN_NS_MAX 2e6
+#define RUN_NS_MIN 2e4
+/* Frames the floor (the base program) is timed on, from the sample's
+   first: the parse to the payload barely depends on the payload. */
+#define FLOOR_FRAMES 16
+#define REPEAT_MAX 1000000u
+
+struct xdp_job {
+	struct engine_job base;
+	struct xdp_job *next;
+	struct xdp_set *owner;
+	struct xdp_prog *prog;     /* what the work's op runs */
+	unsigned char *frames;     /* ninputs frames, stride apart */
+	size_t *flen;
+	size_t nframes, stride, next_input;
+	double est, base_est;      /* the last mean per run seen, 0: none */
+	double run_ns;             /* kernel ns a test run aims at */
+	const char *refused;       /* why the work cannot be timed, or NULL */
+};
+
+static double wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/*
+ * Frame i of j run by p: once when *est is 0 (which sets the first
+ * estimate: one run and the timer's cost, an overestimate), else j->run_ns
+ * of kernel time at *est, within `left` runs when left > 0.  Runs in
+ * *n, the kernel's total ns in *ns, *est updated.  0, or a negative
+ * status.
+ */
+static int frame_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
+		     double *est, uint64_t left, uint64_t *n, double *ns,
+		     char *why, size_t size)
+{
+	double r = *est > 0 ? j->run_ns / *est : 1;
+	uint64_t repeat = r < 1 ? 1 : r > REPEAT_MAX ? REPEAT_MAX : (uint64_t)r;
+	struct xdp_answer a;
+
+	if (left > 0 && left < repeat)
+		repeat = left;
+	if (xdp_prog_run(p, j->frames + i * j->stride, j->flen[i],
+			 (uint32_t)repeat, &a, why, size) != 0)
+		return ENGINE_ERR_MATCH;
+	if (a.status != XDP_RXB_PAYLOAD) {
+		snprintf(why, size, "xdp: the program did not find the payload "
+			 "of frame %zu (status %u)", i, a.status);
+		return ENGINE_ERR_MATCH;
+	}
+	*n = repeat;
+	*ns = (double)a.duration_ns * (double)repeat;
+	*est = a.duration_ns > 0 ? a.duration_ns : 1;
+	return 0;
+}
+
+/*
+ * The work's program over the frames from j->next_input on, cycling,
+ * until kernel time budget_ns is spent (fixed 0) or exactly `fixed` runs
+ * are made.  Runs, kernel ns and frames visited in *n, *ns, *frames.
+ */
+static int runs(struct xdp_job *j, double budget_ns, uint64_t fixed,
+		uint64_t *n, double *ns, size_t *frames, char *why,
+		size_t size)
+{
+	*n = 0;
+	*ns = 0;
+	*frames = 0;
+	if (j->est == 0) { /* a first estimate, outside the sample */
+		uint64_t n1;
+		double ns1;
+		int rc = frame_run(j, j->prog, j->next_input, &j->est, 1, &n1,
+				   &ns1, why, size);
+		if (rc != 0)
+			return rc;
+	}
+	while (fixed > 0 ? *n < fixed : *ns < budget_ns || *n == 0) {
+		uint64_t r;
+		double t;
+		int rc = frame_run(j, j->prog, j->next_input, &j->est,
+				   fixed > 0 ? fixed - *n : 0, &r, &t, why, size);
+		if (rc != 0)
+			return rc;
+		*n += r;
+		*ns += t;
+		(*frames)++;
+		j->next_input = (j->next_input + 1) % j->nframes;
+	}
+	return 0;
+}
+
+/*
+ * The base program over `frames` frames from `from` on (at most
+ * FLOOR_FRAMES, every frame once), j->run_ns of kernel time each: the
+ * mean per run in *floor.
+ */
+static int floor_runs(struct xdp_job *j, size_t from, size_t frames,
+		      double *floor, char *why, size_t size)
+{
+	struct xdp_prog *p = j->owner->base;
+	uint64_t n = 0, r;
+	double ns = 0, t;
+
+	if (frames > FLOOR_FRAMES)
+		frames = FLOOR_FRAMES;
+	if (frames > j->nframes)
+		frames = j->nframes;
+	for (size_t k = 0; k < frames; k++) {
+		size_t i = (from + k) % j->nframes;
+		int rc = j->base_est == 0
+			 ? frame_run(j, p, i, &j->base_est, 1, &r, &t, why, size)
+			 : 0;
+		if (rc == 0)
+			rc = frame_run(j, p, i, &j->base_est, 0, &r, &t, why,
+				       size);
+		if (rc != 0)
+			return rc;
+		n += r;
+		ns += t;
+	}
+	*floor = ns / (double)n;
+	return 0;
+}
+
+/* Warm-up: test runs for t->warmup_ns of wall time. */
+static int warm(struct xdp_job *j, double warmup_ns, char *why, size_t size)
+{
+	double end = wall_ns() + warmup_ns, ns;
+	uint64_t n;
+	size_t frames;
+	int rc = 0;
+
+	while (rc == 0 && wall_ns() < end)
+		rc = runs(j, j->run_ns, 0, &n, &ns, &frames, why, size);
+	return rc;
+}
+
+/*
+ * engine_job.sample: the work's op timed in the kernel.  ns/op is the
+ * kernel's mean per run over the frames run (each frame weighted by its
+ * runs); the floor is the base program's mean over the same frames.
+ */
+static int job_sample(struct engine_job *job, const struct engine_timing *t,
+		      struct engine_sample *s, char *why, size_t size)
+{
+	struct xdp_job *j = (struct xdp_job *)job;
+	size_t from, frames;
+	uint64_t n;
+	double ns, floor;
+	int rc;
+
+	j->run_ns = t->benchtime_ns / 16 > RUN_NS_MAX ? RUN_NS_MAX
+		    : t->benchtime_ns / 16 < RUN_NS_MIN ? RUN_NS_MIN
+		    : t->benchtime_ns / 16;
+	rc = warm(j, t->warmup_ns, why, size);
+	if (rc != 0)
+		return rc;
+	from = j->next_input;
+	rc = runs(j, t->benchtime_ns, t->fixed_n, &n, &ns, &frames, why, size);
+	if (rc != 0)
+		return rc;
+	*s = (struct engine_sample){n, ns / (double)n, -1, -1, -1, -1};
+	if (j->owner->base == NULL)
+		return 0;
+	rc = floor_runs(j, from, frames, &floor, why, size);
+	if (rc == 0)
+		s->floor_ns_per_op = floor;
+	return rc;
+}
+
+static void job_free(struct xdp_job *j)
+{
+	free(j->frames);
+	free(j->flen);
+	free(j);
+}
+
+/* engine_job.sample of a work the engine cannot time: j->refused. */
+static int job_refused(struct engine_job *job, const struct engine_timing *t,
+		       struct engine_sample *s, char *why, size_t size)
+{
+	(void)t;
+	(void)s;
+	snprintf(why, size, "xdp: %s", ((struct xdp_job *)job)->refused);
+	return ENGINE_ERR_UNSUPPORTED;
+}
+
+/* Why work w cannot be timed here, or NULL when it can. */
+static const char *work_refused(const struct xdp_set *s,
+				const struct engine_work *w)
+{
+	if (w->nsets != 1 || w->sets[0] != s)
+		return "a work over several sets (one program runs per packet)";
+	if (!w->each)
+		return "an op over every input: the kernel times one packet per "
+		       "op (work.each)";
+	if (w->op != ENGINE_OP_IS_MATCH && w->op != ENGINE_OP_MATCH_IDS &&
+	    w->op != ENGINE_OP_NONE)
+		return "only is_match and match_ids run in the kernel";
+	if (w->rewrite != 0 || w->nnames != 0 || w->ninputs == 0)
+		return "the op rewrites its inputs or looks names up first";
+	for (size_t i = 0; i < w->ninputs; i++)
+		if (w->inputs[i].len > XDP_RXB_MAX_PAYLOAD)
+			return "an input longer than the programs read (4096 "
+			       "bytes, XDP_RXB_MAX_PAYLOAD)";
+	return NULL;
+}
+
+/*
+ * work_new: frames around w's inputs (one op = one input, cycling), run
+ * by the program w's op asks: is_match the set's, match_ids its
+ * every-rule program, NONE the base program.  A work it cannot time (see
+ * work_refused) gives a job whose sample says why, unsupported; NULL
+ * only out of memory or when the base program does not load.
+ */
+static struct engine_job *xdp_work_new(void *h, const struct engine_work *w)
+{
+	struct xdp_set *s = h;
+	struct xdp_job *j = calloc(1, sizeof(*j));
+	char why[256];
+
+	if (j == NULL)
+		return NULL;
+	j->base.sample = job_sample;
+	j->owner = s;
+	j->next = s->jobs;
+	s->jobs = j;
+	j->prog = w->op == ENGINE_OP_MATCH_IDS && s->all ? s->all : s->prog;
+	j->refused = work_refused(s, w);
+	if (j->refused != NULL) {
+		j->base.sample = job_refused;
+		return &j->base;
+	}
+	if (s->base == NULL && s->kind != XDP_PROG_BASE &&
+	    load(s, XDP_PROG_BASE, NULL, 0, &s->base, why, sizeof(why)) != 0)
+		return NULL;
+	for (size_t i = 0; i < w->ninputs; i++)
+		j->stride = w->inputs[i].len > j->stride ? w->inputs[i].len
+							 : j->stride;
+	j->stride += xdp_frame_headers(&frame_spec);
+	j->nframes = w->ninputs;
+	j->frames = malloc(w->ninputs * j->stride);
+	j->flen = calloc(w->ninputs, sizeof(*j->flen));
+	if (j->frames == NULL || j->flen == NULL)
+		return NULL;
+	for (size_t i = 0; i < w->ninputs; i++) {
+		j->flen[i] = xdp_frame_build(j->frames + i * j->stride,
+					     j->stride, &frame_spec,
+					     w->inputs[i].p, w->inputs[i].len);
+		if (j->flen[i] == 0)
+			return NULL;
+	}
+	return &j->base;
+}
+
+static void xdp_free(void *h)
+{
+	struct xdp_set *s = h;
+
+	if (s == NULL)
+		return;
+	while (s->jobs != NULL) {
+		struct xdp_job *j = s->jobs;
+		s->jobs = j->next;
+		job_free(j);
+	}
+	xdp_prog_free(s->prog);
+	xdp_prog_free(s->all);
+	xdp_prog_free(s->base);
+	xdp_dfa_release(&s->dfa);
+	free(s->frame);
+	free(s);
+}
+
+const struct engine engine_xdp = {
+	.name = "xdp",
+	.desc = "XDP program, timed in the kernel by BPF_PROG_TEST_RUN "
+		"(literal or a DFA over the reference's parse; libbpf)",
+	.caps = CAP_MULTI_NATIVE | CAP_LAZY | CAP_NONCAPTURE |
+		CAP_PERL_CLASSES | CAP_INLINE_FLAGS | CAP_NUL_PATTERN |
+		CAP_COUNTED_REP | CAP_EMPTY_MATCH | CAP_PERL_DOLLAR,
+	.semantics = SEM_LEFTMOST_FIRST, /* no count: see the file comment */
+	.opt_in = 1,
+	.version = xdp_version,
+	.compile = xdp_compile,
+	.is_match = xdp_is_match,
+	.count = NULL,
+	.match_ids = xdp_match_ids,
+	.size = xdp_size,
+	.free = xdp_free,
+	.options = xdp_options,
+	.work_new = xdp_work_new,
+};
