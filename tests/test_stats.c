@@ -124,7 +124,7 @@ Test(complexity, exact_data_picks_its_model)
 		for (int i = 0; i < 6; i++)
 			t[i] = 3 * complexity_g((enum complexity_model)m, n[i]);
 		cr_assert_eq(complexity_fit_best(n, t, 6, &f), 0);
-		cr_assert_eq(f.model, m, "%s picked %s",
+		cr_assert_eq((int)f.model, m, "%s picked %s",
 			     complexity_name((enum complexity_model)m),
 			     complexity_name(f.model));
 		cr_assert_float_eq(f.coef, 3, 1e-9);
