@@ -82,7 +82,26 @@ struct xdp_set {
 	unsigned char *frame;    /* scratch for one frame */
 	size_t frame_cap;
 	struct xdp_job *jobs;    /* freed with the set */
+	struct xdp_set *live;    /* the next set alive (live_sets) */
 };
+
+/*
+ * The sets alive, so that work_new knows a handle of its own from
+ * anything else a suite may pass it (fqdn's first- and all-match
+ * strategies hand over their own wrapper of a handle per regex, or NULL
+ * when a strategy has no regex).  A job for such a work is kept in
+ * orphan_jobs, never freed: a few per run.
+ */
+static struct xdp_set *live_sets;
+static struct xdp_job *orphan_jobs;
+
+static int set_alive(const void *h)
+{
+	for (const struct xdp_set *s = live_sets; s != NULL; s = s->live)
+		if (s == h)
+			return 1;
+	return 0;
+}
 
 static const char *xdp_version(void)
 {
@@ -242,6 +261,8 @@ static int xdp_compile(const struct engine_pattern *pats, size_t n,
 		xdp_free(s);
 		return rc;
 	}
+	s->live = live_sets;
+	live_sets = s;
 	*out = s;
 	return 0;
 }
@@ -569,6 +590,15 @@ static struct engine_job *xdp_work_new(void *h, const struct engine_work *w)
 
 	if (j == NULL)
 		return NULL;
+	if (!set_alive(h)) {
+		j->next = orphan_jobs;
+		orphan_jobs = j;
+		j->refused = "the work's handle is not one of this engine's "
+			     "sets (a suite's wrapper of one handle per regex, "
+			     "or none)";
+		j->base.sample = job_refused;
+		return &j->base;
+	}
 	j->base.sample = job_sample;
 	j->owner = s;
 	j->next = s->jobs;
@@ -607,6 +637,11 @@ static void xdp_free(void *h)
 
 	if (s == NULL)
 		return;
+	for (struct xdp_set **p = &live_sets; *p != NULL; p = &(*p)->live)
+		if (*p == s) {
+			*p = s->live;
+			break;
+		}
 	while (s->jobs != NULL) {
 		struct xdp_job *j = s->jobs;
 		s->jobs = j->next;

@@ -88,6 +88,8 @@ fast=(--benchtime=1x --no-alloc)
 engines=$("$real" list | awk '/^engines:/ {on = 1; next} /^$/ {on = 0}
 	on && $1 != "name" && $1 != "noop" && $1 != "crash" && $1 != "hang" {print $1}')
 all=$(echo $engines | tr ' ' ,)
+# the engines with a count (scan's rows): xdp has none (issue 25)
+counting=$(echo $engines | tr ' ' '\n' | grep -vx xdp)
 t0=$SECONDS
 section() { echo "== $1 (at ${SECONDS}s)"; }
 check() { # check 'DESCRIPTION' COMMAND...: a shell condition on the output
@@ -119,7 +121,7 @@ section catastrophic
 # than the default 60 s a sample (each row waits it out)
 python3 -c "print('a' * 5000 + '!')" >"$tmp/aaa.txt"
 expect 1 "onig: pattern (a+)+\$: match limit" -- scan --engines="$all" --pattern '(a+)+$' --pattern 'aaa!' --corpus "$tmp/aaa.txt" "${fast[@]}" "${catastrophic[@]}"
-for e in $engines; do
+for e in $counting; do
 	check "$e: (a+)+\$ neither timed nor a limit row" has_row "$e" '(a+)+$'
 	check "$e: aaa! not timed after (a+)+\$" grep -q "^BenchmarkScan/engine=$e/pattern=aaa![[:space:]].* 1.000 matches" "$tmp/out"
 done
@@ -171,7 +173,7 @@ printf 'x\xff\xfey\nabc\n' >"$tmp/bytes.pat"
 printf 'x\xff\xfey abc\n' >"$tmp/bytes.txt"
 printf 'x\xc3\xa9y abc\n' >"$tmp/utf8.txt"
 expect 0 "PASS" -- scan --engines="$all" --patterns-file "$tmp/bytes.pat" --corpus "$tmp/bytes.txt" "${fast[@]}"
-for e in $engines; do
+for e in $counting; do
 	check "$e: x\\xff\\xfey not timed as bytes" grep -q "^BenchmarkScan/engine=$e/pattern=x__y[[:space:]].* 1.000 matches" "$tmp/out"
 done
 expect 2 "$tmp/bytes.txt: not UTF-8 at byte 1 (--flags=u needs a UTF-8 corpus)" -- scan --flags=u --patterns-file "$tmp/bytes.pat" --corpus "$tmp/bytes.txt" "${fast[@]}"
