@@ -210,6 +210,25 @@ static int dfa_build(struct xdp_set *s, const struct engine_pattern *pats,
 	return rc;
 }
 
+/* err->msg with every byte outside printable ASCII as \xHH: a reason
+   quotes patterns, which may hold any byte. */
+static void msg_printable(struct engine_error *err)
+{
+	char out[sizeof(err->msg)];
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)err->msg;
+	     *p != '\0' && o + 5 < sizeof(out); p++) {
+		if (*p >= 0x20 && *p < 0x7f)
+			out[o++] = (char)*p;
+		else
+			o += (size_t)snprintf(out + o, sizeof(out) - o,
+					      "\\x%02x", *p);
+	}
+	out[o] = '\0';
+	memcpy(err->msg, out, o + 1);
+}
+
 /*
  * compile: n == 0 the base program, one plain literal the literal
  * program, else the DFA's two programs.  Where bpf() is refused, the
@@ -258,6 +277,7 @@ static int xdp_compile(const struct engine_pattern *pats, size_t n,
 		rc = ENGINE_ERR_UNSUPPORTED;
 	}
 	if (rc != 0) {
+		msg_printable(err);
 		xdp_free(s);
 		return rc;
 	}
