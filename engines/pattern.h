@@ -69,7 +69,8 @@ enum engine_cap {
 					suite modelling that loop may use one
 					set (every runner) */
 	CAP_REQUESTS = 1u << 21,     /* it runs a program of rxbench's own that
-					takes a suite's own requests
+					takes a suite's own requests and a
+					work's rewrite bits
 					(engines/runner.h): a suite whose op
 					needs state of its own (fqdn's
 					endpoints) builds it there, where the

@@ -838,6 +838,9 @@ static int fqdn_compile(void *arg, const struct case_item *c, void **h,
 	*h = NULL;
 	if (!case_has_engine(fc))
 		return 0;
+	rc = fqdn_engine_timeable(fc->e, why, size);
+	if (rc != 0)
+		return rc;
 	if (engine_self_timed(fc->e) && fc->built->nre == 0)
 		rc = fc->e->compile(NULL, 0, 0, h, &err); /* the map alone */
 	else

@@ -110,6 +110,11 @@ static int ep_compile(void *arg, const struct case_item *c, void **h,
 	*h = w;
 	if (w == NULL)
 		return ENGINE_ERR_NOMEM;
+	if (ec->e != NULL && (rc = fqdn_engine_timeable(ec->e, why, size)) != 0) {
+		free(w);
+		*h = NULL;
+		return rc;
+	}
 	rc = fqdn_ep_build(w, ec->s, ec->e, &ec->x->z->policy, ec->x->n, &err);
 	if (rc == 0 && w->runner != NULL && ep_runner_inputs(ec->x, ec) != 0)
 		rc = ENGINE_ERR_NOMEM;

@@ -75,6 +75,16 @@ int fqdn_queries_all(const struct fqdn_size *z, struct engine_span **rin)
 	return 0;
 }
 
+int fqdn_engine_timeable(const struct engine *e, char *why, size_t size)
+{
+	if (!engine_self_timed(e) || (e->caps & CAP_REQUESTS))
+		return 0;
+	snprintf(why, size, "%s times itself and takes no suite requests: the "
+		 "proxy's op (its rewrite, its name map, then the regex) cannot "
+		 "be timed there", e->name);
+	return ENGINE_ERR_UNSUPPORTED;
+}
+
 /* The longest query of z's sets. */
 size_t fqdn_size_maxq(const struct fqdn_size *z)
 {

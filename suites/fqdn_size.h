@@ -81,6 +81,16 @@ void fqdn_size_explain(void *arg, const struct case_item *c, const void *got,
  */
 int fqdn_queries_all(const struct fqdn_size *z, struct engine_span **rin);
 
+/*
+ * Whether the suite can time engine e: 0, or ENGINE_ERR_UNSUPPORTED with
+ * why filled when e times itself (engine_self_timed) but takes no suite
+ * requests (CAP_REQUESTS): the proxy's op (its rewrite, its name map,
+ * then the regex, or an endpoint's look-up) is timed where the engine
+ * times, so only an engine that runs the suite's own code there (a
+ * runner: go/fqdn.go ...) can time it.
+ */
+int fqdn_engine_timeable(const struct engine *e, char *why, size_t size);
+
 /* The longest query of z's sets. */
 size_t fqdn_size_maxq(const struct fqdn_size *z);
 
