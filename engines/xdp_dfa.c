@@ -125,7 +125,9 @@ static int nfa_add(struct build *b, const struct ref_prog *prog,
 		f->sets = sets;
 	if (in == NULL || sets == NULL)
 		return nomem(b);
-	memcpy(f->sets + sbase, prog->sets, prog->nsets * sizeof(*sets));
+	if (prog->nsets > 0) /* no class: prog->sets may be NULL */
+		memcpy(f->sets + sbase, prog->sets,
+		       prog->nsets * sizeof(*sets));
 	f->nsets += prog->nsets;
 	for (size_t i = 0; i < prog->n; i++) {
 		const struct ref_inst *r = &prog->inst[i];
