@@ -438,10 +438,28 @@ static inline enum engine_semantics engine_semantics(const struct engine *e)
  * Set an option from "ENGINE.KEY=VALUE" (the argument of --engine-opt).
  * 0, or -1 with a one-line reason in err ("not a size: use bytes or
  * K, M, G, as 64M"; "re2 has no option 'foo' (options: max_mem, ...)").
+ * "ENGINE.KEY=V1,V2,..." sweeps it instead: engine_opt_entries() makes
+ * the engine an entry per value (a bad value: "'foo': use one of ...").
  */
 int engine_opt_set(const char *arg, char *err, size_t size);
 
-/* Every option of every engine back to its default (tests). */
+/*
+ * The entries e runs as, into out[0..max): e itself, or for a sweep a
+ * variant per value (per combination when several options of e are
+ * swept): a copy of e whose compile, compile_flow and semantics_now run
+ * e's with the variant's values set, as compile reads them, and whose
+ * benchmark name carries the swept values ("xdp,action:tx").  How many,
+ * or -1 with err when they do not fit.  Variants live until
+ * engine_opts_reset().
+ */
+long engine_opt_entries(const struct engine *e, const struct engine **out,
+			size_t max, char *err, size_t size);
+
+/* Option o's value as e runs it (a variant's own, else the set one). */
+uint64_t engine_opt_value(const struct engine *e,
+			  const struct engine_option *o);
+
+/* Every option of every engine back to its default, no sweeps (tests). */
 void engine_opts_reset(void);
 
 /*

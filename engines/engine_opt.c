@@ -3,6 +3,12 @@
  * engine.h): parsing "ENGINE.KEY=VALUE" against the engine's declared
  * table, checking the value by its kind, and spelling the options that
  * differ from their defaults for benchmark names and results.
+ *
+ * Sweeps: "ENGINE.KEY=V1,V2" runs the engine once per value.  The run's
+ * entries for it are then variants, copies of the engine's struct whose
+ * compile, compile_flow and semantics_now set the variant's values
+ * around the engine's own (options are read at compile, engine.h), made
+ * by engine_opt_entries() once the options are parsed.
  */
 #include "engines/engine.h"
 
@@ -178,13 +184,269 @@ static const struct engine *opt_engine(const char *arg, size_t len,
 	return e;
 }
 
+/* Parse v for o and ask o's refuse: 0, or -1 with err. */
+static int opt_value(const struct engine_option *o, const char *v,
+		     uint64_t *out, char *err, size_t size)
+{
+	const char *why;
+
+	if (opt_parse(o, v, out, err, size) != 0)
+		return -1;
+	why = o->refuse != NULL ? o->refuse(*out) : NULL;
+	if (why != NULL) {
+		snprintf(err, size, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- sweeps: one option at several values, one entry each --------- */
+
+#define OPT_MAX 16     /* options of one engine a sweep can set */
+#define SWEEP_MAX 16   /* values of one swept option */
+#define SWEEPS_MAX 8   /* swept options in a run */
+#define VARIANT_MAX 16 /* variants in a run: the hooks below */
+
+/* Option o of engine e at each of v[0..n), an entry each. */
+struct sweep {
+	const struct engine *e;
+	const struct engine_option *o;
+	uint64_t v[SWEEP_MAX];
+	size_t n;
+};
+
+/* An entry of a sweep: e is base with hooks that set v around base's. */
+struct variant {
+	struct engine e;
+	const struct engine *base;
+	uint64_t v[OPT_MAX]; /* every option of base, in its table's order */
+	unsigned swept;      /* bit i: option i is one the sweep sets */
+	char name[256];      /* its benchmark name */
+};
+
+static struct sweep sweeps[SWEEPS_MAX];
+static size_t nsweeps;
+static struct variant variants[VARIANT_MAX];
+static size_t nvariants;
+
+/* o's index in e's table. */
+static size_t opt_index(const struct engine *e, const struct engine_option *o)
+{
+	return (size_t)(o - e->options);
+}
+
+/* The variant whose engine is e, or NULL (e is a table's engine). */
+static struct variant *variant_of(const struct engine *e)
+{
+	for (size_t i = 0; i < nvariants; i++)
+		if (&variants[i].e == e)
+			return &variants[i];
+	return NULL;
+}
+
+/* Set v's values, the ones they replace into saved (variant_restore). */
+static void variant_apply(const struct variant *v, uint64_t *saved)
+{
+	size_t i = 0;
+
+	for (const struct engine_option *o = v->base->options; o->key; o++) {
+		saved[i] = *o->value;
+		*o->value = v->v[i++];
+	}
+}
+
+static void variant_restore(const struct variant *v, const uint64_t *saved)
+{
+	size_t i = 0;
+
+	for (const struct engine_option *o = v->base->options; o->key; o++)
+		*o->value = saved[i++];
+}
+
+static int variant_compile(const struct variant *v,
+			   const struct engine_pattern *pats, size_t n,
+			   unsigned flags, void **out, struct engine_error *err)
+{
+	uint64_t saved[OPT_MAX];
+	int rc;
+
+	variant_apply(v, saved);
+	rc = v->base->compile(pats, n, flags, out, err);
+	variant_restore(v, saved);
+	return rc;
+}
+
+static int variant_compile_flow(const struct variant *v,
+				enum engine_flow mode,
+				const struct engine_pattern *pats, size_t n,
+				unsigned flags, void **out,
+				struct engine_error *err)
+{
+	uint64_t saved[OPT_MAX];
+	int rc;
+
+	variant_apply(v, saved);
+	rc = v->base->compile_flow(mode, pats, n, flags, out, err);
+	variant_restore(v, saved);
+	return rc;
+}
+
+static enum engine_semantics variant_semantics(const struct variant *v)
+{
+	uint64_t saved[OPT_MAX];
+	enum engine_semantics s;
+
+	variant_apply(v, saved);
+	s = engine_semantics(v->base);
+	variant_restore(v, saved);
+	return s;
+}
+
+/* Variant k's hooks: compile() takes no engine, so one function each. */
+#define VARIANT_HOOKS(k)                                                      \
+	static int variant_compile_##k(const struct engine_pattern *p,       \
+				       size_t n, unsigned f, void **out,      \
+				       struct engine_error *err)              \
+	{                                                                     \
+		return variant_compile(&variants[k], p, n, f, out, err);     \
+	}                                                                     \
+	static int variant_flow_##k(enum engine_flow m,                      \
+				    const struct engine_pattern *p, size_t n, \
+				    unsigned f, void **out,                   \
+				    struct engine_error *err)                 \
+	{                                                                     \
+		return variant_compile_flow(&variants[k], m, p, n, f, out,   \
+					    err);                             \
+	}                                                                     \
+	static enum engine_semantics variant_semantics_##k(void)             \
+	{                                                                     \
+		return variant_semantics(&variants[k]);                       \
+	}
+VARIANT_HOOKS(0) VARIANT_HOOKS(1) VARIANT_HOOKS(2) VARIANT_HOOKS(3)
+VARIANT_HOOKS(4) VARIANT_HOOKS(5) VARIANT_HOOKS(6) VARIANT_HOOKS(7)
+VARIANT_HOOKS(8) VARIANT_HOOKS(9) VARIANT_HOOKS(10) VARIANT_HOOKS(11)
+VARIANT_HOOKS(12) VARIANT_HOOKS(13) VARIANT_HOOKS(14) VARIANT_HOOKS(15)
+#undef VARIANT_HOOKS
+
+#define VARIANT_ENTRY(k)                                                      \
+	{variant_compile_##k, variant_flow_##k, variant_semantics_##k}
+static const struct {
+	int (*compile)(const struct engine_pattern *, size_t, unsigned,
+		       void **, struct engine_error *);
+	int (*compile_flow)(enum engine_flow, const struct engine_pattern *,
+			    size_t, unsigned, void **, struct engine_error *);
+	enum engine_semantics (*semantics_now)(void);
+} variant_hooks[VARIANT_MAX] = {
+	VARIANT_ENTRY(0),  VARIANT_ENTRY(1),  VARIANT_ENTRY(2),
+	VARIANT_ENTRY(3),  VARIANT_ENTRY(4),  VARIANT_ENTRY(5),
+	VARIANT_ENTRY(6),  VARIANT_ENTRY(7),  VARIANT_ENTRY(8),
+	VARIANT_ENTRY(9),  VARIANT_ENTRY(10), VARIANT_ENTRY(11),
+	VARIANT_ENTRY(12), VARIANT_ENTRY(13), VARIANT_ENTRY(14),
+	VARIANT_ENTRY(15),
+};
+#undef VARIANT_ENTRY
+
+/* The sweep of option o of e, or NULL. */
+static struct sweep *sweep_find(const struct engine *e,
+				const struct engine_option *o)
+{
+	for (size_t i = 0; i < nsweeps; i++)
+		if (sweeps[i].e == e && sweeps[i].o == o)
+			return &sweeps[i];
+	return NULL;
+}
+
+/* A single value given after a sweep of the same option replaces it. */
+static void sweep_drop(const struct engine *e, const struct engine_option *o)
+{
+	struct sweep *s = sweep_find(e, o);
+
+	if (s != NULL)
+		*s = sweeps[--nsweeps];
+}
+
+/* Whether e can have its options swept: 0, or -1 with err. */
+static int sweep_allowed(const struct engine *e,
+			 const struct engine_option *o, char *err,
+			 size_t size)
+{
+	size_t n = 0;
+
+	while (e->options[n].key != NULL)
+		n++;
+	if (e->kind == ENGINE_RUNNER)
+		snprintf(err, size, "%s's runner reads its options at every "
+			 "sample, not at compile: one value a run", e->name);
+	else if (n > OPT_MAX)
+		snprintf(err, size, "%s has more than %d options to sweep",
+			 e->name, OPT_MAX);
+	else if (sweep_find(e, o) == NULL && nsweeps == SWEEPS_MAX)
+		snprintf(err, size, "at most %d options swept a run",
+			 SWEEPS_MAX);
+	else
+		return 0;
+	return -1;
+}
+
+/* The values of list ("drop,tx") for o into s: 0, or -1 with err. */
+static int sweep_parse(struct sweep *s, const char *list, char *err,
+		       size_t size)
+{
+	char one[64], why[160];
+
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		if (len == 0 || len >= sizeof(one)) {
+			snprintf(err, size, "%s: write VALUE,VALUE,... (no "
+				 "empty value)", len ? "a value too long" :
+				 "an empty value");
+			return -1;
+		}
+		memcpy(one, p, len);
+		one[len] = '\0';
+		if (s->n == SWEEP_MAX) {
+			snprintf(err, size, "at most %d values", SWEEP_MAX);
+			return -1;
+		}
+		if (opt_value(s->o, one, &s->v[s->n], why, sizeof(why)) != 0) {
+			snprintf(err, size, "'%s': %s", one, why);
+			return -1;
+		}
+		for (size_t k = 0; k < s->n; k++)
+			if (s->v[k] == s->v[s->n]) {
+				snprintf(err, size, "'%s': given twice", one);
+				return -1;
+			}
+		s->n++;
+		p += len;
+		if (*p == '\0')
+			return 0;
+	}
+}
+
+/* e.o=list: a sweep, replacing one of the same option.  0 or -1, err. */
+static int sweep_set(const struct engine *e, const struct engine_option *o,
+		     const char *list, char *err, size_t size)
+{
+	struct sweep s = {e, o, {0}, 0};
+	struct sweep *at;
+
+	if (sweep_allowed(e, o, err, size) != 0 ||
+	    sweep_parse(&s, list, err, size) != 0)
+		return -1;
+	at = sweep_find(e, o);
+	if (at == NULL)
+		at = &sweeps[nsweeps++];
+	*at = s;
+	return 0;
+}
+
 int engine_opt_set(const char *arg, char *err, size_t size)
 {
 	const char *dot = strchr(arg, '.');
 	const char *eq = strchr(arg, '=');
 	const struct engine *e;
 	const struct engine_option *o;
-	const char *why;
 	uint64_t v;
 
 	if (dot == NULL || eq == NULL || eq < dot) {
@@ -199,20 +461,86 @@ int engine_opt_set(const char *arg, char *err, size_t size)
 		no_such_key(e, dot + 1, (size_t)(eq - dot - 1), err, size);
 		return -1;
 	}
-	if (opt_parse(o, eq + 1, &v, err, size) != 0)
+	if (strchr(eq + 1, ',') != NULL)
+		return sweep_set(e, o, eq + 1, err, size);
+	if (opt_value(o, eq + 1, &v, err, size) != 0)
 		return -1;
-	why = o->refuse != NULL ? o->refuse(v) : NULL;
-	if (why != NULL) {
-		snprintf(err, size, "%s", why);
-		return -1;
-	}
+	sweep_drop(e, o);
 	*o->value = v;
 	return 0;
+}
+
+/* Variant of base: the options as set now, the sweeps' at idx[]. */
+static const struct engine *variant_new(const struct engine *base,
+					struct sweep *const *sw, size_t ns,
+					const size_t *idx)
+{
+	struct variant *v = &variants[nvariants];
+	size_t i = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->base = base;
+	for (const struct engine_option *o = base->options; o->key; o++)
+		v->v[i++] = *o->value;
+	for (size_t k = 0; k < ns; k++) {
+		i = opt_index(base, sw[k]->o);
+		v->v[i] = sw[k]->v[idx[k]];
+		v->swept |= 1u << i;
+	}
+	v->e = *base;
+	v->e.compile = variant_hooks[nvariants].compile;
+	v->e.compile_flow = base->compile_flow != NULL
+				    ? variant_hooks[nvariants].compile_flow
+				    : NULL;
+	v->e.semantics_now = variant_hooks[nvariants].semantics_now;
+	nvariants++;
+	return &v->e;
+}
+
+long engine_opt_entries(const struct engine *e, const struct engine **out,
+			size_t max, char *err, size_t size)
+{
+	struct sweep *sw[SWEEPS_MAX];
+	size_t ns = 0, total = 1, idx[SWEEPS_MAX] = {0};
+
+	for (size_t i = 0; i < nsweeps; i++)
+		if (sweeps[i].e == e) {
+			sw[ns++] = &sweeps[i];
+			total *= sweeps[i].n;
+		}
+	if (total > max || (ns > 0 && nvariants + total > VARIANT_MAX)) {
+		snprintf(err, size, "%s: %zu entries (one per swept value), "
+			 "more than the run holds (%zu)", e->name, total,
+			 ns > 0 && max > VARIANT_MAX - nvariants
+				 ? VARIANT_MAX - nvariants : max);
+		return -1;
+	}
+	if (ns == 0) {
+		out[0] = e;
+		return 1;
+	}
+	for (size_t k = 0; k < total; k++) {
+		out[k] = variant_new(e, sw, ns, idx);
+		for (size_t j = ns; j-- > 0 && ++idx[j] == sw[j]->n;)
+			idx[j] = 0; /* the last option's values turn fastest */
+	}
+	return (long)total;
+}
+
+uint64_t engine_opt_value(const struct engine *e,
+			  const struct engine_option *o)
+{
+	const struct variant *v = variant_of(e);
+
+	return v != NULL ? v->v[opt_index(v->base, o)] : *o->value;
 }
 
 void engine_opts_reset(void)
 {
 	char err[128];
+
+	nsweeps = 0;
+	nvariants = 0;
 
 	for (size_t i = 0; i < engine_count; i++)
 		for (const struct engine_option *o = engine_table[i]->options;
@@ -220,26 +548,30 @@ void engine_opts_reset(void)
 			(void)opt_parse(o, o->def, o->value, err, sizeof(err));
 }
 
-/* Is o at its default? */
-static int opt_is_default(const struct engine_option *o)
+/* Is v o's default? */
+static int opt_is_default(const struct engine_option *o, uint64_t v)
 {
 	char err[128];
 	uint64_t d;
 
-	return opt_parse(o, o->def, &d, err, sizeof(err)) == 0 && d == *o->value;
+	return opt_parse(o, o->def, &d, err, sizeof(err)) == 0 && d == v;
 }
 
 size_t engine_opts_changed(const struct engine *e, char *buf, size_t size)
 {
-	size_t n = 0;
+	const struct variant *var = variant_of(e);
+	size_t n = 0, i = 0;
 	char v[32];
 
 	if (size > 0)
 		buf[0] = '\0';
-	for (const struct engine_option *o = e->options; o && o->key; o++) {
-		if (opt_is_default(o))
+	for (const struct engine_option *o = e->options; o && o->key;
+	     o++, i++) {
+		uint64_t now = engine_opt_value(e, o);
+		int swept = var != NULL && (var->swept & (1u << i));
+		if (!swept && opt_is_default(o, now))
 			continue;
-		engine_opt_format(o, *o->value, v, sizeof(v));
+		engine_opt_format(o, now, v, sizeof(v));
 		snprintf(buf + n, size - n, "%s%s:%s", n ? "," : "", o->key, v);
 		n = strlen(buf);
 	}
@@ -249,13 +581,19 @@ size_t engine_opts_changed(const struct engine *e, char *buf, size_t size)
 const char *engine_bench_name(const struct engine *e)
 {
 	static char names[64][256];
+	struct variant *var = variant_of(e);
 	char opts[200];
 	size_t slot = 0;
 
 	while (slot < engine_count && engine_table[slot] != e)
 		slot++;
-	if (slot >= 64 || engine_opts_changed(e, opts, sizeof(opts)) == 0)
+	if ((var == NULL && slot >= 64) ||
+	    engine_opts_changed(e, opts, sizeof(opts)) == 0)
 		return e->name;
+	if (var != NULL) {
+		snprintf(var->name, sizeof(var->name), "%s,%s", e->name, opts);
+		return var->name;
+	}
 	snprintf(names[slot], sizeof(names[slot]), "%s,%s", e->name, opts);
 	return names[slot];
 }

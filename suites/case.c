@@ -159,7 +159,7 @@ static int case_engine_inputs(const struct engine *e,
 	for (const struct engine_option *o = e != NULL ? e->options : NULL;
 	     o != NULL && o->key; o++) {
 		snprintf(key, sizeof(key), "engine-option.%s", o->key);
-		engine_opt_format(o, *o->value, v, sizeof(v));
+		engine_opt_format(o, engine_opt_value(e, o), v, sizeof(v));
 		if (result_inputs_add(in, key, v, strlen(v)) != 0)
 			return -1;
 	}

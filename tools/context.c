@@ -99,14 +99,25 @@ static void meta_run(struct results *res, int argc, char **argv)
 	results_meta_set(res, "governor", buf[0] ? buf : "unknown");
 }
 
-/* "<engine>-options: max_mem:64M" when e runs with options changed. */
+/*
+ * "<engine>-options: max_mem:64M" when e runs with options changed; the
+ * entries of a sweep (--engine-opt xdp.action=drop,tx) one after the
+ * other: "action:drop; action:tx".
+ */
 static void engine_context(struct results *res, const struct engine *e)
 {
-	char key[96], opts[256];
+	char key[96], opts[256], all[1024];
+	const char *had;
 
 	if (engine_opts_changed(e, opts, sizeof(opts)) == 0)
 		return;
 	snprintf(key, sizeof(key), "%s-options", e->name);
+	had = results_config_get(res, key);
+	if (had != NULL && strcmp(had, opts) != 0) {
+		snprintf(all, sizeof(all), "%s; %s", had, opts);
+		results_config_set(res, key, all);
+		return;
+	}
 	results_config_set(res, key, opts);
 }
 

@@ -386,6 +386,31 @@ static int select_engines(struct run_args *a)
 	return rc;
 }
 
+/*
+ * Each selected engine as its entries: one per value an --engine-opt
+ * E.KEY=V1,V2 sweeps (engine_opt_entries), in place.  0, or -1 after a
+ * message.
+ */
+static int expand_sweeps(struct run_args *a)
+{
+	const struct engine *in[RUN_MAX_ENGINES];
+	size_t n = a->nengines;
+	char err[256];
+
+	memcpy(in, a->engines, n * sizeof(*in));
+	a->nengines = 0;
+	for (size_t i = 0; i < n; i++) {
+		long k = engine_opt_entries(in[i], a->engines + a->nengines,
+					    RUN_MAX_ENGINES - a->nengines, err,
+					    sizeof(err));
+		if (k < 0) {
+			fprintf(stderr, "rxbench: --engine-opt: %s\n", err);
+			return -1;
+		}
+		a->nengines += (size_t)k;
+	}
+	return 0;
+}
 
 /* A suite per name at argv[from..argc), or the default ones.  0 or -1. */
 static int select_suites(struct run_args *a, int argc, char **argv, int from)
@@ -709,6 +734,8 @@ int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 		goto out;
 	}
 	rc = select_engines(a);
+	if (rc == 0)
+		rc = expand_sweeps(a);
 out:
 	index_release(&x);
 	free(av);
