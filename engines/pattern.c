@@ -24,7 +24,7 @@ static const char *const cap_names[] = {
 	"nul-in-pattern", "utf8", "match-limit", "counted-repetition",
 	"word-boundary", "empty-match", "atomic", "test-only",
 	"perl-dollar", "unicode-property", "unicode-script",
-	"extended-space", "set-in-order", "requests",
+	"extended-space", "set-in-order", "requests", "floor-program",
 };
 
 /* Is name[0..n) (a \p{...} name, '^' dropped) a general category? */

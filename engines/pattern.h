@@ -75,6 +75,13 @@ enum engine_cap {
 					needs state of its own (fqdn's
 					endpoints) builds it there, where the
 					engine times the op (every runner) */
+	CAP_FLOOR_PROGRAM = 1u << 22, /* compile(NULL, 0) is a floor of its
+					own: no search, is_match 1 on every
+					input it took whole (xdp's base
+					program: parse to the payload, return
+					the action), timed as any set; the
+					payload suite's base scenario gives
+					it a row */
 };
 
 /* What count() counts; counts agree only within one class. */

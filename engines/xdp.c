@@ -328,9 +328,9 @@ static int xdp_is_match(void *h, const char *data, size_t len)
 	struct xdp_answer a;
 	int rc;
 
-	if (s->kind == XDP_PROG_BASE)
-		return ENGINE_ERR_UNSUPPORTED; /* no pattern: no answer */
 	rc = run_once(s, s->prog, data, len, &a);
+	if (rc == 0 && s->kind == XDP_PROG_BASE) /* CAP_FLOOR_PROGRAM */
+		return a.action == s->action ? 1 : ENGINE_ERR_MATCH;
 	return rc != 0 ? rc : answer_hit(s, &a);
 }
 
@@ -681,7 +681,8 @@ const struct engine engine_xdp = {
 		"(literal or a DFA over the reference's parse; libbpf)",
 	.caps = CAP_MULTI_NATIVE | CAP_LAZY | CAP_NONCAPTURE |
 		CAP_PERL_CLASSES | CAP_INLINE_FLAGS | CAP_NUL_PATTERN |
-		CAP_COUNTED_REP | CAP_EMPTY_MATCH | CAP_PERL_DOLLAR,
+		CAP_COUNTED_REP | CAP_EMPTY_MATCH | CAP_PERL_DOLLAR |
+		CAP_FLOOR_PROGRAM,
 	.semantics = SEM_LEFTMOST_FIRST, /* no count: see the file comment */
 	.opt_in = 1,
 	.version = xdp_version,

@@ -128,11 +128,14 @@ struct tbuild {
 };
 
 /* The first result of the table sig with row tuple `row` (and column
- * value col when not NULL), or NULL. */
+ * value col when not NULL), one of the table's own before one shared
+ * (payload's base of no engine, where an engine has a base row of its
+ * own: xdp's in the kernel), or NULL. */
 static const struct result *find_cell(const struct tbuild *b, const char *sig,
 				      const char *row, const char *col)
 {
 	const struct ldecl *d = b->d;
+	const struct result *shared = NULL;
 	char t[TUPLE], v[512];
 
 	for (size_t i = 0; i < b->res->n; i++) {
@@ -140,11 +143,15 @@ static const struct result *find_cell(const struct tbuild *b, const char *sig,
 		if (!in_suite(r, b->suite) || !split_match(r, d, sig) ||
 		    !ldecl_tuple_of(r, &d->rows, t, sizeof(t)) || strcmp(t, row) != 0)
 			continue;
-		if (col == NULL || (ldecl_key(r, d->col, v, sizeof(v)) &&
-				    strcmp(v, col) == 0))
+		if (col != NULL && !(ldecl_key(r, d->col, v, sizeof(v)) &&
+				     strcmp(v, col) == 0))
+			continue;
+		if (!d->shared[0] || ldecl_key(r, d->shared, v, sizeof(v)))
 			return r;
+		if (shared == NULL)
+			shared = r;
 	}
-	return NULL;
+	return shared;
 }
 
 /* A lead metric of a row: from any ok result of the row. */

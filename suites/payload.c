@@ -836,8 +836,8 @@ static int payload_inputs(const struct scen_size *ss, struct result_inputs *in)
 	return rc ? -1 : 0;
 }
 
-/* A floor: one benchmark with no answer to verify.  0, or -1. */
-static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
+int payload_floor_plan(struct scen_size *ss, struct suite_ctx *ctx,
+		       struct pcase *pc)
 {
 	struct bench b = {0};
 	char name[256];
@@ -845,12 +845,8 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 	payload_name(name, sizeof(name), ss->sr->sc, ss->in->label, NULL);
 	if (ss->mode != ss->run->modes[0] || !suite_wants(ctx, name))
 		return 0; /* a floor is the same in every mode: timed once */
-	ss->pc = calloc(1, sizeof(*ss->pc));
-	if (ss->pc == NULL)
-		return -1;
-	ss->npc = 1;
-	ss->pc[0] = (struct pcase){.ss = ss};
-	payload_bench_fill(&ss->pc[0], PAYLOAD_NO_MATCHES, &b);
+	*pc = (struct pcase){.ss = ss};
+	payload_bench_fill(pc, PAYLOAD_NO_MATCHES, &b);
 	b.name = strdup(name);
 	b.suite = PAYLOAD_SUITE;
 	b.verified = strdup("no answer: the harness floor");
@@ -862,6 +858,16 @@ static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
 		return -1;
 	}
 	return 0;
+}
+
+/* A scenario of no ops: its floor alone.  0, or -1. */
+static int plan_floor(struct scen_size *ss, struct suite_ctx *ctx)
+{
+	ss->pc = calloc(1, sizeof(*ss->pc));
+	if (ss->pc == NULL)
+		return -1;
+	ss->npc = 1;
+	return payload_floor_plan(ss, ctx, &ss->pc[0]);
 }
 
 int payload_cases_begin(struct scen_size *ss, size_t n, size_t nt)

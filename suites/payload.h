@@ -284,6 +284,15 @@ int payload_plan(struct scen_size *ss, struct suite_ctx *ctx);
 void payload_size_release(struct scen_size *ss);
 
 /*
+ * The floor of ss's scenario (its run, no engine: the harness floor) as
+ * a benchmark on pc, which must live as long as the plan; nothing when
+ * --bench leaves it out, or in any --mode but the first (a floor is the
+ * same in each).  0, or -1 out of memory.
+ */
+int payload_floor_plan(struct scen_size *ss, struct suite_ctx *ctx,
+		       struct pcase *pc);
+
+/*
  * Begin ss's case table with n cases' room (ss->pc, ss->at zeroed), and
  * n * nt threaded benchmarks' (ss->pt; nt 0: none), and the inputs every
  * case records.  0, or -1 out of memory.
