@@ -706,6 +706,33 @@ struct engine_span *payload_spans(const struct packets *pk)
 	return in;
 }
 
+int payload_is_match_each(struct scen_size *ss, const struct case_item *c,
+			  unsigned char *hit)
+{
+	const struct pcase *pc = c->arg;
+	struct engine_span *in = payload_spans(ss->pk);
+	long *v = malloc((ss->pk->n ? ss->pk->n : 1) * sizeof(*v));
+	int rc = in == NULL || v == NULL ? ENGINE_ERR_NOMEM : 0;
+
+	if (rc == 0)
+		rc = engine_answers(c->e, c->h, ENGINE_OP_IS_MATCH, in,
+				    ss->pk->n, 0, v, NULL, &ss->at[pc->ei]);
+	for (size_t i = 0; rc == 0 && i < ss->pk->n; i++)
+		hit[i] = (unsigned char)v[i];
+	free(in);
+	free(v);
+	return rc;
+}
+
+size_t payload_hits(const struct scen_size *ss, const unsigned char *hit)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ss->pk->n; i++)
+		n += hit[i];
+	return n;
+}
+
 int payload_work_fill(struct pcase *pc, const struct engine *e,
 		      enum engine_op op, void *const *sets, size_t nsets,
 		      struct bench *b)

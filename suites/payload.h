@@ -312,6 +312,17 @@ void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b);
 struct engine_span *payload_spans(const struct packets *pk);
 
 /*
+ * is_match of case c (its pcase in c->arg) on every packet of ss, asked
+ * at once (a runner's in one request), a byte each into hit; ss->at
+ * says where it was.  0, or a negative enum engine_status.
+ */
+int payload_is_match_each(struct scen_size *ss, const struct case_item *c,
+			  unsigned char *hit);
+
+/* How many of ss's packets hit[] says 1 for. */
+size_t payload_hits(const struct scen_size *ss, const unsigned char *hit);
+
+/*
  * The work of case pc's op (after payload_bench_fill), for every case:
  * one op is `op` on the next packet over the sets (handles of e; at
  * least one).  An engine that times itself (engine.h's work_new) then

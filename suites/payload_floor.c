@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -181,24 +180,10 @@ static int floor_compile(void *arg, const struct case_item *c, void **h,
 	return rc == 0 || rc == ENGINE_ERR_UNSUPPORTED ? rc : ENGINE_ERR_COMPILE;
 }
 
-/* is_match of the floor on every packet, asked at once. */
+/* is_match of the floor on every packet. */
 static int floor_answer(void *arg, const struct case_item *c, void *out)
 {
-	struct scen_size *ss = arg;
-	const struct pcase *pc = c->arg;
-	struct engine_span *in = payload_spans(ss->pk);
-	long *v = malloc((ss->pk->n ? ss->pk->n : 1) * sizeof(*v));
-	unsigned char *hit = out;
-	int rc = in == NULL || v == NULL ? ENGINE_ERR_NOMEM : 0;
-
-	if (rc == 0)
-		rc = engine_answers(c->e, c->h, ENGINE_OP_IS_MATCH, in,
-				    ss->pk->n, 0, v, NULL, &ss->at[pc->ei]);
-	for (size_t i = 0; rc == 0 && i < ss->pk->n; i++)
-		hit[i] = (unsigned char)v[i];
-	free(in);
-	free(v);
-	return rc;
+	return payload_is_match_each(arg, c, out);
 }
 
 /* Every packet taken whole: 1 each. */
@@ -213,22 +198,13 @@ static int floor_expect(void *arg, const struct case_item *c, void *out,
 	return CASE_REF_OK;
 }
 
-static size_t floor_hits(const struct scen_size *ss, const unsigned char *hit)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < ss->pk->n; i++)
-		n += hit[i];
-	return n;
-}
-
 static void floor_describe(void *arg, const struct case_item *c,
 			   const void *answer, char *buf, size_t size)
 {
 	const struct scen_size *ss = arg;
 
 	(void)c;
-	snprintf(buf, size, "%zu of %zu packets", floor_hits(ss, answer),
+	snprintf(buf, size, "%zu of %zu packets", payload_hits(ss, answer),
 		 ss->pk->n);
 }
 

@@ -166,25 +166,6 @@ static int single_compile(void *arg, const struct case_item *c, void **h,
 	return rc == ENGINE_ERR_UNSUPPORTED ? rc : ENGINE_ERR_COMPILE;
 }
 
-/* is_match on every packet, asked at once (a runner's in one request). */
-static int single_answer_each(struct scen_size *ss, const struct case_item *c,
-			      unsigned char *hit)
-{
-	const struct pcase *pc = c->arg;
-	struct engine_span *in = payload_spans(ss->pk);
-	long *v = malloc((ss->pk->n ? ss->pk->n : 1) * sizeof(*v));
-	int rc = in == NULL || v == NULL ? ENGINE_ERR_NOMEM : 0;
-
-	if (rc == 0)
-		rc = engine_answers(c->e, c->h, ENGINE_OP_IS_MATCH, in,
-				    ss->pk->n, 0, v, NULL, &ss->at[pc->ei]);
-	for (size_t i = 0; rc == 0 && i < ss->pk->n; i++)
-		hit[i] = (unsigned char)v[i];
-	free(in);
-	free(v);
-	return rc;
-}
-
 /* A native flow scan of every flow, each in its own op. */
 static int single_answer_flows(struct scen_size *ss,
 			       const struct case_item *c, unsigned char *hit)
@@ -211,16 +192,7 @@ static int single_answer(void *arg, const struct case_item *c, void *out)
 
 	if (payload_flow_native(ss, c->e))
 		return single_answer_flows(ss, c, out);
-	return single_answer_each(ss, c, out);
-}
-
-static size_t single_hits(const struct scen_size *ss, const unsigned char *hit)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < ss->pk->n; i++)
-		n += hit[i];
-	return n;
+	return payload_is_match_each(ss, c, out);
 }
 
 static int single_expect(void *arg, const struct case_item *c, void *out,
@@ -245,7 +217,7 @@ static void single_describe(void *arg, const struct case_item *c,
 	(void)c;
 	const struct scen_size *ss = arg;
 
-	snprintf(buf, size, "%zu matching %ss", single_hits(ss, answer),
+	snprintf(buf, size, "%zu matching %ss", payload_hits(ss, answer),
 		 payload_unit(ss));
 }
 
@@ -278,7 +250,7 @@ static int single_bench(void *arg, struct case_item *c, const void *answer,
 	struct pthreads *pt = b->arg; /* NULL: the one-thread benchmark */
 
 	pc->h = c->h;
-	payload_bench_fill(pc, single_hits(arg, answer), b);
+	payload_bench_fill(pc, payload_hits(arg, answer), b);
 	if (payload_flow_native(arg, c->e))
 		b->run = run_flow_single;
 	payload_mem_fill(c->e, &c->h, 1, b);
