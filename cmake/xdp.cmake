@@ -48,7 +48,7 @@ function(rxb_add_xdp target)
             -P ${CMAKE_SOURCE_DIR}/cmake/xdp_embed.cmake
     DEPENDS ${obj} ${CMAKE_SOURCE_DIR}/cmake/xdp_embed.cmake)
   target_sources(${target} PRIVATE engines/xdp_load.c engines/xdp_probe.c
-    engines/xdp.c ${arr})
+    engines/xdp.c engines/xdp_live.c ${arr})
   target_compile_definitions(${target} PUBLIC RXB_HAVE_XDP)
   target_link_libraries(${target} PUBLIC PkgConfig::LIBBPF)
 endfunction()

@@ -37,6 +37,7 @@
 
 #include "engines/xdp_dfa.h"
 #include "engines/xdp_frame.h"
+#include "engines/xdp_live.h"
 #include "engines/xdp_load.h"
 #include "engines/xdp_probe.h"
 #include "suites/reference.h"
@@ -54,15 +55,23 @@ static const char *const xdp_actions[] = {"drop", "tx", "pass", NULL};
 static const unsigned xdp_action_codes[] = {XDP_DROP, XDP_TX, XDP_PASS};
 static uint64_t xdp_action = 0;
 static uint64_t xdp_max_states = XDP_DFA_DEFAULT_MAX_STATES;
+/* xdp.live: which actions time on live frames (engines/xdp_live.h). */
+enum { XDP_LIVE_TX, XDP_LIVE_ALL, XDP_LIVE_OFF };
+static const char *const xdp_lives[] = {"tx", "all", "off", NULL};
+static uint64_t xdp_live = XDP_LIVE_TX;
 
 static const struct engine_option xdp_options[] = {
 	{"action", ENGINE_OPT_CHOICE, "drop",
-	 "the XDP action on a hit (base: on every payload); test_run sends "
-	 "nothing for tx", 0, 0, xdp_actions, NULL, &xdp_action},
+	 "the XDP action on a hit (base: on every payload); tx is timed on "
+	 "live frames (see live)", 0, 0, xdp_actions, NULL, &xdp_action},
 	{"max_states", ENGINE_OPT_COUNT, "4096",
 	 "DFA states of a set, all its DFAs together (the kernel's table: "
 	 "states x 1 KiB)", 1, XDP_DFA_DEFAULT_MAX_STATES, NULL, NULL,
 	 &xdp_max_states},
+	{"live", ENGINE_OPT_CHOICE, "tx",
+	 "time on live frames sent on a veth pair in a netns of the run's "
+	 "own: tx, all actions, or off (plain test_run: sends nothing)", 0, 0,
+	 xdp_lives, NULL, &xdp_live},
 	{NULL, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 
@@ -75,6 +84,7 @@ struct xdp_set {
 	enum xdp_prog_kind kind;
 	size_t npat;
 	unsigned action;         /* the configured action's code */
+	int live_frames;         /* timed on live frames (xdp.live) */
 	struct xdp_prog *prog;   /* base, literal, or the DFA's "any" */
 	struct xdp_prog *all;    /* the DFA's "every rule": match_ids */
 	struct xdp_prog *base;   /* floors: loaded by the first work */
@@ -103,16 +113,38 @@ static int set_alive(const void *h)
 	return 0;
 }
 
+/* What the version line says of live frames, into out. */
+static void live_said(char *out, size_t size)
+{
+	char why[200];
+
+	if (xdp_live == XDP_LIVE_OFF)
+		snprintf(out, size, "xdp.live=off: tx sends nothing");
+	else if (xdp_live_get(why, sizeof(why)) == NULL)
+		snprintf(out, size, "%s: tx timed by plain test_run, which "
+			 "sends nothing", why);
+	else
+		snprintf(out, size, "%s timed on live frames "
+			 "(BPF_F_TEST_XDP_LIVE_FRAMES) on a veth pair in a netns "
+			 "of the run's own, every XDP_TX frame counted at the "
+			 "peer; frames over %u bytes: plain test_run",
+			 xdp_live == XDP_LIVE_ALL ? "every action" : "tx",
+			 XDP_LIVE_MAX_FRAME);
+}
+
 static const char *xdp_version(void)
 {
-	static char v[160];
+	static char v[512];
+	char live[320];
 	struct utsname u;
 
-	if (v[0] == '\0')
-		snprintf(v, sizeof(v), "libbpf %u.%u, kernel %s, timed in "
-			 "the kernel (BPF_PROG_TEST_RUN)",
-			 libbpf_major_version(), libbpf_minor_version(),
-			 uname(&u) == 0 ? u.release : "?");
+	if (v[0] != '\0')
+		return v;
+	live_said(live, sizeof(live));
+	snprintf(v, sizeof(v), "libbpf %u.%u, kernel %s, timed in the kernel "
+		 "(BPF_PROG_TEST_RUN); %s", libbpf_major_version(),
+		 libbpf_minor_version(), uname(&u) == 0 ? u.release : "?",
+		 live);
 	return v;
 }
 
@@ -248,6 +280,8 @@ static int xdp_compile(const struct engine_pattern *pats, size_t n,
 	}
 	s->npat = n;
 	s->action = xdp_action_codes[xdp_action < 3 ? xdp_action : 0];
+	s->live_frames = xdp_live == XDP_LIVE_ALL ||
+			 (xdp_live == XDP_LIVE_TX && s->action == XDP_TX);
 	s->frame_cap = xdp_frame_headers(&frame_spec) + XDP_RXB_MAX_PAYLOAD;
 	s->frame = malloc(s->frame_cap);
 	s->kind = n == 0 ? XDP_PROG_BASE
@@ -402,6 +436,10 @@ struct xdp_job {
 	double est, base_est;      /* the last mean per run seen, 0: none */
 	double run_ns;             /* kernel ns a test run aims at */
 	const char *refused;       /* why the work cannot be timed, or NULL */
+	int want_live;             /* timed on live frames (live_frames) */
+	struct xdp_live *live;     /* this process's, while a sample runs */
+	unsigned char *act;        /* live: prog's action + 1 per frame, 0
+				      not known yet */
 };
 
 static double wall_ns(void)
@@ -410,6 +448,53 @@ static double wall_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/*
+ * The action p returns on frame i, from one plain test run that also
+ * checks the parse (kept per frame for the work's program; the base
+ * program returns the set's action on every payload).  0, or a
+ * negative status.
+ */
+static int frame_action(struct xdp_job *j, struct xdp_prog *p, size_t i,
+			unsigned *act, char *why, size_t size)
+{
+	struct xdp_answer a;
+
+	if (p != j->prog) {
+		*act = j->owner->action;
+		return 0;
+	}
+	if (j->act[i] == 0) {
+		if (xdp_prog_run(p, j->frames + i * j->stride, j->flen[i], 1,
+				 &a, why, size) != 0)
+			return ENGINE_ERR_MATCH;
+		if (a.status != XDP_RXB_PAYLOAD) {
+			snprintf(why, size, "xdp: the program did not find the "
+				 "payload of frame %zu (status %u)", i,
+				 a.status);
+			return ENGINE_ERR_MATCH;
+		}
+		j->act[i] = (unsigned char)(a.action + 1);
+	}
+	*act = j->act[i] - 1u;
+	return 0;
+}
+
+/* Frame i run `repeat` times by p on live frames: the kernel's mean in
+   *ns.  0, or a negative status. */
+static int live_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
+		    uint32_t repeat, uint32_t *ns, char *why, size_t size)
+{
+	unsigned act;
+	int rc = frame_action(j, p, i, &act, why, size);
+
+	if (rc != 0)
+		return rc;
+	if (xdp_live_run(j->live, xdp_prog_fd(p), j->frames + i * j->stride,
+			 j->flen[i], repeat, act == XDP_TX, ns, why, size))
+		return ENGINE_ERR_MATCH;
+	return 0;
 }
 
 /*
@@ -429,10 +514,15 @@ static int frame_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
 
 	if (left > 0 && left < repeat)
 		repeat = left;
-	if (xdp_prog_run(p, j->frames + i * j->stride, j->flen[i],
-			 (uint32_t)repeat, &a, why, size) != 0)
+	if (j->live != NULL) {
+		int rc = live_run(j, p, i, (uint32_t)repeat, &a.duration_ns,
+				  why, size);
+		if (rc != 0)
+			return rc;
+	} else if (xdp_prog_run(p, j->frames + i * j->stride, j->flen[i],
+				(uint32_t)repeat, &a, why, size) != 0) {
 		return ENGINE_ERR_MATCH;
-	if (a.status != XDP_RXB_PAYLOAD) {
+	} else if (a.status != XDP_RXB_PAYLOAD) {
 		snprintf(why, size, "xdp: the program did not find the payload "
 			 "of frame %zu (status %u)", i, a.status);
 		return ENGINE_ERR_MATCH;
@@ -525,9 +615,41 @@ static int warm(struct xdp_job *j, double warmup_ns, char *why, size_t size)
 }
 
 /*
+ * j->live for a job timed on live frames, in this process (a forked
+ * child makes its own namespace; the parent had one when the work was
+ * made): 0, or ENGINE_ERR_UNSUPPORTED with why.
+ */
+static int job_live(struct xdp_job *j, char *why, size_t size)
+{
+	char r[200];
+
+	if (!j->want_live)
+		return 0;
+	j->live = xdp_live_get(r, sizeof(r));
+	if (j->live != NULL)
+		return 0;
+	snprintf(why, size, "xdp: %s (in the sample's process only)", r);
+	return ENGINE_ERR_UNSUPPORTED;
+}
+
+/* After a live sample: every XDP_TX frame reached the veth peer.  0, or
+   ENGINE_ERR_MATCH with why: the live number does not count. */
+static int live_verify(struct xdp_job *j, char *why, size_t size)
+{
+	uint64_t sent, received;
+
+	if (j->live == NULL ||
+	    xdp_live_check(j->live, &sent, &received, why, size) == 0)
+		return 0;
+	return ENGINE_ERR_MATCH;
+}
+
+/*
  * engine_job.sample: the work's op timed in the kernel.  ns/op is the
  * kernel's mean per run over the frames run (each frame weighted by its
- * runs); the floor is the base program's mean over the same frames.
+ * runs); the floor is the base program's mean over the same frames.  On
+ * live frames (set.live_frames) both are, and the sample counts only
+ * when the veth peer received every frame that returned XDP_TX.
  */
 static int job_sample(struct engine_job *job, const struct engine_timing *t,
 		      struct engine_sample *s, char *why, size_t size)
@@ -541,7 +663,9 @@ static int job_sample(struct engine_job *job, const struct engine_timing *t,
 	j->run_ns = t->benchtime_ns / 16 > RUN_NS_MAX ? RUN_NS_MAX
 		    : t->benchtime_ns / 16 < RUN_NS_MIN ? RUN_NS_MIN
 		    : t->benchtime_ns / 16;
-	rc = warm(j, t->warmup_ns, why, size);
+	rc = job_live(j, why, size);
+	if (rc == 0)
+		rc = warm(j, t->warmup_ns, why, size);
 	if (rc != 0)
 		return rc;
 	from = j->next_input;
@@ -550,17 +674,18 @@ static int job_sample(struct engine_job *job, const struct engine_timing *t,
 		return rc;
 	*s = (struct engine_sample){n, ns / (double)n, -1, -1, -1, -1};
 	if (j->owner->base == NULL)
-		return 0;
+		return live_verify(j, why, size);
 	rc = floor_runs(j, from, frames, &floor, why, size);
 	if (rc == 0)
 		s->floor_ns_per_op = floor;
-	return rc;
+	return rc == 0 ? live_verify(j, why, size) : rc;
 }
 
 static void job_free(struct xdp_job *j)
 {
 	free(j->frames);
 	free(j->flen);
+	free(j->act);
 	free(j);
 }
 
@@ -639,7 +764,10 @@ static struct engine_job *xdp_work_new(void *h, const struct engine_work *w)
 	j->nframes = w->ninputs;
 	j->frames = malloc(w->ninputs * j->stride);
 	j->flen = calloc(w->ninputs, sizeof(*j->flen));
-	if (j->frames == NULL || j->flen == NULL)
+	j->act = calloc(w->ninputs, 1);
+	j->want_live = s->live_frames && j->stride <= XDP_LIVE_MAX_FRAME &&
+		       xdp_live_get(why, sizeof(why)) != NULL;
+	if (j->frames == NULL || j->flen == NULL || j->act == NULL)
 		return NULL;
 	for (size_t i = 0; i < w->ninputs; i++) {
 		j->flen[i] = xdp_frame_build(j->frames + i * j->stride,

@@ -366,6 +366,11 @@ int xdp_prog_run(struct xdp_prog *p, const void *frame, size_t len,
 	return 0;
 }
 
+int xdp_prog_fd(const struct xdp_prog *p)
+{
+	return p->prog_fd;
+}
+
 void xdp_prog_free(struct xdp_prog *p)
 {
 	if (p == NULL)

@@ -70,6 +70,10 @@ int xdp_prog_open(const struct xdp_spec *spec, struct xdp_prog **out,
 int xdp_prog_run(struct xdp_prog *p, const void *frame, size_t len,
 		 uint32_t repeat, struct xdp_answer *a, char *why, size_t size);
 
+/* The loaded program's file descriptor, for runs made elsewhere (live
+   frames, engines/xdp_live.h); p keeps it. */
+int xdp_prog_fd(const struct xdp_prog *p);
+
 void xdp_prog_free(struct xdp_prog *p);
 
 #endif
