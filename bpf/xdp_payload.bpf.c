@@ -349,15 +349,14 @@ int xdp_literal(struct xdp_md *ctx)
 
 struct dfa_ctx {
 	__u32 state[G]; /* as row offsets, state << XDP_RXB_DFA_ROW_SHIFT */
-	__u32 prev[G];  /* the states before the last byte (cfg.dfa_tail) */
 	__u32 pos;
 	__u32 len;
 	__u32 hit;
 };
 
-/* ids |= what state s's accept entry holds at `which` (0 now, 1 end,
-   2 before a final '\n'). */
-static __noinline void dfa_collect(__u32 s, __u32 which)
+/* ids |= what state s's accept entry holds now (at_end 0) or at the
+   end of the payload (at_end 1). */
+static __noinline void dfa_collect(__u32 s, __u32 at_end)
 {
 	__u32 zero = 0;
 	struct xdp_rxb_accept *a = bpf_map_lookup_elem(&dfa_acc, &s);
@@ -365,14 +364,8 @@ static __noinline void dfa_collect(__u32 s, __u32 which)
 
 	if (a == NULL || res == NULL)
 		return;
-	for (__u32 k = 0; k < XDP_RXB_ID_WORDS; k++) {
-		if (which == 0)
-			res->ids[k] |= a->now[k];
-		else if (which == 1)
-			res->ids[k] |= a->end[k];
-		else
-			res->ids[k] |= a->nl[k];
-	}
+	for (__u32 k = 0; k < XDP_RXB_ID_WORDS; k++)
+		res->ids[k] |= at_end ? a->end[k] : a->now[k];
 }
 
 /* A transition into accepting state s: 1 when the walk may stop. */
@@ -427,8 +420,7 @@ static long dfa_block(__u32 i, void *data)
 	return 0;
 }
 
-/* The last 1 .. DFA_BLOCK bytes, each checked against the end; c->prev
-   gets the states before the last. */
+/* The last 1 .. DFA_BLOCK bytes, each checked against the end. */
 static __noinline int dfa_tail(struct dfa_ctx *c)
 {
 	__u32 zero = 0, pos, ng = cfg.dfa_groups, mask = cfg.dfa_mask;
@@ -445,11 +437,8 @@ static __noinline int dfa_tail(struct dfa_ctx *c)
 		ch = b->b[(pos + k) & BUF_MASK];
 #pragma unroll
 		for (__u32 g = 0; g < G; g++) {
-			if (g < ng) {
-				c->prev[g] = c->state[g];
-				if (dfa_step(c, t, mask, &c->state[g], ch))
-					return 1;
-			}
+			if (g < ng && dfa_step(c, t, mask, &c->state[g], ch))
+				return 1;
 		}
 	}
 	return 0;
@@ -465,19 +454,16 @@ static __always_inline __u32 dfa_flags(__u32 off)
 	return a == NULL ? 0 : a->flags;
 }
 
-/* The end of the payload for group g: $ and a final '\n'. */
-static __always_inline void dfa_end(struct dfa_ctx *c, __u32 g, __u8 last)
+/* The end-of-payload step of group g: the state the walk ends in
+   settles what waited for the byte after (\b, \B, $, \z, a final
+   '\n'), as its accept-at-end flag says. */
+static __always_inline void dfa_end(struct dfa_ctx *c, __u32 g)
 {
-	if (dfa_flags(c->state[g]) & XDP_RXB_ACC_END) {
-		c->hit = 1;
-		if (cfg.dfa_all)
-			dfa_collect(c->state[g] >> XDP_RXB_DFA_ROW_SHIFT, 1);
-	}
-	if (last == '\n' && (dfa_flags(c->prev[g]) & XDP_RXB_ACC_NL)) {
-		c->hit = 1;
-		if (cfg.dfa_all)
-			dfa_collect(c->prev[g] >> XDP_RXB_DFA_ROW_SHIFT, 2);
-	}
+	if (!(dfa_flags(c->state[g]) & XDP_RXB_ACC_END))
+		return;
+	c->hit = 1;
+	if (cfg.dfa_all)
+		dfa_collect(c->state[g] >> XDP_RXB_DFA_ROW_SHIFT, 1);
 }
 
 /* The groups' start states, and whether they accept already.  1 when
@@ -487,7 +473,7 @@ static __always_inline int dfa_begin(struct dfa_ctx *c)
 #pragma unroll
 	for (__u32 g = 0; g < G; g++) {
 		if (g < cfg.dfa_groups) {
-			c->state[g] = c->prev[g] = cfg.dfa_start[g];
+			c->state[g] = cfg.dfa_start[g];
 			if ((dfa_flags(c->state[g]) & XDP_RXB_ACC_NOW) &&
 			    dfa_accept(c, c->state[g] >> XDP_RXB_DFA_ROW_SHIFT))
 				return 1;
@@ -496,13 +482,11 @@ static __always_inline int dfa_begin(struct dfa_ctx *c)
 	return 0;
 }
 
-/* The walk over the payload in b (len > 0): blocks, then the tail, then
-   the end anchors. */
-static __always_inline void dfa_walk(struct dfa_ctx *c,
-				     const struct xdp_rxb_buf *b)
+/* The walk over the payload (len > 0): blocks, then the tail, then the
+   end-of-payload step. */
+static __always_inline void dfa_walk(struct dfa_ctx *c)
 {
 	__u32 blocks = (c->len - 1) / DFA_BLOCK;
-	__u8 last = b->b[(c->len - 1) & BUF_MASK];
 
 	bpf_loop(blocks, dfa_block, c, 0);
 	if (c->hit && !cfg.dfa_all)
@@ -513,7 +497,7 @@ static __always_inline void dfa_walk(struct dfa_ctx *c,
 #pragma unroll
 	for (__u32 g = 0; g < G; g++)
 		if (g < cfg.dfa_groups)
-			dfa_end(c, g, last);
+			dfa_end(c, g);
 }
 
 /* An empty payload: each start state, at the end. */
@@ -549,7 +533,7 @@ int xdp_dfa(struct xdp_md *ctx)
 		if (w.len == 0)
 			dfa_empty(&c);
 	} else if (!dfa_begin(&c)) {
-		dfa_walk(&c, b);
+		dfa_walk(&c);
 	}
 	res->hit = c.hit;
 	return c.hit ? cfg.action : XDP_PASS;

@@ -57,9 +57,8 @@ struct xdp_rxb_cfg {
 			     power of two: keeps an offset in the table */
 	__u32 dfa_all;    /* dfa: 1 walks the whole payload for every id,
 			     0 stops at the first accepting state */
-	__u32 dfa_tail;   /* dfa: some state accepts at the end or before a
-			     final '\n' ($): keep the state before the last
-			     byte */
+	__u32 dfa_tail;   /* dfa: some state accepts at the end of the
+			     payload (XDP_RXB_ACC_END): check the last one */
 	__u32 dfa_groups; /* dfa: DFAs in the table, 1 .. XDP_RXB_DFA_GROUPS */
 	__u32 dfa_start[XDP_RXB_DFA_GROUPS]; /* dfa: their start states */
 	__u8 needle[XDP_RXB_MAX_NEEDLE];
@@ -82,8 +81,9 @@ struct xdp_rxb_buf {
 /* struct xdp_rxb_accept.flags */
 enum xdp_rxb_acc {
 	XDP_RXB_ACC_NOW = 1u << 0, /* the state accepts (a match ends here) */
-	XDP_RXB_ACC_END = 1u << 1, /* ... if the payload ends here */
-	XDP_RXB_ACC_NL = 1u << 2,  /* ... if one final '\n' follows */
+	XDP_RXB_ACC_END = 1u << 1, /* ... if the payload ends here: the
+				      assertions that wait for the byte
+				      after (\b \B $ \z) settled */
 };
 
 /* Per DFA state: what accepts, and the ids of the rules that do. */
@@ -92,7 +92,6 @@ struct xdp_rxb_accept {
 	__u32 pad;
 	__u64 now[XDP_RXB_ID_WORDS];
 	__u64 end[XDP_RXB_ID_WORDS];
-	__u64 nl[XDP_RXB_ID_WORDS];
 };
 
 #endif

@@ -809,6 +809,7 @@ const struct engine engine_xdp = {
 		"(literal or a DFA over the reference's parse; libbpf)",
 	.caps = CAP_MULTI_NATIVE | CAP_LAZY | CAP_NONCAPTURE |
 		CAP_PERL_CLASSES | CAP_INLINE_FLAGS | CAP_NUL_PATTERN |
+		CAP_WORD_BOUNDARY |
 		CAP_COUNTED_REP | CAP_EMPTY_MATCH | CAP_PERL_DOLLAR |
 		CAP_FLOOR_PROGRAM,
 	.semantics = SEM_LEFTMOST_FIRST, /* no count: see the file comment */

@@ -7,10 +7,22 @@
  * set of states reached, PCRE2's "an empty iteration does not loop
  * again" changes priorities, not which states are reachable) and keeps
  * what decides the future: the OP_SET and OP_MATCH instructions reached,
- * and the assertions that did not hold, so that the end of the data can
- * be tried later (the walker knows the end only when it gets there).
- * A DFA state is that sorted list of instructions, plus a flag for the
- * start state, the one place ^ holds.
+ * and the assertions it cannot decide yet.
+ *
+ * The assertions (suites/reference.c's holds()) look at the byte before
+ * an offset and the byte after it.  A DFA state knows the byte before:
+ * its context (start of data, '\n', a word byte, another byte), kept
+ * only as far as its pending assertions can ask.  The byte after is
+ * known one transition late: the step on byte c first settles the
+ * pending assertions of the offset before c (\b, \B, multiline ^ and $,
+ * \z, $), then moves the OP_SETs over c.  A match found by settling
+ * belongs to the offset before c; its OP_MATCH rides into the next state
+ * as a marker, which accepts there (the answers are "does it match" and
+ * "which patterns match", not where).  $ and \Z before a final '\n' hold
+ * only if the '\n' is the last byte: what they lead to rides into the
+ * next state gated (GATED), alive only if the data ends there.  The end
+ * of the data settles everything left, gated or not: the accept-at-end
+ * flag of the state the walk ends in.
  *
  * Build: always.
  */
@@ -25,6 +37,10 @@
 #include <string.h>
 
 #define NO_STATE UINT32_MAX
+/* A state's entry that holds only if the data ends at its offset. */
+#define GATED 0x80000000u
+/* struct build.amask: computed */
+#define AMASK_DONE 0x80u
 
 /* One instruction of the whole NFA. */
 struct ninst {
@@ -50,9 +66,33 @@ struct vec {
 	size_t n, cap;
 };
 
-/* Where the data is, for the assertions. */
+/* The byte before an offset, as far as an assertion asks (bits). */
+enum ctx {
+	CTX_BOS = 1u << 0,  /* none: offset 0 */
+	CTX_NL = 1u << 1,   /* '\n' */
+	CTX_WORD = 1u << 2, /* [0-9A-Za-z_] */
+};
+
+/* What a closure knows about its offset. */
+enum phase {
+	AT_NEW,         /* the byte before (ctx); the byte after not yet */
+	AT_BYTE,        /* ... and the byte after, c */
+	AT_BYTE_GATED,  /* ... and c is a final '\n' (a gated thread) */
+	AT_END,         /* the byte before; no byte after */
+};
+
 struct where {
-	int bos, eos, eosnl;
+	enum phase phase;
+	unsigned ctx; /* enum ctx */
+	unsigned c;   /* AT_BYTE*: the byte after */
+};
+
+/* An assertion's verdict at an offset. */
+enum verdict {
+	V_FAIL,
+	V_HOLD,
+	V_PEND, /* kept in the state until the byte after is known */
+	V_GATE, /* holds if c is the last byte: $ \Z before a final '\n' */
 };
 
 /* The construction's state. */
@@ -60,15 +100,23 @@ struct build {
 	struct nfa nfa;
 	struct xdp_dfa *d;
 	uint32_t max;
-	struct vec pool;     /* every state's instructions back to back */
+	struct vec pool;     /* every state's entries back to back */
 	size_t *off;         /* state s: pool.v[off[s] .. off[s + 1]) */
-	unsigned char *init; /* state s is the start state */
+	unsigned char *ctx;  /* state s's context (enum ctx) */
 	uint32_t *hash;      /* open addressing: state + 1, 0 empty */
 	size_t hsize;
 	uint32_t *mark;      /* closure: instruction -> generation */
 	uint32_t gen;
+	unsigned char *amask; /* instruction -> assertions it reaches */
+	uint32_t *dmark;     /* amask's search: instruction -> generation */
+	uint32_t dgen;
 	struct vec stack, out, seeds;
+	struct vec gate;     /* settling: threads past a gated $ */
+	struct vec next;     /* a step: seeds of the next offset */
+	struct vec keep;     /* a step: markers and gated entries */
+	struct vec dfs;      /* amask's stack */
 	size_t first;        /* the index of p[0] in the caller's set */
+	unsigned looks;      /* LOOK_NL | LOOK_WORD: what assertions see */
 	unsigned char cls[256];
 	unsigned char rep[256]; /* a byte of each class */
 	char *why;
@@ -97,21 +145,28 @@ static int nomem(struct build *b)
 
 /* ---- the NFA ---- */
 
-/* Why assertion `a` is out of a DFA's reach, or NULL when it is not. */
-static const char *assert_refused(unsigned a)
+/* What bytes assertion a tells apart, in the byte after an offset or,
+   through the context, the byte before. */
+enum look {
+	LOOK_NL = 1u << 0,   /* '\n' */
+	LOOK_WORD = 1u << 1, /* word bytes */
+};
+
+static unsigned assert_looks(unsigned a)
 {
 	switch (a) {
-	case RA_MBOL: return "multiline ^ needs the byte before each offset";
-	case RA_MEOL: return "multiline $ needs the byte after each offset";
-	case RA_WORDB: return "\\b needs the bytes around an offset";
-	case RA_NWORDB: return "\\B needs the bytes around an offset";
-	default: return NULL;
+	case RA_MBOL:
+	case RA_EOSNL:
+	case RA_MEOL: return LOOK_NL;
+	case RA_WORDB:
+	case RA_NWORDB: return LOOK_WORD;
+	default: return 0; /* offset 0, the end */
 	}
 }
 
 /* Program prog of pattern p appended to the NFA.  0, or -1 with why. */
 static int nfa_add(struct build *b, const struct ref_prog *prog,
-		   const struct xdp_dfa_pattern *p, size_t k)
+		   const struct xdp_dfa_pattern *p)
 {
 	struct nfa *f = &b->nfa;
 	uint32_t base = (uint32_t)f->n, sbase = (uint32_t)f->nsets;
@@ -131,12 +186,8 @@ static int nfa_add(struct build *b, const struct ref_prog *prog,
 	f->nsets += prog->nsets;
 	for (size_t i = 0; i < prog->n; i++) {
 		const struct ref_inst *r = &prog->inst[i];
-		const char *no = r->op == OP_ASSERT ? assert_refused(r->arg) : NULL;
-		if (no != NULL) {
-			snprintf(b->why, b->size, "pattern %zu (%.40s): %s",
-				 b->first + k, p->re, no);
-			return -1;
-		}
+		if (r->op == OP_ASSERT)
+			b->looks |= assert_looks(r->arg);
 		f->in[base + i] = (struct ninst){r->op, r->arg, base + r->x,
 			base + r->y, sbase + r->y, p->id};
 	}
@@ -172,7 +223,7 @@ static int nfa_pattern(struct build *b, const struct xdp_dfa_pattern *p,
 		snprintf(b->why, b->size, "pattern %zu (%.40s): %s",
 			 b->first + k, p->re, why);
 	else
-		rc = nfa_add(b, &prog, p, k);
+		rc = nfa_add(b, &prog, p);
 	ref_prog_release(&prog);
 	ref_ast_release(&ast);
 	return rc;
@@ -202,19 +253,102 @@ static int nfa_build(struct build *b, const struct xdp_dfa_pattern *p,
 	return 0;
 }
 
-/* Byte classes: bytes that every set of the NFA treats alike. */
+/* ---- assertions ---- */
+
+static int is_word(unsigned c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* The context an offset after byte c has. */
+static unsigned byte_ctx(unsigned c)
+{
+	return c == '\n' ? CTX_NL : is_word(c) ? CTX_WORD : 0;
+}
+
+static enum verdict yes(int holds)
+{
+	return holds ? V_HOLD : V_FAIL;
+}
+
+/* Assertion a with the byte before known, the byte after not yet. */
+static enum verdict at_new(unsigned a, unsigned ctx)
+{
+	switch (a) {
+	case RA_BOS: return yes(ctx & CTX_BOS);
+	case RA_MBOL: /* offset 0, or after a '\n' that is not last */
+		return (ctx & CTX_BOS) ? V_HOLD : (ctx & CTX_NL) ? V_PEND
+								 : V_FAIL;
+	default: return V_PEND; /* the end, or the byte after */
+	}
+}
+
+/* Assertion a with byte c after the offset. */
+static enum verdict at_byte(unsigned a, const struct where *w)
+{
+	int before = (w->ctx & CTX_WORD) != 0, after = is_word(w->c);
+
+	switch (a) {
+	case RA_BOS: return yes(w->ctx & CTX_BOS);
+	case RA_MBOL: return yes(w->ctx & (CTX_BOS | CTX_NL));
+	case RA_EOS: return V_FAIL;
+	case RA_EOSNL:
+		if (w->c != '\n')
+			return V_FAIL;
+		return w->phase == AT_BYTE_GATED ? V_HOLD : V_GATE;
+	case RA_MEOL: return yes(w->c == '\n');
+	case RA_WORDB: return yes(before != after);
+	default: return yes(before == after); /* RA_NWORDB */
+	}
+}
+
+/* Assertion a at the end of the data. */
+static enum verdict at_end(unsigned a, unsigned ctx)
+{
+	switch (a) {
+	case RA_BOS:
+	case RA_MBOL: return yes(ctx & CTX_BOS); /* empty data */
+	case RA_WORDB: return yes(ctx & CTX_WORD);
+	case RA_NWORDB: return yes(!(ctx & CTX_WORD));
+	default: return V_HOLD; /* \z, \Z, $, multiline $ */
+	}
+}
+
+static enum verdict verdict(unsigned a, const struct where *w)
+{
+	switch (w->phase) {
+	case AT_NEW: return at_new(a, w->ctx);
+	case AT_END: return at_end(a, w->ctx);
+	default: return at_byte(a, w);
+	}
+}
+
+static int in_set(const struct build *b, size_t s, unsigned c)
+{
+	return ref_byteset_has(&b->nfa.sets[s], c);
+}
+
+/* Byte classes: bytes that every set of the NFA treats alike, and that
+   the assertions do ('\n', word bytes, the rest), as far as some
+   assertion of the NFA looks. */
 static void classes(struct build *b)
 {
 	unsigned char map[256][2];
 	unsigned next;
 
 	memset(b->cls, 0, sizeof(b->cls));
-	for (size_t s = 0; s < b->nfa.nsets; s++) {
+	for (size_t s = 0; s < b->nfa.nsets + 2; s++) {
 		memset(map, 0xff, sizeof(map));
 		next = 0;
 		for (unsigned c = 0; c < 256; c++) {
-			int in = ref_byteset_has(&b->nfa.sets[s], c);
-			unsigned char *slot = &map[b->cls[c]][in];
+			int in = s < b->nfa.nsets ? in_set(b, s, c) : 0;
+			unsigned char *slot;
+			if (s == b->nfa.nsets)
+				in = (b->looks & LOOK_NL) && c == '\n';
+			else if (s > b->nfa.nsets)
+				in = (b->looks & LOOK_WORD) && is_word(c);
+			slot = &map[b->cls[c]][in];
 			if (*slot == 0xff)
 				*slot = (unsigned char)next++;
 			b->cls[c] = *slot;
@@ -228,12 +362,16 @@ static void classes(struct build *b)
 
 /* ---- closure ---- */
 
-static int holds(unsigned a, const struct where *w)
+/* An assertion at pc: where its verdict sends the thread.  1 when pc
+   stays in the state (pending), 0 when not, -1 out of memory. */
+static int follow_assert(struct build *b, const struct ninst *in,
+			 const struct where *w)
 {
-	switch (a) {
-	case RA_BOS: return w->bos;
-	case RA_EOS: return w->eos;
-	default: return w->eos || w->eosnl; /* RA_EOSNL */
+	switch (verdict(in->arg, w)) {
+	case V_HOLD: return vec_push(&b->stack, in->x) ? -1 : 0;
+	case V_PEND: return 1;
+	case V_GATE: return vec_push(&b->gate, in->x) ? -1 : 0;
+	default: return 0;
 	}
 }
 
@@ -255,9 +393,7 @@ static int follow(struct build *b, uint32_t pc, const struct where *w)
 	case OP_HEAD:
 		return vec_push(&b->stack, in->x) | rc ? -1 : 0;
 	default: /* OP_ASSERT */
-		if (holds(in->arg, w))
-			return vec_push(&b->stack, in->x) ? -1 : 0;
-		return 1;
+		return follow_assert(b, in, w);
 	}
 }
 
@@ -268,7 +404,8 @@ static int cmp_u32(const void *a, const void *c)
 	return (x > y) - (x < y);
 }
 
-/* b->out = the sorted closure of b->seeds under w.  0, or -1. */
+/* b->out = the sorted closure of b->seeds under w (threads past a gated
+   $ onto b->gate).  0, or -1. */
 static int closure(struct build *b, const struct where *w)
 {
 	b->gen++;
@@ -291,34 +428,108 @@ static int closure(struct build *b, const struct where *w)
 	return 0;
 }
 
+/* ---- what a state's context must tell ---- */
+
+/* The epsilon successors of pc for reach_asserts(). */
+static int reach_push(struct build *b, uint32_t pc, unsigned *mask)
+{
+	const struct ninst *in = &b->nfa.in[pc];
+	int rc = 0;
+
+	switch (in->op) {
+	case OP_SET:
+	case OP_MATCH:
+		return 0;
+	case OP_ASSERT:
+		*mask |= 1u << in->arg;
+		return vec_push(&b->dfs, in->x);
+	case OP_SPLIT:
+	case OP_TAIL:
+		rc = vec_push(&b->dfs, in->y);
+		/* fall through */
+	default: /* OP_JMP, OP_HEAD */
+		return vec_push(&b->dfs, in->x) | rc;
+	}
+}
+
+/* The assertions pc reaches without a byte, as bits 1 << enum
+   ref_assert (memoised).  0, or -1 out of memory. */
+static int reach_asserts(struct build *b, uint32_t pc, unsigned *mask)
+{
+	if (!(b->amask[pc] & AMASK_DONE)) {
+		unsigned m = 0;
+		b->dgen++;
+		b->dfs.n = 0;
+		if (vec_push(&b->dfs, pc) != 0)
+			return nomem(b);
+		while (b->dfs.n > 0) {
+			uint32_t q = b->dfs.v[--b->dfs.n];
+			if (b->dmark[q] == b->dgen)
+				continue;
+			b->dmark[q] = b->dgen;
+			if (reach_push(b, q, &m) != 0)
+				return nomem(b);
+		}
+		b->amask[pc] = (unsigned char)(m | AMASK_DONE);
+	}
+	*mask |= b->amask[pc] & ~AMASK_DONE;
+	return 0;
+}
+
+/* ctx as far as b->out's unsettled entries (pending assertions, gated
+   threads) can ask: states that differ only in the rest are one. */
+static int canon_ctx(struct build *b, unsigned ctx, unsigned *out)
+{
+	unsigned m = 0, need = 0;
+
+	for (size_t i = 0; i < b->out.n; i++) {
+		uint32_t e = b->out.v[i], pc = e & ~GATED;
+		if (((e & GATED) || b->nfa.in[pc].op == OP_ASSERT) &&
+		    reach_asserts(b, pc, &m) != 0)
+			return -1;
+	}
+	if (m & (1u << RA_BOS | 1u << RA_MBOL))
+		need |= CTX_BOS;
+	if (m & (1u << RA_MBOL))
+		need |= CTX_NL;
+	if (m & (1u << RA_WORDB | 1u << RA_NWORDB))
+		need |= CTX_WORD;
+	*out = ctx & need;
+	return 0;
+}
+
 /* ---- states ---- */
 
-static uint64_t state_hash(const uint32_t *v, size_t n, int init)
+static uint64_t state_hash(const uint32_t *v, size_t n, unsigned ctx)
 {
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)init;
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)ctx;
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ v[i]) * 1099511628211ull;
 	return h ^ (h >> 29);
 }
 
-static int state_is(const struct build *b, uint32_t s, int init)
+static int state_is(const struct build *b, uint32_t s, unsigned ctx)
 {
 	size_t n = b->off[s + 1] - b->off[s];
 
-	return b->init[s] == init && n == b->out.n &&
+	return b->ctx[s] == ctx && n == b->out.n &&
 	       memcmp(b->pool.v + b->off[s], b->out.v, n * sizeof(uint32_t)) == 0;
 }
 
-/* The state whose instructions are b->out: found, or added.  Its
-   number, or NO_STATE past the cap or out of memory (why set). */
-static uint32_t state_get(struct build *b, int init)
+/* The state whose entries are b->out (sorted, unique) in context ctx
+   (the whole context: trimmed here): found, or added.  Its number, or
+   NO_STATE past the cap or out of memory (why set). */
+static uint32_t state_get(struct build *b, unsigned ctx)
 {
-	size_t i = state_hash(b->out.v, b->out.n, init) & (b->hsize - 1);
 	uint32_t s = b->d->nstates;
+	size_t i;
 
+	if (canon_ctx(b, ctx, &ctx) != 0)
+		return NO_STATE;
+	i = state_hash(b->out.v, b->out.n, ctx) & (b->hsize - 1);
 	for (; b->hash[i] != 0; i = (i + 1) & (b->hsize - 1))
-		if (state_is(b, b->hash[i] - 1, init))
+		if (state_is(b, b->hash[i] - 1, ctx))
 			return b->hash[i] - 1;
 	if (s >= b->max) {
 		snprintf(b->why, b->size, "the DFA needs more than %u states "
@@ -331,20 +542,24 @@ static uint32_t state_get(struct build *b, int init)
 			nomem(b);
 			return NO_STATE;
 		}
-	b->init[s] = (unsigned char)init;
+	b->ctx[s] = (unsigned char)ctx;
 	b->off[s + 1] = b->pool.n;
 	b->hash[i] = s + 1;
 	b->d->nstates++;
 	return s;
 }
 
-/* Set bit `id` of ids for every OP_MATCH in b->out; 1 if any. */
+/* Set bit `id` of ids for every OP_MATCH in b->out (not gated); 1 if
+   any. */
 static int out_ids(const struct build *b, __u64 *ids)
 {
 	int any = 0;
 
 	for (size_t i = 0; i < b->out.n; i++) {
-		const struct ninst *in = &b->nfa.in[b->out.v[i]];
+		const struct ninst *in;
+		if (b->out.v[i] & GATED)
+			continue;
+		in = &b->nfa.in[b->out.v[i]];
 		if (in->op != OP_MATCH)
 			continue;
 		ids[in->id / 64] |= 1ull << (in->id % 64);
@@ -353,65 +568,142 @@ static int out_ids(const struct build *b, __u64 *ids)
 	return any;
 }
 
-/* The seeds: state s's instructions. */
-static int seed_state(struct build *b, uint32_t s)
-{
-	b->seeds.n = 0;
-	for (size_t i = b->off[s]; i < b->off[s + 1]; i++)
-		if (vec_push(&b->seeds, b->pool.v[i]) != 0)
-			return nomem(b);
-	return 0;
-}
-
 static int ids_differ(const __u64 *a, const __u64 *c)
 {
 	return memcmp(a, c, XDP_RXB_ID_WORDS * sizeof(__u64)) != 0;
 }
 
-/* State s's accept entry: now, at the end, before a final '\n'. */
+/* b->out = state s's entries as they are. */
+static int out_state(struct build *b, uint32_t s)
+{
+	b->out.n = 0;
+	for (size_t i = b->off[s]; i < b->off[s + 1]; i++)
+		if (vec_push(&b->out, b->pool.v[i]) != 0)
+			return nomem(b);
+	return 0;
+}
+
+/* State s's accept entry: what matches now (the state's own OP_MATCH
+   entries), and at the end (everything settled with no byte after). */
 static int state_accept(struct build *b, uint32_t s)
 {
 	struct xdp_rxb_accept *a = &b->d->acc[s];
-	struct where end = {b->init[s], 1, 1}, nl = {b->init[s], 0, 1};
+	struct where end = {AT_END, b->ctx[s], 0};
 
 	memset(a, 0, sizeof(*a));
-	if (seed_state(b, s) != 0)
+	if (out_state(b, s) != 0)
 		return -1;
-	b->out.n = 0;
-	for (size_t i = 0; i < b->seeds.n; i++)
-		b->out.v[b->out.n++] = b->seeds.v[i];
 	if (out_ids(b, a->now))
 		a->flags |= XDP_RXB_ACC_NOW;
+	b->seeds.n = 0;
+	for (size_t i = 0; i < b->out.n; i++)
+		if (vec_push(&b->seeds, b->out.v[i] & ~GATED) != 0)
+			return nomem(b);
 	if (closure(b, &end) != 0)
 		return -1;
 	if (out_ids(b, a->end) && ids_differ(a->end, a->now))
 		a->flags |= XDP_RXB_ACC_END;
-	if (closure(b, &nl) != 0)
-		return -1;
-	if (out_ids(b, a->nl) && ids_differ(a->nl, a->now))
-		a->flags |= XDP_RXB_ACC_NL;
-	b->d->tail |= (a->flags & (XDP_RXB_ACC_END | XDP_RXB_ACC_NL)) != 0;
+	b->d->tail |= (a->flags & XDP_RXB_ACC_END) != 0;
 	return 0;
 }
 
-/* The state after byte c from state s (seeds: s's instructions). */
-static uint32_t step(struct build *b, uint32_t s, unsigned c)
+/* ---- a step: state s, byte c ---- */
+
+/* Is pc one of state s's entries (not gated)? */
+static int state_has(const struct build *b, uint32_t s, uint32_t pc)
 {
-	static const struct where mid = {0, 0, 0};
+	return bsearch(&pc, b->pool.v + b->off[s], b->off[s + 1] - b->off[s],
+		       sizeof(uint32_t), cmp_u32) != NULL;
+}
+
+/* b->out's moves on c: an OP_SET's successor to b->next (gated: to
+   b->keep, tagged), an OP_MATCH to b->keep as a marker, unless s holds
+   it already (then it accepted in s).  0, or -1. */
+static int advance(struct build *b, uint32_t s, unsigned c, uint32_t tag)
+{
+	for (size_t i = 0; i < b->out.n; i++) {
+		uint32_t pc = b->out.v[i];
+		const struct ninst *in = &b->nfa.in[pc];
+		int rc = 0;
+		if (in->op == OP_SET) {
+			if (ref_byteset_has(&b->nfa.sets[in->set], c))
+				rc = vec_push(tag ? &b->keep : &b->next,
+					      in->x | tag);
+		} else if (in->op == OP_MATCH &&
+			   (tag || !state_has(b, s, pc))) {
+			rc = vec_push(&b->keep, pc | tag);
+		}
+		if (rc != 0)
+			return nomem(b);
+	}
+	return 0;
+}
+
+/*
+ * Settle s's pending assertions with c after the offset, then move
+ * everything over c (advance).  Threads past a $ that holds if c is a
+ * final '\n' are settled again as such, and move gated.  0, or -1.
+ */
+static int settle(struct build *b, uint32_t s, unsigned c)
+{
+	struct where w = {AT_BYTE, b->ctx[s], c};
 
 	b->seeds.n = 0;
+	b->gate.n = 0;
 	for (size_t i = b->off[s]; i < b->off[s + 1]; i++) {
-		const struct ninst *in = &b->nfa.in[b->pool.v[i]];
-		if (in->op == OP_SET && ref_byteset_has(&b->nfa.sets[in->set], c) &&
-		    vec_push(&b->seeds, in->x) != 0)
-			return nomem(b), NO_STATE;
+		uint32_t e = b->pool.v[i];
+		if (!(e & GATED) && vec_push(&b->seeds, e) != 0)
+			return nomem(b);
 	}
+	if (closure(b, &w) != 0 || advance(b, s, c, 0) != 0)
+		return -1;
+	if (b->gate.n == 0)
+		return 0;
+	w.phase = AT_BYTE_GATED;
+	b->seeds.n = 0;
+	for (size_t i = 0; i < b->gate.n; i++)
+		if (vec_push(&b->seeds, b->gate.v[i]) != 0)
+			return nomem(b);
+	if (closure(b, &w) != 0)
+		return -1;
+	return advance(b, s, c, GATED);
+}
+
+/* b->out sorted without repeats. */
+static void out_unique(struct build *b)
+{
+	size_t n = 0;
+
+	qsort(b->out.v, b->out.n, sizeof(uint32_t), cmp_u32);
+	for (size_t i = 0; i < b->out.n; i++)
+		if (n == 0 || b->out.v[n - 1] != b->out.v[i])
+			b->out.v[n++] = b->out.v[i];
+	b->out.n = n;
+}
+
+/* The state after byte c from state s. */
+static uint32_t step(struct build *b, uint32_t s, unsigned c)
+{
+	struct where w = {AT_NEW, byte_ctx(c), 0};
+
+	b->next.n = 0;
+	b->keep.n = 0;
+	if (settle(b, s, c) != 0)
+		return NO_STATE;
+	b->seeds.n = 0;
+	for (size_t i = 0; i < b->next.n; i++)
+		if (vec_push(&b->seeds, b->next.v[i]) != 0)
+			return nomem(b), NO_STATE;
 	for (size_t k = 0; k < b->nfa.nfloat; k++)
 		if (vec_push(&b->seeds, b->nfa.starts[k]) != 0)
 			return nomem(b), NO_STATE;
-	if (closure(b, &mid) != 0)
+	if (closure(b, &w) != 0)
 		return NO_STATE;
-	return state_get(b, 0);
+	for (size_t i = 0; i < b->keep.n; i++)
+		if (vec_push(&b->out, b->keep.v[i]) != 0)
+			return nomem(b), NO_STATE;
+	out_unique(b);
+	return state_get(b, w.ctx);
 }
 
 /* Every byte class's transition from state s into the table. */
@@ -436,12 +728,15 @@ static int build_alloc(struct build *b)
 	while (b->hsize < 2 * (size_t)b->max)
 		b->hsize *= 2;
 	b->off = calloc((size_t)b->max + 1, sizeof(*b->off));
-	b->init = calloc(b->max, 1);
+	b->ctx = calloc(b->max, 1);
+	b->amask = calloc(b->nfa.n + 1, 1);
+	b->dmark = calloc(b->nfa.n + 1, sizeof(*b->dmark));
 	b->hash = calloc(b->hsize, sizeof(*b->hash));
 	b->mark = calloc(b->nfa.n + 1, sizeof(*b->mark));
 	b->d->next = calloc((size_t)b->max * 256, sizeof(uint16_t));
-	if (b->off == NULL || b->init == NULL || b->hash == NULL ||
-	    b->mark == NULL || b->d->next == NULL)
+	if (b->off == NULL || b->ctx == NULL || b->hash == NULL ||
+	    b->mark == NULL || b->d->next == NULL || b->amask == NULL ||
+	    b->dmark == NULL)
 		return nomem(b);
 	return 0;
 }
@@ -453,24 +748,30 @@ static void build_release(struct build *b)
 	free(b->nfa.starts);
 	free(b->pool.v);
 	free(b->off);
-	free(b->init);
+	free(b->ctx);
+	free(b->amask);
+	free(b->dmark);
 	free(b->hash);
 	free(b->mark);
 	free(b->stack.v);
 	free(b->out.v);
 	free(b->seeds.v);
+	free(b->gate.v);
+	free(b->next.v);
+	free(b->keep.v);
+	free(b->dfs.v);
 }
 
 /* The start state, then every state's row, breadth first. */
 static int construct(struct build *b)
 {
-	struct where start = {1, 0, 0};
+	struct where start = {AT_NEW, CTX_BOS, 0};
 
 	b->seeds.n = 0;
 	for (size_t k = 0; k < b->nfa.nstarts; k++)
 		if (vec_push(&b->seeds, b->nfa.starts[k]) != 0)
 			return nomem(b);
-	if (closure(b, &start) != 0 || state_get(b, 1) == NO_STATE)
+	if (closure(b, &start) != 0 || state_get(b, CTX_BOS) == NO_STATE)
 		return -1;
 	for (uint32_t s = 0; s < b->d->nstates; s++)
 		if (expand(b, s) != 0)
@@ -638,30 +939,10 @@ static void found(int all, __u64 *ids, const __u64 *src)
 		ids[k] |= src[k];
 }
 
-/* The end of the walk in state s, prev before the last byte. */
-static int scan_end(const struct xdp_dfa *d, const unsigned char *data,
-		    size_t len, uint32_t s, uint32_t prev, int all,
-		    __u64 *ids)
-{
-	int hit = 0;
-
-	if (d->acc[s].flags & XDP_RXB_ACC_END) {
-		hit = 1;
-		found(all, ids, d->acc[s].end);
-	}
-	if (len > 0 && data[len - 1] == '\n' &&
-	    (d->acc[prev].flags & XDP_RXB_ACC_NL)) {
-		hit = 1;
-		found(all, ids, d->acc[prev].nl);
-	}
-	return hit;
-}
-
-/* One group's walk from state s; 1 on a match. */
+/* One group's walk from state s, then its end; 1 on a match. */
 static int scan_group(const struct xdp_dfa *d, uint32_t s,
 		      const unsigned char *p, size_t len, int all, __u64 *ids)
 {
-	uint32_t prev = s;
 	int hit = 0;
 
 	if (d->acc[s].flags & XDP_RXB_ACC_NOW) {
@@ -670,7 +951,6 @@ static int scan_group(const struct xdp_dfa *d, uint32_t s,
 	}
 	for (size_t i = 0; i < len && (all || !hit); i++) {
 		uint32_t v = d->next[(size_t)s * 256 + p[i]];
-		prev = s;
 		s = v & ~XDP_DFA_ACCEPT;
 		if (v & XDP_DFA_ACCEPT) {
 			hit = 1;
@@ -679,7 +959,11 @@ static int scan_group(const struct xdp_dfa *d, uint32_t s,
 	}
 	if (hit && !all)
 		return 1;
-	return scan_end(d, p, len, s, prev, all, ids) | hit;
+	if (d->acc[s].flags & XDP_RXB_ACC_END) {
+		hit = 1;
+		found(all, ids, d->acc[s].end);
+	}
+	return hit;
 }
 
 int xdp_dfa_scan(const struct xdp_dfa *d, const void *data, size_t len,

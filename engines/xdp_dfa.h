@@ -11,14 +11,16 @@
  * prefix of the data, with every pattern's start added at each offset
  * (unanchored), so the DFA answers what ref_is_match() answers, pattern
  * by pattern.  Each state carries, per pattern id, whether a match ends
- * there, ends there if the data ends there (\z, $), or ends there if one
- * final '\n' follows ($), which the walker checks at the end.
+ * there, and whether one does if the data ends there, which the walker
+ * checks after the last byte.
  *
- * Out of a DFA's reach here, refused with a reason naming the pattern:
- * ^ and $ in multiline mode, \b and \B (they need the bytes around an
- * offset), UTF-8 mode (matches would have to start on character
- * boundaries), and whatever the reference refuses (backreferences,
- * lookaround, ...).  ^ \A at offset 0 and $ \Z \z at the end are in.
+ * Every assertion of the reference is in: ^ \A, $ \Z \z, multiline ^
+ * and $, \b and \B.  A state remembers what they need of the byte before
+ * an offset; those that need the byte after are settled by the next
+ * transition, or by the end of the data (xdp_dfa.c).  Out of a DFA's
+ * reach here, refused with a reason naming the pattern: UTF-8 mode
+ * (matches would have to start on character boundaries), and whatever
+ * the reference refuses (backreferences, lookaround, ...).
  *
  * Build: always (no library; the XDP loader needs libbpf, this does not).
  */
@@ -56,7 +58,7 @@ struct xdp_dfa {
 	uint32_t start[XDP_RXB_DFA_GROUPS]; /* each one's start state */
 	uint32_t rows;   /* nstates rounded up to a power of two */
 	uint32_t nclasses; /* byte classes the patterns tell apart */
-	int tail;        /* some state accepts only at the end (flags) */
+	int tail;        /* some state accepts at the end (ACC_END) */
 	/* rows x 256 entries: the next state, | XDP_DFA_ACCEPT when it
 	   accepts; rows past nstates are 0 */
 	uint16_t *next;
@@ -69,10 +71,10 @@ struct xdp_dfa {
  * larger, the patterns are packed in order into up to XDP_RXB_DFA_GROUPS
  * DFAs (a pattern joins the current one while the states fit), which
  * the walker runs side by side: the same answers, one pass, a table
- * lookup per group and byte.  0, or -1 with a one-line reason
- * in why naming the pattern ("pattern 3 (\bfoo): \b needs the bytes
- * around an offset") or the cap (the set does not fit in the groups).  Free d with xdp_dfa_release() either
- * way.
+ * lookup per group and byte.  0, or -1 with a one-line reason in why
+ * naming the pattern ("pattern 3 ((a)\1): backreference ...") or the cap
+ * (the set does not fit in the groups).  Free d with xdp_dfa_release()
+ * either way.
  */
 int xdp_dfa_build(struct xdp_dfa *d, const struct xdp_dfa_pattern *p,
 		  size_t n, uint32_t max_states, char *why, size_t size);

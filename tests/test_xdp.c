@@ -5,8 +5,10 @@
  * The DFA's answers (any match; the set of pattern ids that match
  * anywhere) equal the reference's, pattern by pattern, on random bytes
  * with the edge bytes (NUL, CR, LF, 0x80-0xff), for the payload suite's
- * patterns, the built-in rules and random patterns; what a DFA cannot do
- * is refused with a reason naming the pattern.  Where bpf() works, every
+ * patterns, the built-in rules, random patterns and each assertion (\b
+ * \B, ^ $ in both modes, \A \z \Z, on word/non-word borders, at the
+ * very start and end); what a DFA cannot do is refused with a reason
+ * naming the pattern.  Where bpf() works, every
  * program loads through the verifier and answers as the reference does
  * on the payload suite's packets of 64 to 1500 bytes; where it is
  * refused (xdp_probe()), those tests are skipped with the reason.
@@ -192,29 +194,32 @@ static void random_pattern(struct rng *r, char *buf, size_t size,
 	static const char *const atom[] = {
 		"a", "b", "\\n", "\\x00", "\\xff", "\\r", ".", "[ab]", "[^a]",
 		"[a\\x80-\\xff]", "(?:a|b\\n)", "(?:|a)", "A", "\\s", "(ab|b)",
-		"\\x80",
+		"\\x80", "\\b", "\\B", "^", "$", "(?:\\b|\\n)", "(?:$|a)",
+		"\\Z", "(?m:^)", "(?m:$)", "\\z",
 	};
 	static const char *const quant[] = {"", "", "", "*", "+", "?", "{1,2}",
 					    "*?", "{0,3}", "{2}"};
 	static const unsigned fl[] = {0, ENGINE_DOTALL, ENGINE_CASELESS,
 				      ENGINE_ANCHORED, ENGINE_DOTALL |
-				      ENGINE_CASELESS};
+				      ENGINE_CASELESS, ENGINE_MULTILINE};
 	size_t n = 1 + rng_below(r, 5), len = 0;
 
 	buf[0] = '\0';
 	if (rng_below(r, 5) == 0)
 		len += (size_t)snprintf(buf + len, size - len, "^");
 	for (size_t i = 0; i < n; i++) {
-		len += (size_t)snprintf(buf + len, size - len, "%s%s",
-					atom[rng_below(r, 16)],
-					quant[rng_below(r, 10)]);
+		size_t k = rng_below(r, 26), q = rng_below(r, 10);
+		/* an assertion (16..) takes no quantifier, but in a group */
+		len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s",
+					k >= 16 && q >= 3 ? "(?:" : "", atom[k],
+					k >= 16 && q >= 3 ? ")" : "", quant[q]);
 		if (rng_below(r, 8) == 0)
 			len += (size_t)snprintf(buf + len, size - len, "|");
 	}
 	if (rng_below(r, 5) == 0)
 		snprintf(buf + len, size - len, "%s",
 			 (const char *[]){"$", "\\z", "\\Z"}[rng_below(r, 3)]);
-	*flags = fl[rng_below(r, 5)];
+	*flags = fl[rng_below(r, 6)];
 }
 
 /* Random patterns, alone and in sets of up to MAX_SET. */
@@ -245,10 +250,6 @@ Test(xdp_dfa, refusals)
 		unsigned flags;
 		const char *why;
 	} c[] = {
-		{"\\bfoo", 0, "\\b needs"},
-		{"a\\B", 0, "\\B needs"},
-		{"^a", ENGINE_MULTILINE, "multiline ^"},
-		{"a$", ENGINE_MULTILINE, "multiline $"},
 		{"(a)\\1", 0, "backreference"},
 		{"a(?=b)", 0, "lookaround"},
 		{"abc", ENGINE_UTF8, "UTF-8 mode"},
@@ -269,11 +270,11 @@ Test(xdp_dfa, refusals)
 	}
 }
 
-/* (a|b)*a(a|b){N} needs 2^(N+1) states and a few: {11} is over the
-   4096 the kernel's table holds (named), {10} fits. */
+/* (a|b)*a(a|b){N} needs 2^(N+1) states: {12} is over the 4096 the
+   kernel's table holds (named), {11} fills it. */
 Test(xdp_dfa, state_cap)
 {
-	struct xdp_dfa_pattern p = {"(a|b)*a(a|b){11}", 16, 0, 0};
+	struct xdp_dfa_pattern p = {"(a|b)*a(a|b){12}", 16, 0, 0};
 	struct xdp_dfa d;
 	char why[256];
 
@@ -283,13 +284,101 @@ Test(xdp_dfa, state_cap)
 	xdp_dfa_release(&d);
 	cr_assert_eq(xdp_dfa_build(&d, &p, 1, 4097, why, sizeof(why)), -1);
 	cr_expect(strstr(why, "xdp.max_states=4097: 1 to 4096"), "%s", why);
-	p.re = "(a|b)*a(a|b){10}";
+	p.re = "(a|b)*a(a|b){11}";
 	cr_assert_eq(xdp_dfa_build(&d, &p, 1, 4096, why, sizeof(why)), 0, "%s",
 		     why);
-	cr_expect_gt(d.nstates, 2048u);
+	cr_expect_eq(d.nstates, 4096u);
 	xdp_dfa_release(&d);
-	cr_assert_eq(xdp_dfa_build(&d, &p, 1, 2048, why, sizeof(why)), -1);
+	cr_assert_eq(xdp_dfa_build(&d, &p, 1, 4095, why, sizeof(why)), -1);
 	xdp_dfa_release(&d);
+}
+
+/* Words, '\n' runs and edge bytes: borders everywhere, the first and
+   last byte included. */
+static size_t border_data(struct rng *r, char *buf, size_t max)
+{
+	static const char *const tok[] = {
+		"foo", "bar", "_9", "\n", "\n\n", "\r\n", " ", "\xff", "x",
+		"foo\n", "-", "a", "",
+	};
+	size_t n = 0;
+
+	while (n + 6 < max && rng_below(r, 8) != 0) {
+		const char *t = tok[rng_below(r, sizeof(tok) / sizeof(tok[0]))];
+		size_t k = t[0] == '\0' ? 1 : strlen(t); /* "": a NUL */
+		memcpy(buf + n, t, k);
+		n += k;
+	}
+	return n;
+}
+
+#define ML ENGINE_MULTILINE
+
+/* Each assertion, alone and combined (assert_set: ids 0..). */
+static const struct {
+	const char *re;
+	unsigned flags;
+} assert_res[] = {
+	{"\\bfoo\\b", 0},  {"foo\\B", 0},
+	{"\\Bar", 0},  {"\\b", 0},
+	{"\\B", 0},  {"^foo", ML},
+	{"foo$", ML},  {"^$", ML},
+	{"^\\n", ML},  {"$\\n^", ML},
+	{"foo$", 0},  {"\\n$", 0},
+	{"o$\\n", 0},  {"foo\\Z", 0},
+	{"o\\z", 0},  {"\\Afoo", 0},
+	{"^\\b", 0},  {"\\b$", 0},
+	{"(?:\\bx|a\\B)+-", 0},  {"bar\\b\\s*$", ML},
+	{"\\x00\\b", 0},  {"\\xff\\B", 0},
+	{"^[^\\n]*r$", ML},  {"\\bfoo\\b", ENGINE_ANCHORED},
+	{"$", 0},  {"^", ML},
+};
+#define NASSERT (sizeof(assert_res) / sizeof(assert_res[0]))
+
+static void assert_set(struct xdp_dfa_pattern p[NASSERT])
+{
+	for (size_t k = 0; k < NASSERT; k++)
+		p[k] = (struct xdp_dfa_pattern){assert_res[k].re,
+			strlen(assert_res[k].re), assert_res[k].flags,
+			(uint32_t)k};
+}
+
+/* p[0..n) on hand-picked inputs: matches at the very start and end. */
+static void check_fixed(const struct xdp_dfa_pattern *p, size_t n)
+{
+	static const char *const in[] = {
+		"", "\n", "foo", "foo\n", "\nfoo", "foo\n\n", " foo ", "foox",
+		"\n\n", "bar \n", "x-", "a-", "o\n",
+	};
+	struct xdp_dfa d;
+	struct xt_refs x;
+	char why[256];
+
+	cr_assert_eq(xt_refs_init(&x, p, n, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(xdp_dfa_build(&d, p, n, XDP_DFA_DEFAULT_MAX_STATES, why,
+				   sizeof(why)), 0, "%s: %s", p[0].re, why);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		check_one(&d, &x, in[i], strlen(in[i]), p[0].re);
+	check_one(&d, &x, "\xff" "foo\0", 5, p[0].re);
+	xdp_dfa_release(&d);
+	xt_refs_release(&x);
+}
+
+Test(xdp_dfa, assertions)
+{
+	struct xdp_dfa_pattern p[NASSERT];
+	struct rng r;
+
+	assert_set(p);
+	rng_init(&r, 6);
+	for (size_t k = 0; k < NASSERT; k++) {
+		check_fixed(&p[k], 1);
+		check_set(&p[k], 1, &r, 1500, border_data, 40);
+		check_set(&p[k], 1, &r, 500, random_data, 24);
+	}
+	check_fixed(p, NASSERT);
+	check_set(p, NASSERT, &r, 4000, border_data, 60);
+	check_set(p, NASSERT, &r, 2000, random_data, DATA_MAX);
 }
 
 #ifdef RXB_HAVE_XDP
@@ -569,6 +658,70 @@ Test(xdp_prog, dfa_end_anchors)
 	xdp_prog_free(pr);
 	xt_refs_release(&x);
 	xdp_dfa_release(&d);
+}
+
+/* data through the DFA program pr: the hit and (all) the ids as the
+   reference's. */
+static void check_kernel(struct xdp_prog *pr, const struct xt_refs *x,
+			 const char *data, size_t len, int all)
+{
+	static const struct xdp_frame_spec lay = {0};
+	unsigned char f[512];
+	struct xdp_answer a;
+	__u64 want[XDP_RXB_ID_WORDS];
+	int hit = xt_ref_ids(x, data, len, want);
+
+	run(pr, f, xdp_frame_build(f, sizeof(f), &lay, data, len), &a);
+	cr_assert_eq(a.hit, hit, "\"%.*s\": hit %u, reference %d", (int)len,
+		     data, a.hit, hit);
+	if (all)
+		cr_assert(memcmp(a.ids, want, sizeof(want)) == 0,
+			  "\"%.*s\": %llx, want %llx", (int)len, data,
+			  (unsigned long long)a.ids[0],
+			  (unsigned long long)want[0]);
+}
+
+/* p[0..n)'s DFA in the kernel on `rounds` payloads of border_data (up
+   to 300 bytes: across the walk's blocks), first match or every id. */
+static void check_kernel_set(const struct xdp_dfa_pattern *p, size_t n,
+			     struct rng *r, int rounds, int all)
+{
+	struct xdp_dfa d;
+	struct xt_refs x;
+	char why[256], buf[300];
+	struct xdp_spec s = {XDP_PROG_DFA, XDP_DROP, NULL, 0, &d, all};
+	struct xdp_prog *pr;
+
+	cr_assert_eq(xdp_dfa_build(&d, p, n, 4096, why, sizeof(why)), 0, "%s",
+		     why);
+	cr_assert_eq(xt_refs_init(&x, p, n, why, sizeof(why)), 0);
+	pr = open_prog(&s);
+	for (int i = 0; i < rounds; i++) {
+		size_t len = border_data(r, buf, i % 4 ? 40 : sizeof(buf));
+		check_kernel(pr, &x, buf, len, all);
+	}
+	check_kernel(pr, &x, "foo", 3, all);
+	check_kernel(pr, &x, "\n", 1, all);
+	xdp_prog_free(pr);
+	xt_refs_release(&x);
+	xdp_dfa_release(&d);
+}
+
+/* \b \B, ^ $ in both modes, \A \z \Z in the kernel's walk and its
+   end-of-payload step: the set (every id, and the first match), and
+   each alone. */
+Test(xdp_prog, dfa_assertions)
+{
+	struct xdp_dfa_pattern p[NASSERT];
+	struct rng r;
+
+	need_bpf();
+	assert_set(p);
+	rng_init(&r, 7);
+	check_kernel_set(p, NASSERT, &r, 2000, 1);
+	check_kernel_set(p, NASSERT, &r, 500, 0);
+	for (size_t k = 0; k < NASSERT; k++)
+		check_kernel_set(&p[k], 1, &r, 300, 0);
 }
 
 #endif /* RXB_HAVE_XDP */
