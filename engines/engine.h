@@ -195,6 +195,13 @@ struct engine {
 	 * tell a data-path engineer (python-re, v8).
 	 */
 	int opt_in;
+	/*
+	 * Where its matching runs, for reports: NULL in user space (this
+	 * process, or a runner's); "kernel" for a program the kernel runs
+	 * (xdp's, by BPF_PROG_TEST_RUN).  A run records it as the results'
+	 * "ENGINE-runs-in" (tools/context.c), which verdicts read.
+	 */
+	const char *runs_in;
 
 	/* Library version string, e.g. "10.42". Never NULL. */
 	const char *(*version)(void);

@@ -814,6 +814,7 @@ const struct engine engine_xdp = {
 		CAP_FLOOR_PROGRAM,
 	.semantics = SEM_LEFTMOST_FIRST, /* no count: see the file comment */
 	.opt_in = 1,
+	.runs_in = "kernel",
 	.version = xdp_version,
 	.compile = xdp_compile,
 	.is_match = xdp_is_match,

@@ -202,6 +202,7 @@ static int apply_lines(struct ldecl *d, const char *k, const char *v)
 		return parse_key_values(v, d->except_key, &d->excepts);
 	if (strcmp(k, "except-label") == 0)
 		return parse_text(v, d->except_label, sizeof(d->except_label));
+	if (strcmp(k, "where") == 0) return parse_text(v, d->where, LDECL_WORD);
 	return -1;
 }
 

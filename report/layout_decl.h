@@ -29,6 +29,7 @@
  *           [baseline=KEY:VALUE] [baseline-label='...']
  *           [floor=KEY:VALUE] [floor-label='...'] [op=WORD]
  *           [except=KEY:VALUE[|VALUE...]] [except-label='...']
+ *           [where=KEY]
  *       per distinct value of the by keys (the first of them limited to
  *       `only`), the best contender (the values of the who keys) by the
  *       metric; show: metrics of the winner beside it (one no result
@@ -59,6 +60,13 @@
  *       such a row the paragraph says they are left out, with
  *       except-label (what they are and why) or else KEY and the
  *       values.  A label cannot hold a quote (').
+ *       where: a who key naming an engine; a contender ran where the
+ *       results' configuration `ENGINE-runs-in` says (the engine's
+ *       name before any ',' of options: "xdp-runs-in: kernel"), else in
+ *       user space.  With contenders of two places or more, a second
+ *       table gives per group the best of each place, its metric, the
+ *       cores line rate takes and whether one core does, and which
+ *       place is ahead by how much.
  *
  *   costliest split=KEYS rows=KEY metrics=COST[,SHARE...] [top=N]
  *           [flag=NAME:BOUND] [cost=KEY:VALUE] [as=KEY:KEY] [title='...']
@@ -132,6 +140,7 @@ struct ldecl {
 	char except_key[LDECL_WORD];
 	struct ldecl_list excepts;   /* its values */
 	char except_label[256];
+	char where[LDECL_WORD]; /* who key: where a contender ran */
 };
 
 /*

@@ -1406,6 +1406,247 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 	return t->caption && t->summary ? 0 : -1;
 }
 
+/* --- where the contenders ran (where=KEY) -------------------------- */
+
+#define PLACES 4
+#define PLACE_USER "user space"
+
+/* The places of a verdict's contenders, PLACE_USER last. */
+struct places {
+	const char *name[PLACES];
+	size_t n;
+	const char **of; /* per contender */
+};
+
+/*
+ * Where contender ci ran: the results' "<engine>-runs-in" for the
+ * engine its `where` key names (up to the first ',': its options), else
+ * PLACE_USER.  The text lives as long as the results.
+ */
+static const char *place_of(const struct vgrid *g, size_t ci)
+{
+	char name[LDECL_WORD], v[512], key[600];
+	const char *p;
+
+	for (size_t k = 0; k < g->d->who.n; k++) {
+		ldecl_key_name(g->d->who.s[k], name, sizeof(name));
+		if (strcmp(name, g->d->where) != 0)
+			continue;
+		ldecl_tuple_part(g->who.s[ci], k, v, sizeof(v));
+		v[strcspn(v, ",")] = '\0';
+		snprintf(key, sizeof(key), "%s-runs-in", v);
+		p = results_config_get(g->res, key);
+		return p != NULL && p[0] != '\0' ? p : PLACE_USER;
+	}
+	return PLACE_USER;
+}
+
+/* Each contender's place into pl, and the places (PLACE_USER last).
+ * 0, or -1 out of memory. */
+static int places_of(const struct vgrid *g, struct places *pl)
+{
+	int user = 0;
+
+	pl->n = 0;
+	pl->of = calloc(g->who.n + 1, sizeof(*pl->of));
+	if (pl->of == NULL)
+		return -1;
+	for (size_t ci = 0; ci < g->who.n; ci++) {
+		size_t k = 0;
+		pl->of[ci] = place_of(g, ci);
+		if (strcmp(pl->of[ci], PLACE_USER) == 0) {
+			user = 1;
+			continue;
+		}
+		while (k < pl->n && strcmp(pl->name[k], pl->of[ci]) != 0)
+			k++;
+		if (k == pl->n && pl->n < PLACES - 1)
+			pl->name[pl->n++] = pl->of[ci];
+	}
+	if (user)
+		pl->name[pl->n++] = PLACE_USER;
+	return 0;
+}
+
+/* The best contender of group gi that ran at place p, or -1. */
+static long place_best(const struct vgrid *g, const struct places *pl,
+		       size_t gi, const char *p)
+{
+	long best = -1;
+
+	for (size_t ci = 0; ci < g->who.n; ci++) {
+		double v = g->v[at(g, gi, ci)];
+		if (isnan(v) || strcmp(pl->of[ci], p) != 0)
+			continue;
+		if (best < 0 || better_than(g, v, g->v[at(g, gi, best)]))
+			best = (long)ci;
+	}
+	return best;
+}
+
+/* Columns a place takes: best, metric, and with a line cores, 1 core. */
+static size_t place_cols(const struct ldecl *d)
+{
+	return d->line[0] != '\0' ? 4 : 2;
+}
+
+static int place_head(struct rtable *t, const struct ldecl *d,
+		      const struct places *pl)
+{
+	size_t c = d->by.n, w = place_cols(d);
+	char buf[160];
+	int rc = 0;
+
+	for (size_t k = 0; k < d->by.n; k++) {
+		ldecl_key_name(d->by.s[k], buf, sizeof(buf));
+		rc |= rtable_col(t, k, buf, 0);
+	}
+	for (size_t p = 0; p < pl->n; p++, c += w) {
+		snprintf(buf, sizeof(buf), "best in %s", pl->name[p]);
+		rc |= rtable_col(t, c, buf, 0);
+		rc |= rtable_col(t, c + 1, d->metric[0].name, 1);
+		if (w == 4) {
+			rc |= rtable_col(t, c + 2, "cores", 1);
+			rc |= rtable_col(t, c + 3, "1 core", 0);
+		}
+	}
+	return rc | rtable_col(t, c, "ahead", 0);
+}
+/* Counts for the paragraph: per place, groups it has a contender in,
+ * reaches line rate on one core in, and is ahead in. */
+struct place_tally {
+	size_t groups[PLACES], one_core[PLACES], ahead[PLACES];
+};
+
+/* Place p's cells of row `row` for group gi: its best ci. */
+static int place_cells(struct rtable *t, const struct vgrid *g, long row,
+		       size_t c, size_t gi, long ci, int *one)
+{
+	const struct ldecl *d = g->d;
+	double v = g->v[at(g, gi, (size_t)ci)], line;
+	char name[512];
+	int rc;
+
+	who_name(g->who.s[ci], name, sizeof(name));
+	rc = rtable_text(t, row, c, name);
+	rc |= rtable_num(t, row, c + 1, v, d->metric[0].name);
+	*one = 0;
+	if (place_cols(d) < 4)
+		return rc;
+	line = view_median(g->r[at(g, gi, (size_t)ci)], d->line);
+	*one = v >= line;
+	rc |= rtable_num(t, row, c + 2, line / v, "cores");
+	return rc | rtable_text(t, row, c + 3, *one ? "yes" : "no");
+}
+
+/* The row of group gi (none when no place has a contender there). */
+static int place_row(struct rtable *t, const struct vgrid *g,
+		     const struct places *pl, size_t gi,
+		     struct place_tally *n)
+{
+	long best[PLACES], lead = -1, row;
+	size_t c = g->d->by.n, w = place_cols(g->d), second = 0;
+	char part[512], buf[160];
+	int rc = 0, one;
+
+	for (size_t p = 0; p < pl->n; p++) {
+		best[p] = place_best(g, pl, gi, pl->name[p]);
+		if (best[p] >= 0 && (lead < 0 ||
+		    better_than(g, g->v[at(g, gi, best[p])],
+				g->v[at(g, gi, best[lead])])))
+			lead = (long)p;
+	}
+	if (lead < 0)
+		return 0;
+	row = rtable_row(t);
+	if (row < 0)
+		return -1;
+	for (size_t b = 0; b < g->d->by.n; b++) {
+		ldecl_tuple_part(g->groups.s[gi], b, part, sizeof(part));
+		rc |= rtable_text(t, row, b, part);
+		rtable_cell(t, (size_t)row, b)->v = strtod(part, NULL);
+	}
+	for (size_t p = 0; p < pl->n; p++, c += w) {
+		if (best[p] < 0)
+			continue;
+		rc |= place_cells(t, g, row, c, gi, best[p], &one);
+		n->groups[p]++;
+		n->one_core[p] += (size_t)one;
+		if ((long)p != lead && (second == 0 ||
+		    better_than(g, g->v[at(g, gi, best[p])], g->v[second - 1])))
+			second = at(g, gi, best[p]) + 1;
+	}
+	n->ahead[lead]++;
+	rtable_cell(t, (size_t)row, g->d->by.n + (size_t)lead * w)->strong = 1;
+	if (second == 0)
+		return rc;
+	snprintf(buf, sizeof(buf), "%s x%.2f", pl->name[lead],
+		 ratio(g, g->v[at(g, gi, best[lead])], g->v[second - 1]));
+	return rc | rtable_text(t, row, c, buf);
+}
+
+/* The paragraph: what a place is, then each place's counts. */
+static void place_caption(struct sbuf *b, const struct vgrid *g,
+			  const struct places *pl,
+			  const struct place_tally *n, size_t rows)
+{
+	const struct ldecl *d = g->d;
+	char by[256];
+
+	join_keys(&d->by, "", by, sizeof(by));
+	sb_printf(b, "Where each %s ran, as the results record it "
+		  "(ENGINE-runs-in: %s; none recorded: %s). Per %s, the "
+		  "best verified %s of each place by %s%s, and which place "
+		  "is ahead by how much.", d->where, pl->name[0], PLACE_USER,
+		  by, d->where,
+		  d->metric[0].name, place_cols(d) == 4 ? ", the cores line "
+		  "rate takes and whether one core reaches it" : "");
+	for (size_t p = 0; p < pl->n; p++) {
+		sb_printf(b, "%s %s: ahead in %zu of %zu groups", p ? ";" : "",
+			  pl->name[p], n->ahead[p], rows);
+		if (place_cols(d) == 4)
+			sb_printf(b, ", line rate on one core in %zu of the "
+				  "%zu it ran", n->one_core[p], n->groups[p]);
+	}
+	sb_printf(b, ".");
+}
+
+/* The table of places, when the contenders ran in two or more. */
+static int places_table(const struct vgrid *g, struct rtables *out)
+{
+	static struct sbuf b; /* 8 KiB: off the stack */
+	struct places pl;
+	struct place_tally n;
+	struct rtable *t;
+	int rc = -1;
+
+	if (places_of(g, &pl) != 0)
+		return -1;
+	if (pl.n < 2) {
+		free(pl.of);
+		return 0;
+	}
+	memset(&n, 0, sizeof(n));
+	b.n = 0;
+	b.s[0] = '\0';
+	t = rtable_new(out, RTABLE_VERDICT, "where they ran", "",
+		       g->d->by.n + pl.n * place_cols(g->d) + 1);
+	if (t == NULL || place_head(t, g->d, &pl) != 0 ||
+	    rtable_meta(t, g->d->by.n, NULL, g->d->metric[0].name,
+			g->better) != 0)
+		goto out;
+	for (size_t gi = 0; gi < g->groups.n; gi++)
+		if (place_row(t, g, &pl, gi, &n) != 0)
+			goto out;
+	place_caption(&b, g, &pl, &n, t->nrows);
+	free(t->caption);
+	t->caption = strdup(b.s);
+	rc = t->caption != NULL ? 0 : -1;
+out:
+	free(pl.of);
+	return rc;
+}
+
 /* 1 when some result of the suite has the key (its '?' left out). */
 static int key_used(const struct results *res, const char *suite,
 		    const char *key)
@@ -1472,7 +1713,8 @@ int verdict_build(const struct results *res, const char *suite,
 	drop_unshown(res, suite, d);
 	if (d->nmetric == 0 || d->by.n == 0 || d->who.n == 0)
 		return 0;
-	if (grid_build(&g) != 0 || groups_table(&g, opts, out) != 0)
+	if (grid_build(&g) != 0 || groups_table(&g, opts, out) != 0 ||
+	    (d->where[0] && places_table(&g, out) != 0))
 		goto out;
 	rc = d->overall ? overall_table(&g, out) : 0;
 out:

@@ -1100,7 +1100,8 @@ static void payload_cleanup(void *run)
  */
 static const char *const payload_layout[] = {
 	"verdict by=scenario,size,mode? who=engine metric=Mpps line=line-Mpps "
-	"complete=rules about=payload-link question='Which engine keeps up "
+	"complete=rules about=payload-link where=engine "
+	"question='Which engine keeps up "
 	"with the link, per packet size and scenario, and how many cores "
 	"does line rate take?'",
 	"table title='Mpps per core' split=engine,mode? shared=engine "

@@ -161,6 +161,9 @@ void context_fill_engines(struct results *res,
 		snprintf(key, sizeof(key), "%s-version", e->name);
 		results_config_set(res, key, e->version());
 		engine_context(res, e);
+		snprintf(key, sizeof(key), "%s-runs-in", e->name);
+		if (e->runs_in != NULL)
+			results_config_set(res, key, e->runs_in);
 	}
 }
 
