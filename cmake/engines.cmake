@@ -26,6 +26,14 @@ find_program(RXB_NODE NAMES node nodejs)
 # on PATH.
 set(RXB_CARGO_REGISTRY "/usr/share/cargo/registry" CACHE PATH
     "directory of packaged Rust crates (Debian: /usr/share/cargo/registry)")
+# Where cargo and go keep what they build: the build tree's own by default.
+# A second build tree of the same sources may name the first's (.ci/run's
+# sanitizer build does): the crate is built --release whatever the build
+# type, and go's cache is shared safely, so neither is built twice.
+set(RXB_CARGO_TARGET_DIR "${CMAKE_BINARY_DIR}/cargo-target" CACHE PATH
+    "cargo's target directory for the rust-regex library")
+set(RXB_GOCACHE "${CMAKE_BINARY_DIR}/go/cache" CACHE PATH
+    "GOCACHE for the Go runner and the Go tests")
 if(EXISTS /usr/bin/cargo)
   set(RXB_CARGO /usr/bin/cargo)
 else()
@@ -151,14 +159,14 @@ endfunction()
 function(rxb_add_rust_regex target)
   set(home "${CMAKE_BINARY_DIR}/cargo-home")
   set(dir "${CMAKE_SOURCE_DIR}/engines/rust")
-  set(lib "${CMAKE_BINARY_DIR}/cargo-target/release/librxb_rust_regex.a")
+  set(lib "${RXB_CARGO_TARGET_DIR}/release/librxb_rust_regex.a")
   file(WRITE "${home}/config.toml"
        "[source.crates-io]\nreplace-with = \"debian\"\n"
        "[source.debian]\ndirectory = \"${RXB_CARGO_REGISTRY}\"\n"
        "[net]\noffline = true\n")
   add_custom_command(OUTPUT "${lib}"
     COMMAND ${CMAKE_COMMAND} -E env CARGO_HOME=${home}
-            CARGO_TARGET_DIR=${CMAKE_BINARY_DIR}/cargo-target
+            CARGO_TARGET_DIR=${RXB_CARGO_TARGET_DIR}
             ${RXB_CARGO} build --release --offline --locked --quiet
             --manifest-path ${dir}/Cargo.toml
     DEPENDS ${dir}/Cargo.toml ${dir}/Cargo.lock ${dir}/src/lib.rs
@@ -181,7 +189,7 @@ function(rxb_add_go_runner target)
   set(src ${CMAKE_SOURCE_DIR}/engines/runners/go)
   add_custom_command(OUTPUT ${dir}/rxbench-go
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-    COMMAND ${CMAKE_COMMAND} -E env GOCACHE=${CMAKE_BINARY_DIR}/go/cache
+    COMMAND ${CMAKE_COMMAND} -E env GOCACHE=${RXB_GOCACHE}
       GOPATH=${CMAKE_BINARY_DIR}/go/path GO111MODULE=on GOPROXY=off
       GOFLAGS=-trimpath GOTOOLCHAIN=local
       ${RXB_GO} build -o ${dir}/rxbench-go .
