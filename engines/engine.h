@@ -333,6 +333,26 @@ struct engine {
 	 */
 	int (*work_values)(const struct engine_work *w, long *values,
 			   char *why, size_t size);
+
+	/*
+	 * Optional: whether the engine can run in this process at all: 1
+	 * with a one-line reason in why[0..size) when it cannot (xdp where
+	 * bpf() is refused: no CAP_BPF, a seccomp filter), 0 when it can.
+	 * Callers use engine_unavailable(), which asks once per process,
+	 * before anything compiles.  NULL: it always can.
+	 */
+	int (*unavailable)(char *why, size_t size);
+
+	/*
+	 * Optional, with work_new: whether the engine can time work w on
+	 * any handle of its own (w->sets is not read: a suite asks before
+	 * anything compiles).  1 with a one-line reason in why[0..size)
+	 * naming the engine when it cannot (xdp times one packet per op:
+	 * w->each 0), 0 when work_new would time it.  Callers use
+	 * engine_work_refused().  NULL: every work.
+	 */
+	int (*work_check)(const struct engine_work *w, char *why,
+			  size_t size);
 };
 
 /* The registry (engines/registry.c). */
@@ -411,6 +431,26 @@ int engine_answers(const struct engine *e, void *h, enum engine_op op,
  */
 int engine_work_values(const struct engine *e, const struct engine_work *w,
 		       long *values, char *why, size_t size);
+
+/*
+ * Why e cannot run in this process at all (engine.unavailable), asked
+ * once per process for each hook and remembered; NULL when it can.  The
+ * text lives as long as the process.  A suite makes every row of such an
+ * engine one unsupported row with it, without compiling.
+ */
+const char *engine_unavailable(const struct engine *e);
+
+/*
+ * Whether e can do work w as a suite's benchmark would time it: e has
+ * w's op (is_match, count or match_ids) and, when it times itself,
+ * engine.work_check takes w (w->sets is not read).  1 with a one-line
+ * reason naming e and what it lacks in why ("xdp has no count: it
+ * answers is_match and match_ids only"), 0 when it can.  A suite asks
+ * when it builds its cases, so that the row says why before anything
+ * compiles.
+ */
+int engine_work_refused(const struct engine *e, const struct engine_work *w,
+			char *why, size_t size);
 
 /*
  * Whether e times itself (engine.work_new): its benchmarks time only

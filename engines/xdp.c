@@ -11,7 +11,9 @@
  * (walks the whole payload), so that each op is answered by the program
  * that times it.  A pattern the DFA cannot express, a set past the cap,
  * or a process bpf() refuses (the probe's one line) is
- * ENGINE_ERR_UNSUPPORTED.
+ * ENGINE_ERR_UNSUPPORTED.  Suites ask before anything compiles:
+ * engine.unavailable gives the probe's line, engine.work_check why a
+ * work cannot be timed here (work_refused_any()).
  *
  * is_match and match_ids run the program once on a frame around the data
  * (engines/xdp_frame.h: IPv4, TCP) and read back its answer: the action
@@ -699,12 +701,9 @@ static int job_refused(struct engine_job *job, const struct engine_timing *t,
 	return ENGINE_ERR_UNSUPPORTED;
 }
 
-/* Why work w cannot be timed here, or NULL when it can. */
-static const char *work_refused(const struct xdp_set *s,
-				const struct engine_work *w)
+/* Why work w cannot be timed on any set, or NULL when it can. */
+static const char *work_refused_any(const struct engine_work *w)
 {
-	if (w->nsets != 1 || w->sets[0] != s)
-		return "a work over several sets (one program runs per packet)";
 	if (!w->each)
 		return "an op over every input: the kernel times one packet per "
 		       "op (work.each)";
@@ -718,6 +717,32 @@ static const char *work_refused(const struct xdp_set *s,
 			return "an input longer than the programs read (4096 "
 			       "bytes, XDP_RXB_MAX_PAYLOAD)";
 	return NULL;
+}
+
+/* Why work w cannot be timed on set s, or NULL when it can. */
+static const char *work_refused(const struct xdp_set *s,
+				const struct engine_work *w)
+{
+	if (w->nsets != 1 || w->sets[0] != s)
+		return "a work over several sets (one program runs per packet)";
+	return work_refused_any(w);
+}
+
+/* engine.work_check: work_refused_any(), before anything compiles. */
+static int xdp_work_check(const struct engine_work *w, char *why,
+			  size_t size)
+{
+	const char *r = work_refused_any(w);
+
+	if (r != NULL)
+		snprintf(why, size, "xdp cannot time this op: %s", r);
+	return r != NULL;
+}
+
+/* engine.unavailable: the probe's one line where bpf() is refused. */
+static int xdp_unavailable(char *why, size_t size)
+{
+	return xdp_probe(why, size) != 0;
 }
 
 /*
@@ -824,4 +849,6 @@ const struct engine engine_xdp = {
 	.free = xdp_free,
 	.options = xdp_options,
 	.work_new = xdp_work_new,
+	.unavailable = xdp_unavailable,
+	.work_check = xdp_work_check,
 };

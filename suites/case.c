@@ -209,6 +209,10 @@ static int case_compile(struct case_table *t, struct suite_ctx *ctx,
 	char why[CASE_TEXT] = "";
 	int rc;
 
+	if (c->e != NULL && engine_unavailable(c->e) != NULL) {
+		case_row(ctx, t, c, RESULT_UNSUPPORTED, engine_unavailable(c->e));
+		return -1;
+	}
 	if (c->gate != NULL) {
 		case_row(ctx, t, c, RESULT_UNSUPPORTED, c->gate);
 		return -1;
@@ -757,9 +761,9 @@ static int case_add_voter(struct case_table *t, const struct case_item *c,
 
 /*
  * The voters of leader c, case i of group [from, to): every engine of
- * t->voters, not test-only, not in the group, of a library not already
- * in its class, with every capability c needs, that the suite accepts in
- * c's class.  0, or -1 out of memory.
+ * t->voters, not test-only, able to run here, not in the group, of a
+ * library not already in its class, with every capability c needs, that
+ * the suite accepts in c's class.  0, or -1 out of memory.
  */
 static int case_add_voters(struct case_table *t, size_t from, size_t to,
 			   size_t i)
@@ -771,6 +775,7 @@ static int case_add_voters(struct case_table *t, size_t from, size_t to,
 		const struct engine *e = t->voters[k];
 		int klass = c->klass;
 		if ((e->caps & CAP_TEST_ONLY) || (c->needs & ~e->caps) ||
+		    engine_unavailable(e) != NULL ||
 		    case_library_in(t, from, to, vfrom, c, e) ||
 		    t->ops->voter(t->st, c, e, &klass) != 0 ||
 		    klass != c->klass)

@@ -9,8 +9,10 @@
  * answer, describe an answer in words and build the timed op.  case_run()
  * does the rest the same way for every suite:
  *
- *   1. gate     a case whose engine lacks a capability it needs, or that
- *               the suite gated for a finer reason, is an unsupported row;
+ *   1. gate     a case whose engine cannot run here at all
+ *               (engine_unavailable(): its reason), lacks a capability it
+ *               needs, or that the suite gated for a finer reason, is an
+ *               unsupported row;
  *   2. compile  a failure is an error (or unsupported) row naming the
  *               engine and what it compiled;
  *   3. answer   every compiled case's answer is computed in one forked

@@ -268,28 +268,6 @@ static int compile_alone(const struct engine *e, const struct rule_pattern *p,
 	return 0;
 }
 
-/*
- * Whether pe's engine refuses every set here: a self-timed engine that
- * refuses even a handle without a regex (compile with n == 0; the xdp
- * engine where bpf() is refused).  Asked once a rule fails alone; then
- * pe is unsupported with the engine's reason, not a row per rule.
- */
-static int refuses_all(struct peng *pe)
-{
-	struct engine_error err = {0, -1, -1, ""};
-	void *h = NULL;
-
-	if (!engine_self_timed(pe->e))
-		return 0;
-	if (pe->e->compile(NULL, 0, 0, &h, &err) == 0) {
-		pe->e->free(h);
-		return 0;
-	}
-	pe->status = RESULT_UNSUPPORTED;
-	snprintf(pe->why, sizeof(pe->why), "%s", err.msg);
-	return 1;
-}
-
 /* Try each rule's patterns alone: pe->ok[r] = 1 when all compile. */
 static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pe)
@@ -324,8 +302,6 @@ static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 		while (k < ru->first + ru->n &&
 		       compile_alone(pe->e, &pr->rs.p[k], &err) == 0)
 			k++;
-		if (k < ru->first + ru->n && refuses_all(pe))
-			return;
 		if (k < ru->first + ru->n) {
 			rule_refused(ctx, pr, pe, r, k, &err);
 			continue;
@@ -436,6 +412,12 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 	if (pe->ok == NULL || pe->hit == NULL || pe->sets == NULL ||
 	    pe->ids == NULL || pe->vids == NULL)
 		return -1;
+	if (engine_unavailable(pe->e) != NULL) { /* no row per rule */
+		pe->status = RESULT_UNSUPPORTED;
+		snprintf(pe->why, sizeof(pe->why), "%s",
+			 engine_unavailable(pe->e));
+		return 0;
+	}
 	if (pr->variables && engine_self_timed(pe->e)) {
 		pe->status = RESULT_UNSUPPORTED;
 		snprintf(pe->why, sizeof(pe->why), "a runner scans whole "

@@ -161,8 +161,10 @@ void payload_rules_release(struct payload_rules *pr);
  * pattern it cannot compile gets an unsupported row, or an error row for
  * a built-in rule, and none of its patterns is compiled), then one set
  * per group of the patterns of the rules it runs.  pe->status and
- * pe->why are set when no set could be built or it runs no rule.  0, or
- * -1 out of memory.
+ * pe->why are set when no set could be built or it runs no rule, and
+ * without compiling anything when pe's engine cannot run here at all
+ * (engine_unavailable(): its reason, no row per rule).  0, or -1 out of
+ * memory.
  */
 int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 			  struct peng *pe);

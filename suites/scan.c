@@ -405,6 +405,15 @@ const struct engine_span *scan_inputs(struct scan_run *r)
 	return r->rin;
 }
 
+int scan_work_gate(struct scan_run *r, const struct engine *e,
+		   enum engine_op op, char *why, size_t size)
+{
+	struct engine_work w = {op, 0, NULL, 0, scan_inputs(r), r->nrin,
+				NULL, 0, 0};
+
+	return w.inputs != NULL && engine_work_refused(e, &w, why, size);
+}
+
 /* The timed op of the grep model: is_match on every line, counting the
  * matching ones; <0 on error. */
 static long grep_count(const struct scan_run *r, const struct engine *e,
@@ -679,17 +688,23 @@ static const struct case_ops scan_ops = {
 /* --- the case table -------------------------------------------------- */
 
 /*
- * Capabilities that the engine's caps cannot express alone: `$` outside
- * multiline mode on an engine where it is the end of data only, over a
- * corpus that ends with '\n' (PCRE's `$` also matches before it).  A
- * pattern out of the reference's reach is judged by its bytes.
+ * What the engine's caps cannot express alone: the model's op, which an
+ * engine may lack or not time (scan_work_gate: xdp has no count, and
+ * times one input per op); `$` outside multiline mode on an engine where
+ * it is the end of data only, over a corpus that ends with '\n' (PCRE's
+ * `$` also matches before it).  A pattern out of the reference's reach is
+ * judged by its bytes.
  */
-static int scan_gate(const struct scan_run *r, const struct scan_pattern *p,
+static int scan_gate(struct scan_run *r, const struct scan_pattern *p,
 		     const struct engine *e, char *why, size_t size)
 {
 	int dollar = p->ref != NULL ? (ref_features(p->ref) & REF_USES_DOLLAR) != 0
 				    : memchr(p->re, '$', p->len) != NULL;
 
+	if (scan_work_gate(r, e, r->model == MODEL_GREP ? ENGINE_OP_IS_MATCH
+							: ENGINE_OP_COUNT,
+			   why, size))
+		return 1;
 	if (r->model != MODEL_COUNT || (e->caps & CAP_PERL_DOLLAR) || !dollar ||
 	    r->corpus.len == 0 || r->corpus.data[r->corpus.len - 1] != '\n')
 		return 0;
@@ -703,7 +718,7 @@ static int scan_gate(const struct scan_run *r, const struct scan_pattern *p,
 static int scan_voter(void *st, const struct case_item *c,
 		      const struct engine *e, int *klass)
 {
-	const struct scan_run *r = st;
+	struct scan_run *r = st;
 	char why[256];
 
 	*klass = scan_class(r, e);

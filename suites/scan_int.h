@@ -83,6 +83,16 @@ const char *scan_offset_text(long offset, char *buf, size_t size);
 const struct engine_span *scan_inputs(struct scan_run *r);
 
 /*
+ * Whether engine e can do op as r's model times it (every input of
+ * scan_inputs() in one op), before anything compiles: 1 with a one-line
+ * reason naming e and what it lacks in why (engine_work_refused(): "xdp
+ * has no count: ..."), 0 when it can (or out of memory: the case then
+ * fails where it runs).
+ */
+int scan_work_gate(struct scan_run *r, const struct engine *e,
+		   enum engine_op op, char *why, size_t size);
+
+/*
  * --model set (scan_set.c): the set of r's patterns, one case per engine
  * of ctx, in r->table, whose ops it sets to the set's (sized to the set).
  * 0, or -1 out of memory.  scan_set_free() frees r->set (NULL is fine).

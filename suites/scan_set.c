@@ -509,19 +509,17 @@ static void set_release(void *st, struct case_item *c)
 	c->e->free(c->h);
 }
 
-/* Why engine e cannot run the set, into why; 0 when it can. */
-static int set_gate(const struct scan_run *r, const struct engine *e,
-		    char *why, size_t size)
+/* Why engine e cannot run the set (its op, match_ids on every line, or
+ * a pattern's needs), into why; 0 when it can. */
+static int set_gate(struct scan_run *r, const struct engine *e, char *why,
+		    size_t size)
 {
 	const struct scan_set *s = r->set;
 	size_t first = s->n, more = 0;
 	char what[400], caps[256], more_text[160];
 
-	if (e->match_ids == NULL) {
-		snprintf(why, size, "%s has no match_ids (which patterns of a "
-			 "set match)", e->name);
+	if (scan_work_gate(r, e, ENGINE_OP_MATCH_IDS, why, size))
 		return 1;
-	}
 	for (size_t i = 0; i < s->n; i++)
 		if (s->needs[i] & ~e->caps) {
 			more += first < s->n;

@@ -52,6 +52,16 @@ static void list_wrapped(const char *label, const char *text, char sep)
 	putchar('\n');
 }
 
+/* What count() counts, or "none" when the engine has no count (xdp:
+   is_match and match_ids only; docs/engines.md).  One word: the column
+   is read by field (tests/difffuzz.py). */
+static const char *list_count(const struct engine *e)
+{
+	if (e->count == NULL)
+		return "none";
+	return engine_semantics_name(engine_semantics(e));
+}
+
 static void list_engines(void)
 {
 	char text[1024];
@@ -62,7 +72,7 @@ static void list_engines(void)
 	for (size_t i = 0; i < engine_count; i++) {
 		const struct engine *e = engine_table[i];
 		printf("  %-11s %-11s %-17s %-8s %s\n", e->name, list_kind(e),
-		       engine_semantics_name(engine_semantics(e)),
+		       list_count(e),
 		       engine_set_native(e) ? "native" : "in-turn",
 		       e->version());
 	}
