@@ -107,9 +107,12 @@ static const char *pt_refusal(const struct scen_size *ss,
 			      const struct engine *e, size_t n, char *buf,
 			      size_t size)
 {
-	if (engine_self_timed(e))
-		snprintf(buf, size, "%s is a runner: it times its own loop, in "
-			 "its own process, on one thread", e->name);
+	if (engine_unavailable(e) != NULL)
+		snprintf(buf, size, "%s: %s", e->name, engine_unavailable(e));
+	else if (engine_self_timed(e))
+		snprintf(buf, size, "%s times itself (engine.work_new: a "
+			 "runner in its own process, xdp in the kernel), on one "
+			 "thread", e->name);
 	else if (e->thread_new == NULL)
 		snprintf(buf, size, "%s has no per-thread matching state over "
 			 "one compiled set (engine.thread_new): its handle is "
