@@ -97,14 +97,12 @@ static void check_ids(const struct engine *e, const struct engine_case *c,
 
 /*
  * What the xdp engine refuses that no capability bit names (issue 25):
- * its DFA has no multiline ^ and $, and its programs read payloads of at
- * most 4096 bytes (XDP_RXB_MAX_PAYLOAD); the suites show both as
- * unsupported rows.
+ * its programs read payloads of at most 4096 bytes (XDP_RXB_MAX_PAYLOAD);
+ * the suites show it as an unsupported row.
  */
 static int kernel_refuses(const struct engine *e, const struct engine_case *c)
 {
-	return strcmp(e->name, "xdp") == 0 &&
-	       ((c->flags & ENGINE_MULTILINE) || c->pad + c->hay.len > 4096);
+	return strcmp(e->name, "xdp") == 0 && c->pad + c->hay.len > 4096;
 }
 
 /*
