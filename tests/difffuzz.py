@@ -2373,6 +2373,8 @@ def main():
     ap.add_argument('--selftest', action='store_true', help='cross-check the oracles instead')
     ap.add_argument('--max-invocations', type=int, default=0)
     ap.add_argument('--only', type=int, metavar='K', help='run only invocation K of the seed')
+    ap.add_argument('--from', dest='start', type=int, default=0, metavar='K',
+                    help='skip the seed\'s first K invocations (another run checked them)')
     ap.add_argument('--minimize', action='store_true',
                     help='shrink the first scan failure of each signature (pattern and corpus)')
     ap.add_argument('--json', metavar='FILE', help='write every failure as JSON lines to FILE')
@@ -2438,7 +2440,7 @@ def main():
             sub = random.Random(rng.randrange(2 ** 62))
             label = '%s%d-%d' % (suite, n_seed, k)
             opts.current = 'tests/difffuzz.py --seed %d --only %d --suites %s' % (seed, k, opts.suites)
-            if opts.only is not None and k != opts.only:
+            if (opts.only is not None and k != opts.only) or (n_seed == 0 and k < opts.start):
                 k += 1
                 continue
             if suite == 'scan':
