@@ -47,6 +47,9 @@ struct vgrid {
 	enum metric_better better;
 	size_t partial;          /* results left out for `complete` */
 	size_t excepted;         /* results left out for `except` */
+	struct strlist floors;   /* groups with a result of no contender */
+	struct strlist floored;  /* of those, the ones contenders ran in */
+	size_t nfloored;         /* contenders' results left out there */
 };
 
 static size_t at(const struct vgrid *g, size_t gi, size_t ci)
@@ -99,10 +102,45 @@ static int excepted(const struct ldecl *d, const struct result *r)
 	return 0;
 }
 
+/* A result counts when ok, verified and timed. */
+static double rankable(const struct ldecl *d, const struct result *r)
+{
+	if (r->status != RESULT_OK || r->unverified || r->nsamples == 0)
+		return NAN;
+	return ldecl_value(r, &d->metric[0]);
+}
+
+/*
+ * The floor groups: those holding a result of the suite without the who
+ * keys (payload's base: the loop over packets with no engine).  Such a
+ * group measures no pattern, so it is no contest: an engine's own row
+ * there (xdp's program that only returns its action) is no win; the
+ * verdict leaves these groups out (their rows stay in the tables).
+ * 0, or -1 out of memory.
+ */
+static int grid_floors(struct vgrid *g)
+{
+	char t[1024], w[1024];
+
+	for (size_t i = 0; i < g->res->n; i++) {
+		const struct result *r = &g->res->r[i];
+		if (strcmp(r->suite, g->suite) != 0 || !group_wanted(g->d, r) ||
+		    excepted(g->d, r) ||
+		    !ldecl_tuple_of(r, &g->d->by, t, sizeof(t)) ||
+		    ldecl_tuple_of(r, &g->d->who, w, sizeof(w)))
+			continue;
+		if (strlist_add(&g->floors, t, strlen(t)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int grid_axes(struct vgrid *g)
 {
 	char t[1024];
 
+	if (grid_floors(g) != 0)
+		return -1;
 	for (size_t i = 0; i < g->res->n; i++) {
 		const struct result *r = &g->res->r[i];
 		/* a result without the by keys is another table's (a rule
@@ -114,6 +152,16 @@ static int grid_axes(struct vgrid *g)
 			g->excepted++;
 			continue;
 		}
+		if (strlist_find(&g->floors, t) >= 0) {
+			char w[1024];
+			if (!ldecl_tuple_of(r, &g->d->who, w, sizeof(w)) ||
+			    isnan(rankable(g->d, r)))
+				continue;
+			g->nfloored++;
+			if (strlist_add(&g->floored, t, strlen(t)) != 0)
+				return -1;
+			continue;
+		}
 		if (strlist_add(&g->groups, t, strlen(t)) != 0)
 			return -1;
 		if (!ldecl_tuple_of(r, &g->d->who, t, sizeof(t)))
@@ -122,14 +170,6 @@ static int grid_axes(struct vgrid *g)
 			return -1;
 	}
 	return 0;
-}
-
-/* A result counts when ok, verified and timed. */
-static double rankable(const struct ldecl *d, const struct result *r)
-{
-	if (r->status != RESULT_OK || r->unverified || r->nsamples == 0)
-		return NAN;
-	return ldecl_value(r, &d->metric[0]);
 }
 
 /* Leave out results below their group's maximum of `complete`. */
@@ -192,6 +232,8 @@ static void grid_release(struct vgrid *g)
 {
 	strlist_release(&g->groups);
 	strlist_release(&g->who);
+	strlist_release(&g->floors);
+	strlist_release(&g->floored);
 	free(g->r);
 	free(g->v);
 }
@@ -1281,6 +1323,35 @@ static void no_line_note(struct sbuf *b, const struct rtable *t,
 	sb_printf(b, "%s.", shown < no_line ? ", ..." : "");
 }
 
+/* " Not ranked: base 64, base 1500: groups with a floor row ..." when
+ * contenders ran in floor groups (grid_floors), else nothing. */
+static void floor_note(struct sbuf *b, const struct vgrid *g)
+{
+	char who[256], part[512];
+
+	if (g->nfloored == 0)
+		return;
+	join_keys(&g->d->who, "", who, sizeof(who));
+	sb_printf(b, " Not ranked:");
+	for (size_t i = 0; i < g->floored.n && i < 24; i++) {
+		sb_printf(b, "%s", i ? "," : "");
+		for (size_t k = 0; k < g->d->by.n; k++) {
+			ldecl_tuple_part(g->floored.s[i], k, part,
+					 sizeof(part));
+			if (part[0] != '\0')
+				sb_printf(b, " %s", part);
+		}
+	}
+	sb_printf(b, "%s: %s with a floor row (no %s, no pattern matched), "
+		  "so the %zu %s row%s there %s no win%s; %s in the tables.",
+		  g->floored.n > 24 ? ", ..." : "",
+		  g->floored.n == 1 ? "a group" : "groups", who, g->nfloored,
+		  who, g->nfloored == 1 ? "" : "s",
+		  g->nfloored == 1 ? "is" : "are",
+		  g->nfloored == 1 ? "" : "s",
+		  g->nfloored == 1 ? "it is" : "they are");
+}
+
 /* "Best: X in 7 of 10 groups, Y in 3." (most wins first). */
 static void wins_note(struct sbuf *b, const struct vgrid *g)
 {
@@ -1379,6 +1450,7 @@ static int groups_table(const struct vgrid *g, const struct report_opts *opts,
 			  g->better == BETTER_HIGHER ? "higher" : "lower");
 	}
 	except_note(&b, g);
+	floor_note(&b, g);
 	if (t->nrows > 0) {
 		wins_note(&b, g);
 		wins_note(&sh, g);
@@ -1441,8 +1513,9 @@ static const char *place_of(const struct vgrid *g, size_t ci)
 	return PLACE_USER;
 }
 
-/* Each contender's place into pl, and the places (PLACE_USER last).
- * 0, or -1 out of memory. */
+/* Each contender's place into pl, and the places (PLACE_USER last) of
+ * the contenders with a rankable (verified) row.  0, or -1 out of
+ * memory. */
 static int places_of(const struct vgrid *g, struct places *pl)
 {
 	int user = 0;
@@ -1454,6 +1527,8 @@ static int places_of(const struct vgrid *g, struct places *pl)
 	for (size_t ci = 0; ci < g->who.n; ci++) {
 		size_t k = 0;
 		pl->of[ci] = place_of(g, ci);
+		if (coverage(g, ci) == 0)
+			continue; /* no verified row: it ran nowhere */
 		if (strcmp(pl->of[ci], PLACE_USER) == 0) {
 			user = 1;
 			continue;
@@ -1513,9 +1588,11 @@ static int place_head(struct rtable *t, const struct ldecl *d,
 	return rc | rtable_col(t, c, "ahead", 0);
 }
 /* Counts for the paragraph: per place, groups it has a contender in,
- * reaches line rate on one core in, and is ahead in. */
+ * reaches line rate on one core in, and is ahead in (of the `contested`
+ * groups, where two places or more have one). */
 struct place_tally {
 	size_t groups[PLACES], one_core[PLACES], ahead[PLACES];
+	size_t contested;
 };
 
 /* Place p's cells of row `row` for group gi: its best ci. */
@@ -1576,10 +1653,11 @@ static int place_row(struct rtable *t, const struct vgrid *g,
 		    better_than(g, g->v[at(g, gi, best[p])], g->v[second - 1])))
 			second = at(g, gi, best[p]) + 1;
 	}
-	n->ahead[lead]++;
-	rtable_cell(t, (size_t)row, g->d->by.n + (size_t)lead * w)->strong = 1;
 	if (second == 0)
-		return rc;
+		return rc; /* one place ran: no one is ahead */
+	n->ahead[lead]++;
+	n->contested++;
+	rtable_cell(t, (size_t)row, g->d->by.n + (size_t)lead * w)->strong = 1;
 	snprintf(buf, sizeof(buf), "%s x%.2f", pl->name[lead],
 		 ratio(g, g->v[at(g, gi, best[lead])], g->v[second - 1]));
 	return rc | rtable_text(t, row, c, buf);
@@ -1601,14 +1679,27 @@ static void place_caption(struct sbuf *b, const struct vgrid *g,
 		  by, d->where,
 		  d->metric[0].name, place_cols(d) == 4 ? ", the cores line "
 		  "rate takes and whether one core reaches it" : "");
+	if (g->nfloored > 0)
+		sb_printf(b, " Groups with a floor row (no %s, no pattern "
+			  "matched) are left out, as in the verdict.", d->where);
 	for (size_t p = 0; p < pl->n; p++) {
-		sb_printf(b, "%s %s: ahead in %zu of %zu groups", p ? ";" : "",
-			  pl->name[p], n->ahead[p], rows);
+		sb_printf(b, "%s %s: ahead in %zu of the %zu groups %s ran",
+			  p ? ";" : "", pl->name[p], n->ahead[p], n->contested,
+			  pl->n == 2 ? "both places" : "two places or more");
 		if (place_cols(d) == 4)
 			sb_printf(b, ", line rate on one core in %zu of the "
-				  "%zu it ran", n->one_core[p], n->groups[p]);
+				  "%zu it ran in", n->one_core[p],
+				  n->groups[p]);
 	}
-	sb_printf(b, ".");
+	sb_printf(b, "%s.", rows > n->contested ? " (in the other groups "
+		  "one place ran)" : "");
+	if (strcmp(pl->name[0], "kernel") == 0 &&
+	    strcmp(pl->name[pl->n - 1], PLACE_USER) == 0)
+		sb_printf(b, " The user space figures are the matching alone: "
+			  "they leave out getting the packets to user space "
+			  "(AF_XDP, DPDK or a socket's copy); the kernel "
+			  "figures include running the XDP program on each "
+			  "packet, not the driver's nor the NIC's work.");
 }
 
 /* The table of places, when the contenders ran in two or more. */

@@ -90,6 +90,18 @@ static void line_of(const char *text, const char *what, char *line,
 		 start);
 }
 
+/* text with its lines joined by spaces: a paragraph's words wrap. */
+static char *flat(const char *text)
+{
+	char *s = strdup(text);
+
+	cr_assert_not_null(s);
+	for (char *p = s; *p != '\0'; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return s;
+}
+
 Test(place, verdict_has_the_best_of_each_place)
 {
 	struct results res;
@@ -109,8 +121,96 @@ Test(place, verdict_has_the_best_of_each_place)
 	/* literal 1500: the kernel ahead and at line rate on one core */
 	line_of(where, "| literal  | 1500", line, sizeof(line));
 	cr_expect(strstr(line, "kernel x2.25") != NULL, "%s", line);
-	cr_expect(strstr(where, "kernel: ahead in 2 of 3 groups") != NULL,
+	/* base is a floor group: no row, no count (issue 25, 6a/6b) */
+	cr_expect(strstr(where, "| base") == NULL, "%s", where);
+	where = flat(where);
+	cr_expect(strstr(where, "kernel: ahead in 1 of the 2 groups both "
+			 "places ran, line rate on one core in 1 of the 2 it "
+			 "ran in") != NULL, "%s", where);
+	cr_expect(strstr(where, "left out, as in the verdict") != NULL, "%s",
+		  where);
+	/* 6e: what each place's figures leave out */
+	cr_expect(strstr(where, "leave out getting the packets to user "
+			 "space (AF_XDP, DPDK or a socket's copy)") != NULL,
 		  "%s", where);
+	free(where);
+	free(text);
+	results_release(&res);
+}
+
+/* 6a: a group where one place alone ran is no lead of that place. */
+Test(place, a_group_of_one_place_is_no_lead)
+{
+	struct results res;
+	char *text, *where, line[512];
+
+	payload_results(&res, 1);
+	row(&res, "Payload/scenario=full-scan/size=64/engine=xdp,action:drop",
+	    200, 148.8);
+	text = report_text(&res);
+	where = strstr(text, "where they ran");
+	cr_assert_not_null(where, "%s", text);
+	line_of(where, "| full-scan | 64  ", line, sizeof(line));
+	cr_expect(strstr(line, "kernel x") == NULL, "%s", line);
+	where = flat(where);
+	cr_expect(strstr(where, "kernel: ahead in 1 of the 2 groups both "
+			 "places ran, line rate on one core in 2 of the 3 it "
+			 "ran in") != NULL, "%s", where);
+	cr_expect(strstr(where, "in the other groups one place ran") != NULL,
+		  "%s", where);
+	free(where);
+	free(text);
+	results_release(&res);
+}
+
+/* 6c: the verdict ranks no floor group (an engine's own base row there
+ * was no contender before xdp had one either). */
+Test(place, the_verdict_ranks_no_floor_group)
+{
+	struct results res;
+	char *text, *verdict, *end;
+
+	payload_results(&res, 1);
+	row(&res, "Payload/scenario=base/size=1500", 40, 8.2);
+	row(&res, "Payload/scenario=base/size=1500/engine=xdp,action:drop",
+	    100, 8.2);
+	text = report_text(&res);
+	verdict = strstr(text, "verdict");
+	end = strstr(text, "where they ran");
+	cr_assert(verdict != NULL && end != NULL, "%s", text);
+	*end = '\0';
+	cr_expect(strstr(verdict, "| base") == NULL, "%s", verdict);
+	verdict = flat(verdict);
+	/* literal 64 pcre2-jit, literal 1500 xdp: 2 groups, base none */
+	cr_expect(strstr(verdict, " in 1 of 2 groups, ") != NULL, "%s",
+		  verdict);
+	cr_expect(strstr(verdict, "Not ranked: base 64, base 1500: groups "
+			 "with a floor row") != NULL, "%s", verdict);
+	free(verdict);
+	free(text);
+	results_release(&res);
+}
+
+/* 6d: a place whose rows are all unsupported ran nowhere: one place of
+ * verified rows, no table. */
+Test(place, unsupported_rows_are_no_place)
+{
+	struct results res;
+	struct result *r;
+	char *text;
+
+	results_init(&res);
+	cr_assert_eq(results_config_set(&res, "xdp-runs-in", "kernel"), 0);
+	cr_assert_eq(results_layout_add(&res, SUITE, "verdict by=scenario,size "
+		"who=engine metric=Mpps line=line-Mpps where=engine"), 0);
+	row(&res, "Payload/scenario=literal/size=64/engine=pcre2-jit", 64,
+	    148.8);
+	r = results_add(&res, SUITE,
+			"Payload/scenario=literal/size=64/engine=xdp");
+	cr_assert_not_null(r);
+	result_set_status(r, RESULT_UNSUPPORTED, "xdp: bpf() refused (EPERM)");
+	text = report_text(&res);
+	cr_expect(strstr(text, "where they ran") == NULL, "%s", text);
 	free(text);
 	results_release(&res);
 }
