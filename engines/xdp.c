@@ -80,6 +80,35 @@ static const struct engine_option xdp_options[] = {
 /* The frames' headers: IPv4 and TCP without options. */
 static const struct xdp_frame_spec frame_spec = {0, 0, 0, 0, 0};
 
+/*
+ * The longest frame BPF_PROG_TEST_RUN takes for a program without
+ * frags: a page less XDP_PACKET_HEADROOM (256) and the aligned
+ * skb_shared_info (320 with 64-byte cache lines); a longer one the
+ * kernel refuses (EINVAL).  A payload is then at most this less the
+ * headers (3466 bytes), below the programs' own XDP_RXB_MAX_PAYLOAD.
+ */
+#define XDP_TEST_RUN_MAX_FRAME 3520u
+
+/* The longest payload a frame test_run takes holds. */
+static size_t max_payload(void)
+{
+	size_t m = XDP_TEST_RUN_MAX_FRAME - xdp_frame_headers(&frame_spec);
+
+	return m < XDP_RXB_MAX_PAYLOAD ? m : XDP_RXB_MAX_PAYLOAD;
+}
+
+/* Why a payload of len bytes cannot run, into why; 0 when it can. */
+static int payload_refused(size_t len, char *why, size_t size)
+{
+	if (len <= max_payload())
+		return 0;
+	snprintf(why, size, "payload of %zu bytes: test_run takes frames of "
+		 "at most %u bytes (%zu of payload after the %zu bytes of "
+		 "headers)", len, XDP_TEST_RUN_MAX_FRAME, max_payload(),
+		 xdp_frame_headers(&frame_spec));
+	return 1;
+}
+
 struct xdp_job;
 
 struct xdp_set {
@@ -115,29 +144,36 @@ static int set_alive(const void *h)
 	return 0;
 }
 
-/* What the version line says of live frames, into out. */
+/*
+ * What the version line says of live frames, into out: one line for the
+ * run's every entry, so which actions run live is each entry's xdp.live
+ * (a sweep's entries name it, live:all), not said here.  Only a
+ * run-wide xdp.live=off (no sweep of live then) asks the kernel nothing.
+ */
 static void live_said(char *out, size_t size)
 {
 	char why[200];
 
 	if (xdp_live == XDP_LIVE_OFF)
-		snprintf(out, size, "xdp.live=off: tx sends nothing");
+		snprintf(out, size, "xdp.live=off: every action timed by plain "
+			 "test_run, which sends nothing");
 	else if (xdp_live_get(why, sizeof(why)) == NULL)
-		snprintf(out, size, "%s: tx timed by plain test_run, which "
-			 "sends nothing", why);
+		snprintf(out, size, "%s: every action timed by plain test_run, "
+			 "which sends nothing", why);
 	else
-		snprintf(out, size, "%s timed on live frames "
-			 "(BPF_F_TEST_XDP_LIVE_FRAMES) on a veth pair in a netns "
-			 "of the run's own, every XDP_TX frame counted at the "
-			 "peer; frames over %u bytes: plain test_run",
-			 xdp_live == XDP_LIVE_ALL ? "every action" : "tx",
-			 XDP_LIVE_MAX_FRAME);
+		snprintf(out, size, "live frames (BPF_F_TEST_XDP_LIVE_FRAMES) "
+			 "on a veth pair in a netns of the run's own, every "
+			 "XDP_TX frame counted at the peer, for the actions "
+			 "of each entry's xdp.live: tx timed on live frames "
+			 "under live:tx (the default), every action under "
+			 "live:all, none under live:off; a frame over %u "
+			 "bytes runs in plain test_run", XDP_LIVE_MAX_FRAME);
 }
 
 static const char *xdp_version(void)
 {
-	static char v[512];
-	char live[320];
+	static char v[640];
+	char live[480];
 	struct utsname u;
 
 	if (v[0] != '\0')
@@ -325,8 +361,10 @@ static int xdp_compile(const struct engine_pattern *pats, size_t n,
 
 /*
  * Run p once on a frame around data[0..len) into a: 0, or a negative
- * status (the payload too long for the programs, a failed test run, or
- * a parse that did not find the payload the frame holds).
+ * status: unsupported for a payload longer than test_run takes, before
+ * the kernel is asked (is_match carries no text: work_check and a job's
+ * sample say why, payload_refused()), else a failed test run or a parse
+ * that did not find the payload the frame holds.
  */
 static int run_once(struct xdp_set *s, struct xdp_prog *p, const char *data,
 		    size_t len, struct xdp_answer *a)
@@ -334,7 +372,7 @@ static int run_once(struct xdp_set *s, struct xdp_prog *p, const char *data,
 	char why[160];
 	size_t flen;
 
-	if (len > XDP_RXB_MAX_PAYLOAD)
+	if (len > max_payload())
 		return ENGINE_ERR_UNSUPPORTED;
 	flen = xdp_frame_build(s->frame, s->frame_cap, &frame_spec, data, len);
 	if (flen == 0 || xdp_prog_run(p, s->frame, flen, 1, a, why,
@@ -438,7 +476,10 @@ struct xdp_job {
 	double est, base_est;      /* the last mean per run seen, 0: none */
 	double run_ns;             /* kernel ns a test run aims at */
 	const char *refused;       /* why the work cannot be timed, or NULL */
-	int want_live;             /* timed on live frames (live_frames) */
+	char refused_buf[200];     /* a reason naming a length */
+	int want_live;             /* timed on live frames (live_frames); a
+				      frame over XDP_LIVE_MAX_FRAME runs
+				      plain (frame_run) */
 	struct xdp_live *live;     /* this process's, while a sample runs */
 	unsigned char *act;        /* live: prog's action + 1 per frame, 0
 				      not known yet */
@@ -502,7 +543,9 @@ static int live_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
 /*
  * Frame i of j run by p: once when *est is 0 (which sets the first
  * estimate: one run and the timer's cost, an overestimate), else j->run_ns
- * of kernel time at *est, within `left` runs when left > 0.  Runs in
+ * of kernel time at *est, within `left` runs when left > 0; on live
+ * frames when j has them and the frame is at most XDP_LIVE_MAX_FRAME
+ * bytes (the kernel refuses a longer one live), else plain.  Runs in
  * *n, the kernel's total ns in *ns, *est updated.  0, or a negative
  * status.
  */
@@ -516,7 +559,7 @@ static int frame_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
 
 	if (left > 0 && left < repeat)
 		repeat = left;
-	if (j->live != NULL) {
+	if (j->live != NULL && j->flen[i] <= XDP_LIVE_MAX_FRAME) {
 		int rc = live_run(j, p, i, (uint32_t)repeat, &a.duration_ns,
 				  why, size);
 		if (rc != 0)
@@ -650,8 +693,9 @@ static int live_verify(struct xdp_job *j, char *why, size_t size)
  * engine_job.sample: the work's op timed in the kernel.  ns/op is the
  * kernel's mean per run over the frames run (each frame weighted by its
  * runs); the floor is the base program's mean over the same frames.  On
- * live frames (set.live_frames) both are, and the sample counts only
- * when the veth peer received every frame that returned XDP_TX.
+ * live frames (set.live_frames) both are, frame by frame (one over
+ * XDP_LIVE_MAX_FRAME bytes plain), and the sample counts only when the
+ * veth peer received every live frame that returned XDP_TX.
  */
 static int job_sample(struct engine_job *job, const struct engine_timing *t,
 		      struct engine_sample *s, char *why, size_t size)
@@ -701,8 +745,10 @@ static int job_refused(struct engine_job *job, const struct engine_timing *t,
 	return ENGINE_ERR_UNSUPPORTED;
 }
 
-/* Why work w cannot be timed on any set, or NULL when it can. */
-static const char *work_refused_any(const struct engine_work *w)
+/* Why work w cannot be timed on any set, or NULL when it can; a reason
+   that names a length is written into buf[0..size). */
+static const char *work_refused_any(const struct engine_work *w, char *buf,
+				    size_t size)
 {
 	if (!w->each)
 		return "an op over every input: the kernel times one packet per "
@@ -712,27 +758,31 @@ static const char *work_refused_any(const struct engine_work *w)
 		return "only is_match and match_ids run in the kernel";
 	if (w->rewrite != 0 || w->nnames != 0 || w->ninputs == 0)
 		return "the op rewrites its inputs or looks names up first";
+	if (w->nsets > 1)
+		return "a work over several sets (one program runs per packet)";
 	for (size_t i = 0; i < w->ninputs; i++)
-		if (w->inputs[i].len > XDP_RXB_MAX_PAYLOAD)
-			return "an input longer than the programs read (4096 "
-			       "bytes, XDP_RXB_MAX_PAYLOAD)";
+		if (payload_refused(w->inputs[i].len, buf, size))
+			return buf;
 	return NULL;
 }
 
 /* Why work w cannot be timed on set s, or NULL when it can. */
 static const char *work_refused(const struct xdp_set *s,
-				const struct engine_work *w)
+				const struct engine_work *w, char *buf,
+				size_t size)
 {
 	if (w->nsets != 1 || w->sets[0] != s)
 		return "a work over several sets (one program runs per packet)";
-	return work_refused_any(w);
+	return work_refused_any(w, buf, size);
 }
 
-/* engine.work_check: work_refused_any(), before anything compiles. */
+/* engine.work_check: work_refused_any(), before anything compiles
+   (w->sets is not read, w->nsets is). */
 static int xdp_work_check(const struct engine_work *w, char *why,
 			  size_t size)
 {
-	const char *r = work_refused_any(w);
+	char buf[200];
+	const char *r = work_refused_any(w, buf, sizeof(buf));
 
 	if (r != NULL)
 		snprintf(why, size, "xdp cannot time this op: %s", r);
@@ -774,7 +824,8 @@ static struct engine_job *xdp_work_new(void *h, const struct engine_work *w)
 	j->next = s->jobs;
 	s->jobs = j;
 	j->prog = w->op == ENGINE_OP_MATCH_IDS && s->all ? s->all : s->prog;
-	j->refused = work_refused(s, w);
+	j->refused = work_refused(s, w, j->refused_buf,
+				  sizeof(j->refused_buf));
 	if (j->refused != NULL) {
 		j->base.sample = job_refused;
 		return &j->base;
@@ -790,8 +841,7 @@ static struct engine_job *xdp_work_new(void *h, const struct engine_work *w)
 	j->frames = malloc(w->ninputs * j->stride);
 	j->flen = calloc(w->ninputs, sizeof(*j->flen));
 	j->act = calloc(w->ninputs, 1);
-	j->want_live = s->live_frames && j->stride <= XDP_LIVE_MAX_FRAME &&
-		       xdp_live_get(why, sizeof(why)) != NULL;
+	j->want_live = s->live_frames && xdp_live_get(why, sizeof(why)) != NULL;
 	if (j->frames == NULL || j->flen == NULL || j->act == NULL)
 		return NULL;
 	for (size_t i = 0; i < w->ninputs; i++) {

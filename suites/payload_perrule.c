@@ -129,8 +129,9 @@ static int cost_gate(const struct payload_rules *pr, size_t r,
 	}
 	if (engine_self_timed(e) &&
 	    (pr->variables || ru->n != 1 || pr->rs.p[ru->first].negated)) {
-		snprintf(why, size, "a runner times one positive pattern on "
-			 "whole packets");
+		snprintf(why, size, "%s times itself (engine.work_new: a "
+			 "runner in its own process, xdp in the kernel): one "
+			 "positive pattern on whole packets", e->name);
 		return 1;
 	}
 	return 0;
