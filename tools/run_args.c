@@ -159,7 +159,9 @@ static const struct opt_spec run_options[] = {
 	 RUN_OPT(engines_arg), 0, 0, NULL},
 	{"engine-opt", "E.KEY=V", "an engine's option, repeatable (rxbench list\n"
 	 "shows each engine's and its default): names\nand results carry "
-	 "those that differ from it", OPT_CALL, 0, 0, 0, opt_engine_opt},
+	 "those that differ from it;\na list V1,V2,... sweeps it: the engine "
+	 "runs\nonce per value, an entry of its own\n(engine=xdp,action:tx), "
+	 "16 entries at most a run", OPT_CALL, 0, 0, 0, opt_engine_opt},
 	{"bench", "REGEX", "select benchmarks, as go test -bench does: '/'\n"
 	 "separates levels, '|' alternatives, an empty\nlevel matches all",
 	 OPT_TEXT, RUN_OPT(bench), 0, 0, NULL},
@@ -386,6 +388,55 @@ static int select_engines(struct run_args *a)
 	return rc;
 }
 
+/* The swept engines expanded so far (their variants count together
+ * against what a run holds), for the message when one more does not
+ * fit. */
+struct swept {
+	const char *name[RUN_MAX_ENGINES];
+	size_t k[RUN_MAX_ENGINES], n, sum;
+};
+
+/*
+ * The message when engine e's entries do not fit: its count and the
+ * limit left, read from engine_opt_entries()'s err ("re2: 8 entries
+ * (one per swept value), more than the run holds (7)"), said for the
+ * whole run: "9 entries of xdp and 8 of re2 make 17, more than the 16 a
+ * run holds".  err as it is when it does not read so.  `placed`: the
+ * entries already in the run, `room`: what was left of RUN_MAX_ENGINES.
+ */
+static void sweep_cap_message(const struct swept *sw, const char *name,
+			      const char *err, size_t placed, size_t room)
+{
+	const char *paren = strrchr(err, '(');
+	size_t total, left, sum, cap;
+
+	if (sscanf(err, "%*[^:]: %zu entries", &total) != 1 ||
+	    paren == NULL || sscanf(paren, "(%zu)", &left) != 1) {
+		fprintf(stderr, "rxbench: --engine-opt: %s\n", err);
+		return;
+	}
+	if (total > room) { /* every entry counts: RUN_MAX_ENGINES */
+		sum = placed + total;
+		cap = RUN_MAX_ENGINES;
+	} else {            /* the swept engines' variants */
+		sum = sw->sum + total;
+		cap = sw->sum + left;
+	}
+	fprintf(stderr, "rxbench: --engine-opt: ");
+	for (size_t i = 0; i < sw->n; i++)
+		fprintf(stderr, "%s%zu %s%s", i == 0 ? "" : ", ", sw->k[i],
+			i == 0 ? "entries of " : "of ", sw->name[i]);
+	fprintf(stderr, "%s%zu %s%s", sw->n == 0 ? "" : " and ", total,
+		sw->n == 0 ? "entries of " : "of ", name);
+	if (sum > total && cap == RUN_MAX_ENGINES && placed > sw->sum)
+		fprintf(stderr, " with %zu other engine%s", placed - sw->sum,
+			placed - sw->sum == 1 ? "" : "s");
+	if (sum > total)
+		fprintf(stderr, " make %zu", sum);
+	fprintf(stderr, ", more than the %zu a run holds (an entry per "
+		"swept value: fewer values, or fewer engines)\n", cap);
+}
+
 /*
  * Each selected engine as its entries: one per value an --engine-opt
  * E.KEY=V1,V2 sweeps (engine_opt_entries), in place.  0, or -1 after a
@@ -394,18 +445,26 @@ static int select_engines(struct run_args *a)
 static int expand_sweeps(struct run_args *a)
 {
 	const struct engine *in[RUN_MAX_ENGINES];
+	static struct swept sw; /* off the stack */
 	size_t n = a->nengines;
 	char err[256];
 
 	memcpy(in, a->engines, n * sizeof(*in));
+	memset(&sw, 0, sizeof(sw));
 	a->nengines = 0;
 	for (size_t i = 0; i < n; i++) {
 		long k = engine_opt_entries(in[i], a->engines + a->nengines,
 					    RUN_MAX_ENGINES - a->nengines, err,
 					    sizeof(err));
 		if (k < 0) {
-			fprintf(stderr, "rxbench: --engine-opt: %s\n", err);
+			sweep_cap_message(&sw, in[i]->name, err, a->nengines,
+					  RUN_MAX_ENGINES - a->nengines);
 			return -1;
+		}
+		if (a->engines[a->nengines] != in[i]) { /* variants */
+			sw.name[sw.n] = in[i]->name;
+			sw.k[sw.n++] = (size_t)k;
+			sw.sum += (size_t)k;
 		}
 		a->nengines += (size_t)k;
 	}
@@ -699,6 +758,40 @@ static int apply(struct run_args *a, const struct opt_index *x,
 	return -1;
 }
 
+/*
+ * A one-line warning per --engine-opt naming an engine the run does not
+ * run (xdp is opt-in: a sweep or a value of its options alone does not
+ * select it), single value or list alike.
+ */
+static void warn_unused_opts(const struct run_args *a,
+			     const struct opt_index *x,
+			     const struct given *g, size_t n)
+{
+	char name[64];
+
+	for (size_t i = 0; i < n; i++) {
+		const char *v = g[i].value;
+		const struct engine *e;
+		size_t len, j = 0;
+
+		if (strcmp(x->name[g[i].k], "engine-opt") != 0 || v == NULL)
+			continue;
+		len = strcspn(v, ".");
+		if (len >= sizeof(name))
+			continue;
+		memcpy(name, v, len);
+		name[len] = '\0';
+		e = engine_find(name);
+		while (e != NULL && j < a->nengines && a->engines[j] != e)
+			j++;
+		if (e != NULL && j == a->nengines)
+			fprintf(stderr, "rxbench: warning: --engine-opt %s: %s "
+				"is not among the run's engines (--engines=%s,"
+				"... or all): the option is unused\n", v,
+				name, name);
+	}
+}
+
 int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 {
 	struct opt_index x = {0};
@@ -734,6 +827,8 @@ int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 		goto out;
 	}
 	rc = select_engines(a);
+	if (rc == 0)
+		warn_unused_opts(a, &x, g, n);
 	if (rc == 0)
 		rc = expand_sweeps(a);
 out:
