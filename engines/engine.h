@@ -490,6 +490,19 @@ static inline enum engine_semantics engine_semantics(const struct engine *e)
  */
 int engine_opt_set(const char *arg, char *err, size_t size);
 
+/* Variants of swept engines a run holds, all engines together. */
+#define ENGINE_OPT_VARIANTS_MAX 16
+
+/*
+ * How many entries e runs as: 1, or for a sweep the product of its swept
+ * options' value counts (what engine_opt_entries() would make).
+ */
+size_t engine_opt_entry_count(const struct engine *e);
+
+/* Whether an --engine-opt list sweeps an option of e (its entries are
+ * variants, counted against ENGINE_OPT_VARIANTS_MAX). */
+int engine_opt_swept(const struct engine *e);
+
 /*
  * The entries e runs as, into out[0..max): e itself, or for a sweep a
  * variant per value (per combination when several options of e are

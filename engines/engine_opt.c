@@ -205,7 +205,7 @@ static int opt_value(const struct engine_option *o, const char *v,
 #define OPT_MAX 16     /* options of one engine a sweep can set */
 #define SWEEP_MAX 16   /* values of one swept option */
 #define SWEEPS_MAX 8   /* swept options in a run */
-#define VARIANT_MAX 16 /* variants in a run: the hooks below */
+#define VARIANT_MAX ENGINE_OPT_VARIANTS_MAX /* the hooks below */
 
 /* Option o of engine e at each of v[0..n), an entry each. */
 struct sweep {
@@ -495,6 +495,24 @@ static const struct engine *variant_new(const struct engine *base,
 	v->e.semantics_now = variant_hooks[nvariants].semantics_now;
 	nvariants++;
 	return &v->e;
+}
+
+int engine_opt_swept(const struct engine *e)
+{
+	for (size_t i = 0; i < nsweeps; i++)
+		if (sweeps[i].e == e)
+			return 1;
+	return 0;
+}
+
+size_t engine_opt_entry_count(const struct engine *e)
+{
+	size_t total = 1;
+
+	for (size_t i = 0; i < nsweeps; i++)
+		if (sweeps[i].e == e)
+			total *= sweeps[i].n;
+	return total;
 }
 
 long engine_opt_entries(const struct engine *e, const struct engine **out,

@@ -388,53 +388,47 @@ static int select_engines(struct run_args *a)
 	return rc;
 }
 
-/* The swept engines expanded so far (their variants count together
- * against what a run holds), for the message when one more does not
- * fit. */
-struct swept {
-	const char *name[RUN_MAX_ENGINES];
-	size_t k[RUN_MAX_ENGINES], n, sum;
-};
-
 /*
- * The message when engine e's entries do not fit: its count and the
- * limit left, read from engine_opt_entries()'s err ("re2: 8 entries
- * (one per swept value), more than the run holds (7)"), said for the
- * whole run: "9 entries of xdp and 8 of re2 make 17, more than the 16 a
- * run holds".  err as it is when it does not read so.  `placed`: the
- * entries already in the run, `room`: what was left of RUN_MAX_ENGINES.
+ * Whether the entries of the n engines in[] fit a run: RUN_MAX_ENGINES in
+ * all, ENGINE_OPT_VARIANTS_MAX of them variants of swept engines.  0, or
+ * -1 after saying it for the whole run: "9 entries of xdp and 8 of re2
+ * make 17, more than the 16 a run holds".
  */
-static void sweep_cap_message(const struct swept *sw, const char *name,
-			      const char *err, size_t placed, size_t room)
+static int sweeps_fit(const struct engine *const *in, size_t n)
 {
-	const char *paren = strrchr(err, '(');
-	size_t total, left, sum, cap;
+	size_t all = 0, swept = 0, nswept = 0, cap, sum;
 
-	if (sscanf(err, "%*[^:]: %zu entries", &total) != 1 ||
-	    paren == NULL || sscanf(paren, "(%zu)", &left) != 1) {
-		fprintf(stderr, "rxbench: --engine-opt: %s\n", err);
-		return;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = engine_opt_entry_count(in[i]);
+
+		all += k;
+		if (engine_opt_swept(in[i])) {
+			swept += k;
+			nswept++;
+		}
 	}
-	if (total > room) { /* every entry counts: RUN_MAX_ENGINES */
-		sum = placed + total;
-		cap = RUN_MAX_ENGINES;
-	} else {            /* the swept engines' variants */
-		sum = sw->sum + total;
-		cap = sw->sum + left;
-	}
+	if (all <= RUN_MAX_ENGINES && swept <= ENGINE_OPT_VARIANTS_MAX)
+		return 0;
+	cap = all > RUN_MAX_ENGINES ? RUN_MAX_ENGINES : ENGINE_OPT_VARIANTS_MAX;
+	sum = cap == RUN_MAX_ENGINES ? all : swept;
 	fprintf(stderr, "rxbench: --engine-opt: ");
-	for (size_t i = 0; i < sw->n; i++)
-		fprintf(stderr, "%s%zu %s%s", i == 0 ? "" : ", ", sw->k[i],
-			i == 0 ? "entries of " : "of ", sw->name[i]);
-	fprintf(stderr, "%s%zu %s%s", sw->n == 0 ? "" : " and ", total,
-		sw->n == 0 ? "entries of " : "of ", name);
-	if (sum > total && cap == RUN_MAX_ENGINES && placed > sw->sum)
-		fprintf(stderr, " with %zu other engine%s", placed - sw->sum,
-			placed - sw->sum == 1 ? "" : "s");
-	if (sum > total)
+	for (size_t i = 0, j = 0; i < n; i++) {
+		if (!engine_opt_swept(in[i]))
+			continue;
+		fprintf(stderr, "%s%zu %s%s",
+			j == 0 ? "" : j + 1 == nswept ? " and " : ", ",
+			engine_opt_entry_count(in[i]),
+			j == 0 ? "entries of " : "of ", in[i]->name);
+		j++;
+	}
+	if (cap == RUN_MAX_ENGINES && all > swept)
+		fprintf(stderr, " with %zu other engine%s", all - swept,
+			all - swept == 1 ? "" : "s");
+	if (sum > swept || nswept > 1)
 		fprintf(stderr, " make %zu", sum);
 	fprintf(stderr, ", more than the %zu a run holds (an entry per "
 		"swept value: fewer values, or fewer engines)\n", cap);
+	return -1;
 }
 
 /*
@@ -445,26 +439,20 @@ static void sweep_cap_message(const struct swept *sw, const char *name,
 static int expand_sweeps(struct run_args *a)
 {
 	const struct engine *in[RUN_MAX_ENGINES];
-	static struct swept sw; /* off the stack */
 	size_t n = a->nengines;
 	char err[256];
 
 	memcpy(in, a->engines, n * sizeof(*in));
-	memset(&sw, 0, sizeof(sw));
+	if (sweeps_fit(in, n) != 0)
+		return -1;
 	a->nengines = 0;
 	for (size_t i = 0; i < n; i++) {
 		long k = engine_opt_entries(in[i], a->engines + a->nengines,
 					    RUN_MAX_ENGINES - a->nengines, err,
 					    sizeof(err));
-		if (k < 0) {
-			sweep_cap_message(&sw, in[i]->name, err, a->nengines,
-					  RUN_MAX_ENGINES - a->nengines);
+		if (k < 0) { /* sweeps_fit() said they fit */
+			fprintf(stderr, "rxbench: --engine-opt: %s\n", err);
 			return -1;
-		}
-		if (a->engines[a->nengines] != in[i]) { /* variants */
-			sw.name[sw.n] = in[i]->name;
-			sw.k[sw.n++] = (size_t)k;
-			sw.sum += (size_t)k;
 		}
 		a->nengines += (size_t)k;
 	}
