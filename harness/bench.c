@@ -409,16 +409,22 @@ static int bench_time_metrics(const struct bench *b, uint64_t n, double per,
 	return 0;
 }
 
+/* Why the last self-timed sample failed, as its op said; "" if it did
+ * not (bench_status_text adds it to the row's message). */
+static char self_error[256];
+
 /* A self-timed op's sample (bench.self_time): the op's own figures. */
 static int bench_measure_self(const struct bench *b,
 			      const struct bench_opts *o, struct result *r)
 {
-	struct bench_self s = {0, 0, -1, -1, -1, -1};
+	struct bench_self s = {0, 0, -1, -1, -1, -1, ""};
 	int rc;
 
 	if (o->measure == BENCH_INSTRUCTIONS)
 		return ENGINE_ERR_UNSUPPORTED; /* callgrind cannot see it */
 	rc = b->self_time(b->self_arg, o, &s);
+	if (rc != 0)
+		snprintf(self_error, sizeof(self_error), "%s", s.why);
 	if (rc == 0 && s.n == 0)
 		rc = ENGINE_ERR_MATCH;
 	if (rc == 0)
@@ -448,6 +454,7 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 	double per;
 	int rc;
 
+	self_error[0] = '\0';
 	if (b->self_time != NULL)
 		return bench_measure_self(b, o, r);
 	if (b->threads != NULL)
@@ -478,6 +485,9 @@ void bench_status_text(int rc, char *buf, size_t size)
 		 bench_threads_error()[0] != '\0')
 		snprintf(buf, size, "%s while timing: %s",
 			 engine_status_name(rc), bench_threads_error());
+	else if (self_error[0] != '\0')
+		snprintf(buf, size, "%s while timing: %s",
+			 engine_status_name(rc), self_error);
 	else
 		snprintf(buf, size, "%s while timing", engine_status_name(rc));
 }

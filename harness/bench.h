@@ -56,6 +56,7 @@ struct bench_self {
 	double allocs_per_op; /* allocs/op, likewise */
 	double floor_ns_per_op; /* the same loop doing nothing; < 0: none */
 	double heap_per_op;   /* B(heap)/op: what one op keeps; < 0: unknown */
+	char why[256];        /* on a failure, why ("" when it cannot tell) */
 };
 
 struct bench_opts;
@@ -93,7 +94,8 @@ struct bench {
 	 * the harness's clock around run(), which is then never called.
 	 * The harness adds MB/s, derive() and the fixed metrics as for any
 	 * op, the floor as "floor-ns/op".  0, or a negative enum
-	 * engine_status.
+	 * engine_status with the op's reason in s->why, which the row's
+	 * message says (bench_status_text).
 	 */
 	int (*self_time)(void *self_arg, const struct bench_opts *o,
 			 struct bench_self *s);

@@ -1071,16 +1071,13 @@ static int job_self_time(void *arg, const struct bench_opts *o,
 	struct engine_job *job = arg;
 	struct engine_timing t = {o->benchtime_ns, o->fixed_n, o->warmup_ns};
 	struct engine_sample es;
-	char why[256];
-	int rc = job->sample(job, &t, &es, why, sizeof(why));
+	int rc = job->sample(job, &t, &es, s->why, sizeof(s->why));
 
-	if (rc != 0) {
-		fprintf(stderr, "rxbench: %s\n", why);
+	if (rc != 0)
 		return rc;
-	}
 	*s = (struct bench_self){es.n, es.ns_per_op, es.bytes_per_op,
 				 es.allocs_per_op, es.floor_ns_per_op,
-				 es.heap_per_op};
+				 es.heap_per_op, ""};
 	return 0;
 }
 
