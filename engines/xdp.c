@@ -454,8 +454,10 @@ static size_t xdp_size(void *h)
  * of CPU outside its clock (it swaps the program into the XDP dispatcher
  * before the loop and out after it, bpf_prog_change_xdp): a run of 2 ms
  * keeps that to a fifth of the wall time a sample takes.  The timer's own
- * cost (two ktime_get_ns) and the rounding down to a whole ns are then
- * parts in a hundred thousand of the mean.  Each frame is one run, so a
+ * cost (two ktime_get_ns) is then parts in a hundred thousand of the
+ * mean; the kernel rounds the mean it reports down to a whole ns, which
+ * no repeat helps: up to 1 ns low a run (docs/payload.md says so, the
+ * base program's 8-9 ns rows are the ones it shows on).  Each frame is one run, so a
  * sample of --benchtime=1s covers some 500 frames.
  */
 #define RUN_NS_MAX 2e6
