@@ -706,6 +706,24 @@ struct engine_span *payload_spans(const struct packets *pk)
 	return in;
 }
 
+int payload_work_gate(const struct scen_size *ss, const struct engine *e,
+		      char *why, size_t size)
+{
+	struct engine_span *in;
+	int rc;
+
+	if (!engine_self_timed(e))
+		return 0;
+	in = payload_spans(ss->pk);
+	if (in == NULL)
+		return ENGINE_ERR_NOMEM;
+	rc = engine_work_refused(e, &(struct engine_work){ENGINE_OP_IS_MATCH,
+				 1, NULL, 1, in, ss->pk->n, NULL, 0, 0},
+				 why, size);
+	free(in);
+	return rc;
+}
+
 int payload_is_match_each(struct scen_size *ss, const struct case_item *c,
 			  unsigned char *hit)
 {
@@ -930,16 +948,23 @@ static int cases_add(struct scen_size *ss, struct suite_ctx *ctx)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct engine *e = ss->run->engines[i];
-		char name[256], label[160];
+		char name[256], label[160], why[256];
 		const char *mode = payload_mode_key(ss, e);
+		/* a flow mode's inputs are its flows, asked at verification */
+		int gated = ss->mode == PMODE_BLOCK
+				    ? payload_work_gate(ss, e, why, sizeof(why))
+				    : 0;
+
+		if (gated == ENGINE_ERR_NOMEM)
+			return -1;
 		ss->pc[i] = (struct pcase){.ss = ss, .e = e, .ei = i};
 		payload_case_name(name, sizeof(name), ss, e);
 		snprintf(label, sizeof(label), sc->re ? "%s: /%s/, size %s%s%s"
 						      : "%s: %s, size %s%s%s",
 			 e->name, sc->re ? sc->re : sc->name, ss->in->label,
 			 mode ? ", " : "", mode ? mode : "");
-		if (case_add(&ss->t, name, label, e, 0, NULL, 0, 0,
-			     &ss->pc[i]) != 0)
+		if (case_add(&ss->t, name, label, e, 0, gated ? why : NULL, 0,
+			     0, &ss->pc[i]) != 0)
 			return -1;
 		if (nt > 0 && payload_threads_add(ss, ctx, &ss->pc[i],
 						  &ss->pt[i * nt]) != 0)

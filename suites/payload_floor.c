@@ -154,15 +154,20 @@ static int floor_cases(struct scen_size *ss, struct suite_ctx *ctx)
 		return -1;
 	for (size_t i = 0; ss->mode == PMODE_BLOCK && i < n; i++) {
 		const struct engine *e = ss->run->engines[i];
-		char name[256], label[160];
+		char name[256], label[160], why[256];
+		int gated;
+
 		if (!(e->caps & CAP_FLOOR_PROGRAM))
 			continue;
+		gated = payload_work_gate(ss, e, why, sizeof(why));
+		if (gated == ENGINE_ERR_NOMEM)
+			return -1;
 		ss->pc[i] = (struct pcase){.ss = ss, .e = e, .ei = i};
 		payload_case_name(name, sizeof(name), ss, e);
 		snprintf(label, sizeof(label), "%s: its floor, size %s",
 			 e->name, ss->in->label);
-		if (case_add(&ss->t, name, label, e, 0, NULL, 0, 0,
-			     &ss->pc[i]) != 0)
+		if (case_add(&ss->t, name, label, e, 0, gated ? why : NULL, 0,
+			     0, &ss->pc[i]) != 0)
 			return -1;
 	}
 	return 0;

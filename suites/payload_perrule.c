@@ -137,31 +137,7 @@ static int cost_gate(const struct payload_rules *pr, size_t r,
 	return 0;
 }
 
-/*
- * Why self-timed engine e cannot time the op (one pattern's is_match,
- * a packet per op) on ss's packets (its engine.work_check: xdp's
- * payload bound), into why, before anything compiles; 0 when it can,
- * or for an engine the harness times.  ENGINE_ERR_NOMEM without memory.
- */
-static int cost_work_gate(const struct scen_size *ss, const struct engine *e,
-			  char *why, size_t size)
-{
-	struct engine_span *in;
-	int rc;
-
-	if (!engine_self_timed(e))
-		return 0;
-	in = payload_spans(ss->pk);
-	if (in == NULL)
-		return ENGINE_ERR_NOMEM;
-	rc = engine_work_refused(e, &(struct engine_work){ENGINE_OP_IS_MATCH,
-				 1, NULL, 1, in, ss->pk->n, NULL, 0, 0},
-				 why, size);
-	free(in);
-	return rc;
-}
-
-/* case_ops.voter: e votes where cost_gate() and cost_work_gate() let it
+/* case_ops.voter: e votes where cost_gate() and payload_work_gate() let it
    run (one class). */
 static int cost_voter(void *st, const struct case_item *c,
 		      const struct engine *e, int *klass)
@@ -172,7 +148,7 @@ static int cost_voter(void *st, const struct case_item *c,
 	*klass = 0;
 	return cost_gate(cost_rules(ss), case_rule(ss, c->arg), e, why,
 			 sizeof(why)) ||
-	       cost_work_gate(ss, e, why, sizeof(why)) != 0;
+	       payload_work_gate(ss, e, why, sizeof(why)) != 0;
 }
 
 static int cost_compile(void *st, const struct case_item *c, void **h,
@@ -187,7 +163,7 @@ static int cost_compile(void *st, const struct case_item *c, void **h,
 
 	if (cost_gate(pr, r, c->e, why, size))
 		return ENGINE_ERR_UNSUPPORTED;
-	rc = cost_work_gate(ss, c->e, why, size);
+	rc = payload_work_gate(ss, c->e, why, size);
 	if (rc != 0)
 		return rc < 0 ? rc : ENGINE_ERR_UNSUPPORTED;
 	rh = calloc(1, sizeof(*rh) + ru->n * sizeof(rh->h[0]));
