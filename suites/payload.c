@@ -933,6 +933,21 @@ int payload_cases_begin(struct scen_size *ss, size_t n, size_t nt)
 }
 
 /*
+ * Why engine e's case at ss is unsupported before anything compiles:
+ * payload_work_gate() over ss's units, the packets or in a flow mode
+ * the reassembled flows (what the engine's work reads), into why; 0
+ * when it may run, or ENGINE_ERR_NOMEM.  An engine without a vectored
+ * scan under --mode=vectored is left to its compile, which says that.
+ */
+static int case_gate(const struct scen_size *ss, const struct engine *e,
+		     char *why, size_t size)
+{
+	if (ss->mode == PMODE_VECTORED && !payload_flow_native(ss, e))
+		return 0;
+	return payload_work_gate(ss, e, why, size);
+}
+
+/*
  * The cases of ss: one per engine, one group, and with --threads a
  * benchmark per thread count on each (block mode only: a flow mode runs
  * on one thread).  0, or -1 (memory).
@@ -950,10 +965,7 @@ static int cases_add(struct scen_size *ss, struct suite_ctx *ctx)
 		const struct engine *e = ss->run->engines[i];
 		char name[256], label[160], why[256];
 		const char *mode = payload_mode_key(ss, e);
-		/* a flow mode's inputs are its flows, asked at verification */
-		int gated = ss->mode == PMODE_BLOCK
-				    ? payload_work_gate(ss, e, why, sizeof(why))
-				    : 0;
+		int gated = case_gate(ss, e, why, sizeof(why));
 
 		if (gated == ENGINE_ERR_NOMEM)
 			return -1;

@@ -312,10 +312,11 @@ void payload_bench_fill(struct pcase *pc, size_t matches, struct bench *b);
 struct engine_span *payload_spans(const struct packets *pk);
 
 /*
- * Why self-timed engine e cannot time an op over ss's packets, a packet
- * an op (its engine.work_check: xdp's payload bound), into why, before
- * anything compiles; 0 when it can, or for an engine the harness times.
- * ENGINE_ERR_NOMEM without memory.
+ * Why self-timed engine e cannot time an op over ss's units, a unit an
+ * op (ss->pk: the packets, or in a flow mode the reassembled flows, as
+ * payload_work_fill() times them), by its engine.work_check (xdp's
+ * payload bound), into why, before anything compiles; 0 when it can,
+ * or for an engine the harness times.  ENGINE_ERR_NOMEM without memory.
  */
 int payload_work_gate(const struct scen_size *ss, const struct engine *e,
 		      char *why, size_t size);
