@@ -254,19 +254,15 @@ static int bench_is_short(const struct bench_opts *o, double per)
 }
 
 /*
- * A short sample's runs: one of n ops untimed, then BENCH_SHORT_RUNS
- * pairs of runs of n and of 2n ops.  *ns: what the n ops more cost, the
- * median of the 2n runs less that of the n runs (criterion's slope over
- * iteration counts, from two counts): the fixed cost of a run cancels,
- * where the floor, a run of 0 ops, leaves out what a run of some ops
- * pays beyond it (10-op fqdn runs here: 2 to 5 ns per op).  0, or the
- * op's negative status.
+ * BENCH_SHORT_RUNS pairs of runs of n and of 2n ops: the median of each
+ * into *m1 and *m2.  0, or the op's negative status.
  */
-static int bench_short(const struct bench *b, const struct bench_opts *o,
-		       uint64_t n, uint64_t *ns)
+static int bench_short_pairs(const struct bench *b,
+			     const struct bench_opts *o, uint64_t n,
+			     uint64_t *m1, uint64_t *m2)
 {
-	uint64_t t1[BENCH_SHORT_RUNS], t2[BENCH_SHORT_RUNS], m1, m2;
-	int rc = bench_time(b, o, n, 0, &t1[0]);
+	uint64_t t1[BENCH_SHORT_RUNS], t2[BENCH_SHORT_RUNS];
+	int rc = 0;
 
 	for (int i = 0; rc >= 0 && i < BENCH_SHORT_RUNS; i++) {
 		rc = bench_time(b, o, n, 0, &t1[i]);
@@ -275,9 +271,42 @@ static int bench_short(const struct bench *b, const struct bench_opts *o,
 	}
 	if (rc < 0)
 		return rc;
-	m1 = bench_median_u64(t1, BENCH_SHORT_RUNS);
-	m2 = bench_median_u64(t2, BENCH_SHORT_RUNS);
-	*ns = m2 > m1 ? m2 - m1 : 0;
+	*m1 = bench_median_u64(t1, BENCH_SHORT_RUNS);
+	*m2 = bench_median_u64(t2, BENCH_SHORT_RUNS);
+	return 0;
+}
+
+/*
+ * A short sample's runs: one of n ops untimed, then BENCH_SHORT_RUNS
+ * pairs of runs of n and of 2n ops.  *ns: what the n ops more cost, the
+ * median of the 2n runs less that of the n runs (criterion's slope over
+ * iteration counts, from two counts): the fixed cost of a run cancels,
+ * where the floor, a run of 0 ops, leaves out what a run of some ops
+ * pays beyond it (10-op fqdn runs here: 2 to 5 ns per op).  When the n
+ * ops cost less than BENCH_SHORT_RESOLVE_NS (one op of 1.5 ns at
+ * --benchtime=1x: a difference of 0 or 10 ns, so 0 ns/op and an
+ * infinite Mpps), the pairs are run again of k times as many ops, k
+ * doubling, until they do or a run would no longer be short (per: the
+ * warm-up's ns per op); *ns is then their difference over k.  0, or the
+ * op's negative status.
+ */
+static int bench_short(const struct bench *b, const struct bench_opts *o,
+		       uint64_t n, double per, double *ns)
+{
+	uint64_t ignored, m1 = 0, m2 = 0, k = 1;
+	int rc = bench_time(b, o, n, 0, &ignored);
+
+	if (per < 1)
+		per = 1; /* at least 1 ns an op: k stays bounded */
+	for (; rc >= 0; k *= 2) {
+		rc = bench_short_pairs(b, o, k * n, &m1, &m2);
+		if (rc < 0 || m2 >= m1 + BENCH_SHORT_RESOLVE_NS ||
+		    per * (double)(4 * k * n) >= BENCH_SHORT_NS)
+			break;
+	}
+	if (rc < 0)
+		return rc;
+	*ns = m2 > m1 ? (double)(m2 - m1) / (double)k : 0;
 	return 0;
 }
 
@@ -288,14 +317,14 @@ static int bench_short(const struct bench *b, const struct bench_opts *o,
  */
 static int bench_scale(const struct bench *b, const struct bench_opts *o,
 		       double per, uint64_t floor_ns, uint64_t *n_out,
-		       uint64_t *ns_out)
+		       double *ns_out)
 {
 	uint64_t n = o->fixed_n ? o->fixed_n : 1, ns = 0;
 	int rc;
 
 	*n_out = n;
 	if (bench_is_short(o, per))
-		return bench_short(b, o, n, ns_out);
+		return bench_short(b, o, n, per, ns_out);
 	for (;;) {
 		rc = bench_time(b, o, n, per * (double)n >= BENCH_WATCH_NS, &ns);
 		if (rc < 0)
@@ -307,7 +336,7 @@ static int bench_scale(const struct bench *b, const struct bench_opts *o,
 		n = bench_predict_n(n, ns, o->benchtime_ns);
 	}
 	*n_out = n;
-	*ns_out = ns > floor_ns ? ns - floor_ns : 0;
+	*ns_out = ns > floor_ns ? (double)(ns - floor_ns) : 0;
 	return 0;
 }
 
@@ -393,7 +422,12 @@ static int bench_measure_instr(const struct bench *b,
 	return 0;
 }
 
-/* The metrics every timed sample has: ns/op, MB/s, derived, fixed. */
+/*
+ * The metrics every timed sample has: ns/op, MB/s, derived, fixed.  A
+ * sample of 0 ns/op (an op the clock could not see: a self-timed one
+ * the kernel rounded down) has no rate: neither MB/s nor the derived
+ * metrics, whose divisions would be infinite.
+ */
 static int bench_time_metrics(const struct bench *b, uint64_t n, double per,
 			      struct result *r)
 {
@@ -403,7 +437,7 @@ static int bench_time_metrics(const struct bench *b, uint64_t n, double per,
 	if (b->bytes_per_op > 0 && per > 0)
 		result_metric_add(r, "MB/s", BETTER_HIGHER,
 				  b->bytes_per_op * 1e3 / per);
-	if (b->derive != NULL)
+	if (b->derive != NULL && per > 0)
 		b->derive(b->arg, per, r);
 	bench_fixed_metrics(b, r);
 	return 0;
@@ -449,8 +483,8 @@ static int bench_measure_self(const struct bench *b,
 int bench_measure(const struct bench *b, const struct bench_opts *o,
 		  struct result *r)
 {
-	uint64_t n = 0, ns = 0, floor_ns = 0;
-	double warm_per = 0;
+	uint64_t n = 0, floor_ns = 0;
+	double warm_per = 0, ns = 0;
 	double per;
 	int rc;
 
@@ -468,7 +502,7 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
 		rc = bench_scale(b, o, warm_per, floor_ns, &n, &ns);
 	if (rc < 0)
 		return rc;
-	per = (double)ns / (double)n;
+	per = ns / (double)n;
 	rc = bench_time_metrics(b, n, per, r);
 	if (rc < 0)
 		return rc;

@@ -81,7 +81,8 @@ struct bench {
 
 	/*
 	 * Optional: metrics derived from the time of a sample (Mpps, Gbps);
-	 * call result_metric_add() on r for the current sample.
+	 * call result_metric_add() on r for the current sample.  Called
+	 * only when ns_per_op > 0: a sample of 0 ns/op has no rate.
 	 */
 	void (*derive)(void *arg, double ns_per_op, struct result *r);
 
@@ -159,6 +160,16 @@ enum bench_mode {
  */
 #define BENCH_SHORT_NS 100000
 #define BENCH_SHORT_RUNS 16
+
+/*
+ * The least difference between a short sample's 2n and n runs it takes
+ * as a time: reading the clock costs 20 to 30 ns here, in steps of about
+ * 10 ns, so a difference of a few ns is noise (one payload base op of
+ * 1.5 ns at --benchtime=1x read as 0 ns/op).  Below it the pairs run
+ * again with twice as many ops, until it is reached or a run would no
+ * longer be short; the sample keeps its n.
+ */
+#define BENCH_SHORT_RESOLVE_NS 200
 
 /*
  * A timed run whose wall time exceeds the process's CPU time by more

@@ -409,7 +409,9 @@ int result_metric_add(struct result *r, const char *unit,
 	m = metric_get(r, unit, better);
 	if (m == NULL)
 		return -1;
-	m->v[r->nsamples - 1] = value;
+	/* an infinite or NaN figure (a rate over 0 ns) is no figure: the
+	   writers print a missing value as none, never "inf" */
+	m->v[r->nsamples - 1] = isfinite(value) ? value : NAN;
 	return 0;
 }
 

@@ -159,8 +159,9 @@ void result_reset(struct result *r);
 long result_sample_begin(struct result *r, uint64_t iters);
 
 /*
- * Record `value` of metric `unit` for the newest sample.
- * 0, or -1 when out of memory or no sample was begun.
+ * Record `value` of metric `unit` for the newest sample; a value that is
+ * infinite or NaN is recorded as missing (NAN), which every writer
+ * leaves out.  0, or -1 when out of memory or no sample was begun.
  */
 int result_metric_add(struct result *r, const char *unit,
 		      enum metric_better better, double value);

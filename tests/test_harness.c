@@ -184,6 +184,85 @@ Test(bench, a_short_sample_cancels_what_a_run_of_some_ops_pays)
 		     "5 us a run: it was not cancelled", busy, base);
 }
 
+/* An op of about a nanosecond: one add per op. */
+static int tiny_run(void *arg, uint64_t n)
+{
+	volatile uint64_t x = 0;
+
+	(void)arg;
+	for (uint64_t i = 0; i < n; i++)
+		x += i;
+	(void)x;
+	return 0;
+}
+
+/* A rate over the sample's time, as payload's Mpps; counts its calls. */
+static int derived_calls;
+static void rate_derive(void *arg, double ns, struct result *r)
+{
+	(void)arg;
+	derived_calls++;
+	result_metric_add(r, "Mops", BETTER_HIGHER, 1e3 / ns);
+}
+
+/*
+ * One op of a nanosecond at --benchtime=1x is below what a pair of runs
+ * of 1 and 2 ops can tell apart (the clock's reads jitter by 10 ns): the
+ * pairs run again with more ops until the difference resolves, so the
+ * sample is a time (was 0 ns/op, and an infinite rate), and keeps its
+ * one iteration.
+ */
+Test(bench, a_short_sample_resolves_an_op_below_the_clock)
+{
+	struct bench b = {.name = "T", .suite = "t", .run = tiny_run,
+			  .derive = rate_derive};
+	struct bench_opts o = {.count = 1, .no_alloc = 1, .fixed_n = 1};
+	double best = 1e18;
+
+	for (int i = 0; i < 5; i++) {
+		struct result r = {0};
+		double ns, rate;
+
+		cr_assert_eq(bench_measure(&b, &o, &r), 0);
+		cr_assert_eq(r.iters[0], 1);
+		ns = result_metric(&r, "ns/op")->v[0];
+		rate = result_metric(&r, "Mops")->v[0];
+		cr_assert_gt(ns, 0, "sample %d: 0 ns/op", i);
+		cr_assert(isfinite(rate), "sample %d: rate %g", i, rate);
+		best = ns < best ? ns : best;
+		result_release(&r);
+	}
+	cr_assert_lt(best, 5, "%.3f ns/op for one add", best);
+}
+
+/* A self-timed op that reports 0 ns/op (xdp's kernel rounds down). */
+static int zero_self_time(void *arg, const struct bench_opts *o,
+			  struct bench_self *s)
+{
+	(void)arg;
+	(void)o;
+	s->n = 1;
+	s->ns_per_op = 0;
+	return 0;
+}
+
+/* A sample of 0 ns/op has no rate: neither MB/s nor derived metrics. */
+Test(bench, a_sample_of_zero_ns_has_no_rate)
+{
+	struct bench b = {.name = "T", .suite = "t", .derive = rate_derive,
+			  .self_time = zero_self_time, .bytes_per_op = 64};
+	struct bench_opts o = {.count = 1, .no_alloc = 1, .fixed_n = 1};
+	struct result r = {0};
+
+	derived_calls = 0;
+	cr_assert_eq(bench_measure(&b, &o, &r), 0);
+	cr_assert_eq(result_metric(&r, "ns/op")->v[0], 0);
+	cr_assert_null(result_metric(&r, "MB/s"));
+	cr_assert_null(result_metric(&r, "Mops"));
+	cr_assert_eq(derived_calls, 0);
+	result_release(&r);
+}
+
 /* The warm-up runs in the measuring process before the timed runs:
  * whole passes over the input set (pass_n ops), for at least warmup_ns. */
 Test(bench, warms_up_a_whole_pass_for_the_warmup_time)
@@ -476,6 +555,21 @@ Test(results, keys_and_samples)
 }
 
 /* The name index: many results, found by name; the newest popped. */
+/* An infinite or NaN figure is recorded as missing, never as inf. */
+Test(results, a_non_finite_value_is_missing)
+{
+	struct result r = {0};
+
+	cr_assert_eq(result_sample_begin(&r, 1), 0);
+	cr_assert_eq(result_metric_add(&r, "Mpps", BETTER_HIGHER, INFINITY), 0);
+	cr_assert_eq(result_metric_add(&r, "x", BETTER_LOWER, -INFINITY), 0);
+	cr_assert_eq(result_metric_add(&r, "y", BETTER_LOWER, 1.5), 0);
+	cr_assert(isnan(result_metric(&r, "Mpps")->v[0]));
+	cr_assert(isnan(result_metric(&r, "x")->v[0]));
+	cr_assert_eq(result_metric(&r, "y")->v[0], 1.5);
+	result_release(&r);
+}
+
 Test(results, index_finds_every_name_and_pops_the_newest)
 {
 	struct results res;
