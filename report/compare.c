@@ -390,6 +390,60 @@ static int place_labels(struct comparison *cmp)
 	return keyless_last(cmp);
 }
 
+/* Whether word is an element of list (words joined by ','). */
+static int list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; *p != '\0'; p += strcspn(p, ",")) {
+		p += *p == ',';
+		if (strncmp(p, word, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Append to buf (a list joined by ',') each key of name's levels
+ * ("Scan/engine=re2/pattern=x": engine, pattern) not in it already nor
+ * equal to skip (may be NULL).
+ */
+static void name_keys_add(const char *name, const char *skip, char *buf,
+			  size_t size)
+{
+	for (const char *p = strchr(name, '/'); p != NULL;
+	     p = strchr(p, '/')) {
+		size_t n = strcspn(++p, "=/"), at = strlen(buf);
+		char key[64];
+
+		if (p[n] != '=' || n >= sizeof(key))
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)n, p);
+		if ((skip != NULL && strcmp(key, skip) == 0) ||
+		    list_has(buf, key))
+			continue;
+		snprintf(buf + at, size - at, "%s%s", at ? "," : "", key);
+	}
+}
+
+/*
+ * The advice when results a (of run fa) and b (of run fb) fall in one
+ * cell: the --row keys that tell them apart, every key of their names
+ * but --col's, and file when they come from two runs.
+ */
+static void row_advice(const struct comparison *cmp, const struct result *a,
+		       size_t fa, const struct result *b, size_t fb,
+		       char *buf, size_t size)
+{
+	buf[0] = '\0';
+	name_keys_add(a->name, cmp->opts.col, buf, size);
+	name_keys_add(b->name, cmp->opts.col, buf, size);
+	if (fa != fb && (cmp->opts.col == NULL ||
+			 strcmp(cmp->opts.col, "file") != 0))
+		snprintf(buf + strlen(buf), size - strlen(buf), "%sfile",
+			 buf[0] ? "," : "");
+}
+
 /* Fill the grid of cells; -2 when two benchmarks fall in one cell. */
 static int place_cells(struct comparison *cmp)
 {
@@ -413,12 +467,16 @@ static int place_cells(struct comparison *cmp)
 			l = find_str(cmp->lines, cmp->nlines, r_buf);
 			at = l * cmp->ncols + c;
 			if (cmp->cell[at] != NULL) {
+				char keys[256];
+				row_advice(cmp, cmp->cell[at], cmp->cell_in[at],
+					   r, f, keys, sizeof(keys));
 				snprintf(cmp->err, sizeof(cmp->err),
 					 "%.200s: two benchmarks in column %.80s "
 					 "(%.120s in %.80s, and in %.80s); tell "
-					 "them apart with --row", r_buf, c_buf,
-					 r->name, cmp->in[cmp->cell_in[at]].label,
-					 cmp->in[f].label);
+					 "them apart with --row %.200s", r_buf,
+					 c_buf, r->name,
+					 cmp->in[cmp->cell_in[at]].label,
+					 cmp->in[f].label, keys);
 				return -2;
 			}
 			cmp->cell[at] = r;
@@ -616,6 +674,60 @@ static int add_pairs(struct comparison *cmp)
 	return 0;
 }
 
+/* Whether a result of some run has a value of key (key_value). */
+static int key_known(const struct comparison *cmp, const char *key)
+{
+	char v[256];
+
+	for (size_t f = 0; f < cmp->nin; f++)
+		for (size_t i = 0; i < cmp->in[f].res->n; i++)
+			if (key_value(&cmp->in[f], &cmp->in[f].res->r[i], key, v,
+				      sizeof(v)))
+				return 1;
+	return 0;
+}
+
+/*
+ * -2 with a one-line reason in cmp->err when --col's key, or one of
+ * --row's, is a key no result of any run has (a typo, --col engines,
+ * made one column of every result and compared nothing), naming the
+ * keys its names have; else 0.
+ */
+static int check_key(struct comparison *cmp, const char *opt,
+		     const char *key, size_t len)
+{
+	char k[64], names[256] = "";
+
+	snprintf(k, sizeof(k), "%.*s", (int)len, key);
+	if (len < sizeof(k) && key_known(cmp, k))
+		return 0;
+	for (size_t f = 0; f < cmp->nin; f++)
+		for (size_t i = 0; i < cmp->in[f].res->n; i++)
+			name_keys_add(cmp->in[f].res->r[i].name, NULL, names,
+				      sizeof(names));
+	snprintf(cmp->err, sizeof(cmp->err), "%s %s: no benchmark or run "
+		 "has that key (the names' keys: %s; a run's: file, host, cpu, "
+		 "kernel, version and its other config keys)", opt, k,
+		 names[0] ? names : "none");
+	return -2;
+}
+
+static int check_keys(struct comparison *cmp)
+{
+	const char *row = cmp->opts.row;
+
+	if (cmp->opts.col != NULL &&
+	    check_key(cmp, "--col", cmp->opts.col, strlen(cmp->opts.col)) != 0)
+		return -2;
+	while (row != NULL && *row != '\0') {
+		size_t n = strcspn(row, ",");
+		if (check_key(cmp, "--row", row, n) != 0)
+			return -2;
+		row += n + (row[n] == ',');
+	}
+	return 0;
+}
+
 int compare_runs(const struct compare_input *in, size_t n,
 		 const struct compare_opts *o, struct comparison *cmp)
 {
@@ -625,7 +737,9 @@ int compare_runs(const struct compare_input *in, size_t n,
 	cmp->opts = *o;
 	cmp->in = in;
 	cmp->nin = n;
-	rc = place_labels(cmp);
+	rc = check_keys(cmp);
+	if (rc == 0)
+		rc = place_labels(cmp);
 	if (rc == 0)
 		rc = place_cells(cmp);
 	if (rc == 0)
@@ -1468,25 +1582,42 @@ static void summary_load(FILE *out, const struct comparison *cmp,
 	}
 }
 
+/*
+ * The threshold as a percentage with the digits it was given (5.0, 0.4,
+ * 0.004, 12.345), at least one decimal, at most nine: "0.0%" for
+ * --threshold=0.004 hid what the gate compares with.
+ */
+static void threshold_text(double fraction, char *buf, size_t size)
+{
+	double pct = 100 * fraction;
+
+	for (int d = 1; d <= 9; d++) {
+		snprintf(buf, size, "%.*f", d, pct);
+		if (fabs(strtod(buf, NULL) - pct) <= 1e-9 * fabs(pct))
+			return;
+	}
+}
+
 /* --threshold's verdict: ok, or FAIL and the regressions. */
 static void gate(FILE *out, const struct comparison *cmp,
 		 const struct prose *how)
 {
 	const char *b = how->strong;
+	char t[48];
 
 	if (!cmp->opts.gate) {
 		fputs("no --threshold, so no verdict.\n", out);
 		return;
 	}
+	threshold_text(cmp->opts.threshold, t, sizeof(t));
 	if (!compare_failed(cmp)) {
-		fprintf(out, "%sok: no regression beyond %.1f%%%s\n", b,
-			100 * cmp->opts.threshold, b);
+		fprintf(out, "%sok: no regression beyond %s%%%s\n", b, t, b);
 		return;
 	}
-	fprintf(out, "%sFAIL: %zu %s regressed beyond %.1f%% (%zu %s), %zu "
+	fprintf(out, "%sFAIL: %zu %s regressed beyond %s%% (%zu %s), %zu "
 		"%s newly failing%s\n", b, cmp->regressed,
 		plural(cmp->regressed, "benchmark", "benchmarks"),
-		100 * cmp->opts.threshold, cmp->regressions,
+		t, cmp->regressions,
 		plural(cmp->regressions, "metric", "metrics"),
 		cmp->status_regressions,
 		plural(cmp->status_regressions, "benchmark", "benchmarks"), b);

@@ -1348,14 +1348,14 @@ static int load_files(struct fqdn_run *r)
 	if (r->cfg->policy_path != NULL &&
 	    fqdn_policy_load(&r->file_policy, r->cfg->policy_path, err,
 			     sizeof(err)) != 0) {
-		fprintf(stderr, "rxbench: %s\n", err);
+		fprintf(stderr, "rxbench: --policy=%s\n", err);
 		return -1;
 	}
 	note_policy_warnings(&r->file_policy);
 	if (r->cfg->queries_path != NULL &&
 	    fqdn_queries_load(&r->file_queries, r->cfg->queries_path, err,
 			      sizeof(err)) != 0) {
-		fprintf(stderr, "rxbench: %s\n", err);
+		fprintf(stderr, "rxbench: --queries=%s\n", err);
 		return -1;
 	}
 	note_crlf(r->cfg->queries_path, &r->file_queries);

@@ -87,6 +87,8 @@ static int add_pattern(struct scan_run *r, const char *name, const char *re,
 	p->flags = flags;
 	p->needs = needs;
 	p->user = user;
+	p->line = 0;
+	p->file = NULL;
 	p->expect_first = -1;
 	p->ref = NULL;
 	p->expect_lines = -1;
@@ -127,9 +129,10 @@ void scan_name_part(const char *s, size_t len, char *out, size_t size)
 
 /* A user pattern's name: its text made name-safe, numbered "#N" if
  * repeated, as go test numbers a repeated b.Run name (r->names finds
- * repeats in O(1): 100,000 patterns load at once). */
+ * repeats in O(1): 100,000 patterns load at once).  file and line: where
+ * it was read (NULL and 0: --pattern). */
 static int add_user_pattern(struct scan_run *r, const char *re, size_t len,
-			    long line)
+			    const char *file, long line)
 {
 	char name[192];
 	size_t l;
@@ -148,6 +151,7 @@ static int add_user_pattern(struct scan_run *r, const char *re, size_t len,
 	if (add_pattern(r, name, re, len, 0, 0, 1) != 0)
 		return -1;
 	r->pats[r->npats - 1].line = line;
+	r->pats[r->npats - 1].file = file;
 	return 0;
 }
 
@@ -192,22 +196,39 @@ void scan_flags_text(unsigned flags, char *buf)
 	buf[j] = '\0';
 }
 
-static int opt_pattern(void *cfg, const char *v, char *err, size_t size)
+/* v appended to the list *list of *n (capacity *cap).  0, or -1 with
+ * the reason in err. */
+static int opt_append(const char ***list, size_t *n, size_t *cap,
+		      const char *v, char *err, size_t size)
 {
-	struct scan_config *c = cfg;
-
-	if (c->npatterns == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		const char **grown = realloc(c->patterns, cap * sizeof(*grown));
+	if (*n == *cap) {
+		size_t grow = *cap ? *cap * 2 : 8;
+		const char **grown = realloc(*list, grow * sizeof(*grown));
 		if (grown == NULL) {
 			snprintf(err, size, "out of memory");
 			return -1;
 		}
-		c->patterns = grown;
-		c->cap = cap;
+		*list = grown;
+		*cap = grow;
 	}
-	c->patterns[c->npatterns++] = v;
+	(*list)[(*n)++] = v;
 	return 0;
+}
+
+static int opt_pattern(void *cfg, const char *v, char *err, size_t size)
+{
+	struct scan_config *c = cfg;
+
+	return opt_append(&c->patterns, &c->npatterns, &c->cap, v, err, size);
+}
+
+/* --patterns-file, repeatable as --pattern is: every file, in order. */
+static int opt_patterns_file(void *cfg, const char *v, char *err,
+			     size_t size)
+{
+	struct scan_config *c = cfg;
+
+	return opt_append(&c->paths, &c->npaths, &c->pathcap, v, err, size);
 }
 
 static int opt_model(void *cfg, const char *v, char *err, size_t size)
@@ -230,6 +251,7 @@ static int opt_model(void *cfg, const char *v, char *err, size_t size)
 static void scan_config_release(void *cfg)
 {
 	free(((struct scan_config *)cfg)->patterns);
+	free(((struct scan_config *)cfg)->paths);
 }
 
 #define SCAN_OPT(f) offsetof(struct scan_config, f)
@@ -240,9 +262,11 @@ static const struct opt_spec scan_options[] = {
 	 "other bytes as '_'; a repeated name gets\n"
 	 "#N; the pattern whole is the row's input\n"
 	 "\"pattern\"", OPT_CALL, 0, 0, 0, opt_pattern},
-	{"patterns-file", "FILE", "one pattern per line; blank lines and lines\n"
-	 "starting with # are skipped", OPT_TEXT,
-	 SCAN_OPT(patterns_path), 0, 0, NULL},
+	{"patterns-file", "FILE", "one pattern per line (repeatable: every\n"
+	 "file, in order, after the --pattern ones); a\n"
+	 "line ends at \\n or \\r\\n (neither is part of\n"
+	 "the pattern); blank lines and lines starting\n"
+	 "with # are skipped", OPT_CALL, 0, 0, 0, opt_patterns_file},
 	{"corpus", "FILE", "the haystack (default: 1 MiB generated prose)",
 	 OPT_TEXT, SCAN_OPT(corpus_path), 0, 0, NULL},
 	{"model", "count|grep|set", "matches in the file, matching lines, or\n"
@@ -257,26 +281,40 @@ static const struct opt_spec scan_options[] = {
 	{NULL, NULL, NULL, OPT_FLAG, 0, 0, 0, NULL},
 };
 
+/* A UTF-8 byte-order mark (what Windows editors put first), skipped. */
+static void skip_bom(struct line *first)
+{
+	if (first->len >= 3 && memcmp(first->p, "\xef\xbb\xbf", 3) == 0) {
+		first->p += 3;
+		first->len -= 3;
+	}
+}
+
 /*
- * Read --patterns-file: one pattern per line, blank lines and lines
- * starting with '#' skipped (a pattern that starts with a literal '#'
- * is written `\#` or `[#]`).  A
- * pattern longer than SCAN_MAX_PATTERN is refused: some engines need a
- * few hundred bytes of memory per pattern byte (glibc: 220 MiB for one
- * MiB), and no real pattern is that long.
+ * Read one --patterns-file: one pattern per line, a line ending at '\n'
+ * or "\r\n" (corpus_lines: a file saved on Windows means what it says
+ * on Linux), a UTF-8 byte-order mark at its start skipped, blank lines
+ * and lines starting with '#' skipped (a pattern that starts with a
+ * literal '#' is written `\#` or `[#]`).  A pattern longer than
+ * SCAN_MAX_PATTERN is refused: some engines need a few hundred bytes of
+ * memory per pattern byte (glibc: 220 MiB for one MiB), and no real
+ * pattern is that long.  A file without a pattern is refused too.
  */
 static int load_patterns_file(struct scan_run *r, const char *path)
 {
 	struct corpus f;
 	struct line *lines = NULL;
 	char err[512];
+	size_t before = r->npats;
 	long n;
 
 	if (corpus_load_file(&f, path, err, sizeof(err)) != 0) {
-		fprintf(stderr, "rxbench: %s\n", err);
+		fprintf(stderr, "rxbench: --patterns-file=%s\n", err);
 		return -1;
 	}
 	n = corpus_lines(&f, &lines);
+	if (n > 0)
+		skip_bom(&lines[0]);
 	for (long i = 0; i < n; i++) {
 		if (lines[i].len > SCAN_MAX_PATTERN) {
 			fprintf(stderr, "rxbench: %s:%ld: pattern of %zu bytes, "
@@ -284,16 +322,17 @@ static int load_patterns_file(struct scan_run *r, const char *path)
 				lines[i].len, SCAN_MAX_PATTERN);
 			n = -2;
 		} else if (lines[i].len > 0 && lines[i].p[0] != '#' &&
-			   add_user_pattern(r, lines[i].p, lines[i].len,
+			   add_user_pattern(r, lines[i].p, lines[i].len, path,
 					    i + 1) != 0) {
 			n = -1;
 		}
 	}
-	if (n == 0 || (n > 0 && r->npats == 0))
-		fprintf(stderr, "rxbench: %s: no patterns in the file\n", path);
+	if (n == 0 || (n > 0 && r->npats == before))
+		fprintf(stderr, "rxbench: --patterns-file=%s: no patterns in "
+			"the file\n", path);
 	free(lines);
 	corpus_release(&f);
-	return n > 0 && r->npats > 0 ? 0 : -1;
+	return n > 0 && r->npats > before ? 0 : -1;
 }
 
 /* With --flags=u the corpus must be UTF-8: PCRE2's JIT and Oniguruma
@@ -351,17 +390,17 @@ static int load_inputs(struct scan_run *r)
 
 	for (size_t i = 0; i < r->cfg->npatterns; i++)
 		if (add_user_pattern(r, r->cfg->patterns[i],
-				     strlen(r->cfg->patterns[i]), 0) != 0)
+				     strlen(r->cfg->patterns[i]), NULL, 0) != 0)
 			return -1;
-	if (r->cfg->patterns_path != NULL &&
-	    load_patterns_file(r, r->cfg->patterns_path))
-		return -1;
+	for (size_t i = 0; i < r->cfg->npaths; i++)
+		if (load_patterns_file(r, r->cfg->paths[i]) != 0)
+			return -1;
 	if (r->npats == 0 && add_builtin_patterns(r) != 0)
 		return -1;
 	if (r->cfg->corpus_path != NULL) {
 		if (corpus_load_file(&r->corpus, r->cfg->corpus_path, err,
 				     sizeof(err)) != 0) {
-			fprintf(stderr, "rxbench: %s\n", err);
+			fprintf(stderr, "rxbench: --corpus=%s\n", err);
 			return -1;
 		}
 	} else if (text_generate(&r->corpus, SCAN_CORPUS_SIZE, 1) != 0) {
@@ -849,9 +888,9 @@ static int check_syntax(const struct scan_run *r)
 				 strlen(REF_WHY_TOO_LARGE)) == 0 ||
 			 !pcre2_refuses(p, why, sizeof(why)))
 			continue; /* parsed whole: too large is no syntax */
-		if (p->line > 0)
-			snprintf(where, sizeof(where), "%s:%ld",
-				 r->cfg->patterns_path, p->line);
+		if (p->file != NULL)
+			snprintf(where, sizeof(where), "%s:%ld", p->file,
+				 p->line);
 		else
 			snprintf(where, sizeof(where), "--pattern");
 		scan_pattern_shown(p, shown, sizeof(shown));

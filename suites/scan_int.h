@@ -23,6 +23,7 @@ struct scan_pattern {
 	unsigned needs; /* enum engine_cap */
 	int user;       /* from the command line: --flags applies */
 	long line;      /* its line in --patterns-file; 0: --pattern */
+	const char *file; /* that --patterns-file (argv's); NULL: --pattern */
 	long expect_first; /* built-in corpus: leftmost-first count, or -1 */
 	long expect_lines; /* built-in corpus: matching lines, or -1 */
 	struct ref_regex *ref; /* the reference; NULL when out of its reach */
@@ -34,7 +35,8 @@ struct scan_pattern {
 struct scan_config {
 	const char **patterns; /* --pattern, in order (argv's strings) */
 	size_t npatterns, cap;
-	const char *patterns_path; /* --patterns-file */
+	const char **paths; /* --patterns-file, each, in order (argv's) */
+	size_t npaths, pathcap;
 	const char *corpus_path;   /* --corpus */
 	enum scan_model model;     /* --model */
 	unsigned flags;            /* --flags: every user pattern */

@@ -94,9 +94,8 @@ static void set_pattern_text(const struct scan_run *r, size_t i, char *buf,
 	char shown[300], where[300] = "";
 
 	scan_pattern_shown(p, shown, sizeof(shown));
-	if (p->line > 0)
-		snprintf(where, sizeof(where), "%s:%ld: ",
-			 r->cfg->patterns_path, p->line);
+	if (p->file != NULL)
+		snprintf(where, sizeof(where), "%s:%ld: ", p->file, p->line);
 	snprintf(buf, size, "pattern %zu (%s`%s`)", i + 1, where, shown);
 	msg_escape_controls(buf, size);
 }
@@ -563,24 +562,30 @@ static const struct case_ops scan_set_ops = {
 
 /* --- the set and its cases ------------------------------------------- */
 
-/* The patterns= level: the file's name, "+N" for --pattern's beside it;
- * "args-N" for --pattern's alone; "built-in". */
+/* The patterns= level: the files' names joined by '+' (in order), "+N"
+ * for --pattern's beside them; "args-N" for --pattern's alone;
+ * "built-in". */
 static void set_name(const struct scan_run *r, char *buf, size_t size)
 {
-	const char *path = r->cfg->patterns_path, *base;
-	char part[160];
+	size_t at = 0;
 
-	if (path == NULL) {
+	buf[0] = '\0';
+	if (r->cfg->npaths == 0) {
 		snprintf(buf, size, r->cfg->npatterns ? "args-%zu" : "built-in",
 			 r->cfg->npatterns);
 		return;
 	}
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	scan_name_part(base, strlen(base), part, sizeof(part));
-	if (r->cfg->npatterns)
-		snprintf(buf, size, "%s+%zu", part, r->cfg->npatterns);
-	else
-		snprintf(buf, size, "%s", part[0] ? part : "file");
+	for (size_t i = 0; i < r->cfg->npaths && at + 1 < size; i++) {
+		const char *path = r->cfg->paths[i], *base = strrchr(path, '/');
+		char part[160];
+
+		base = base ? base + 1 : path;
+		scan_name_part(base, strlen(base), part, sizeof(part));
+		at += (size_t)snprintf(buf + at, size - at, "%s%s",
+				       i ? "+" : "", part[0] ? part : "file");
+	}
+	if (r->cfg->npatterns && at + 1 < size)
+		snprintf(buf + at, size - at, "+%zu", r->cfg->npatterns);
 }
 
 /* r's patterns as a set in a new r->set.  0, or -1 out of memory. */
@@ -613,20 +618,25 @@ static int set_build(struct scan_run *r)
 }
 
 /*
- * What every row of the set records: the patterns file (path, size,
- * sha256), each pattern not from it ("pattern.N", N its place in the
- * set), how many, and the flags.
+ * What every row of the set records: the patterns files (path, size,
+ * sha256; "patterns-file", then "patterns-file.2", ...), each pattern
+ * not from one ("pattern.N", N its place in the set), how many, and the
+ * flags.
  */
 static int set_inputs(struct scan_run *r)
 {
 	char v[32], key[48], err[512];
 
-	if (r->cfg->patterns_path != NULL &&
-	    case_table_input_file(&r->table, "patterns-file",
-				  r->cfg->patterns_path, err, sizeof(err)) != 0)
-		return -1;
+	for (size_t i = 0; i < r->cfg->npaths; i++) {
+		snprintf(key, sizeof(key), "patterns-file");
+		if (i > 0)
+			snprintf(key, sizeof(key), "patterns-file.%zu", i + 1);
+		if (case_table_input_file(&r->table, key, r->cfg->paths[i],
+					  err, sizeof(err)) != 0)
+			return -1;
+	}
 	for (size_t i = 0; i < r->npats; i++) {
-		if (r->pats[i].line > 0)
+		if (r->pats[i].file != NULL)
 			continue;
 		snprintf(key, sizeof(key), "pattern.%zu", i + 1);
 		if (case_table_input(&r->table, key, r->pats[i].re,

@@ -223,8 +223,13 @@ expect 2 "$tmp/empty: no patterns in the file" -- scan --patterns-file "$tmp/emp
 expect 2 "$tmp/long.txt:1: pattern of $long_bytes bytes, longer than 1048576 (1 MiB)" -- scan --patterns-file "$tmp/long.txt"
 expect 2 "$tmp/dir: is a directory, not a file" -- scan --patterns-file "$tmp/dir"
 printf 'abc\n' >"$tmp/one.pat"
-"$rx" scan --engines="$all" --patterns-file "$tmp/garbage.bin" --patterns-file "$tmp/one.pat" --corpus "$tmp/garbage.bin" "${fast[@]}" >"$tmp/out" 2>&1
-check "garbage patterns: exit $? (want 0 or 1)" [ $? -le 1 ]
+# --patterns-file is repeatable: both files are read, and each line of
+# random bytes the parser refuses is one line naming the file and line,
+# exit 2 before any engine runs
+"$rx" scan --engines="$all" --patterns-file "$tmp/garbage.bin" --patterns-file "$tmp/one.pat" --corpus "$tmp/garbage.bin" "${fast[@]}" >"$tmp/out" 2>"$tmp/err"
+check "garbage patterns: exit $? (want 2)" [ $? -eq 2 ]
+check "garbage patterns: each message names garbage.bin:LINE" bash -c '! grep -v "^rxbench: $1:[0-9]*: pattern " "$2"' _ "$tmp/garbage.bin" "$tmp/err"
+check "garbage patterns: nothing on stdout" [ ! -s "$tmp/out" ]
 # --rules
 expect 2 "$tmp/empty: no regex rules found" -- run payload --rules "$tmp/empty"
 expect 2 "$tmp/trunc.rules:1: pcre: unterminated quote" -- run payload --rules "$tmp/trunc.rules"

@@ -54,7 +54,7 @@ expect 0 "regression" -- compare $d/old.json $d/new.json --threshold=50%
 expect 1 "+19.41%" -- compare "$tmp/old.txt" "$tmp/new.txt" --threshold=5%
 expect 1 "**FAIL: 1 benchmark regressed" -- compare $d/old.json $d/new.json --threshold=5% --format=md
 expect 2 "--threshold=abc" -- compare $d/old.json $d/new.json --threshold=abc
-expect 2 "usage: rxbench compare" -- compare $d/old.json
+expect 2 "old.json is one run: name another to compare it with" -- compare $d/old.json
 expect 2 "$tmp/none.json: No such file" -- compare $d/old.json "$tmp/none.json"
 
 # N-way: three runs, one with --flags=i (an input that differs: refused,

@@ -33,6 +33,17 @@ int cli_report_runs(int argc, char **argv);
 int cli_output_option(char **argv, int i, int argc, const char **format,
 		      const char **out);
 
+/* Whether arg is one of those options spelt with its value apart
+ * (-o FILE, --format F, --out FILE). */
+int cli_output_takes_next(const char *arg);
+
+/*
+ * 0 when out (-o of report or compare; NULL: stdout) can be a file;
+ * -1 after one line naming it when it is a directory.  cmd: the command
+ * in the message.
+ */
+int cli_output_not_dir(const char *cmd, const char *out);
+
 /* Exit statuses. */
 enum {
 	EXIT_OK = 0,

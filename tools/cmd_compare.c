@@ -33,7 +33,9 @@ static void compare_usage(FILE *f)
 		"refused (exit 2), naming the benchmark and the input.\n\n"
 		"  --threshold=P%%  exit 1 when a benchmark got worse by more\n"
 		"                  than P%% with significance (exact metrics:\n"
-		"                  changed by more than P%%), or newly fails\n"
+		"                  changed by more than P%%), or newly fails;\n"
+		"                  P is a percentage, the %% optional (0.5 is\n"
+		"                  half a percent, not half)\n"
 		"  --col KEY       columns by a name key (engine), a context key\n"
 		"                  (host, cpu, kernel, version) or file; one\n"
 		"                  file with --col engine compares its engines\n"
@@ -48,6 +50,9 @@ static void compare_usage(FILE *f)
 		"Exit status: 0 ok, 1 regression (with --threshold), 2 bad "
 		"input.\n");
 }
+
+/* "compare", or "report" of several runs: the name in messages. */
+static const char *cmd_name = "compare";
 
 /* A number in [lo, hi] with an optional trailing '%'.  0 or -1. */
 static int parse_fraction(const char *opt, const char *s, double lo,
@@ -70,17 +75,51 @@ static int parse_fraction(const char *opt, const char *s, double lo,
 	return 0;
 }
 
-/* --threshold / --alpha; args used, 0 when not ours, -1 on error. */
-static int compare_option(struct compare_opts *o, const char *a)
+/*
+ * The value of --name=V or --name V at argv[i] into *v: the arguments
+ * used (1 or 2), 0 when argv[i] is not --name, -1 after a message when
+ * the value is missing.
+ */
+static int option_value(char **argv, int i, int argc, const char *name,
+			const char **v)
 {
-	if (strncmp(a, "--threshold=", 12) == 0) {
-		o->gate = 1;
-		return parse_fraction("threshold", a + 12, 0, 1000, 1,
-				      &o->threshold) == 0 ? 1 : -1;
+	size_t n = strlen(name);
+
+	if (strncmp(argv[i], name, n) != 0 ||
+	    (argv[i][n] != '=' && argv[i][n] != '\0'))
+		return 0;
+	if (argv[i][n] == '=') {
+		*v = argv[i] + n + 1;
+		return 1;
 	}
-	if (strncmp(a, "--alpha=", 8) == 0)
-		return parse_fraction("alpha", a + 8, 1e-9, 0.5, 0,
-				      &o->alpha) == 0 ? 1 : -1;
+	if (i + 1 >= argc) {
+		fprintf(stderr, "rxbench %s: %s needs a value\n", cmd_name, name);
+		return -1;
+	}
+	*v = argv[i + 1];
+	return 2;
+}
+
+/* --threshold / --alpha (=V or a separate V); args used, 0 when not
+ * ours, -1 on error. */
+static int compare_option(struct compare_opts *o, char **argv, int i,
+			  int argc)
+{
+	const char *a = argv[i], *v;
+	int used = option_value(argv, i, argc, "--threshold", &v);
+
+	if (used > 0) {
+		o->gate = 1;
+		return parse_fraction("threshold", v, 0, 1000, 1,
+				      &o->threshold) == 0 ? used : -1;
+	}
+	if (used == 0)
+		used = option_value(argv, i, argc, "--alpha", &v);
+	if (used > 0)
+		return parse_fraction("alpha", v, 1e-9, 0.5, 0,
+				      &o->alpha) == 0 ? used : -1;
+	if (used < 0)
+		return -1;
 	if (strcmp(a, "--show-changed-inputs") == 0) {
 		o->show_changed_inputs = 1;
 		return 1;
@@ -88,33 +127,24 @@ static int compare_option(struct compare_opts *o, const char *a)
 	return 0;
 }
 
-/* "compare", or "report" of several runs: the name in messages. */
-static const char *cmd_name = "compare";
-
 /* --col KEY / --row KEYS, as --opt=V or --opt V.  Args used, 0, -1. */
 static int key_option(struct compare_opts *o, char **argv, int i, int argc)
 {
 	static const char *const names[] = {"--col", "--row"};
 
 	for (int k = 0; k < 2; k++) {
-		size_t n = strlen(names[k]);
-		const char **dst = k == 0 ? &o->col : &o->row;
-		int used = 1;
-		const char *v;
-		if (strncmp(argv[i], names[k], n) != 0 ||
-		    (argv[i][n] != '=' && argv[i][n] != '\0'))
+		const char *v = NULL;
+		int used = option_value(argv, i, argc, names[k], &v);
+		if (used == 0)
 			continue;
-		v = argv[i][n] == '=' ? argv[i] + n + 1 : NULL;
-		if (v == NULL && i + 1 < argc) {
-			v = argv[i + 1];
-			used = 2;
-		}
-		if (v == NULL || *v == '\0') {
-			fprintf(stderr, "rxbench %s: %s needs a key (engine, "
-				"host, version, file, ...)\n", cmd_name, names[k]);
+		if (used < 0 || *v == '\0') {
+			if (used > 0)
+				fprintf(stderr, "rxbench %s: %s needs a key "
+					"(engine, host, version, file, ...)\n",
+					cmd_name, names[k]);
 			return -1;
 		}
-		*dst = v;
+		*(k == 0 ? &o->col : &o->row) = v;
 		return used;
 	}
 	return 0;
@@ -227,7 +257,7 @@ static int compare_args(int argc, char **argv, struct compare_opts *o,
 	for (int i = 1; i < argc;) {
 		int used = cli_output_option(argv, i, argc, fmt, out);
 		if (used == 0)
-			used = compare_option(o, argv[i]);
+			used = compare_option(o, argv, i, argc);
 		if (used == 0)
 			used = key_option(o, argv, i, argc);
 		if (used < 0)
@@ -238,16 +268,25 @@ static int compare_args(int argc, char **argv, struct compare_opts *o,
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			fprintf(stderr, "rxbench %s: unexpected argument "
-				"'%s'\n", cmd_name, argv[i]);
+				"'%s' (see rxbench %s --help)\n", cmd_name,
+				argv[i], cmd_name);
 			return -1;
 		}
 		if (file_expand(files, argv[i++]) != 0)
 			return -1;
 	}
-	if (files->n < (o->col ? 1u : 2u)) {
+	if (files->n == 0) {
 		compare_usage(stderr);
 		return -1;
 	}
+	if (files->n < (o->col ? 1u : 2u)) {
+		fprintf(stderr, "rxbench %s: %s is one run: name another to "
+			"compare it with, or compare its engines with --col "
+			"engine\n", cmd_name, files->v[0]);
+		return -1;
+	}
+	if (cli_output_not_dir(cmd_name, *out) != 0)
+		return -1;
 	if (*fmt == NULL)
 		*fmt = format_of_out(*out);
 	if (*fmt == NULL) {
@@ -353,10 +392,11 @@ int cli_report_runs(int argc, char **argv)
 	int files = 0;
 
 	for (int i = 1; i < argc;) {
-		int used = cli_output_option(argv, i, argc, &fmt, &out);
+		int used;
 		struct stat st;
-		if (used < 0)
-			return 0; /* report says what is wrong */
+		if (i + 1 == argc && cli_output_takes_next(argv[i]))
+			break; /* -o without its file: said once, where parsed */
+		used = cli_output_option(argv, i, argc, &fmt, &out);
 		if (used > 0) {
 			i += used;
 			continue;

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* What a writer gets: the results and the reader's options. */
 struct report_in {
@@ -144,6 +145,12 @@ static void report_usage(FILE *f)
 		"one column per run or per --col KEY; see rxbench compare --help.\n");
 }
 
+int cli_output_takes_next(const char *a)
+{
+	return strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
+	       strcmp(a, "--out") == 0;
+}
+
 /* Options of report and compare: --format, -o/--out.  Args used or -1. */
 int cli_output_option(char **argv, int i, int argc, const char **format,
 		      const char **out)
@@ -158,8 +165,7 @@ int cli_output_option(char **argv, int i, int argc, const char **format,
 		*out = a + 6;
 		return 1;
 	}
-	if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
-	    strcmp(a, "--out") == 0) {
+	if (cli_output_takes_next(a)) {
 		if (next == NULL) {
 			fprintf(stderr, "rxbench: %s needs a value\n", a);
 			return -1;
@@ -168,6 +174,21 @@ int cli_output_option(char **argv, int i, int argc, const char **format,
 		return 2;
 	}
 	return 0;
+}
+
+int cli_output_not_dir(const char *cmd, const char *out)
+{
+	struct stat st;
+	int len;
+
+	if (out == NULL || strcmp(out, "-") == 0 || stat(out, &st) != 0 ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	for (len = (int)strlen(out); len > 1 && out[len - 1] == '/';)
+		len--;
+	fprintf(stderr, "rxbench %s: -o %s: is a directory; name a file in "
+		"it (-o %.*s/FILE)\n", cmd, out, len, out);
+	return -1;
 }
 
 /* --compile-budget=D, --heap-budget=B: 1 used, 0 not one, -1 bad. */
@@ -233,8 +254,7 @@ int cmd_report(int argc, char **argv)
 		}
 		if ((argv[i][0] == '-' && argv[i][1] != '\0') || in != NULL) {
 			fprintf(stderr, "rxbench report: unexpected argument "
-				"'%s'\n", argv[i]);
-			report_usage(stderr);
+				"'%s' (see rxbench report --help)\n", argv[i]);
 			return EXIT_USAGE;
 		}
 		in = argv[i++];
@@ -243,6 +263,8 @@ int cmd_report(int argc, char **argv)
 		report_usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (cli_output_not_dir("report", out) != 0)
+		return EXIT_USAGE;
 	f = fmt ? format_find(fmt) : format_of_path(out);
 	if (f == NULL && fmt != NULL) {
 		fprintf(stderr, "rxbench report: --format=%s: use text, csv, "

@@ -342,7 +342,20 @@ static void print_suite_names(FILE *f)
 	fputc('\n', f);
 }
 
-/* --engines=a,b: look each name up; unknown names list the valid ones. */
+/* Whether e is among a's engines already. */
+static int engine_selected(const struct run_args *a, const struct engine *e)
+{
+	for (size_t i = 0; i < a->nengines; i++)
+		if (a->engines[i] == e)
+			return 1;
+	return 0;
+}
+
+/*
+ * --engines=a,b: look each name up; unknown names list the valid ones;
+ * a name given twice runs once, with a note (its rows would share one
+ * name, which benchstat and compare read as more samples of one).
+ */
 static int select_engines(struct run_args *a)
 {
 	char *copy, *tok, *save = NULL;
@@ -376,7 +389,10 @@ static int select_engines(struct run_args *a)
 				near ? near : "", near ? "? " : "");
 			print_engine_names(stderr);
 			rc = -1;
-		} else if (a->nengines < 32) {
+		} else if (engine_selected(a, e)) {
+			fprintf(stderr, "rxbench: --engines: %s is named twice; "
+				"it runs once\n", tok);
+		} else if (a->nengines < RUN_MAX_ENGINES) {
 			a->engines[a->nengines++] = e;
 		}
 	}

@@ -40,6 +40,15 @@ static void usage(FILE *f)
 	fprintf(f, ");\n'rxbench --version' prints the version.\n");
 }
 
+/* `rxbench help help`: what help takes, as `go help help` says it. */
+static void help_usage(FILE *f)
+{
+	fprintf(f, "usage: rxbench help [SUITE|COMMAND]\n\n"
+		"Without a name, the commands; with a suite's name, its options "
+		"and an\nexample (as rxbench run SUITE --help); with a "
+		"command's, its --help.\n");
+}
+
 /* The command called name, or NULL. */
 static const struct command *command_find(const char *name)
 {
@@ -51,8 +60,9 @@ static const struct command *command_find(const char *name)
 
 /*
  * `rxbench help NAME [NAME...]`: the suites' help, as `rxbench run NAME...
- * --help` prints it, or a command's --help.  The exit status; 2 after one
- * line naming the suites and commands when NAME is neither.
+ * --help` prints it, or a command's --help; help's own for `help help`
+ * (or --help).  The exit status; 2 after one line naming the suites and
+ * commands when NAME is neither.
  */
 static int help_topic(int argc, char **argv)
 {
@@ -60,6 +70,11 @@ static int help_topic(int argc, char **argv)
 	char **av;
 	int rc;
 
+	if (strcmp(argv[0], "help") == 0 || strcmp(argv[0], "--help") == 0 ||
+	    strcmp(argv[0], "-h") == 0) {
+		help_usage(stdout);
+		return EXIT_OK;
+	}
 	if (suite_find(argv[0]) == NULL && c == NULL) {
 		fprintf(stderr, "rxbench help: no suite or command '%s'; "
 			"suites: ", argv[0]);
@@ -67,7 +82,13 @@ static int help_topic(int argc, char **argv)
 		fprintf(stderr, "; commands:");
 		for (size_t i = 0; i < NCOMMANDS; i++)
 			fprintf(stderr, " %s", commands[i].name);
-		fputc('\n', stderr);
+		fprintf(stderr, " help\n");
+		return EXIT_USAGE;
+	}
+	if (suite_find(argv[0]) == NULL && argc > 1) {
+		fprintf(stderr, "rxbench help: one command at a time: '%s' "
+			"after '%s' (rxbench help %s)\n", argv[1], argv[0],
+			argv[0]);
 		return EXIT_USAGE;
 	}
 	av = calloc((size_t)argc + 3, sizeof(*av));
