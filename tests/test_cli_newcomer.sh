@@ -61,6 +61,7 @@ expect 0 'line ends at \n or \r\n (neither is part of' -- help scan
 # --- --engines naming one twice runs it once ---------------------------
 expect 0 "rxbench: --engines: re2 is named twice; it runs once" -- scan --engines=re2,pcre2,re2 --pattern foo --corpus "$tmp/c.txt" "${fast[@]}" --no-results
 ok "re2 runs once" lines "$tmp/out" 2
+expect 2 "rxbench: --engines=re2,all: all names every engine, so it stands alone (--engines=all)" -- scan --engines=re2,all --pattern foo --corpus "$tmp/c.txt" --list=.
 
 # --- compare: --col, --threshold, one run, -o --------------------------
 for r in 1 2; do
@@ -71,6 +72,8 @@ seen "Scan/pattern=foo" "$tmp/out"
 # two runs under --col engine: the advice names the keys that part them
 expect 2 "tell them apart with --row pattern,file" -- compare --col engine "$tmp/r1.json" "$tmp/r2.json"
 expect 0 "pattern=foo/file=$tmp/r2.json" -- compare --col engine --row pattern,file "$tmp/r1.json" "$tmp/r2.json"
+# benchstat's spelling: -col /engine, .file
+expect 0 "pattern=foo/file=$tmp/r2.json" -- compare --col /engine --row /pattern,.file "$tmp/r1.json" "$tmp/r2.json"
 # a key nothing has is a typo, not one column of everything
 expect 2 "rxbench compare: --col engines: no benchmark or run has that key (the names' keys: engine,pattern;" -- compare --col engines "$tmp/r1.json" "$tmp/r2.json"
 expect 2 "rxbench compare: --row patern: no benchmark or run has that key" -- compare --col engine --row patern "$tmp/r1.json"

@@ -39,6 +39,7 @@ static void compare_usage(FILE *f)
 		"  --col KEY       columns by a name key (engine), a context key\n"
 		"                  (host, cpu, kernel, version) or file; one\n"
 		"                  file with --col engine compares its engines\n"
+		"                  (benchstat's spelling too: /engine, .file)\n"
 		"  --row KEY,...   rows by these keys (default: the name\n"
 		"                  without the --col key)\n"
 		"  --show-changed-inputs\n"
@@ -127,10 +128,41 @@ static int compare_option(struct compare_opts *o, char **argv, int i,
 	return 0;
 }
 
+/*
+ * keys (KEY or KEY,KEY...) in rxbench's spelling, into buf: benchstat's
+ * /KEY of a name key is KEY, its .file is file (`-col /engine` read as
+ * one writes it for benchstat).  NULL when buf is too small.
+ */
+static const char *keys_plain(const char *keys, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	while (*keys != '\0') {
+		size_t n = strcspn(keys, ",");
+		const char *k = keys + (keys[0] == '/' && n > 1);
+		size_t len = n - (size_t)(k - keys);
+		int w;
+
+		if (len == 5 && strncmp(k, ".file", 5) == 0) {
+			k++;
+			len--;
+		}
+		w = snprintf(buf + at, size - at, "%s%.*s", at ? "," : "",
+			     (int)len, k);
+		if (w < 0 || (size_t)w >= size - at)
+			return NULL;
+		at += (size_t)w;
+		keys += n + (keys[n] == ',');
+	}
+	return buf;
+}
+
 /* --col KEY / --row KEYS, as --opt=V or --opt V.  Args used, 0, -1. */
 static int key_option(struct compare_opts *o, char **argv, int i, int argc)
 {
 	static const char *const names[] = {"--col", "--row"};
+	static char plain[2][512]; /* the options' values, once a run */
 
 	for (int k = 0; k < 2; k++) {
 		const char *v = NULL;
@@ -142,6 +174,12 @@ static int key_option(struct compare_opts *o, char **argv, int i, int argc)
 				fprintf(stderr, "rxbench %s: %s needs a key "
 					"(engine, host, version, file, ...)\n",
 					cmd_name, names[k]);
+			return -1;
+		}
+		v = keys_plain(v, plain[k], sizeof(plain[k]));
+		if (v == NULL) {
+			fprintf(stderr, "rxbench %s: %s: too many keys\n",
+				cmd_name, names[k]);
 			return -1;
 		}
 		*(k == 0 ? &o->col : &o->row) = v;

@@ -378,7 +378,12 @@ static int select_engines(struct run_args *a)
 	     tok = strtok_r(NULL, ",", &save)) {
 		const struct engine *e = engine_find(tok);
 		const char *missing = engine_missing_reason(tok);
-		if (e == NULL && missing != NULL) {
+		if (strcmp(tok, "all") == 0) {
+			fprintf(stderr, "rxbench: --engines=%s: all names every "
+				"engine, so it stands alone (--engines=all)\n",
+				a->engines_arg);
+			rc = -1;
+		} else if (e == NULL && missing != NULL) {
 			fprintf(stderr, "rxbench: --engines: %s was not built: "
 				"%s\n", tok, missing);
 			rc = -1;
