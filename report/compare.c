@@ -1442,6 +1442,38 @@ static void summary_advice(FILE *out, const struct comparison *cmp,
 }
 
 /*
+ * What "± ∞" in a cell means, once, when a cell shows it: a median's
+ * interval needs more samples than the U test (6 against 4 at 95%), so
+ * the advised --count leaves it open, as benchstat's footnote says.
+ */
+static void summary_ci_note(FILE *out, const struct comparison *cmp,
+			    const struct prose *how)
+{
+	size_t nmax = 0;
+	int open = 0;
+
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct compare_row *row = &cmp->rows[i];
+		const struct stats_summary *side[2] = {&row->so, &row->sn};
+		for (int k = 0; k < 2 && row->mode == COMPARE_STAT; k++) {
+			const struct stats_summary *st = side[k];
+			if (st->n == 0 || st->min == st->max ||
+			    !(isinf(st->lo) || isinf(st->hi)))
+				continue;
+			open = 1;
+			nmax = st->n > nmax ? st->n : nmax;
+		}
+	}
+	if (open)
+		fprintf(out, "%s± ∞: a median's %.0f%% confidence interval "
+			"needs %zu samples or more (these have %zu at most); "
+			"the change and p need %d.\n", how->lead,
+			100 * cmp->opts.confidence,
+			stats_ci_min_samples(cmp->opts.confidence), nmax,
+			STATS_UTEST_MIN_N);
+}
+
+/*
  * Column c's counted metrics other than the primaries that changed
  * ("other metrics, measured apart: allocs/op 2 worse, 1 better;
  * matches 1 changed"), one line when there is any.
@@ -1635,6 +1667,7 @@ static void verdict(FILE *out, const struct comparison *cmp,
 	for (size_t c = 1; c < cmp->ncols; c++)
 		summary(out, cmp, c, how);
 	summary_advice(out, cmp, how);
+	summary_ci_note(out, cmp, how);
 	summary_derived(out, cmp, how);
 	summary_load(out, cmp, how);
 	if (cmp->ncols > 1)

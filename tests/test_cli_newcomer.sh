@@ -66,7 +66,11 @@ expect 2 "rxbench: --engines=re2,all: all names every engine, so it stands alone
 # --- compare: --col, --threshold, one run, -o --------------------------
 for r in 1 2; do
 	"$rx" scan --engines=re2,pcre2 --pattern foo --pattern o+ --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/r$r.json" >/dev/null 2>&1
+	"$rx" scan --engines=re2 --pattern foo --corpus "$tmp/c.txt" "${fast[@]}" --count=4 -o "$tmp/q$r.json" >/dev/null 2>&1
 done
+# 4 samples, as advised: the U test runs, a median's interval stays open,
+# and one line says why its cells read "± ∞"
+expect 0 "± ∞: a median's 95% confidence interval needs 6 samples or more (these have 4 at most)" -- compare "$tmp/q1.json" "$tmp/q2.json"
 expect 0 "pcre2 against re2, by ns/op (scan)" -- compare --col engine "$tmp/r1.json"
 seen "Scan/pattern=foo" "$tmp/out"
 # two runs under --col engine: the advice names the keys that part them
