@@ -63,6 +63,9 @@ expect 0 "rxbench: --engines: re2 is named twice; it runs once" -- scan --engine
 ok "re2 runs once" lines "$tmp/out" 2
 expect 2 "rxbench: --engines=re2,all: all names every engine, so it stands alone (--engines=all)" -- scan --engines=re2,all --pattern foo --corpus "$tmp/c.txt" --list=.
 
+# --- an option another leaves without effect says so -----------------
+expect 0 "rxbench: warning: --timeout is unused under --no-fork" -- scan --engines=re2 --pattern foo --corpus "$tmp/c.txt" --no-fork --timeout=1s --list=.
+
 # --- compare: --col, --threshold, one run, -o --------------------------
 for r in 1 2; do
 	"$rx" scan --engines=re2,pcre2 --pattern foo --pattern o+ --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/r$r.json" >/dev/null 2>&1

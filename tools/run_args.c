@@ -838,6 +838,10 @@ int run_args_parse(struct run_args *a, int argc, char **argv, int scan_only)
 	rc = select_engines(a);
 	if (rc == 0)
 		warn_unused_opts(a, &x, g, n);
+	if (rc == 0 && a->timeout_given && !a->opts.isolate)
+		fprintf(stderr, "rxbench: warning: --timeout is unused under "
+			"--no-fork: a sample runs in this process, which "
+			"nothing stops\n");
 	if (rc == 0)
 		rc = expand_sweeps(a);
 out:
