@@ -188,9 +188,11 @@ void compare_write_advice(FILE *out, const struct comparison *cmp,
  * Compare n runs, benchstat-style: cells in columns (opts.col) and rows
  * (opts.row), every column against the first.  The inputs and their
  * results must outlive cmp.  0; -1 out of memory; -2 refused, with a
- * one-line reason in cmp->err: two benchmarks fall in one cell (use
- * --row), or a pair's inputs differ (the benchmark and the input named;
- * opts.show_changed_inputs lets them through).
+ * one-line reason in cmp->err: a col or row key no result of any run
+ * has (the names' keys listed), two benchmarks fall in one cell (the
+ * --row keys that part them named), or a pair's inputs differ (the
+ * benchmark and the input named; opts.show_changed_inputs lets them
+ * through).
  */
 int compare_runs(const struct compare_input *in, size_t n,
 		 const struct compare_opts *o, struct comparison *cmp);
