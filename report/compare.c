@@ -444,6 +444,29 @@ static void row_advice(const struct comparison *cmp, const struct result *a,
 			 buf[0] ? "," : "");
 }
 
+/*
+ * The refusal when r (of run f) falls in cell at, which holds another,
+ * into cmp->err: both benchmarks, each with its run (the one there may
+ * have another name: --row pattern puts Scan/engine=re2/pattern=foo and
+ * Scan/engine=pcre2/pattern=foo of one run in one cell), and the --row
+ * keys that tell them apart.
+ */
+static void cell_clash(struct comparison *cmp, size_t at,
+		       const struct result *r, size_t f, const char *row,
+		       const char *col)
+{
+	const struct result *there = cmp->cell[at];
+	int same = strcmp(there->name, r->name) == 0;
+	char keys[256];
+
+	row_advice(cmp, there, cmp->cell_in[at], r, f, keys, sizeof(keys));
+	snprintf(cmp->err, sizeof(cmp->err), "%.200s: two benchmarks in "
+		 "column %.80s (%.120s in %.80s, and %.120s%sin %.80s); tell "
+		 "them apart with --row %.200s", row, col, there->name,
+		 cmp->in[cmp->cell_in[at]].label, same ? "" : r->name,
+		 same ? "" : " ", cmp->in[f].label, keys);
+}
+
 /* Fill the grid of cells; -2 when two benchmarks fall in one cell. */
 static int place_cells(struct comparison *cmp)
 {
@@ -467,16 +490,7 @@ static int place_cells(struct comparison *cmp)
 			l = find_str(cmp->lines, cmp->nlines, r_buf);
 			at = l * cmp->ncols + c;
 			if (cmp->cell[at] != NULL) {
-				char keys[256];
-				row_advice(cmp, cmp->cell[at], cmp->cell_in[at],
-					   r, f, keys, sizeof(keys));
-				snprintf(cmp->err, sizeof(cmp->err),
-					 "%.200s: two benchmarks in column %.80s "
-					 "(%.120s in %.80s, and in %.80s); tell "
-					 "them apart with --row %.200s", r_buf,
-					 c_buf, r->name,
-					 cmp->in[cmp->cell_in[at]].label,
-					 cmp->in[f].label, keys);
+				cell_clash(cmp, at, r, f, r_buf, c_buf);
 				return -2;
 			}
 			cmp->cell[at] = r;
@@ -712,18 +726,30 @@ static int check_key(struct comparison *cmp, const char *opt,
 	return -2;
 }
 
+/* -2 with the reason in cmp->err: an empty key in opt's value v. */
+static int empty_key(struct comparison *cmp, const char *opt, const char *v)
+{
+	snprintf(cmp->err, sizeof(cmp->err), "%s '%.200s': an empty key (keys "
+		 "are joined by ',': --row engine,pattern)", opt, v);
+	return -2;
+}
+
+/* check_key() of --col's key and of each of --row's (none empty). */
 static int check_keys(struct comparison *cmp)
 {
-	const char *row = cmp->opts.row;
+	const char *col = cmp->opts.col, *row = cmp->opts.row;
+	size_t n;
 
-	if (cmp->opts.col != NULL &&
-	    check_key(cmp, "--col", cmp->opts.col, strlen(cmp->opts.col)) != 0)
+	if (col != NULL && *col == '\0')
+		return empty_key(cmp, "--col", col);
+	if (col != NULL && check_key(cmp, "--col", col, strlen(col)) != 0)
 		return -2;
-	while (row != NULL && *row != '\0') {
-		size_t n = strcspn(row, ",");
-		if (check_key(cmp, "--row", row, n) != 0)
+	for (const char *k = row; k != NULL; k = k[n] ? k + n + 1 : NULL) {
+		n = strcspn(k, ",");
+		if (n == 0)
+			return empty_key(cmp, "--row", row);
+		if (check_key(cmp, "--row", k, n) != 0)
 			return -2;
-		row += n + (row[n] == ',');
 	}
 	return 0;
 }
@@ -862,15 +888,31 @@ static void derived_note(const struct comparison *cmp, const char *unit,
 			 "judged by: shown, not counted again", derived, all);
 }
 
+/* "0.0%" for --threshold=0.004, "p < 0.00" for --alpha=0.001 and
+ * "p < 0.01" for 0.005 hid what a change is held to. */
+void compare_digits_text(double v, int min, char *buf, size_t size)
+{
+	if (v == 0)
+		v = 0; /* -0 */
+	for (int d = min; d <= 9; d++) {
+		snprintf(buf, size, "%.*f", d, v);
+		if (fabs(strtod(buf, NULL) - v) <= 1e-9 * fabs(v))
+			return;
+	}
+	snprintf(buf, size, "%g", v);
+}
+
 static void caption_of(const struct compare_row *first,
 		       const struct comparison *cmp, char *buf, size_t size)
 {
 	const struct compare_opts *o = &cmp->opts;
 	const char *base = cmp->ncols > 2 ? "; changes against the first column"
 					  : "";
+	char alpha[48];
 	enum compare_mode mode = first->mode;
 	enum metric_better better = first->better;
 
+	compare_digits_text(o->alpha, 2, alpha, sizeof(alpha));
 	if (mode == COMPARE_EXACT)
 		snprintf(buf, size, "exact: the median of each side; any "
 			 "change matters, no p-value%s", base);
@@ -884,9 +926,9 @@ static void caption_of(const struct compare_row *first,
 	else
 		snprintf(buf, size, "%s is better: median ± %.0f%% confidence "
 			 "interval; the change only when significant "
-			 "(p < %.2f), else ~%s",
+			 "(p < %s), else ~%s",
 			 better == BETTER_HIGHER ? "higher" : "lower",
-			 100 * o->confidence, o->alpha, base);
+			 100 * o->confidence, alpha, base);
 	derived_note(cmp, first->unit, buf, size);
 }
 
@@ -1614,22 +1656,6 @@ static void summary_load(FILE *out, const struct comparison *cmp,
 	}
 }
 
-/*
- * The threshold as a percentage with the digits it was given (5.0, 0.4,
- * 0.004, 12.345), at least one decimal, at most nine: "0.0%" for
- * --threshold=0.004 hid what the gate compares with.
- */
-static void threshold_text(double fraction, char *buf, size_t size)
-{
-	double pct = 100 * fraction;
-
-	for (int d = 1; d <= 9; d++) {
-		snprintf(buf, size, "%.*f", d, pct);
-		if (fabs(strtod(buf, NULL) - pct) <= 1e-9 * fabs(pct))
-			return;
-	}
-}
-
 /* --threshold's verdict: ok, or FAIL and the regressions. */
 static void gate(FILE *out, const struct comparison *cmp,
 		 const struct prose *how)
@@ -1641,7 +1667,7 @@ static void gate(FILE *out, const struct comparison *cmp,
 		fputs("no --threshold, so no verdict.\n", out);
 		return;
 	}
-	threshold_text(cmp->opts.threshold, t, sizeof(t));
+	compare_digits_text(100 * cmp->opts.threshold, 1, t, sizeof(t));
 	if (!compare_failed(cmp)) {
 		fprintf(out, "%sok: no regression beyond %s%%%s\n", b, t, b);
 		return;

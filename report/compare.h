@@ -147,6 +147,13 @@ struct comparison {
 
 void compare_opts_init(struct compare_opts *o);
 
+/*
+ * v into buf with the digits it was given (5.0, 0.05, 0.004, 12.345):
+ * at least min decimals, at most nine, else as %g (1e-298); 0 for -0.
+ * --threshold's percentage and --alpha, as every writer prints them.
+ */
+void compare_digits_text(double v, int min, char *buf, size_t size);
+
 /* The mode a unit is compared in (better from the results). */
 enum compare_mode compare_mode_of(const char *unit, enum metric_better b);
 

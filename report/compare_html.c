@@ -578,7 +578,7 @@ static int change_chart(FILE *out, struct svg_colors *pal,
 	double geo = g >= 0 && nc > 1 ? rtable_cell(t, (size_t)g, 3)->v : NAN;
 	int step = 6 + 12 * (int)(nc - 1), y, h, lg = nc > 2 ? 18 : 0;
 	double r;
-	char title[512], name[96];
+	char title[512], name[96], alpha[48];
 
 	order = calloc(CHART_MAX_LINES, sizeof(*order));
 	if (idx == NULL || pick == NULL || order == NULL) {
@@ -605,11 +605,12 @@ static int change_chart(FILE *out, struct svg_colors *pal,
 	xml_text(out, title);
 	fputs("\"><text class=\"title\" x=\"8\" y=\"16\">", out);
 	xml_text(out, title);
+	compare_digits_text(cmp->opts.alpha, 2, alpha, sizeof(alpha));
 	fprintf(out, "</text><text class=\"tick\" x=\"8\" y=\"30\">the "
 		"change of the medians, its whisker the change's %.0f%% "
-		"interval; filled: significant (p &lt; %.2f), hollow: not, or "
+		"interval; filled: significant (p &lt; %s), hollow: not, or "
 		"too few samples to tell</text>\n", 100 * cmp->opts.confidence,
-		cmp->opts.alpha);
+		alpha);
 	legend(out, cmp, pal, TOP - 4);
 	axis(out, r, TOP + lg, h - 6);
 	y = TOP + lg + step / 2;

@@ -61,6 +61,9 @@ expect 0 'line ends at \n or \r\n (neither is part of' -- help scan
 # --- --engines naming one twice runs it once ---------------------------
 expect 0 "rxbench: --engines: re2 is named twice; it runs once" -- scan --engines=re2,pcre2,re2 --pattern foo --corpus "$tmp/c.txt" "${fast[@]}" --no-results
 ok "re2 runs once" lines "$tmp/out" 2
+# named four times: the note once
+expect 0 "rxbench: --engines: re2 is named twice; it runs once" -- scan --engines=re2,re2,pcre2,re2,re2 --pattern foo --corpus "$tmp/c.txt" --list=.
+ok "one note for re2 named four times" test "$(grep -c 'named twice' "$tmp/err")" -eq 1
 expect 2 "rxbench: --engines=re2,all: all names every engine, so it stands alone (--engines=all)" -- scan --engines=re2,all --pattern foo --corpus "$tmp/c.txt" --list=.
 
 # --- an option another leaves without effect says so -----------------
@@ -84,10 +87,23 @@ expect 0 "pattern=foo/file=$tmp/r2.json" -- compare --col /engine --row /pattern
 # a key nothing has is a typo, not one column of everything
 expect 2 "rxbench compare: --col engines: no benchmark or run has that key (the names' keys: engine,pattern;" -- compare --col engines "$tmp/r1.json" "$tmp/r2.json"
 expect 2 "rxbench compare: --row patern: no benchmark or run has that key" -- compare --col engine --row patern "$tmp/r1.json"
+# an empty key among --row's (or --col's) is refused, not one row of all
+expect 2 "rxbench compare: --row ',': an empty key" -- compare "$tmp/r1.json" "$tmp/r2.json" --row=,
+expect 2 "rxbench compare: --row 'pattern,,file': an empty key" -- compare "$tmp/r1.json" "$tmp/r2.json" --row pattern,,file
+expect 2 "rxbench compare: --col ',': an empty key" -- compare "$tmp/r1.json" "$tmp/r2.json" --col=,
+# two benchmarks of one run in one cell: both named, not one twice
+expect 2 "(Scan/engine=re2/pattern=foo in $tmp/r1.json, and Scan/engine=pcre2/pattern=foo in $tmp/r1.json); tell them apart with --row engine,pattern" -- compare "$tmp/r1.json" "$tmp/r2.json" --row pattern
 # the threshold as given: 0.004% was printed 0.0%
 expect 0 "ok: no regression beyond 0.004%" -- compare "$tmp/r1.json" "$tmp/r2.json" --threshold=0.004
 expect 0 "ok: no regression beyond 5.0%" -- compare "$tmp/r1.json" "$tmp/r2.json" --threshold 5%
 expect 0 "ok: no regression beyond 12.345%" -- compare "$tmp/r1.json" "$tmp/r2.json" --threshold=12.345%
+expect 0 "ok: no regression beyond 0.0%" -- compare "$tmp/r1.json" "$tmp/r2.json" --threshold=-0
+expect 0 "ok: no regression beyond 1e-300%" -- compare "$tmp/r1.json" "$tmp/r2.json" --threshold=1e-300
+# --alpha as given: 0.001 was printed "p < 0.00", 0.005 "p < 0.01"
+expect 0 "significant (p < 0.001)" -- compare "$tmp/q1.json" "$tmp/q2.json" --alpha=0.001
+expect 0 "significant (p < 0.005)" -- compare "$tmp/q1.json" "$tmp/q2.json" --alpha 0.005
+expect 0 "significant (p < 0.05)" -- compare "$tmp/q1.json" "$tmp/q2.json"
+expect 0 "significant (p &lt; 0.005)" -- compare "$tmp/q1.json" "$tmp/q2.json" --alpha=0.005 --format=html
 expect 2 "rxbench compare: --threshold needs a value" -- compare "$tmp/r1.json" "$tmp/r2.json" --threshold
 expect 2 "rxbench compare: $tmp/r1.json is one run: name another to compare it with" -- compare "$tmp/r1.json"
 expect 2 "rxbench compare: -o $tmp/: is a directory; name a file in it (-o $tmp/FILE)" -- compare "$tmp/r1.json" "$tmp/r2.json" -o "$tmp/"

@@ -158,6 +158,15 @@ static const char *keys_plain(const char *keys, char *buf, size_t size)
 	return buf;
 }
 
+/* Whether keys (KEY,KEY...) has an empty one: ",x", "x,,y", "x,". */
+static int keys_empty(const char *keys)
+{
+	size_t n = strlen(keys);
+
+	return n == 0 || keys[0] == ',' || keys[n - 1] == ',' ||
+	       strstr(keys, ",,") != NULL;
+}
+
 /* --col KEY / --row KEYS, as --opt=V or --opt V.  Args used, 0, -1. */
 static int key_option(struct compare_opts *o, char **argv, int i, int argc)
 {
@@ -174,6 +183,12 @@ static int key_option(struct compare_opts *o, char **argv, int i, int argc)
 				fprintf(stderr, "rxbench %s: %s needs a key "
 					"(engine, host, version, file, ...)\n",
 					cmd_name, names[k]);
+			return -1;
+		}
+		if (keys_empty(v)) {
+			fprintf(stderr, "rxbench %s: %s '%s': an empty key "
+				"(keys are joined by ',': --row engine,pattern)"
+				"\n", cmd_name, names[k], v);
 			return -1;
 		}
 		v = keys_plain(v, plain[k], sizeof(plain[k]));

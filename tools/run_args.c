@@ -342,23 +342,28 @@ static void print_suite_names(FILE *f)
 	fputc('\n', f);
 }
 
-/* Whether e is among a's engines already. */
-static int engine_selected(const struct run_args *a, const struct engine *e)
+/* e's place among a's engines plus one; 0 when it is not among them. */
+static size_t engine_selected(const struct run_args *a,
+			      const struct engine *e)
 {
 	for (size_t i = 0; i < a->nengines; i++)
 		if (a->engines[i] == e)
-			return 1;
+			return i + 1;
 	return 0;
 }
 
+_Static_assert(RUN_MAX_ENGINES <= 64, "select_engines' noted: one bit each");
+
 /*
  * --engines=a,b: look each name up; unknown names list the valid ones;
- * a name given twice runs once, with a note (its rows would share one
- * name, which benchstat and compare read as more samples of one).
+ * a name given twice runs once, with a note said once (its rows would
+ * share one name, which benchstat and compare read as more samples of
+ * one).
  */
 static int select_engines(struct run_args *a)
 {
 	char *copy, *tok, *save = NULL;
+	uint64_t noted = 0; /* bit i: a->engines[i] named twice, said */
 	int rc = 0;
 
 	a->nengines = 0;
@@ -378,6 +383,7 @@ static int select_engines(struct run_args *a)
 	     tok = strtok_r(NULL, ",", &save)) {
 		const struct engine *e = engine_find(tok);
 		const char *missing = engine_missing_reason(tok);
+		size_t at = e != NULL ? engine_selected(a, e) : 0;
 		if (strcmp(tok, "all") == 0) {
 			fprintf(stderr, "rxbench: --engines=%s: all names every "
 				"engine, so it stands alone (--engines=all)\n",
@@ -394,9 +400,11 @@ static int select_engines(struct run_args *a)
 				near ? near : "", near ? "? " : "");
 			print_engine_names(stderr);
 			rc = -1;
-		} else if (engine_selected(a, e)) {
-			fprintf(stderr, "rxbench: --engines: %s is named twice; "
-				"it runs once\n", tok);
+		} else if (at != 0) {
+			if (!(noted & (uint64_t)1 << (at - 1)))
+				fprintf(stderr, "rxbench: --engines: %s is named "
+					"twice; it runs once\n", tok);
+			noted |= (uint64_t)1 << (at - 1);
 		} else if (a->nengines < RUN_MAX_ENGINES) {
 			a->engines[a->nengines++] = e;
 		}
