@@ -754,6 +754,27 @@ static int check_keys(struct comparison *cmp)
 	return 0;
 }
 
+/*
+ * -2 with a one-line reason in cmp->err when --col put every benchmark
+ * with the key in one column (one run's --col file or host, or its one
+ * engine): nothing to compare, where it printed the columns' header and
+ * exited 0; else 0.
+ */
+static int check_cols(struct comparison *cmp)
+{
+	size_t keyed = 0;
+
+	for (size_t c = 0; c < cmp->ncols; c++)
+		keyed += !cmp->cols[c].keyless;
+	if (cmp->opts.col == NULL || keyed != 1)
+		return 0;
+	snprintf(cmp->err, sizeof(cmp->err), "--col %.64s: every benchmark "
+		 "falls in one column, %.200s: nothing to compare it with "
+		 "(name another run, or a key with several values)",
+		 cmp->opts.col, cmp->cols[0].label);
+	return -2;
+}
+
 int compare_runs(const struct compare_input *in, size_t n,
 		 const struct compare_opts *o, struct comparison *cmp)
 {
@@ -766,6 +787,8 @@ int compare_runs(const struct compare_input *in, size_t n,
 	rc = check_keys(cmp);
 	if (rc == 0)
 		rc = place_labels(cmp);
+	if (rc == 0)
+		rc = check_cols(cmp);
 	if (rc == 0)
 		rc = place_cells(cmp);
 	if (rc == 0)

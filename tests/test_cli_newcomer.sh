@@ -106,6 +106,10 @@ expect 0 "significant (p < 0.05)" -- compare "$tmp/q1.json" "$tmp/q2.json"
 expect 0 "significant (p &lt; 0.005)" -- compare "$tmp/q1.json" "$tmp/q2.json" --alpha=0.005 --format=html
 expect 2 "rxbench compare: --threshold needs a value" -- compare "$tmp/r1.json" "$tmp/r2.json" --threshold
 expect 2 "rxbench compare: $tmp/r1.json is one run: name another to compare it with" -- compare "$tmp/r1.json"
+# one run under a --col key of one value: one column, nothing compared
+# (it printed the columns' header alone and exited 0)
+expect 2 "rxbench compare: --col file: every benchmark falls in one column, $tmp/r1.json: nothing to compare it with" -- compare "$tmp/r1.json" --col .file
+expect 2 "rxbench compare: --col engine: every benchmark falls in one column, re2: nothing to compare it with" -- compare "$tmp/q1.json" --col engine
 expect 2 "rxbench compare: -o $tmp/: is a directory; name a file in it (-o $tmp/FILE)" -- compare "$tmp/r1.json" "$tmp/r2.json" -o "$tmp/"
 expect 2 "rxbench report: -o $tmp: is a directory" -- report "$tmp/r1.json" -o "$tmp"
 expect 2 "rxbench: -o needs a value" -- report "$tmp/r1.json" -o
