@@ -196,10 +196,11 @@ void compare_write_advice(FILE *out, const struct comparison *cmp,
  * (opts.row), every column against the first.  The inputs and their
  * results must outlive cmp.  0; -1 out of memory; -2 refused, with a
  * one-line reason in cmp->err: a col or row key no result of any run
- * has (the names' keys listed), two benchmarks fall in one cell (the
- * --row keys that part them named), or a pair's inputs differ (the
- * benchmark and the input named; opts.show_changed_inputs lets them
- * through).
+ * has (the names' keys listed) or an empty one, a col key that puts
+ * every result in one column, two benchmarks fall in one cell (both
+ * named, and the --row keys that part them), or a pair's inputs differ
+ * (the benchmark and the input named; opts.show_changed_inputs lets
+ * them through).
  */
 int compare_runs(const struct compare_input *in, size_t n,
 		 const struct compare_opts *o, struct comparison *cmp);
