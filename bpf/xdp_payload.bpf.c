@@ -21,11 +21,13 @@
  * cut short with XDP_ABORTED (a drop that fires the xdp:xdp_exception
  * tracepoint); the seed does not say what its program does.
  *
- * The searches read a copy of the payload (bpf_xdp_load_bytes into a
+ * The DFA reads a copy of the payload (bpf_xdp_load_bytes into a
  * per-CPU buffer: it also reads fragments) in bpf_loop callbacks: a plain
  * loop over 1500 bytes is more than the verifier follows (issue 25), and
  * the kernel inlines bpf_loop into a counted loop around a direct call.
  * Each callback does a block of bytes, so the call is paid per block.
+ * The literal reads the frame itself, 64 offsets a step of a plain
+ * bounded loop (its part says how).
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -40,7 +42,6 @@
 
 #include "xdp_shared.h"
 
-#define LIT_BLOCK 64u   /* bytes a literal callback filters */
 #define DFA_BLOCK 16u   /* bytes a DFA callback walks */
 #define BUF_MASK (XDP_RXB_MAX_PAYLOAD - 1u) /* payload offsets */
 #define NEEDLE_MASK (XDP_RXB_MAX_NEEDLE - 1u)
@@ -256,10 +257,25 @@ static __always_inline struct xdp_rxb_buf *copy_payload(struct xdp_md *ctx,
 
 /* ---- literal ---- */
 
-struct lit_ctx {
-	__u32 len;
-	__u32 hit;
-};
+/*
+ * The literal is searched in the frame itself: a program loaded without
+ * BPF_F_XDP_HAS_FRAGS gets linear frames only, so direct packet access
+ * sees the whole payload and nothing is copied or looked up.  Plain
+ * bounded loops: a step tests LIT_CHUNK candidate offsets, a word of 8
+ * at a time, so 3466 bytes are 54 steps, which the verifier follows one
+ * by one (a loop a byte at a time is too many for it).  The filter:
+ * offset q is a candidate when the needle's two filter bytes (the
+ * rarest by the loader's byte ranks: cfg.rare_at) are at q + rare_at[0]
+ * and q + rare_at[1]; a step with a candidate has its offsets confirmed
+ * (lit_confirm), which on text is rare.  The candidates after the last
+ * whole step are done by one step moved back to end at the last one
+ * (offsets done twice do no harm), a payload of fewer than LIT_CHUNK by
+ * two overlapping steps of fewer words, and one of fewer than 8 (a
+ * payload shorter than the needle + 7) by lit_confirm alone.
+ */
+#define LIT_CHUNK 64u
+#define LIT_CHUNKS (XDP_RXB_MAX_PAYLOAD / LIT_CHUNK)
+#define LIT_OFF_MAX 255u /* the parser's payload offset is at most 142 */
 
 /* Non-zero when a byte of v is zero (a borrow may flag the byte above a
    zero byte too: a filter, the candidates are confirmed). */
@@ -268,79 +284,147 @@ static __always_inline __u64 has_zero(__u64 v)
 	return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
 }
 
-/* Does the needle start at b[q]?  (The masks keep every index in
-   range for the verifier whatever the compiler makes of the loop.) */
-static __always_inline int lit_at(const struct xdp_rxb_buf *b, __u32 q)
+/*
+ * Candidates q .. q + 8 * words - 1 at p = payload + q, the bytes up to
+ * p + 8 * words - 1 + rare_at[1] readable: non-zero when one may match.
+ * The loads are through __u64 pointers: clang -target bpf splits a load
+ * it cannot prove aligned into 8 byte loads (the old filter spent most
+ * of its time there), and x86-64 and arm64 load unaligned words, which
+ * the verifier allows unless BPF_F_STRICT_ALIGNMENT (or an arch without
+ * efficient unaligned access) asks otherwise.
+ */
+static __always_inline __u64 lit_filter(const __u8 *p, __u32 words)
 {
-	q &= BUF_MASK;
-	for (__u32 i = 0; i < XDP_RXB_MAX_NEEDLE; i++) {
-		if (i >= cfg.needle_len)
-			return 1;
-		if (b->b[q + (i & NEEDLE_MASK)] != cfg.needle[i & NEEDLE_MASK])
-			return 0;
-	}
-	return 1;
-}
+	const __u64 *a = (const __u64 *)(p + cfg.rare_at[0]);
+	const __u64 *b = (const __u64 *)(p + cfg.rare_at[1]);
+	__u64 ra = cfg.rare8[0], rb = cfg.rare8[1], any = 0;
 
-/* The candidates of the block at pos, one by one: 1 on a hit. */
-static __noinline int lit_confirm(const struct xdp_rxb_buf *b, __u32 pos,
-				  __u32 len)
-{
-	if (b == NULL)
-		return 0;
-	for (__u32 j = 0; j < LIT_BLOCK; j++) {
-		__u32 q = pos + j;
-		if (q + cfg.needle_len > len)
-			return 0;
-		if (lit_at(b, q))
-			return 1;
-	}
-	return 0;
+#pragma unroll
+	for (__u32 k = 0; k < LIT_CHUNK / 8; k++)
+		if (k < words)
+			any |= has_zero((a[k] ^ ra) | (b[k] ^ rb));
+	return any;
 }
 
 /*
- * Block i of LIT_BLOCK bytes: a word per 8 offsets, in which a byte is
- * zero where the payload has the needle's first byte there and its last
- * byte needle_len - 1 further on ((w0 ^ first) | (w1 ^ last)); a block
- * with such an offset has its candidates confirmed.  Returns 1 (stop) on
- * a hit.
+ * Is the needle at one of the n (<= LIT_CHUNK) offsets from q of the
+ * payload at off, its len bytes in the frame?  1 on a hit.  A global
+ * function: the verifier checks it once, not at every step that calls
+ * it.  The masks keep the offsets bounded for the verifier (they are in
+ * range anyway); an offset is compared without a branch per byte, so
+ * the verifier follows two paths an offset, not one per byte.
  */
-static long lit_block(__u32 i, void *data)
+__noinline int lit_confirm(struct xdp_md *ctx, __u32 off, __u32 len,
+			   __u32 q, __u32 n)
 {
-	struct lit_ctx *c = data;
-	__u32 zero = 0, pos = (i * LIT_BLOCK) & BUF_MASK;
-	__u32 last = cfg.needle_len - 1;
-	__u64 first8 = cfg.first8, last8 = cfg.last8, any = 0;
-	const struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	__u32 nl = cfg.needle_len, ra = cfg.rare_at[0], rb = cfg.rare_at[1];
+	const __u8 *p;
 
-	if (b == NULL || last >= XDP_RXB_MAX_NEEDLE)
-		return 1;
+	off &= LIT_OFF_MAX;
+	q &= BUF_MASK;
+	p = data + off + q;
+	for (__u32 j = 0; j < LIT_CHUNK; j++) {
+		const __u8 *s = p + j;
+		__u8 diff = 0;
+		/* the bound is checked on s itself, not on a pointer
+		   clang would derive beside it: the verifier knows the
+		   bound only of the pointer checked */
+		barrier_var(s);
+		if (j >= n || q + j + nl > len || (void *)(s + nl) > end)
+			return 0;
+		if (s[ra & NEEDLE_MASK] != cfg.needle[ra & NEEDLE_MASK] ||
+		    s[rb & NEEDLE_MASK] != cfg.needle[rb & NEEDLE_MASK])
+			continue;
 #pragma unroll
-	for (__u32 k = 0; k < LIT_BLOCK / 8; k++) {
-		__u64 w0 = *(const __u64 *)&b->b[pos + 8 * k];
-		__u64 w1 = *(const __u64 *)&b->b[pos + 8 * k + last];
-		any |= has_zero((w0 ^ first8) | (w1 ^ last8));
-	}
-	if (any && lit_confirm(b, pos, c->len)) {
-		c->hit = 1;
-		return 1;
+		for (__u32 i = 0; i < XDP_RXB_MAX_NEEDLE; i++)
+			if (i < nl)
+				diff |= s[i] ^ cfg.needle[i];
+		if (diff == 0)
+			return 1;
 	}
 	return 0;
 }
 
+/* The candidates q .. q + 8 * words - 1 (all below n): 1 on a hit. */
+static __always_inline int lit_step(struct xdp_md *ctx, __u32 off,
+				    __u32 len, __u32 q, __u32 words)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	const __u8 *p;
+
+	/* the masks bound the offsets for the verifier (they are in range
+	   anyway); barrier_var() keeps clang from dropping a mask it
+	   deems redundant and from deriving another pointer than the p
+	   the bound is checked on (the verifier knows p's bound only) */
+	barrier_var(off);
+	barrier_var(q);
+	p = data + (off & LIT_OFF_MAX) + (q & BUF_MASK);
+	barrier_var(p);
+	if ((void *)(p + 8 * words + cfg.rare_at[1]) > end)
+		return 0;
+	return lit_filter(p, words) && lit_confirm(ctx, off, len, q, 8 * words);
+}
+
+/* Fewer than LIT_CHUNK candidates (n): two steps of the most words
+   that fit, from the first and back from the last (they overlap). */
+static __always_inline int lit_short(struct xdp_md *ctx, __u32 off,
+				     __u32 len, __u32 n)
+{
+	if (n >= 32)
+		return lit_step(ctx, off, len, 0, 4) ||
+		       lit_step(ctx, off, len, n - 32, 4);
+	if (n >= 16)
+		return lit_step(ctx, off, len, 0, 2) ||
+		       lit_step(ctx, off, len, n - 16, 2);
+	if (n >= 8)
+		return lit_step(ctx, off, len, 0, 1) ||
+		       lit_step(ctx, off, len, n - 8, 1);
+	return lit_confirm(ctx, off, len, 0, n);
+}
+
+/*
+ * The n candidates of the payload at off (len bytes): 1 on a hit.  The
+ * whole steps, then the last n % LIT_CHUNK candidates with a step moved
+ * back to end at the last one.  That step is found from n alone, not
+ * from where the loop stopped, so that the verifier checks it once
+ * rather than after each of the loop's exits.
+ */
+static __always_inline int lit_search(struct xdp_md *ctx, __u32 off,
+				      __u32 len, __u32 n)
+{
+	if (n < LIT_CHUNK)
+		return lit_short(ctx, off, len, n);
+	for (__u32 i = 0; i < LIT_CHUNKS && (i + 1) * LIT_CHUNK <= n; i++)
+		if (lit_step(ctx, off, len, i * LIT_CHUNK, LIT_CHUNK / 8))
+			return 1;
+	return n % LIT_CHUNK &&
+	       lit_step(ctx, off, len, n - LIT_CHUNK, LIT_CHUNK / 8);
+}
+
+/*
+ * The payload's offset and length are read back from the result map
+ * (volatile: not the values clang has in registers): the verifier then
+ * sees one range for every header layout the parser took, not one per
+ * layout, and checks the search once.
+ */
 SEC("xdp")
 int xdp_literal(struct xdp_md *ctx)
 {
 	struct where w;
 	struct xdp_rxb_result *res = begin(ctx, &w);
-	struct lit_ctx c = {w.len, 0};
+	__u32 nl = cfg.needle_len, off, len;
 
-	if (res == NULL || res->status != XDP_RXB_PAYLOAD ||
-	    w.len < cfg.needle_len || copy_payload(ctx, &w) == NULL)
+	if (res == NULL || res->status != XDP_RXB_PAYLOAD)
 		return XDP_PASS;
-	bpf_loop((w.len + LIT_BLOCK - 1) / LIT_BLOCK, lit_block, &c, 0);
-	res->hit = c.hit;
-	return c.hit ? cfg.action : XDP_PASS;
+	off = *(volatile __u32 *)&res->off;
+	len = *(volatile __u32 *)&res->len;
+	if (len < nl || len > XDP_RXB_MAX_PAYLOAD)
+		return XDP_PASS;
+	res->hit = lit_search(ctx, off, len, len - nl + 1);
+	return res->hit ? cfg.action : XDP_PASS;
 }
 
 /* ---- dfa ---- */

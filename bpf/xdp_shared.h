@@ -12,8 +12,8 @@
 
 /* Payload bytes a program reads: longer payloads are XDP_RXB_TOO_LONG. */
 #define XDP_RXB_MAX_PAYLOAD 4096u
-/* The copy of the payload has this much slack after it, so that the
-   literal search's word loads past the end stay inside the buffer. */
+/* The copy of the payload has this much slack after it, so that a
+   read a little past a masked offset (a DFA block) stays inside. */
 #define XDP_RXB_BUF_SLACK 192u
 #define XDP_RXB_MAX_NEEDLE 64u
 /* Rule ids the DFA program reports (bits of ids[]). */
@@ -51,8 +51,9 @@ struct xdp_rxb_cfg {
 	__u32 action;     /* XDP_DROP, XDP_TX or XDP_PASS: for a payload
 			     (base) or a hit (literal, dfa) */
 	__u32 needle_len; /* literal: 1 .. XDP_RXB_MAX_NEEDLE */
-	__u64 first8;     /* literal: its first byte in every byte */
-	__u64 last8;      /* literal: its last byte in every byte */
+	__u32 rare_at[2]; /* literal: where its two filter bytes are,
+			     rare_at[0] <= rare_at[1] < needle_len */
+	__u64 rare8[2];   /* literal: each filter byte in every byte */
 	__u32 dfa_mask;   /* dfa: (rows - 1) << XDP_RXB_DFA_ROW_SHIFT, rows a
 			     power of two: keeps an offset in the table */
 	__u32 dfa_all;    /* dfa: 1 walks the whole payload for every id,

@@ -98,6 +98,44 @@ static void log_tail(const char *log, char *out, size_t size)
 			*p = ' ';
 }
 
+/*
+ * Bytes of packet payloads from the most frequent on: text protocols
+ * (HTTP, mail, DNS names, JSON) and the NUL of binary fill; a byte not
+ * here is rarer than every byte that is.  Our own rough order, which is
+ * all the literal's filter needs: it tests the needle's two rarest
+ * bytes, so that on text a candidate to confirm is rare.
+ */
+static const char lit_common[] =
+	" etaoinsrhldcu\r\n/.=:0-1mfpgwyb,2&_3456789vk\"ETAOISNRCDHLPM"
+	"\0xjqz;'()UBFGWYVKXJQZ";
+
+/* How common byte c is: 0 the most, sizeof(lit_common) the least. */
+static size_t lit_rank(unsigned char c)
+{
+	const char *p = memchr(lit_common, c, sizeof(lit_common) - 1);
+
+	return p ? (size_t)(p - lit_common) : sizeof(lit_common);
+}
+
+/* The needle's two rarest bytes (the first of equals) into c, in the
+   needle's order; one needle byte is tested twice. */
+static void lit_rare(struct xdp_rxb_cfg *c)
+{
+	uint32_t a = 0, b = 0;
+
+	for (uint32_t i = 1; i < c->needle_len; i++)
+		if (lit_rank(c->needle[i]) > lit_rank(c->needle[a]))
+			a = i;
+	b = a == 0 && c->needle_len > 1 ? 1 : 0;
+	for (uint32_t i = 0; i < c->needle_len; i++)
+		if (i != a && lit_rank(c->needle[i]) > lit_rank(c->needle[b]))
+			b = i;
+	c->rare_at[0] = a < b ? a : b;
+	c->rare_at[1] = a < b ? b : a;
+	for (int k = 0; k < 2; k++)
+		c->rare8[k] = 0x0101010101010101ull * c->needle[c->rare_at[k]];
+}
+
 /* The configuration for spec, as the programs read it.  0, or -1. */
 static int cfg_fill(const struct xdp_spec *spec, struct xdp_rxb_cfg *c,
 		    char *why, size_t size)
@@ -120,9 +158,7 @@ static int cfg_fill(const struct xdp_spec *spec, struct xdp_rxb_cfg *c,
 		}
 		memcpy(c->needle, spec->needle, spec->needle_len);
 		c->needle_len = (uint32_t)spec->needle_len;
-		c->first8 = 0x0101010101010101ull * c->needle[0];
-		c->last8 = 0x0101010101010101ull *
-			   c->needle[spec->needle_len - 1];
+		lit_rare(c);
 	}
 	if (spec->kind == XDP_PROG_DFA) {
 		if (spec->dfa == NULL) {

@@ -589,6 +589,138 @@ Test(xdp_prog, literal_edges)
 	xdp_prog_free(p);
 }
 
+/* The longest frame test_run takes (engines/xdp.c). */
+#define LIT_FRAME_MAX 3520u
+
+/* The literal program p on pay[0..len) behind lay: memmem's answer (the
+   literal scenario's reference) and the action that goes with it. */
+static void lit_expect(struct xdp_prog *p, const struct xdp_frame_spec *lay,
+		       const char *pay, size_t len, const char *nd, size_t nl,
+		       size_t at)
+{
+	static unsigned char f[LIT_FRAME_MAX];
+	struct xdp_answer a;
+	int want = memmem(pay, len, nd, nl) != NULL;
+	size_t n = xdp_frame_build(f, sizeof(f), lay, pay, len);
+
+	cr_assert_gt(n, 0, "a frame for %zu bytes", len);
+	run(p, f, n, &a);
+	cr_assert_eq(a.hit, want, "needle of %zu bytes planted at %zu of %zu, "
+		     "%zu bytes of headers: hit %u, memmem %d", nl, at, len,
+		     xdp_frame_headers(lay), a.hit, want);
+	cr_assert_eq(a.action, want ? XDP_DROP : XDP_PASS);
+}
+
+/* len filler bytes drawn from the needle's own and the edge bytes, with
+   no whole needle left: every step of the search has near misses. */
+static void lit_filler(struct rng *r, char *buf, size_t len, const char *nd,
+		       size_t nl)
+{
+	static const char edge[] = "\r\n\0\xff ";
+	char *hit;
+
+	for (size_t i = 0; i < len; i++)
+		buf[i] = rng_below(r, 4) ? nd[rng_below(r, nl)]
+					 : edge[rng_below(r, sizeof(edge) - 1)];
+	while ((hit = memmem(buf, len, nd, nl)) != NULL)
+		hit[nl - 1] = (char)(nd[nl - 1] + 1);
+}
+
+/* Where to plant a needle of nl bytes in len: the ends, across the
+   search's word and step boundaries (8, 32, 64 and the step moved back
+   to end at the last offset), as many as fit in at[]; SIZE_MAX: none. */
+static size_t lit_spots(size_t len, size_t nl, size_t *at, size_t max)
+{
+	size_t last = len - nl, n = 0;
+	static const size_t edges[] = {8, 32, 64, 128};
+
+	at[n++] = SIZE_MAX;
+	at[n++] = 0;
+	at[n++] = last;
+	for (size_t e = 0; e < 4; e++) {
+		size_t b[] = {edges[e], last >= edges[e] ? last - edges[e] : 0};
+		for (size_t k = 0; k < 2; k++)
+			for (size_t d = 1; d < nl + 2 && d <= b[k]; d += 1 + nl / 3)
+				if (b[k] - d <= last && n < max)
+					at[n++] = b[k] - d;
+	}
+	return n;
+}
+
+/*
+ * The literal program against memmem on its edges: a needle of 1, 2, 5,
+ * 7 and 64 bytes with CR, NUL and 0xff in them, payloads from shorter
+ * than the needle to 3466 bytes, the needle at offset 0, at the very end,
+ * across the words and steps the search is cut into, cut short at the
+ * end, one byte off, or absent; behind headers of 54, 70 and 138 bytes.
+ */
+Test(xdp_prog, literal_vs_memmem)
+{
+#define ND(s) {s, sizeof(s) - 1}
+	static const struct {
+		const char *s;
+		size_t n;
+	} nd[] = {
+		ND("\r"), ND("\0\xff"), ND("a\r\0\xff" "b"), ND("private"),
+		ND("\xff" "0123456789abcdefghijklmnopqrstuvwxyz"
+		   "ABCDEFGHIJKLMNOPQRSTUVW\r\n\0\xff"),
+	};
+#undef ND
+	static const struct xdp_frame_spec lay[] = {
+		{0, 0, 0, 0, 0}, {1, 1, 2, 0, 0}, {0, 0, 1, 10, 10},
+	};
+	static const size_t extra[] = {0, 1, 6, 7, 8, 15, 31, 32, 63, 64, 65,
+				       137, 200, 1500, 3466};
+	static char pay[3466];
+	struct rng r;
+
+	need_bpf();
+	rng_init(&r, 25);
+	for (size_t k = 0; k < sizeof(nd) / sizeof(nd[0]); k++) {
+		struct xdp_spec s = {XDP_PROG_LITERAL, XDP_DROP, nd[k].s,
+				     nd[k].n, NULL, 0};
+		struct xdp_prog *p = open_prog(&s);
+		size_t nl = nd[k].n;
+		cr_assert(k < 4 || nl == XDP_RXB_MAX_NEEDLE);
+		for (size_t e = 0; e < sizeof(extra) / sizeof(extra[0]); e++) {
+			size_t len = extra[e] > 1000 ? extra[e]
+						     : nl - 1 + extra[e];
+			size_t at[40], nat = 0;
+			if (len >= nl)
+				nat = lit_spots(len, nl, at, 40);
+			for (size_t l = 0; l < sizeof(lay) / sizeof(lay[0]); l++) {
+				if (xdp_frame_headers(&lay[l]) + len > LIT_FRAME_MAX)
+					continue;
+				lit_filler(&r, pay, len, nd[k].s, nl);
+				lit_expect(p, &lay[l], pay, len, nd[k].s, nl, 0);
+				for (size_t i = 0; i < nat; i++) {
+					lit_filler(&r, pay, len, nd[k].s, nl);
+					if (at[i] == SIZE_MAX) {
+						lit_expect(p, &lay[l], pay, len,
+							   nd[k].s, nl, at[i]);
+						continue;
+					}
+					memcpy(pay + at[i], nd[k].s, nl);
+					lit_expect(p, &lay[l], pay, len, nd[k].s,
+						   nl, at[i]);
+					/* a near miss: one byte off */
+					pay[at[i] + rng_below(&r, nl)] ^= 0x20;
+					lit_expect(p, &lay[l], pay, len, nd[k].s,
+						   nl, at[i]);
+				}
+				/* all but the needle's last byte, at the end */
+				lit_filler(&r, pay, len, nd[k].s, nl);
+				if (len >= nl - 1)
+					memcpy(pay + len - (nl - 1), nd[k].s,
+					       nl - 1);
+				lit_expect(p, &lay[l], pay, len, nd[k].s, nl,
+					   len);
+			}
+		}
+		xdp_prog_free(p);
+	}
+}
+
 /* The DFA program on the built-in rules and on the payload patterns. */
 Test(xdp_prog, dfa_answers)
 {
