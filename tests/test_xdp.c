@@ -593,7 +593,9 @@ Test(xdp_prog, literal_edges)
 #define LIT_FRAME_MAX 3520u
 
 /* The literal program p on pay[0..len) behind lay: memmem's answer (the
-   literal scenario's reference) and the action that goes with it. */
+   literal scenario's reference) and the action that goes with it; the
+   same with the needle after the IP datagram (Ethernet padding, not
+   payload) where the frame has room. */
 static void lit_expect(struct xdp_prog *p, const struct xdp_frame_spec *lay,
 		       const char *pay, size_t len, const char *nd, size_t nl,
 		       size_t at)
@@ -604,11 +606,20 @@ static void lit_expect(struct xdp_prog *p, const struct xdp_frame_spec *lay,
 	size_t n = xdp_frame_build(f, sizeof(f), lay, pay, len);
 
 	cr_assert_gt(n, 0, "a frame for %zu bytes", len);
-	run(p, f, n, &a);
-	cr_assert_eq(a.hit, want, "needle of %zu bytes planted at %zu of %zu, "
-		     "%zu bytes of headers: hit %u, memmem %d", nl, at, len,
-		     xdp_frame_headers(lay), a.hit, want);
-	cr_assert_eq(a.action, want ? XDP_DROP : XDP_PASS);
+	for (int pad = 0; pad < 2; pad++) {
+		if (pad) {
+			if (n + nl > sizeof(f))
+				break;
+			memcpy(f + n, nd, nl);
+			n += nl;
+		}
+		run(p, f, n, &a);
+		cr_assert_eq(a.hit, want, "needle of %zu bytes planted at %zu "
+			     "of %zu, %zu bytes of headers, padding %d: hit "
+			     "%u, memmem %d", nl, at, len,
+			     xdp_frame_headers(lay), pad, a.hit, want);
+		cr_assert_eq(a.action, want ? XDP_DROP : XDP_PASS);
+	}
 }
 
 /* len filler bytes drawn from the needle's own and the edge bytes, with
@@ -652,7 +663,8 @@ static size_t lit_spots(size_t len, size_t nl, size_t *at, size_t max)
  * 7 and 64 bytes with CR, NUL and 0xff in them, payloads from shorter
  * than the needle to 3466 bytes, the needle at offset 0, at the very end,
  * across the words and steps the search is cut into, cut short at the
- * end, one byte off, or absent; behind headers of 54, 70 and 138 bytes.
+ * end, one byte off, or absent; behind headers of 54, 70 and 138 bytes;
+ * and the needle again in the frame's padding (lit_expect).
  */
 Test(xdp_prog, literal_vs_memmem)
 {
