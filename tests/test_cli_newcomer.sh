@@ -121,6 +121,10 @@ ok "report: one line for an unexpected argument" test "$(wc -l <"$tmp/err")" -eq
 expect 0 "usage: rxbench help [SUITE|COMMAND]" -- help help
 expect 0 "usage: rxbench help [SUITE|COMMAND]" -- help --help
 expect 2 "rxbench help: one command at a time: 'extra' after 'list'" -- help list extra
+# a suite where a command goes: one line naming the command that runs it
+# (was "unknown command 'payload'" and the whole usage)
+expect 2 "rxbench: payload is a suite, not a command: rxbench run payload (its options: rxbench help payload)" -- payload --help
+ok "a suite as a command: one line" test "$(wc -l <"$tmp/err")" -eq 1
 
 echo "test_cli_newcomer: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -133,6 +133,12 @@ int main(int argc, char **argv)
 	c = command_find(argv[1]);
 	if (c != NULL)
 		return c->fn(argc - 1, argv + 1);
+	if (suite_find(argv[1]) != NULL) { /* rxbench payload --help */
+		fprintf(stderr, "rxbench: %s is a suite, not a command: rxbench "
+			"run %s (its options: rxbench help %s)\n", argv[1],
+			argv[1], argv[1]);
+		return EXIT_USAGE;
+	}
 	if (argv[1][0] == '-') /* --versoin: not a command */
 		fprintf(stderr, "rxbench: unknown option '%s' (rxbench takes "
 			"--help, --version, or a command first)\n", argv[1]);
