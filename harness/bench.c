@@ -243,71 +243,90 @@ static int bench_floor(const struct bench *b, const struct bench_opts *o,
 	return 0;
 }
 
-/*
- * Whether a sample of fixed n is short (BENCH_SHORT_NS); per: the
- * warm-up's ns per op.  A growing n is not: its last run follows the
- * runs that grew it, and lasts the benchtime.
- */
-static int bench_is_short(const struct bench_opts *o, double per)
+int bench_is_short(const struct bench_opts *o, double per)
 {
 	return o->fixed_n > 0 && per * (double)o->fixed_n < BENCH_SHORT_NS;
 }
 
 /*
- * BENCH_SHORT_RUNS pairs of runs of n and of 2n ops: the median of each
- * into *m1 and *m2.  0, or the op's negative status.
+ * BENCH_SHORT_RUNS pairs of s's runs of n and of 2n ops: the median of
+ * each of the nv times of the n runs into m1[0..nv), of the 2n runs into
+ * m2[0..nv); t: room for 2 * BENCH_SHORT_RUNS * nv times.  0, or the
+ * op's negative status.
  */
-static int bench_short_pairs(const struct bench *b,
-			     const struct bench_opts *o, uint64_t n,
-			     uint64_t *m1, uint64_t *m2)
+static int bench_slope_pairs(const struct bench_slope *s, uint64_t n,
+			     uint64_t *t, uint64_t *m1, uint64_t *m2)
 {
-	uint64_t t1[BENCH_SHORT_RUNS], t2[BENCH_SHORT_RUNS];
+	uint64_t *t2 = t + BENCH_SHORT_RUNS * s->nv, v[BENCH_SLOPE_MAX_V];
 	int rc = 0;
 
-	for (int i = 0; rc >= 0 && i < BENCH_SHORT_RUNS; i++) {
-		rc = bench_time(b, o, n, 0, &t1[i]);
-		if (rc >= 0)
-			rc = bench_time(b, o, 2 * n, 0, &t2[i]);
+	for (int i = 0; rc >= 0 && i < 2 * BENCH_SHORT_RUNS; i++) {
+		rc = s->time(s->ctx, i % 2 ? 2 * n : n, v);
+		for (size_t j = 0; j < s->nv; j++) /* by time: a median's run */
+			(i % 2 ? t2 : t)[j * BENCH_SHORT_RUNS + i / 2] = v[j];
 	}
-	if (rc < 0)
-		return rc;
-	*m1 = bench_median_u64(t1, BENCH_SHORT_RUNS);
-	*m2 = bench_median_u64(t2, BENCH_SHORT_RUNS);
-	return 0;
+	for (size_t j = 0; rc >= 0 && j < s->nv; j++) {
+		m1[j] = bench_median_u64(t + j * BENCH_SHORT_RUNS,
+					 BENCH_SHORT_RUNS);
+		m2[j] = bench_median_u64(t2 + j * BENCH_SHORT_RUNS,
+					 BENCH_SHORT_RUNS);
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int bench_slope_measure(const struct bench_slope *s, uint64_t n, double per,
+			double *ns)
+{
+	uint64_t m1[BENCH_SLOPE_MAX_V], m2[BENCH_SLOPE_MAX_V], k = 1, *t;
+	int rc;
+
+	if (s->nv < 1 || s->nv > BENCH_SLOPE_MAX_V)
+		return ENGINE_ERR_MATCH;
+	t = malloc(2 * BENCH_SHORT_RUNS * s->nv * sizeof(*t));
+	if (t == NULL)
+		return ENGINE_ERR_NOMEM;
+	rc = s->time(s->ctx, n, t); /* the lead-in, untimed */
+	if (per < 1)
+		per = 1; /* at least 1 ns an op: k stays bounded */
+	for (; rc >= 0; k *= 2) {
+		rc = bench_slope_pairs(s, k * n, t, m1, m2);
+		if (rc < 0 || m2[0] >= m1[0] + s->resolve_ns ||
+		    per * (double)(4 * k * n) >= BENCH_SHORT_NS)
+			break;
+	}
+	free(t);
+	for (size_t j = 0; rc >= 0 && j < s->nv; j++)
+		ns[j] = m2[j] > m1[j] ? (double)(m2[j] - m1[j]) / (double)k : 0;
+	return rc < 0 ? rc : 0;
+}
+
+/* One untimed-watch run of n ops for bench_slope_measure: ctx is a
+ * struct bench_run. */
+struct bench_run {
+	const struct bench *b;
+	const struct bench_opts *o;
+};
+
+static int bench_run_time(void *ctx, uint64_t n, uint64_t *ns)
+{
+	const struct bench_run *br = ctx;
+
+	return bench_time(br->b, br->o, n, 0, ns);
 }
 
 /*
- * A short sample's runs: one of n ops untimed, then BENCH_SHORT_RUNS
- * pairs of runs of n and of 2n ops.  *ns: what the n ops more cost, the
- * median of the 2n runs less that of the n runs (criterion's slope over
- * iteration counts, from two counts): the fixed cost of a run cancels,
- * where the floor, a run of 0 ops, leaves out what a run of some ops
- * pays beyond it (10-op fqdn runs here: 2 to 5 ns per op).  When the n
- * ops cost less than BENCH_SHORT_RESOLVE_NS (one op of 1.5 ns at
- * --benchtime=1x: a difference of 0 or 10 ns, so 0 ns/op and an
- * infinite Mpps), the pairs are run again of k times as many ops, k
- * doubling, until they do or a run would no longer be short (per: the
- * warm-up's ns per op); *ns is then their difference over k.  0, or the
- * op's negative status.
+ * A short sample of b (bench.h BENCH_SHORT_NS): the slope over its runs
+ * of n and 2n ops (bench_slope_measure).  *ns: what the n ops cost.  0,
+ * or the op's negative status.
  */
 static int bench_short(const struct bench *b, const struct bench_opts *o,
 		       uint64_t n, double per, double *ns)
 {
-	uint64_t ignored, m1 = 0, m2 = 0, k = 1;
-	int rc = bench_time(b, o, n, 0, &ignored);
+	struct bench_run br = {b, o};
+	struct bench_slope s = {bench_run_time, &br, 1,
+				 BENCH_SHORT_RESOLVE_NS};
 
-	if (per < 1)
-		per = 1; /* at least 1 ns an op: k stays bounded */
-	for (; rc >= 0; k *= 2) {
-		rc = bench_short_pairs(b, o, k * n, &m1, &m2);
-		if (rc < 0 || m2 >= m1 + BENCH_SHORT_RESOLVE_NS ||
-		    per * (double)(4 * k * n) >= BENCH_SHORT_NS)
-			break;
-	}
-	if (rc < 0)
-		return rc;
-	*ns = m2 > m1 ? (double)(m2 - m1) / (double)k : 0;
-	return 0;
+	return bench_slope_measure(&s, n, per, ns);
 }
 
 /*

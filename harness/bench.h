@@ -281,6 +281,50 @@ int bench_measure(const struct bench *b, const struct bench_opts *o,
  */
 void bench_status_text(int rc, char *buf, size_t size);
 
+/*
+ * Whether a sample of fixed n is short (BENCH_SHORT_NS); per: the
+ * warm-up's ns per op.  A growing n is not: its last run follows the
+ * runs that grew it, and lasts the benchtime.
+ */
+int bench_is_short(const struct bench_opts *o, double per);
+
+/* The most times one run gives bench_slope_measure (a round of 256
+ * threads: the round's and each thread's own). */
+#define BENCH_SLOPE_MAX_V 257
+
+/*
+ * What a short sample times: time() runs n ops once and writes nv times
+ * (1 .. BENCH_SLOPE_MAX_V) into ns[0..nv): ns[0] the run's, the others
+ * whatever else the caller follows (a threaded round: each thread's own
+ * clock).  It returns 0 or the op's negative status.
+ */
+struct bench_slope {
+	int (*time)(void *ctx, uint64_t n, uint64_t *ns);
+	void *ctx;
+	size_t nv;
+	uint64_t resolve_ns; /* the least difference of ns[0] taken as a
+				time (BENCH_SHORT_RESOLVE_NS) */
+};
+
+/*
+ * A short sample's times, one run and a single thread or a team of
+ * threads alike: one run of n ops untimed (the lead-in), then
+ * BENCH_SHORT_RUNS pairs of runs of n and of 2n ops.  ns[j]: what the n
+ * ops more cost in time j, the median of the 2n runs less that of the n
+ * runs (criterion's slope over iteration counts, from two counts): the
+ * fixed cost of a run cancels (the clock reads; a round's wake-up skew
+ * between its threads), where the floor, a run of 0 ops, leaves out what
+ * a run of some ops pays beyond it (10-op fqdn runs here: 2 to 5 ns per
+ * op).  When the n ops cost less than s->resolve_ns in ns[0]
+ * (one op of 1.5 ns at --benchtime=1x: a difference of 0 or 10 ns, so 0
+ * ns/op and an infinite Mpps), the pairs are run again of k times as
+ * many ops, k doubling, until they do or a run would no longer be short
+ * (per: the warm-up's ns per op); ns[j] is then their difference over k.
+ * 0, the op's negative status, or ENGINE_ERR_NOMEM.
+ */
+int bench_slope_measure(const struct bench_slope *s, uint64_t n, double per,
+			double *ns);
+
 /* The median of v[0..n), n > 0 (v is sorted in place): a floor's. */
 uint64_t bench_median_u64(uint64_t *v, size_t n);
 

@@ -10,7 +10,10 @@
  * the clock (CLOCK_MONOTONIC, one for all threads) around its own work;
  * a round lasts from the first start to the last end, so the wake-up,
  * whose latency on a busy machine is milliseconds, is not timed and no
- * floor is taken off.
+ * floor is taken off.  The skew between the threads' starts is: a short
+ * sample (--benchtime=1x) is therefore the slope over rounds of k and
+ * 2k ops (bench.c's bench_slope_measure, as a single thread's), where
+ * it cancels.
  */
 #define _GNU_SOURCE
 #include "harness/threads.h"
@@ -59,6 +62,17 @@ struct team {
 	size_t started;     /* workers created */
 	struct worker w[BENCH_MAX_THREADS];
 };
+
+/*
+ * The least difference a short sample's rounds of 2k and k ops take as
+ * a time (bench.h BENCH_SHORT_RESOLVE_NS, for one thread's clock
+ * reads): a round's time holds the threads' wake-up skew, which varies
+ * by hundreds of ns from round to round even in the median of
+ * BENCH_SHORT_RUNS, so the rounds grow until the ops outweigh it.
+ */
+#ifndef TEAM_RESOLVE_NS
+#define TEAM_RESOLVE_NS 20000
+#endif
 
 static char threads_error[512];
 
@@ -289,8 +303,13 @@ static void team_stop(struct team *tm)
 	pthread_mutex_destroy(&tm->mu);
 }
 
-/* Passes together for the warm-up (at least one). */
-static int team_warm(struct team *tm, const struct bench_opts *o)
+/*
+ * Passes together for the warm-up (at least one).  *per: the ns an op
+ * took in the last, on the slowest thread's own clock (wake-ups left
+ * out), what decides whether a sample is short.
+ */
+static int team_warm(struct team *tm, const struct bench_opts *o,
+		     double *per)
 {
 	uint64_t t0 = clock_ns();
 	int rc;
@@ -298,26 +317,78 @@ static int team_warm(struct team *tm, const struct bench_opts *o)
 	do {
 		rc = team_round(tm, CMD_PASS, 0, NULL);
 	} while (rc == 0 && (double)(clock_ns() - t0) < o->warmup_ns);
+	*per = 0;
+	for (size_t t = 0; t < tm->started; t++) {
+		double p = (double)tm->w[t].ns / (double)tm->bt->pass[t];
+
+		*per = tm->bt->pass[t] > 0 && p > *per ? p : *per;
+	}
 	return rc;
 }
 
-/* Grow k (ops per thread) until a round lasts the benchtime. */
-static int team_scale(struct team *tm, const struct bench_opts *o,
-		      uint64_t *k_out, uint64_t *ns_out)
+/* A timed command for bench_slope_measure: ctx is a struct team_timer. */
+struct team_timer {
+	struct team *tm;
+	enum team_cmd cmd;
+};
+
+/* One round of k ops: ns[0] its time (team_time), then with CMD_RUN
+ * each thread's own, ns[1 + t]. */
+static int team_timer_time(void *ctx, uint64_t k, uint64_t *ns)
 {
-	uint64_t k = o->fixed_n ? o->fixed_n : 1, ns = 0;
+	const struct team_timer *tt = ctx;
+	int rc = team_round(tt->tm, tt->cmd, k, &ns[0]);
+
+	for (size_t t = 0; tt->cmd == CMD_RUN && t < tt->tm->started; t++)
+		ns[1 + t] = tt->tm->w[t].ns;
+	return rc;
+}
+
+/*
+ * Time cmd (CMD_RUN or CMD_SOLO) at k ops per thread: ns[0] the round's
+ * time, and with CMD_RUN ns[1 + t] thread t's own.  A short sample
+ * (bench_is_short; per: the warm-up's ns an op) is the slope over rounds
+ * of k and 2k ops (bench_slope_measure), as a single thread's is: one
+ * round of a few ops reads mostly the threads' wake-up skew (2 us for
+ * one 34 ns op a thread).  0 or the first failure.
+ */
+static int team_timed(struct team *tm, const struct bench_opts *o,
+		      enum team_cmd cmd, double per, uint64_t k, double *ns)
+{
+	struct team_timer tt = {tm, cmd};
+	struct bench_slope s = {team_timer_time, &tt,
+				cmd == CMD_RUN ? 1 + tm->started : 1,
+				TEAM_RESOLVE_NS};
+	uint64_t v[1 + BENCH_MAX_THREADS];
+	int rc;
+
+	if (bench_is_short(o, per))
+		return bench_slope_measure(&s, k, per, ns);
+	rc = team_timer_time(&tt, k, v);
+	for (size_t j = 0; j < s.nv; j++)
+		ns[j] = (double)v[j];
+	return rc;
+}
+
+/*
+ * Grow k (ops per thread) until a round lasts the benchtime (or the
+ * fixed k): ns[0] the round's time, ns[1 + t] thread t's own.
+ */
+static int team_scale(struct team *tm, const struct bench_opts *o,
+		      double per, uint64_t *k_out, double *ns)
+{
+	uint64_t k = o->fixed_n ? o->fixed_n : 1;
 	int rc;
 
 	for (;;) {
-		rc = team_round(tm, CMD_RUN, k, &ns);
+		rc = team_timed(tm, o, CMD_RUN, per, k, ns);
 		if (rc < 0)
 			return rc;
-		if (o->fixed_n || (double)ns >= o->benchtime_ns)
+		if (o->fixed_n || ns[0] >= o->benchtime_ns)
 			break;
-		k = bench_predict_n(k, ns, o->benchtime_ns);
+		k = bench_predict_n(k, (uint64_t)ns[0], o->benchtime_ns);
 	}
 	*k_out = k;
-	*ns_out = ns;
 	return 0;
 }
 
@@ -340,18 +411,20 @@ static int team_check(struct team *tm)
 	return rc;
 }
 
-/* The sample's metrics from k ops per thread. */
-static int team_metrics(const struct bench *b, const struct team *tm,
-			uint64_t k, double wall, double solo,
-			struct result *r)
+/*
+ * The sample's metrics from k ops per thread: ns[0] the rounds' time,
+ * ns[1 + t] thread t's own; solo: thread 0's alone.
+ */
+static int team_metrics(const struct bench *b, uint64_t k, const double *ns,
+			double solo, struct result *r)
 {
 	const struct bench_threads *bt = b->threads;
 	double per_thread[BENCH_MAX_THREADS];
-	struct bench_thread_times tt = {bt->n, wall / (double)(bt->n * k),
+	struct bench_thread_times tt = {bt->n, ns[0] / (double)(bt->n * k),
 					solo / (double)k, per_thread};
 
 	for (size_t t = 0; t < bt->n; t++)
-		per_thread[t] = (double)tm->w[t].ns / (double)k;
+		per_thread[t] = ns[1 + t] / (double)k;
 	if (result_sample_begin(r, bt->n * k) < 0)
 		return ENGINE_ERR_NOMEM;
 	result_metric_add(r, "ns/op", BETTER_LOWER, tt.ns_per_op);
@@ -370,23 +443,19 @@ static int team_metrics(const struct bench *b, const struct team *tm,
 static int team_measure(const struct bench *b, const struct bench_opts *o,
 			struct team *tm, struct result *r)
 {
-	uint64_t k = 0, ns = 0, solo = 0;
-	double per_thread_ns[BENCH_MAX_THREADS];
-	int rc = team_warm(tm, o);
+	uint64_t k = 0;
+	double per = 0, solo = 0, ns[1 + BENCH_MAX_THREADS];
+	int rc = team_warm(tm, o, &per);
 
 	if (rc == 0)
-		rc = team_scale(tm, o, &k, &ns);
-	for (size_t t = 0; rc == 0 && t < tm->bt->n; t++)
-		per_thread_ns[t] = (double)tm->w[t].ns;
+		rc = team_scale(tm, o, per, &k, ns);
 	if (rc == 0)
-		rc = team_round(tm, CMD_SOLO, k, &solo);
+		rc = team_timed(tm, o, CMD_SOLO, per, k, &solo);
 	if (rc == 0)
 		rc = team_check(tm);
 	if (rc < 0)
 		return rc;
-	for (size_t t = 0; t < tm->bt->n; t++) /* the timed round's own */
-		tm->w[t].ns = (uint64_t)per_thread_ns[t];
-	return team_metrics(b, tm, k, (double)ns, (double)solo, r);
+	return team_metrics(b, k, ns, solo, r);
 }
 
 int bench_threads_measure(const struct bench *b, const struct bench_opts *o,

@@ -18,7 +18,9 @@
  *      (each thread reads the clock around its own work, so the wake-up
  *      is not timed), and each thread's own, k grown like bench.c's n
  *      until a run lasts the benchtime (or --benchtime=Nx ops per
- *      thread).  As bench.c corrects a preempted run by the CPU time, a
+ *      thread; a short one, bench.h BENCH_SHORT_NS, the slope over
+ *      rounds of k and 2k ops, as one thread's, so the skew of the
+ *      threads' starts cancels).  As bench.c corrects a preempted run by the CPU time, a
  *      thread preempted by another process counts its own CPU time
  *      (CLOCK_THREAD_CPUTIME_ID), and such a round the slowest thread's
  *      time, unless the thread blocked (a voluntary context switch: a

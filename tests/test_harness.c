@@ -706,6 +706,53 @@ Test(harness, threads_share_one_clock)
 	result_release(&r);
 }
 
+/*
+ * Thread 1 starts each round 20 us late (spinning before its ops, as a
+ * thread woken late by a busy machine: 2 us here for pcre2's 34 ns op);
+ * its ops, and thread 0's, cost 200 ns each.
+ */
+static int tt_late_run(void *arg, size_t t, uint64_t n)
+{
+	(void)arg;
+	if (t == 1)
+		spin_for(20000);
+	for (uint64_t i = 0; i < n; i++)
+		spin_for(200);
+	return 0;
+}
+
+/*
+ * A short threaded sample (--benchtime=1x) is the slope over rounds of
+ * k and 2k ops, as a single thread's is (bench_slope_measure), so a
+ * round's fixed cost, the skew of its threads' starts, cancels: one
+ * round of 1 op a thread read 10 us/op aggregate here, 20 us thread 1's.
+ */
+Test(harness, threads_short_sample_cancels_the_wakeup_skew)
+{
+	struct team_test x;
+	struct bench_threads bt;
+	struct bench b;
+	struct bench_opts o = {.fixed_n = 1};
+
+	if (tt_setup(&x, &bt, &b) != 0)
+		cr_skip_test("fewer than 2 CPUs in the affinity mask");
+	bt.run = tt_late_run;
+	for (int i = 0; i < 3; i++) {
+		struct result r = {0};
+
+		cr_assert_eq(bench_measure(&b, &o, &r), 0, "%s",
+			     bench_threads_error());
+		cr_expect_eq(r.iters[0], 2, "the sample keeps its 1 op a thread");
+		result_release(&r);
+		if (x.agg < 1000 && x.own[1] < 1000 && x.solo < 1000)
+			break; /* a busy machine may spoil one sample */
+		cr_expect_lt(i, 2, "aggregate %g ns/op, thread 1's %g, solo "
+			     "%g: 100, 200 and 200 ns/op, the skew not "
+			     "cancelled", x.agg, x.own[1], x.solo);
+	}
+	cr_expect_gt(x.agg, 50, "aggregate %g ns/op, below the ops' 100", x.agg);
+}
+
 Test(harness, threads_wrong_answer_is_a_mismatch)
 {
 	struct team_test x;
