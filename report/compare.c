@@ -124,13 +124,17 @@ static int failed_status(enum result_status st)
 	       st == RESULT_TIMEOUT;
 }
 
-/* new/old - 1, with 0 -> x an infinite change. */
+/*
+ * new/old - 1; NAN when old is 0 or less and new another value: a base
+ * of no size has no ratio (benchstat prints "?", never an infinite or a
+ * sign-flipped percentage; a self-timed op may read 0 ns/op).
+ */
 static double relative_change(double old, double new)
 {
 	if (old == new)
 		return 0;
-	if (old == 0)
-		return new > 0 ? INFINITY : -INFINITY;
+	if (!(old > 0))
+		return NAN;
 	return new / old - 1;
 }
 
@@ -164,6 +168,10 @@ static int judge(struct compare_row *row, const struct compare_opts *o,
 		row->significant = !isnan(row->p) && row->p < o->alpha;
 	} else {
 		row->significant = row->change != 0;
+	}
+	if (isnan(row->change)) { /* no ratio: neither better nor worse */
+		row->change_lo = row->change_hi = NAN;
+		row->significant = 0;
 	}
 	if (!row->significant || row->derived)
 		return 0;
@@ -860,12 +868,10 @@ static void summary_text(const struct stats_summary *s,
 static void change_text(const struct compare_row *row, char *buf,
 			size_t size)
 {
-	if (isnan(row->change))
-		snprintf(buf, size, " ");
+	if (isnan(row->change)) /* "?": both sides, a base of 0 or less */
+		snprintf(buf, size, row->so.n && row->sn.n ? "?" : " ");
 	else if (!row->significant)
 		snprintf(buf, size, "~");
-	else if (isinf(row->change))
-		snprintf(buf, size, "%s∞%%", row->change > 0 ? "+" : "-");
 	else
 		snprintf(buf, size, "%+.2f%%", 100 * row->change);
 }
@@ -1384,6 +1390,8 @@ void compare_tally(const struct comparison *cmp, size_t c,
 		t->timed &= unit_timed(row->unit);
 		if (row->input_key != NULL) {
 			t->inputs++;
+		} else if (isnan(row->change)) {
+			t->noratio++;
 		} else if (row->mode == COMPARE_STAT && isnan(row->p)) {
 			t->nmin = t->untested == 0 || n < t->nmin ? n : t->nmin;
 			t->nmax = n > t->nmax ? n : t->nmax;
@@ -1463,6 +1471,8 @@ static void summary_counts(FILE *out, const struct comparison *cmp, size_t c,
 	count_item(out, t->worse, t->timed ? "slower" : "worse", &first);
 	count_item(out, t->same, "unchanged", &first);
 	count_item(out, t->untested, "untested", &first);
+	count_item(out, t->noratio, "with no ratio (a base of 0 or less)",
+		   &first);
 	count_item(out, t->inputs, "on other inputs (never a change)", &first);
 	count_item(out, t->unjudged, "failed or unsupported on a side", &first);
 	if (first)

@@ -97,7 +97,8 @@ struct compare_row {
 	enum metric_better better;
 	enum compare_mode mode;
 	struct stats_summary so, sn; /* n == 0 when the side lacks it */
-	double change;   /* new/old - 1; NAN when not computable */
+	double change;   /* new/old - 1; NAN when not computable (a side
+			    missing, or a base of 0 or less: no ratio) */
 	/* the change's confidence interval (stats_change_ci): -inf/+inf
 	   with too few samples, NAN when not computable; a deterministic
 	   change's is the change itself */
@@ -165,6 +166,7 @@ struct compare_tally {
 	size_t both;      /* benchmarks with a cell in both columns */
 	size_t better, worse, same; /* same: tested (or exact), no change */
 	size_t untested;  /* too few samples for the U test */
+	size_t noratio;   /* a base of 0 or less: no change to judge */
 	size_t nmin, nmax; /* the untested ones' fewest and most samples */
 	size_t inputs;    /* measured on other inputs: never a change */
 	size_t unjudged;  /* no primary metric on a side (failed rows) */

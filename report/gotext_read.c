@@ -128,6 +128,36 @@ static int parse_value(struct gt *g, const char *s, double *v)
 	return 0;
 }
 
+/*
+ * Whether unit measures time, as Go's benchunit classes it: "ns/op",
+ * "sec/op", "ms/query" (a time over a count), or a time alone.
+ */
+static int unit_is_time(const char *unit)
+{
+	static const char *const times[] = {"ns", "us", "\xc2\xb5s",
+					    "\xce\xbcs", "ms", "s", "sec"};
+	size_t len = strcspn(unit, "/");
+
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if (strlen(times[i]) == len &&
+		    strncmp(unit, times[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/* A value of unit: a number, and no negative time (a clock's reading
+ * is 0 or more: -2.5 ns/op made 12.5 "faster"). */
+static int parse_measure(struct gt *g, const char *s, const char *unit,
+			 double *v)
+{
+	if (parse_value(g, s, v) != 0)
+		return -1;
+	if (*v < 0 && unit_is_time(unit))
+		return gt_fail(g, "%.40s of %.40s is negative: a time is 0 or "
+			       "more", unit, s);
+	return 0;
+}
+
 static int parse_iters(struct gt *g, const char *s, uint64_t *v)
 {
 	char *end;
@@ -168,7 +198,7 @@ static int bench_line(struct gt *g, char **f, size_t n)
 		return gt_fail(g, "out of memory");
 	for (size_t i = 2; i + 1 < n; i += 2) {
 		double v;
-		if (parse_value(g, f[i], &v) != 0)
+		if (parse_measure(g, f[i], f[i + 1], &v) != 0)
 			return -1;
 		if (result_metric_add(r, f[i + 1], default_better(f[i + 1]),
 				      v) != 0)

@@ -53,6 +53,20 @@ expect 0 "regression" -- compare $d/old.json $d/new.json --threshold=50%
 "$rx" report $d/new.json --format=text -o "$tmp/new.txt"
 expect 1 "+19.41%" -- compare "$tmp/old.txt" "$tmp/new.txt" --threshold=5%
 expect 1 "**FAIL: 1 benchmark regressed" -- compare $d/old.json $d/new.json --threshold=5% --format=md
+# benchstat's conventions: a base of 0 ns/op (a self-timed op the kernel
+# rounds down) has no ratio, "?" (was "+∞%"), and counts as neither
+# faster nor slower; a negative time is no time: Go text with one is
+# refused naming its file and line (-2.5 -> 12.5 was "-600%", faster)
+for i in 1 2 3 4; do printf 'BenchmarkZ\t100\t0 ns/op\nBenchmarkY\t100\t4 ns/op\n'; done >"$tmp/zero.txt"
+for i in 1 2 3 4; do printf 'BenchmarkZ\t100\t5 ns/op\nBenchmarkY\t100\t4 ns/op\n'; done >"$tmp/five.txt"
+expect 0 "of 2 benchmarks in both, 1 unchanged, 1 with no ratio (a base of 0 or less)" -- compare "$tmp/zero.txt" "$tmp/five.txt" --threshold=5%
+if grep -q '∞' "$tmp/out"; then echo "FAIL: compare from a base of 0 printed an infinite change"; fail=$((fail + 1)); fi
+grep -q '^Z .* ? ' "$tmp/out" || { echo "FAIL: no '?' for a base of 0"; fail=$((fail + 1)); }
+printf 'BenchmarkZ\t100\t5 ns/op\nBenchmarkZ\t100\t-2.5 ns/op\n' >"$tmp/neg.txt"
+expect 2 "rxbench: $tmp/neg.txt:2: ns/op of -2.5 is negative: a time is 0 or more" -- compare "$tmp/neg.txt" "$tmp/five.txt"
+expect 2 "$tmp/neg.txt:2: ns/op of -2.5 is negative" -- report "$tmp/neg.txt"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "FAIL: a negative time's error is not one line"; fail=$((fail + 1)); }
+
 expect 2 "--threshold=abc" -- compare $d/old.json $d/new.json --threshold=abc
 expect 2 "old.json is one run: name another to compare it with" -- compare $d/old.json
 expect 2 "$tmp/none.json: No such file" -- compare $d/old.json "$tmp/none.json"
