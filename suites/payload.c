@@ -626,22 +626,33 @@ static int inputs_generate(struct payload_run *r)
 	return 0;
 }
 
-/* What ss reads in its mode: packets, or flows and their packets. */
+/*
+ * What ss reads in its mode: packets, or flows and their packets; and
+ * what an op stands for on the wire, per_op packets of bytes_per_op
+ * payload bytes.  A flow's are all its captured packets: those the
+ * reassembly dropped (a retransmission) or cut (an overlap) too, which
+ * the link carried as block mode counts them, so each mode's Mpps,
+ * Gbps and %linerate count the same packets at the same line rate.
+ */
 static void scen_size_inputs(struct payload_run *r, struct scen_size *ss,
 			     size_t j)
 {
 	enum packets_kind k = ss->sr->sc->plant;
+	const struct packets *wire;
 
 	ss->per_op = 1;
 	if (ss->mode == PMODE_BLOCK) {
 		ss->pk = r->from_pcap ? &r->pcap : &r->in[j].gen[k];
+		ss->bytes_per_op = ss->pk->payload_bytes;
 		return;
 	}
 	ss->pk = r->from_pcap ? &r->pcap_view : &r->in[j].flows[k];
 	ss->parts = r->from_pcap ? &r->pcap_flows : &r->in[j].gen[k];
 	ss->spans = r->from_pcap ? r->pcap_spans : r->in[j].spans[k];
+	wire = r->from_pcap ? &r->pcap : ss->parts; /* every captured one */
 	if (ss->pk->n > 0)
-		ss->per_op = (double)ss->parts->n / (double)ss->pk->n;
+		ss->per_op = (double)wire->n / (double)ss->pk->n;
+	ss->bytes_per_op = wire->payload_bytes * ss->per_op;
 }
 
 /* The selected scenarios, and each at each size.  0, or -1 (memory). */
@@ -680,7 +691,7 @@ static void payload_derive(void *arg, double ns, struct result *r)
 
 	result_metric_add(r, "Mpps", BETTER_HIGHER, mpps);
 	result_metric_add(r, "Gbps", BETTER_HIGHER,
-			  c->ss->pk->payload_bytes * 8 / ns);
+			  c->ss->bytes_per_op * 8 / ns);
 	result_metric_add(r, "%linerate", BETTER_HIGHER, 100 * mpps / lr);
 	result_metric_add(r, "cores", BETTER_LOWER, lr / mpps);
 	result_metric_add(r, "line-Mpps", BETTER_EXACT, lr);

@@ -188,6 +188,11 @@ struct scen_size {
 	const struct packets *parts; /* flow modes: the flows' packets */
 	const struct engine_span *spans; /* parts' packets as spans */
 	double per_op;             /* packets per op: 1, or per flow */
+	/* payload bytes per op, those of its per_op packets: a flow's
+	   captured ones, retransmissions reassembly dropped included
+	   (the link carried them); Gbps counts these, as Mpps and
+	   %linerate count the packets */
+	double bytes_per_op;
 	struct case_ops ops;       /* sr->sc->ops with this size's sizes */
 	struct case_table t;
 	int tabled;                /* t holds cases */

@@ -92,7 +92,7 @@ static void pt_derive(void *arg, const struct bench_thread_times *tt,
 	}
 	result_metric_add(r, "agg-Mpps", BETTER_HIGHER, mpps);
 	result_metric_add(r, "agg-Gbps", BETTER_HIGHER,
-			  ss->pk->payload_bytes * 8 / tt->ns_per_op);
+			  ss->bytes_per_op * 8 / tt->ns_per_op);
 	result_metric_add(r, "thread-Mpps", BETTER_HIGHER, mpps / n);
 	result_metric_add(r, "thread-Mpps-min", BETTER_HIGHER, lo);
 	result_metric_add(r, "thread-Mpps-max", BETTER_HIGHER, hi);
