@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "corpora/file.h"
 
+#include "engines/pattern.h" /* engine_utf8_invalid */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -108,6 +110,24 @@ void msg_escape_bytes(const char *p, size_t len, char *out, size_t size)
 		o += 4;
 	}
 	out[o] = '\0';
+}
+
+void msg_quote_text(const char *p, size_t len, size_t max, char *out,
+		    size_t size)
+{
+	size_t n = len > max ? max : len, o = 0;
+	int hex = engine_utf8_invalid(p, len) >= 0;
+
+	if (size == 0)
+		return;
+	for (size_t i = 0; i < n && o + 5 < size; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c < 0x20 || c == 0x7f || (hex && c > 0x7e))
+			o += (size_t)snprintf(out + o, size - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	snprintf(out + o, size - o, "%s", len > max ? "..." : "");
 }
 
 void msg_escape_controls(char *msg, size_t size)

@@ -54,4 +54,14 @@ void msg_escape_controls(char *msg, size_t size);
  */
 void msg_escape_bytes(const char *p, size_t len, char *out, size_t size);
 
+/*
+ * Up to max bytes of a user's text p[0..len) (a pattern, a selector) for
+ * a message, into out[0..size), "..." after a longer one: control bytes
+ * as "\xNN", and when p is not UTF-8 each byte above 0x7e too, so the
+ * line is valid text that names the bytes (0xe9 of a Latin-1 "café"
+ * printed raw was a replacement character); UTF-8 stays as it is.
+ */
+void msg_quote_text(const char *p, size_t len, size_t max, char *out,
+		    size_t size);
+
 #endif

@@ -179,19 +179,30 @@ static const char *kind_name(enum fqdn_kind kind)
 	return kind == FQDN_MATCH_NAME ? "matchName" : "matchPattern";
 }
 
+/* Room for sel_quote's text: 64 bytes, each written \xNN at most. */
+#define FQDN_QUOTE_MAX (4 * 64 + 3)
+/* ... and for the quotes, a long one's tail and length around it */
+#define FQDN_QUOTED_MAX (FQDN_QUOTE_MAX + 80)
+
 /*
  * s quoted for a message: 'text' when short, else its first 40 and last
  * 8 bytes around "..." and its length ("'aaa...aaa' (300 bytes)").
- * Control bytes are escaped by whoever prints the message.
+ * Control bytes, and when s is not UTF-8 the bytes above 0x7e, are
+ * written \xNN (msg_quote_text), as a scan pattern's are.
  */
 static const char *sel_quote(char *buf, size_t size, const char *s,
 			     size_t len)
 {
-	if (len <= 64)
-		snprintf(buf, size, "'%.*s'", (int)len, s);
-	else
-		snprintf(buf, size, "'%.40s...%.8s' (%zu bytes)", s,
-			 s + len - 8, len);
+	char head[FQDN_QUOTE_MAX], tail[40];
+
+	if (len <= 64) {
+		msg_quote_text(s, len, len, head, sizeof(head));
+		snprintf(buf, size, "'%s'", head);
+	} else {
+		msg_quote_text(s, 40, 40, head, sizeof(head));
+		msg_quote_text(s + len - 8, 8, 8, tail, sizeof(tail));
+		snprintf(buf, size, "'%s...%s' (%zu bytes)", head, tail, len);
+	}
 	return buf;
 }
 
@@ -212,7 +223,7 @@ static void bad_char(enum fqdn_kind kind, const char *s, size_t len,
 		     size_t i, char *msg, size_t msgsize)
 {
 	unsigned char c = (unsigned char)s[i];
-	char q[128];
+	char q[FQDN_QUOTED_MAX];
 
 	sel_quote(q, sizeof(q), s, len);
 	if (c >= ' ' && c < 0x7f)
@@ -247,7 +258,7 @@ static enum fqdn_judgement judge_crd(enum fqdn_kind kind, const char *s,
 {
 	const char *what = kind_name(kind), *ver = fqdn_cilium_name(v);
 	size_t at = crd_break(s, len);
-	char q[128];
+	char q[FQDN_QUOTED_MAX];
 
 	sel_quote(q, sizeof(q), s, len);
 	if (v == FQDN_CILIUM_1_19 && len > FQDN_SELECTOR_MAX) {
@@ -273,7 +284,7 @@ enum fqdn_judgement fqdn_selector_judge(enum fqdn_kind kind, const char *s,
 {
 	const char *what = kind_name(kind);
 	size_t bad;
-	char q[128];
+	char q[FQDN_QUOTED_MAX];
 
 	sel_quote(q, sizeof(q), s, len);
 	if (len == 0) {
@@ -723,7 +734,7 @@ static int l3_drop(struct fqdn_policy *p, const char *path, long line,
 		   unsigned *sets)
 {
 	size_t q = l3_length(kind, s, len);
-	char quoted[128];
+	char quoted[FQDN_QUOTED_MAX];
 
 	if (!(*sets & FQDN_SET_L3) || p->cilium != FQDN_CILIUM_1_19 ||
 	    q <= FQDN_SELECTOR_MAX)

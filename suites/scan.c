@@ -818,22 +818,12 @@ static void scan_cleanup(void *run)
 	free(r);
 }
 
-/* Up to 60 bytes of p's pattern for a message: a pattern that is not
- * UTF-8 has its bytes above 0x7e written \xHH (controls are escaped by
- * the caller); "..." after a longer one. */
+/* Up to 60 bytes of p's pattern for a message (msg_quote_text: a
+ * pattern that is not UTF-8 has its bytes above 0x7e written \xHH);
+ * "..." after a longer one. */
 void scan_pattern_shown(const struct scan_pattern *p, char *buf, size_t size)
 {
-	size_t n = p->len > 60 ? 60 : p->len, o = 0;
-	int hex = engine_utf8_invalid(p->re, p->len) >= 0;
-
-	for (size_t i = 0; i < n && o + 5 < size; i++) {
-		unsigned char c = (unsigned char)p->re[i];
-		if (hex && c > 0x7e)
-			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
-		else
-			buf[o++] = (char)c;
-	}
-	snprintf(buf + o, size - o, "%s", p->len > 60 ? "..." : "");
+	msg_quote_text(p->re, p->len, 60, buf, size);
 }
 
 /*

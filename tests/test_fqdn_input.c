@@ -260,6 +260,36 @@ Test(fqdn_read, selector_check)
 	cr_expect(strstr(msg, "byte 0xc3 at offset 1") != NULL, "%s", msg);
 }
 
+/*
+ * A selector that is not UTF-8 (Latin-1 "café") is quoted with its bytes
+ * above 0x7e written \xNN, as a scan pattern's are, never raw (a
+ * replacement character on a terminal); UTF-8 stays readable.  Long ones
+ * too, in their first 40 and last 8 bytes.
+ */
+Test(fqdn_read, selector_error_escapes_bytes_that_are_not_utf8)
+{
+	char msg[512], name[100];
+
+	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, "caf\xe9 com", 8,
+					 msg, sizeof(msg)), -1);
+	cr_expect(strstr(msg, "matchName 'caf\\xe9 com': byte 0xe9 at "
+			 "offset 3") != NULL, "%s", msg);
+	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, "caf\xc3\xa9.com",
+					 9, msg, sizeof(msg)), -1);
+	cr_expect(strstr(msg, "'caf\xc3\xa9.com'") != NULL, "%s", msg);
+	memset(name, 'a', sizeof(name));
+	name[0] = '\xff';
+	name[98] = '\x80';
+	cr_expect_eq(fqdn_selector_check(FQDN_MATCH_NAME, name, sizeof(name),
+					 msg, sizeof(msg)), -1);
+	cr_expect(strstr(msg, "'\\xffaaa") != NULL &&
+		  strstr(msg, "...aaaaaa\\x80a' (100 bytes)") != NULL, "%s",
+		  msg);
+	for (const char *c = msg; *c != '\0'; c++)
+		cr_expect((unsigned char)*c < 0x80, "raw byte 0x%02x in %s",
+			  (unsigned char)*c, msg);
+}
+
 Test(fqdn_read, queries_file)
 {
 	struct fqdn_queries q;
