@@ -23,7 +23,8 @@ if(LIBBPF_FOUND AND RXB_CLANG_BPF)
 endif()
 
 function(rxb_add_xdp target)
-  target_sources(${target} PRIVATE engines/xdp_dfa.c engines/xdp_frame.c)
+  target_sources(${target} PRIVATE engines/xdp_dfa.c engines/xdp_frame.c
+    engines/xdp_time.c)
   if(NOT RXB_XDP_FOUND)
     message(STATUS "rxbench: xdp: not built (install clang libbpf-dev)")
     return()

@@ -154,7 +154,20 @@ struct engine_timing {
 	double warmup_ns;
 };
 
-/* A sample an engine measured itself. */
+/*
+ * A figure of a sample beside ns/op that only its engine can give (xdp:
+ * the kernel's own whole-ns mean of the same runs); unit NULL: none.
+ */
+struct engine_figure {
+	const char *unit;  /* a metric's name, static */
+	unsigned better;   /* enum metric_better (harness/results.h) */
+	double value;
+};
+
+#define ENGINE_SAMPLE_FIGURES 2
+
+/* A sample an engine measured itself.  Zero it before filling it: a
+   figure left zero is none. */
 struct engine_sample {
 	uint64_t n;
 	double ns_per_op;
@@ -162,6 +175,7 @@ struct engine_sample {
 	double allocs_per_op;   /* < 0: likewise */
 	double floor_ns_per_op; /* the same loop doing nothing; < 0: none */
 	double heap_per_op;     /* what one op keeps (compile); < 0: unknown */
+	struct engine_figure figures[ENGINE_SAMPLE_FIGURES];
 };
 
 /*

@@ -23,7 +23,11 @@
  * Timing is the kernel's (work_new: a self-timed engine, as a runner is).
  * BPF_PROG_TEST_RUN reports the mean of `repeat` runs of the program on
  * one frame: ktime_get_ns() around the kernel's loop divided by repeat,
- * rounded down to a whole ns.  That includes the program (parse, the
+ * rounded down to a whole ns.  Each frame gets a pair of test runs, of r
+ * and 2r runs, and ns/op is the slope of the CPU clock around them, the
+ * kernel's means its bounds (engines/xdp_time.h), the programs held in
+ * the XDP dispatcher while a sample runs (xdp_live_hold) so that no test
+ * run swaps them in and out.  That includes the program (parse, the
  * copy of the payload with bpf_xdp_load_bytes, the search), its call and
  * the loop's step; it excludes the syscall, the copy of the frame into
  * the kernel and of the answer back, the driver and the NIC, and every
@@ -42,6 +46,8 @@
 #include "engines/xdp_live.h"
 #include "engines/xdp_load.h"
 #include "engines/xdp_probe.h"
+#include "engines/xdp_time.h"
+#include "harness/results.h"
 #include "suites/reference.h"
 
 #include <bpf/libbpf.h>
@@ -170,19 +176,46 @@ static void live_said(char *out, size_t size)
 			 "bytes runs in plain test_run", XDP_LIVE_MAX_FRAME);
 }
 
+/*
+ * What the version line says of the clock, into out: the measure
+ * (engines/xdp_time.h) and whether this run holds its programs in the
+ * dispatcher (job_hold), which the namespace decides.
+ */
+static void clock_said(char *out, size_t size)
+{
+	static const char measure[] =
+		"ns/op the slope of the test-running thread's CPU time "
+		"(CLOCK_THREAD_CPUTIME_ID) over test runs of r and 2r runs a "
+		"frame, within the bounds of the kernel's whole-ns means "
+		"(slope-timed 1), else their mean (kernel-ns/op, the kernel's "
+		"means of the same runs)";
+	char why[200];
+
+	if (xdp_live_get(why, sizeof(why)) != NULL)
+		snprintf(out, size, "%s; the programs held in the XDP "
+			 "dispatcher (attached to a veth pair in a netns of "
+			 "the run's own) while a sample runs", measure);
+	else
+		snprintf(out, size, "%s; the programs not held in the XDP "
+			 "dispatcher (%s): each test run swaps its program in "
+			 "and out, which the kernel's means count", measure,
+			 why);
+}
+
 static const char *xdp_version(void)
 {
-	static char v[640];
-	char live[480];
+	static char v[1800];
+	char live[480], clock[800];
 	struct utsname u;
 
 	if (v[0] != '\0')
 		return v;
 	live_said(live, sizeof(live));
+	clock_said(clock, sizeof(clock));
 	snprintf(v, sizeof(v), "libbpf %u.%u, kernel %s, timed in the kernel "
-		 "(BPF_PROG_TEST_RUN); %s", libbpf_major_version(),
+		 "(BPF_PROG_TEST_RUN): %s; %s", libbpf_major_version(),
 		 libbpf_minor_version(), uname(&u) == 0 ? u.release : "?",
-		 live);
+		 clock, live);
 	return v;
 }
 
@@ -448,24 +481,27 @@ static size_t xdp_size(void *h)
 /* ---- timing: a job per work ---- */
 
 /*
- * Kernel ns one test run (one syscall, one frame, `repeat` runs) should
- * last: RUN_NS_MAX, or a sixteenth of a short sample's budget (at least
- * RUN_NS_MIN).  A test run with repeat > 1 costs the kernel some 0.5 ms
- * of CPU outside its clock (it swaps the program into the XDP dispatcher
- * before the loop and out after it, bpf_prog_change_xdp): a run of 2 ms
- * keeps that to a fifth of the wall time a sample takes.  The timer's own
- * cost (two ktime_get_ns) is then parts in a hundred thousand of the
- * mean; the kernel rounds the mean it reports down to a whole ns, which
- * no repeat helps: up to 1 ns low a run (docs/payload.md says so, the
- * base program's 8-9 ns rows are the ones it shows on).  Each frame is one run, so a
- * sample of --benchtime=1s covers some 500 frames.
+ * Kernel ns the first test run of a frame's pair should last (one
+ * system call, one frame, r runs; the second makes 2r: engines/
+ * xdp_time.h): RUN_NS_MAX, or a sixteenth of a short sample's budget
+ * (at least RUN_NS_MIN).  A test run with repeat > 1 swaps the program
+ * into the XDP dispatcher before its loop and out after it
+ * (bpf_prog_change_xdp), each swap waiting for an RCU grace period: 8
+ * to 40 ms of wall time a test run here, some 0.1 ms of CPU.  So the
+ * clock around the system call is the thread's CPU time, and the pair's
+ * slope leaves the swap out.  The kernel's own mean, rounded down to a
+ * whole ns, bounds the slope (xdp_fit_solve()).  Each frame is one
+ * pair, so a sample of --benchtime=1s covers some 170 frames.
  */
 #define RUN_NS_MAX 2e6
 #define RUN_NS_MIN 2e4
 /* Frames the floor (the base program) is timed on, from the sample's
    first: the parse to the payload barely depends on the payload. */
 #define FLOOR_FRAMES 16
-#define REPEAT_MAX 1000000u
+#define REPEAT_MAX 1000000u /* runs of a pair's second test run */
+/* Samples made in all while the slope lies outside the kernel's bound
+   (XDP_FIT_OUTSIDE): after the last, the kernel's mean stands. */
+#define FIT_TRIES 3
 
 struct xdp_job {
 	struct engine_job base;
@@ -476,13 +512,16 @@ struct xdp_job {
 	size_t *flen;
 	size_t nframes, stride, next_input;
 	double est, base_est;      /* the last mean per run seen, 0: none */
-	double run_ns;             /* kernel ns a test run aims at */
+	double run_ns;             /* kernel ns a pair's first run aims at */
 	const char *refused;       /* why the work cannot be timed, or NULL */
 	char refused_buf[200];     /* a reason naming a length */
 	int want_live;             /* timed on live frames (live_frames); a
 				      frame over XDP_LIVE_MAX_FRAME runs
-				      plain (frame_run) */
-	struct xdp_live *live;     /* this process's, while a sample runs */
+				      plain (test_run) */
+	struct xdp_live *ns;       /* this process's namespace, while a
+				      sample runs: holds the programs in
+				      the dispatcher; NULL: refused here */
+	struct xdp_live *live;     /* ns when want_live: frames run live */
 	unsigned char *act;        /* live: prog's action + 1 per frame, 0
 				      not known yet */
 };
@@ -527,9 +566,11 @@ static int frame_action(struct xdp_job *j, struct xdp_prog *p, size_t i,
 }
 
 /* Frame i run `repeat` times by p on live frames: the kernel's mean in
-   *ns.  0, or a negative status. */
+   *ns, the CPU time around the system call in *cpu.  0, or a negative
+   status. */
 static int live_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
-		    uint32_t repeat, uint32_t *ns, char *why, size_t size)
+		    uint32_t repeat, uint32_t *ns, double *cpu, char *why,
+		    size_t size)
 {
 	unsigned act;
 	int rc = frame_action(j, p, i, &act, why, size);
@@ -537,78 +578,115 @@ static int live_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
 	if (rc != 0)
 		return rc;
 	if (xdp_live_run(j->live, xdp_prog_fd(p), j->frames + i * j->stride,
-			 j->flen[i], repeat, act == XDP_TX, ns, why, size))
+			 j->flen[i], repeat, act == XDP_TX, ns, cpu, why,
+			 size))
 		return ENGINE_ERR_MATCH;
 	return 0;
 }
 
 /*
- * Frame i of j run by p: once when *est is 0 (which sets the first
- * estimate: one run and the timer's cost, an overestimate), else j->run_ns
- * of kernel time at *est, within `left` runs when left > 0; on live
- * frames when j has them and the frame is at most XDP_LIVE_MAX_FRAME
- * bytes (the kernel refuses a longer one live), else plain.  Runs in
- * *n, the kernel's total ns in *ns, *est updated.  0, or a negative
- * status.
+ * Frame i of j run `repeat` times by p in one test run: on live frames
+ * when j has them and the frame is at most XDP_LIVE_MAX_FRAME bytes
+ * (the kernel refuses a longer one live), else plain.  The kernel's
+ * mean in *d, the CPU time around the system call in *cpu.  0, or a
+ * negative status.
  */
-static int frame_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
-		     double *est, uint64_t left, uint64_t *n, double *ns,
-		     char *why, size_t size)
+static int test_run(struct xdp_job *j, struct xdp_prog *p, size_t i,
+		    uint32_t repeat, uint32_t *d, double *cpu, char *why,
+		    size_t size)
 {
-	double r = *est > 0 ? j->run_ns / *est : 1;
-	uint64_t repeat = r < 1 ? 1 : r > REPEAT_MAX ? REPEAT_MAX : (uint64_t)r;
 	struct xdp_answer a;
 
-	if (left > 0 && left < repeat)
-		repeat = left;
-	if (j->live != NULL && j->flen[i] <= XDP_LIVE_MAX_FRAME) {
-		int rc = live_run(j, p, i, (uint32_t)repeat, &a.duration_ns,
-				  why, size);
-		if (rc != 0)
-			return rc;
-	} else if (xdp_prog_run(p, j->frames + i * j->stride, j->flen[i],
-				(uint32_t)repeat, &a, why, size) != 0) {
+	if (j->live != NULL && j->flen[i] <= XDP_LIVE_MAX_FRAME)
+		return live_run(j, p, i, repeat, d, cpu, why, size);
+	if (xdp_prog_run(p, j->frames + i * j->stride, j->flen[i], repeat,
+			 &a, why, size) != 0)
 		return ENGINE_ERR_MATCH;
-	} else if (a.status != XDP_RXB_PAYLOAD) {
+	if (a.status != XDP_RXB_PAYLOAD) {
 		snprintf(why, size, "xdp: the program did not find the payload "
 			 "of frame %zu (status %u)", i, a.status);
 		return ENGINE_ERR_MATCH;
 	}
-	*n = repeat;
-	*ns = (double)a.duration_ns * (double)repeat;
-	*est = a.duration_ns > 0 ? a.duration_ns : 1;
+	*d = a.duration_ns;
+	*cpu = a.cpu_ns;
+	return 0;
+}
+
+/* p's first mean per run on frame i, in *est: one run, with the timer's
+   cost (an overestimate), at least 1 ns.  0, or a negative status. */
+static int estimate(struct xdp_job *j, struct xdp_prog *p, size_t i,
+		    double *est, char *why, size_t size)
+{
+	uint32_t d;
+	double cpu;
+	int rc = test_run(j, p, i, 1, &d, &cpu, why, size);
+
+	if (rc == 0)
+		*est = d > 0 ? d : 1;
+	return rc;
+}
+
+/*
+ * Frame i of j run by p into f: a pair of test runs of r and 2r runs, r
+ * sized for j->run_ns of kernel time at *est (then updated), within
+ * `left` runs when left > 0 (fewer than 3 left: one test run of them,
+ * which only the kernel's mean times).  0, or a negative status.
+ */
+static int frame_pair(struct xdp_job *j, struct xdp_prog *p, size_t i,
+		      double *est, uint64_t left, struct xdp_fit *f,
+		      char *why, size_t size)
+{
+	double want = j->run_ns / *est;
+	uint64_t r = want < 1 ? 1 : want > REPEAT_MAX / 2 ? REPEAT_MAX / 2
+							  : (uint64_t)want;
+	struct xdp_pair pair;
+	int rc;
+
+	if (left > 0 && left < 3 * r)
+		r = left / 3;
+	if (r == 0) {
+		rc = test_run(j, p, i, (uint32_t)left, &pair.d1, &pair.t1, why,
+			      size);
+		if (rc == 0)
+			xdp_fit_single(f, left, pair.d1);
+		return rc;
+	}
+	pair.r = r;
+	rc = test_run(j, p, i, (uint32_t)r, &pair.d1, &pair.t1, why, size);
+	if (rc == 0)
+		rc = test_run(j, p, i, (uint32_t)(2 * r), &pair.d2, &pair.t2,
+			      why, size);
+	if (rc != 0)
+		return rc;
+	xdp_fit_pair(f, &pair);
+	*est = pair.d2 > 0 ? pair.d2 : 1;
 	return 0;
 }
 
 /*
- * The work's program over the frames from j->next_input on, cycling,
- * until kernel time budget_ns is spent (fixed 0) or exactly `fixed` runs
- * are made.  Runs, kernel ns and frames visited in *n, *ns, *frames.
+ * The work's program over the frames from j->next_input on, cycling, a
+ * pair each, into f (emptied first) until the kernel's time of its runs
+ * reaches budget_ns (fixed 0) or exactly `fixed` runs are made.  Frames
+ * visited in *frames.
  */
 static int runs(struct xdp_job *j, double budget_ns, uint64_t fixed,
-		uint64_t *n, double *ns, size_t *frames, char *why,
-		size_t size)
+		struct xdp_fit *f, size_t *frames, char *why, size_t size)
 {
-	*n = 0;
-	*ns = 0;
+	memset(f, 0, sizeof(*f));
 	*frames = 0;
 	if (j->est == 0) { /* a first estimate, outside the sample */
-		uint64_t n1;
-		double ns1;
-		int rc = frame_run(j, j->prog, j->next_input, &j->est, 1, &n1,
-				   &ns1, why, size);
+		int rc = estimate(j, j->prog, j->next_input, &j->est, why,
+				  size);
 		if (rc != 0)
 			return rc;
 	}
-	while (fixed > 0 ? *n < fixed : *ns < budget_ns || *n == 0) {
-		uint64_t r;
-		double t;
-		int rc = frame_run(j, j->prog, j->next_input, &j->est,
-				   fixed > 0 ? fixed - *n : 0, &r, &t, why, size);
+	while (fixed > 0 ? f->runs < fixed
+			 : f->kernel_ns < budget_ns || f->runs == 0) {
+		int rc = frame_pair(j, j->prog, j->next_input, &j->est,
+				    fixed > 0 ? fixed - f->runs : 0, f, why,
+				    size);
 		if (rc != 0)
 			return rc;
-		*n += r;
-		*ns += t;
 		(*frames)++;
 		j->next_input = (j->next_input + 1) % j->nframes;
 	}
@@ -617,16 +695,17 @@ static int runs(struct xdp_job *j, double budget_ns, uint64_t fixed,
 
 /*
  * The base program over `frames` frames from `from` on (at most
- * FLOOR_FRAMES, every frame once), j->run_ns of kernel time each: the
- * mean per run in *floor.
+ * FLOOR_FRAMES, every frame once), a pair each: its ns per run in
+ * *floor, as the work's (xdp_fit_solve()).
  */
 static int floor_runs(struct xdp_job *j, size_t from, size_t frames,
 		      double *floor, char *why, size_t size)
 {
 	struct xdp_prog *p = j->owner->base;
-	uint64_t n = 0, r;
-	double ns = 0, t;
+	struct xdp_fit f;
+	struct xdp_fit_answer a;
 
+	memset(&f, 0, sizeof(f));
 	if (frames > FLOOR_FRAMES)
 		frames = FLOOR_FRAMES;
 	if (frames > j->nframes)
@@ -634,49 +713,66 @@ static int floor_runs(struct xdp_job *j, size_t from, size_t frames,
 	for (size_t k = 0; k < frames; k++) {
 		size_t i = (from + k) % j->nframes;
 		int rc = j->base_est == 0
-			 ? frame_run(j, p, i, &j->base_est, 1, &r, &t, why, size)
-			 : 0;
+			 ? estimate(j, p, i, &j->base_est, why, size) : 0;
 		if (rc == 0)
-			rc = frame_run(j, p, i, &j->base_est, 0, &r, &t, why,
-				       size);
+			rc = frame_pair(j, p, i, &j->base_est, 0, &f, why,
+					size);
 		if (rc != 0)
 			return rc;
-		n += r;
-		ns += t;
 	}
-	*floor = ns / (double)n;
+	xdp_fit_solve(&f, &a);
+	*floor = a.ns_per_op;
 	return 0;
 }
 
-/* Warm-up: test runs for t->warmup_ns of wall time. */
+/* Warm-up: pairs for t->warmup_ns of wall time. */
 static int warm(struct xdp_job *j, double warmup_ns, char *why, size_t size)
 {
-	double end = wall_ns() + warmup_ns, ns;
-	uint64_t n;
+	double end = wall_ns() + warmup_ns;
+	struct xdp_fit f;
 	size_t frames;
 	int rc = 0;
 
 	while (rc == 0 && wall_ns() < end)
-		rc = runs(j, j->run_ns, 0, &n, &ns, &frames, why, size);
+		rc = runs(j, j->run_ns, 0, &f, &frames, why, size);
 	return rc;
 }
 
 /*
- * j->live for a job timed on live frames, in this process (a forked
- * child makes its own namespace; the parent had one when the work was
- * made): 0, or ENGINE_ERR_UNSUPPORTED with why.
+ * This process's namespace (a forked child makes its own; the parent
+ * had one when the work was made): j->ns, NULL where refused, and
+ * j->live = j->ns for a job timed on live frames.  0, or
+ * ENGINE_ERR_UNSUPPORTED with why when such a job has none here.
  */
-static int job_live(struct xdp_job *j, char *why, size_t size)
+static int job_ns(struct xdp_job *j, char *why, size_t size)
 {
 	char r[200];
 
-	if (!j->want_live)
-		return 0;
-	j->live = xdp_live_get(r, sizeof(r));
-	if (j->live != NULL)
+	j->ns = xdp_live_get(r, sizeof(r));
+	j->live = j->want_live ? j->ns : NULL;
+	if (j->ns != NULL || !j->want_live)
 		return 0;
 	snprintf(why, size, "xdp: %s (in the sample's process only)", r);
 	return ENGINE_ERR_UNSUPPORTED;
+}
+
+/*
+ * The work's program and the base program held in the XDP dispatcher
+ * (xdp_live_hold) while the sample runs, where the process has a
+ * namespace: then no test run swaps them in and out.  0, or
+ * ENGINE_ERR_MATCH with why.
+ */
+static int job_hold(struct xdp_job *j, char *why, size_t size)
+{
+	struct xdp_prog *base = j->owner->base;
+
+	if (j->ns == NULL)
+		return 0;
+	if (xdp_live_hold(j->ns, 0, xdp_prog_fd(j->prog), why, size) != 0 ||
+	    (base != NULL &&
+	     xdp_live_hold(j->ns, 1, xdp_prog_fd(base), why, size) != 0))
+		return ENGINE_ERR_MATCH;
+	return 0;
 }
 
 /* After a live sample: every XDP_TX frame reached the veth peer.  0, or
@@ -692,9 +788,32 @@ static int live_verify(struct xdp_job *j, char *why, size_t size)
 }
 
 /*
+ * The work's runs for one sample into f, *a its figures: made again,
+ * up to FIT_TRIES times in all, while the slope lies outside the
+ * kernel's bound.  The first frame in *from, frames run in *frames.
+ */
+static int fit_sample(struct xdp_job *j, const struct engine_timing *t,
+		      struct xdp_fit *f, struct xdp_fit_answer *a,
+		      size_t *from, size_t *frames, char *why, size_t size)
+{
+	int rc = 0;
+
+	for (int k = 0; rc == 0 && k < FIT_TRIES; k++) {
+		*from = j->next_input;
+		rc = runs(j, t->benchtime_ns, t->fixed_n, f, frames, why, size);
+		if (rc == 0 && xdp_fit_solve(f, a) != XDP_FIT_OUTSIDE)
+			break;
+	}
+	return rc;
+}
+
+/*
  * engine_job.sample: the work's op timed in the kernel.  ns/op is the
- * kernel's mean per run over the frames run (each frame weighted by its
- * runs); the floor is the base program's mean over the same frames.  On
+ * slope of this thread's CPU clock over the frames' pairs of test runs,
+ * or the kernel's whole-ns mean where the slope is not sure or not
+ * within its bound (xdp_fit_solve()); "kernel-ns/op" is the kernel's
+ * mean of the same runs, "slope-timed" 1 when ns/op is the slope.  The
+ * floor is the base program's, timed so, over the first frames.  On
  * live frames (set.live_frames) both are, frame by frame (one over
  * XDP_LIVE_MAX_FRAME bytes plain), and the sample counts only when the
  * veth peer received every live frame that returned XDP_TX.
@@ -703,24 +822,27 @@ static int job_sample(struct engine_job *job, const struct engine_timing *t,
 		      struct engine_sample *s, char *why, size_t size)
 {
 	struct xdp_job *j = (struct xdp_job *)job;
-	size_t from, frames;
-	uint64_t n;
-	double ns, floor;
+	struct xdp_fit f;
+	struct xdp_fit_answer a;
+	size_t from = 0, frames = 0;
+	double floor;
 	int rc;
 
 	j->run_ns = t->benchtime_ns / 16 > RUN_NS_MAX ? RUN_NS_MAX
 		    : t->benchtime_ns / 16 < RUN_NS_MIN ? RUN_NS_MIN
 		    : t->benchtime_ns / 16;
-	rc = job_live(j, why, size);
+	rc = job_ns(j, why, size);
+	if (rc == 0)
+		rc = job_hold(j, why, size);
 	if (rc == 0)
 		rc = warm(j, t->warmup_ns, why, size);
+	if (rc == 0)
+		rc = fit_sample(j, t, &f, &a, &from, &frames, why, size);
 	if (rc != 0)
 		return rc;
-	from = j->next_input;
-	rc = runs(j, t->benchtime_ns, t->fixed_n, &n, &ns, &frames, why, size);
-	if (rc != 0)
-		return rc;
-	*s = (struct engine_sample){n, ns / (double)n, -1, -1, -1, -1};
+	*s = (struct engine_sample){f.runs, a.ns_per_op, -1, -1, -1, -1, {
+		{"kernel-ns/op", BETTER_LOWER, a.kernel_ns_per_op},
+		{"slope-timed", BETTER_EXACT, a.how == XDP_FIT_SLOPE}}};
 	if (j->owner->base == NULL)
 		return live_verify(j, why, size);
 	rc = floor_runs(j, from, frames, &floor, why, size);

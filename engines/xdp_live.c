@@ -19,7 +19,8 @@
  * frame up to XDP_LIVE_MAX_FRAME passes the redirect's length check.
  *
  * The namespace is made by a thread that unshares CLONE_NEWNET (which
- * changes that thread's namespace only), builds the pair over rtnetlink
+ * changes that thread's namespace only), builds the pair (and the
+ * holders' pair, rxb-h0 / rxb-h1, see xdp_live_hold) over rtnetlink
  * (written here: a few attributes), attaches the counter with libbpf
  * (bpf_xdp_attach, netlink in its own namespace), proves a live run on
  * one frame, and then makes every live test run the process asks for;
@@ -30,6 +31,8 @@
  */
 #define _GNU_SOURCE
 #include "engines/xdp_live.h"
+
+#include "harness/clock.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -53,6 +56,8 @@
 
 #define LIVE_TX "rxb-tx" /* where frames arrive and XDP_TX leaves */
 #define LIVE_RX "rxb-rx" /* its peer: counts what arrives */
+/* A second pair, whose ends hold programs (xdp_live_hold) */
+static const char *const hold_names[XDP_LIVE_HOLDERS] = {"rxb-h0", "rxb-h1"};
 #define LIVE_MTU 3400u
 #define LIVE_BATCH 64u
 #define PROOF_FRAMES 64u
@@ -63,7 +68,8 @@ enum live_state {
 	LIVE_STARTING,
 	LIVE_FAILED, /* setup refused: why */
 	LIVE_IDLE,
-	LIVE_ASKED,  /* a run to make: the request fields */
+	LIVE_ASKED,  /* a run to make (or a program to hold, hold >= 0):
+			the request fields */
 	LIVE_DONE,   /* its answer: duration, err */
 };
 
@@ -75,10 +81,13 @@ struct xdp_live {
 	/* a request, and its answer */
 	int prog_fd;
 	const void *frame;
+	int hold; /* -1: a run; else the holder to attach prog_fd to */
 	uint32_t len, repeat, duration;
+	double cpu_ns; /* the thread's CPU time around the test run */
 	int err;
 	/* the pair */
 	int tx_ifindex, rx_ifindex;
+	int hold_ifindex[XDP_LIVE_HOLDERS];
 	int count_fd, peer_fd, tx_prog_fd;
 	int ncpu;
 	uint64_t base;     /* counted before the first run: the proof */
@@ -165,11 +174,12 @@ static int nl_talk(struct nl_msg *m, const char *what, char *why,
 }
 
 /*
- * The pair LIVE_TX / LIVE_RX, MTU LIVE_MTU each: RTM_NEWLINK with
+ * The pair `name` / `peer`, MTU LIVE_MTU each: RTM_NEWLINK with
  * IFLA_LINKINFO { kind "veth", data { VETH_INFO_PEER: the peer's
  * ifinfomsg and name } }.  0, or -1 with why.
  */
-static int veth_create(char *why, size_t size)
+static int veth_create(const char *name, const char *peer_name, char *why,
+		       size_t size)
 {
 	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
 	uint32_t mtu = LIVE_MTU;
@@ -177,15 +187,15 @@ static int veth_create(char *why, size_t size)
 	struct rtattr *info = NULL, *data = NULL, *peer = NULL;
 
 	nl_link_msg(&m, NLM_F_CREATE | NLM_F_EXCL, &ifi);
-	if (nl_put(&m, IFLA_IFNAME, LIVE_TX, sizeof(LIVE_TX)) != NULL &&
+	if (nl_put(&m, IFLA_IFNAME, name, strlen(name) + 1) != NULL &&
 	    nl_put(&m, IFLA_MTU, &mtu, sizeof(mtu)) != NULL)
 		info = nl_put(&m, IFLA_LINKINFO, NULL, 0);
 	if (info != NULL && nl_put(&m, IFLA_INFO_KIND, "veth", 5) != NULL)
 		data = nl_put(&m, IFLA_INFO_DATA, NULL, 0);
 	if (data != NULL)
 		peer = nl_put(&m, VETH_INFO_PEER, &ifi, sizeof(ifi));
-	if (peer == NULL || nl_put(&m, IFLA_IFNAME, LIVE_RX,
-				   sizeof(LIVE_RX)) == NULL ||
+	if (peer == NULL || nl_put(&m, IFLA_IFNAME, peer_name,
+				   strlen(peer_name) + 1) == NULL ||
 	    nl_put(&m, IFLA_MTU, &mtu, sizeof(mtu)) == NULL) {
 		snprintf(why, size, "creating a veth pair: the message is too "
 			 "long");
@@ -277,9 +287,10 @@ static int counted(struct xdp_live *l, uint64_t *n)
 	return rc;
 }
 
-/* The live test run itself, on the namespace's thread. */
+/* The live test run itself, on the namespace's thread: the kernel's
+   mean in *ns, this thread's CPU time around the system call in *cpu. */
 static int run_here(const struct xdp_live *l, int prog_fd, const void *frame,
-		    uint32_t len, uint32_t repeat, uint32_t *ns)
+		    uint32_t len, uint32_t repeat, uint32_t *ns, double *cpu)
 {
 	struct xdp_md ctx = {.data_end = len,
 			     .ingress_ifindex = (uint32_t)l->tx_ifindex};
@@ -289,9 +300,23 @@ static int run_here(const struct xdp_live *l, int prog_fd, const void *frame,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES,
 		    .batch_size = LIVE_BATCH);
 
-	if (bpf_prog_test_run_opts(prog_fd, &run) != 0)
+	uint64_t t0 = clock_thread_ns();
+	int rc = bpf_prog_test_run_opts(prog_fd, &run);
+
+	*cpu = (double)(clock_thread_ns() - t0);
+	if (rc != 0)
 		return errno ? errno : EIO;
 	*ns = run.duration;
+	return 0;
+}
+
+/* prog_fd attached natively to holder k, replacing what it held, on
+   the namespace's thread: 0, or an errno. */
+static int hold_here(const struct xdp_live *l, int k, int prog_fd)
+{
+	if (bpf_xdp_attach(l->hold_ifindex[k], prog_fd, XDP_FLAGS_DRV_MODE,
+			   NULL) != 0)
+		return errno ? errno : EIO;
 	return 0;
 }
 
@@ -321,8 +346,9 @@ static int proof(struct xdp_live *l, char *why, size_t size)
 {
 	unsigned char frame[64] = {2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 8, 0};
 	uint32_t ns;
+	double cpu;
 	int err = run_here(l, l->tx_prog_fd, frame, sizeof(frame),
-			   PROOF_FRAMES, &ns);
+			   PROOF_FRAMES, &ns, &cpu);
 
 	if (err != 0) {
 		snprintf(why, size, "BPF_PROG_TEST_RUN with live frames: %s",
@@ -339,6 +365,25 @@ static int proof(struct xdp_live *l, char *why, size_t size)
 	return 0;
 }
 
+/* The holders' pair, left down: a native XDP program attaches to a
+   veth end down or up, and down no frame ever reaches it (up, the
+   stack's IPv6 solicitations did, and their runs wrote the result map
+   between a test run and its read).  0, or -1 with why. */
+static int holders_create(struct xdp_live *l, char *why, size_t size)
+{
+	if (veth_create(hold_names[0], hold_names[1], why, size) != 0)
+		return -1;
+	for (int k = 0; k < XDP_LIVE_HOLDERS; k++) {
+		l->hold_ifindex[k] = (int)if_nametoindex(hold_names[k]);
+		if (l->hold_ifindex[k] == 0) {
+			snprintf(why, size, "the holders' veth pair has no "
+				 "ifindex: %s", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The pair, its counter and the proof, in this thread's new namespace. */
 static int setup(struct xdp_live *l, char *why, size_t size)
 {
@@ -346,7 +391,8 @@ static int setup(struct xdp_live *l, char *why, size_t size)
 		snprintf(why, size, "unshare(CLONE_NEWNET): %s", strerror(errno));
 		return -1;
 	}
-	if (veth_create(why, size) != 0)
+	if (veth_create(LIVE_TX, LIVE_RX, why, size) != 0 ||
+	    holders_create(l, why, size) != 0)
 		return -1;
 	l->tx_ifindex = (int)if_nametoindex(LIVE_TX);
 	l->rx_ifindex = (int)if_nametoindex(LIVE_RX);
@@ -412,8 +458,10 @@ static void *live_main(void *arg)
 		while (l->state != LIVE_ASKED)
 			pthread_cond_wait(&l->cv, &l->mu);
 		pthread_mutex_unlock(&l->mu);
-		rc = run_here(l, l->prog_fd, l->frame, l->len, l->repeat,
-			      &l->duration);
+		rc = l->hold >= 0 ? hold_here(l, l->hold, l->prog_fd)
+				  : run_here(l, l->prog_fd, l->frame, l->len,
+					     l->repeat, &l->duration,
+					     &l->cpu_ns);
 		pthread_mutex_lock(&l->mu);
 		l->err = rc;
 		rc = 0;
@@ -483,9 +531,21 @@ struct xdp_live *xdp_live_get(char *why, size_t size)
 	return proc_live;
 }
 
+/* The request in l's fields to the namespace's thread, l->mu held: its
+   answer's errno (0), l->mu held again with the answer's fields. */
+static int ask(struct xdp_live *l)
+{
+	l->state = LIVE_ASKED;
+	pthread_cond_broadcast(&l->cv);
+	while (l->state != LIVE_DONE)
+		pthread_cond_wait(&l->cv, &l->mu);
+	l->state = LIVE_IDLE;
+	return l->err;
+}
+
 int xdp_live_run(struct xdp_live *l, int prog_fd, const void *frame,
 		 size_t len, uint32_t repeat, int tx, uint32_t *ns,
-		 char *why, size_t size)
+		 double *cpu_ns, char *why, size_t size)
 {
 	int err;
 
@@ -495,17 +555,14 @@ int xdp_live_run(struct xdp_live *l, int prog_fd, const void *frame,
 		return -1;
 	}
 	pthread_mutex_lock(&l->mu);
+	l->hold = -1;
 	l->prog_fd = prog_fd;
 	l->frame = frame;
 	l->len = (uint32_t)len;
 	l->repeat = repeat;
-	l->state = LIVE_ASKED;
-	pthread_cond_broadcast(&l->cv);
-	while (l->state != LIVE_DONE)
-		pthread_cond_wait(&l->cv, &l->mu);
-	err = l->err;
+	err = ask(l);
 	*ns = l->duration;
-	l->state = LIVE_IDLE;
+	*cpu_ns = l->cpu_ns;
 	pthread_mutex_unlock(&l->mu);
 	if (err != 0) {
 		snprintf(why, size, "xdp: BPF_PROG_TEST_RUN with live frames: "
@@ -530,4 +587,25 @@ int xdp_live_check(struct xdp_live *l, uint64_t *sent, uint64_t *received,
 		 "veth peer received %llu", (unsigned long long)*sent,
 		 (unsigned long long)*received);
 	return -1;
+}
+
+int xdp_live_hold(struct xdp_live *l, int k, int prog_fd, char *why,
+		  size_t size)
+{
+	int err;
+
+	if (k < 0 || k >= XDP_LIVE_HOLDERS) {
+		snprintf(why, size, "xdp: no holder %d", k);
+		return -1;
+	}
+	pthread_mutex_lock(&l->mu);
+	l->hold = k;
+	l->prog_fd = prog_fd;
+	err = ask(l);
+	pthread_mutex_unlock(&l->mu);
+	if (err != 0)
+		snprintf(why, size, "xdp: holding a program in the XDP "
+			 "dispatcher (a native attach to %s): %s",
+			 hold_names[k], strerror(err));
+	return err != 0 ? -1 : 0;
 }

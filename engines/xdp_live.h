@@ -7,6 +7,10 @@
  * XDP_TX: out of that end, into its peer, whose own XDP program counts
  * every IPv4 frame it receives and drops it.
  *
+ * A second veth pair holds programs in the kernel's XDP dispatcher
+ * (xdp_live_hold), so that test runs of them, live or plain, do not
+ * swap them in and out (engines/xdp_time.h).
+ *
  * Only the namespace's thread ever enters the namespace; the rest of
  * the process, and the host's namespaces, are not touched.  Nothing
  * here prints: every refusal is a one-line reason.
@@ -47,11 +51,34 @@ struct xdp_live *xdp_live_get(char *why, size_t size);
  * from a plain test run), so that `repeat` more frames are expected at
  * the peer.  The kernel's mean ns per frame in *ns (its clock around
  * the batches: the program, the page pool, the redirect and, when its
- * softirq runs then, the peer's receive).  0, or -1 with why.
+ * softirq runs then, the peer's receive), rounded down to a whole ns;
+ * the CPU time of the thread that made the system call, around it, in
+ * *cpu_ns (engines/xdp_time.h).  0, or -1 with why.
  */
 int xdp_live_run(struct xdp_live *l, int prog_fd, const void *frame,
 		 size_t len, uint32_t repeat, int tx, uint32_t *ns,
-		 char *why, size_t size);
+		 double *cpu_ns, char *why, size_t size);
+
+/*
+ * Holders: a second veth pair in the namespace, left down, each end
+ * holding one program attached natively (XDP_FLAGS_DRV_MODE), which
+ * keeps it in the kernel's XDP dispatcher and runs it on no frame.  A test run of repeat > 1 puts its program
+ * into the dispatcher before its loop and takes it out after
+ * (bpf_prog_change_xdp); for a program the dispatcher holds already
+ * that is a reference count, where otherwise each swap rewrites the
+ * dispatcher and waits for RCU, and the kernel's clock of the loop
+ * after it runs slower by 0.3 to 1 ms (engines/xdp_time.h).
+ */
+#define XDP_LIVE_HOLDERS 2
+
+/*
+ * Attach prog_fd to holder k (0 .. XDP_LIVE_HOLDERS - 1), replacing the
+ * program it held (which the dispatcher then lets go): one dispatcher
+ * update.  The program stays held until replaced or the process ends.
+ * 0, or -1 with why.
+ */
+int xdp_live_hold(struct xdp_live *l, int k, int prog_fd, char *why,
+		  size_t size);
 
 /*
  * Whether every frame the runs so far returned XDP_TX on has reached

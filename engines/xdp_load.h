@@ -45,6 +45,9 @@ struct xdp_answer {
 	__u64 ids[XDP_RXB_ID_WORDS]; /* dfa with dfa_all: rule ids */
 	/* the kernel's mean ns per run: total / repeat, rounded down */
 	uint32_t duration_ns;
+	/* this thread's CPU ns around the system call (clock_thread_ns):
+	   the runs and the test run's fixed cost, not its sleeps */
+	double cpu_ns;
 };
 
 struct xdp_prog;
@@ -65,7 +68,8 @@ int xdp_prog_open(const struct xdp_spec *spec, struct xdp_prog **out,
 /*
  * Run the program `repeat` (>= 1) times on frame[0..len) (a whole
  * Ethernet frame, >= 14 bytes) with BPF_PROG_TEST_RUN; the answer is the
- * last run's, the duration the kernel's mean.  0, or -1 with why.
+ * last run's, the duration the kernel's mean, cpu_ns the thread's CPU
+ * time around the system call alone.  0, or -1 with why.
  */
 int xdp_prog_run(struct xdp_prog *p, const void *frame, size_t len,
 		 uint32_t repeat, struct xdp_answer *a, char *why, size_t size);

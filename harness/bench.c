@@ -470,7 +470,7 @@ static char self_error[256];
 static int bench_measure_self(const struct bench *b,
 			      const struct bench_opts *o, struct result *r)
 {
-	struct bench_self s = {0, 0, -1, -1, -1, -1, ""};
+	struct bench_self s = {0, 0, -1, -1, -1, -1, "", {{NULL, 0, 0}}};
 	int rc;
 
 	if (o->measure == BENCH_INSTRUCTIONS)
@@ -487,6 +487,10 @@ static int bench_measure_self(const struct bench *b,
 	if (s.floor_ns_per_op >= 0)
 		result_metric_add(r, "floor-ns/op", BETTER_LOWER,
 				  s.floor_ns_per_op);
+	for (size_t i = 0; i < BENCH_SELF_EXTRA; i++)
+		if (s.extra[i].unit != NULL)
+			result_metric_add(r, s.extra[i].unit, s.extra[i].better,
+					  s.extra[i].value);
 	/* each when the runtime can tell (v8 tells bytes, not allocations) */
 	if (!o->no_alloc && s.bytes_per_op >= 0)
 		result_metric_add(r, "B/op", BETTER_LOWER, s.bytes_per_op);

@@ -48,6 +48,8 @@ struct bench_metric {
 	double value;
 };
 
+#define BENCH_SELF_EXTRA 2
+
 /* A sample a self-timed op measured itself (bench.self_time). */
 struct bench_self {
 	uint64_t n;           /* iterations of the timed run */
@@ -57,6 +59,9 @@ struct bench_self {
 	double floor_ns_per_op; /* the same loop doing nothing; < 0: none */
 	double heap_per_op;   /* B(heap)/op: what one op keeps; < 0: unknown */
 	char why[256];        /* on a failure, why ("" when it cannot tell) */
+	/* the op's own figures beside ns/op, each a metric (unit NULL:
+	   none; the kernel's mean of xdp's runs) */
+	struct bench_metric extra[BENCH_SELF_EXTRA];
 };
 
 struct bench_opts;

@@ -1071,13 +1071,21 @@ static int job_self_time(void *arg, const struct bench_opts *o,
 	struct engine_job *job = arg;
 	struct engine_timing t = {o->benchtime_ns, o->fixed_n, o->warmup_ns};
 	struct engine_sample es;
-	int rc = job->sample(job, &t, &es, s->why, sizeof(s->why));
+	int rc;
 
+	memset(&es, 0, sizeof(es));
+	rc = job->sample(job, &t, &es, s->why, sizeof(s->why));
 	if (rc != 0)
 		return rc;
 	*s = (struct bench_self){es.n, es.ns_per_op, es.bytes_per_op,
 				 es.allocs_per_op, es.floor_ns_per_op,
-				 es.heap_per_op, ""};
+				 es.heap_per_op, "", {{NULL, 0, 0}}};
+	for (size_t i = 0; i < ENGINE_SAMPLE_FIGURES && i < BENCH_SELF_EXTRA;
+	     i++)
+		s->extra[i] = (struct bench_metric){
+			es.figures[i].unit,
+			(enum metric_better)es.figures[i].better,
+			es.figures[i].value};
 	return 0;
 }
 
