@@ -28,7 +28,8 @@
  * kernel's means its bounds (engines/xdp_time.h), the programs held in
  * the XDP dispatcher while a sample runs (xdp_live_hold) so that no test
  * run swaps them in and out.  That includes the program (parse, the
- * copy of the payload with bpf_xdp_load_bytes, the search), its call and
+ * search: the literal reads the frame itself, the DFA a copy of the
+ * payload made with bpf_xdp_load_bytes), its call and
  * the loop's step; it excludes the syscall, the copy of the frame into
  * the kernel and of the answer back, the driver and the NIC, and every
  * cache miss on the packet's bytes after the first run (the same frame
