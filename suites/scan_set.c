@@ -562,30 +562,56 @@ static const struct case_ops scan_set_ops = {
 
 /* --- the set and its cases ------------------------------------------- */
 
-/* The patterns= level: the files' names joined by '+' (in order), "+N"
+/* The name part of a patterns file: its base name, level-safe. */
+static void set_file_part(const char *path, char *part, size_t size)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	scan_name_part(base, strlen(base), part, size);
+	if (part[0] == '\0')
+		snprintf(part, size, "file");
+}
+
+/* The length of "+K-more-files" for K files left out, 0 for none. */
+static size_t set_more_len(size_t k)
+{
+	return k ? (size_t)snprintf(NULL, 0, "+%zu-more-files", k) : 0;
+}
+
+/*
+ * The patterns= level: the files' names joined by '+' (in order), "+N"
  * for --pattern's beside them; "args-N" for --pattern's alone;
- * "built-in". */
+ * "built-in".  When the names do not fit in size, as many whole ones as
+ * do, then "+K-more-files" for the K left out: never a name cut in the
+ * middle, and the "+N" kept (many files were cut at 200 bytes mid-name,
+ * their "+N" lost).
+ */
 static void set_name(const struct scan_run *r, char *buf, size_t size)
 {
-	size_t at = 0;
+	size_t at = 0, i, n = r->cfg->npaths, args = r->cfg->npatterns;
+	size_t tail = args ? (size_t)snprintf(NULL, 0, "+%zu", args) : 0;
 
 	buf[0] = '\0';
-	if (r->cfg->npaths == 0) {
-		snprintf(buf, size, r->cfg->npatterns ? "args-%zu" : "built-in",
-			 r->cfg->npatterns);
+	if (n == 0) {
+		snprintf(buf, size, args ? "args-%zu" : "built-in", args);
 		return;
 	}
-	for (size_t i = 0; i < r->cfg->npaths && at + 1 < size; i++) {
-		const char *path = r->cfg->paths[i], *base = strrchr(path, '/');
+	for (i = 0; i < n; i++) {
 		char part[160];
 
-		base = base ? base + 1 : path;
-		scan_name_part(base, strlen(base), part, sizeof(part));
+		set_file_part(r->cfg->paths[i], part, sizeof(part));
+		if (at + (i > 0) + strlen(part) + set_more_len(n - i - 1) +
+			    tail >= size)
+			break;
 		at += (size_t)snprintf(buf + at, size - at, "%s%s",
-				       i ? "+" : "", part[0] ? part : "file");
+				       i ? "+" : "", part);
 	}
-	if (r->cfg->npatterns && at + 1 < size)
-		snprintf(buf + at, size - at, "+%zu", r->cfg->npatterns);
+	if (i < n)
+		at += (size_t)snprintf(buf + at, size - at, i ? "+%zu-more-files"
+						      : "%zu-files", n - i);
+	if (args && at < size)
+		snprintf(buf + at, size - at, "+%zu", args);
 }
 
 /* r's patterns as a set in a new r->set.  0, or -1 out of memory. */

@@ -41,6 +41,15 @@ expect 2 "use count, grep or set" -- scan --model sets --no-results
 printf 'Sherlock\nfoo/bar\n[0-9]+\n' >"$tmp/p.txt"
 printf 'Sherlock Holmes\nfoo/bar 12\r\nnothing\nx\0y 7\n\xff\xfe\nlast 9' >"$tmp/c.txt"
 expect 0 "BenchmarkScan/engine=pcre2/patterns=p.txt+1/model=set" -- scan --model set --engines=re2,pcre2 --patterns-file "$tmp/p.txt" --pattern 'a b' --corpus "$tmp/c.txt" "${fast[@]}" -o "$tmp/set.json"
+# many patterns files: as many whole names as fit the level's 200 bytes,
+# then a count of the rest, and the --pattern count kept (was cut at 200
+# bytes in the middle of a name, its "+2" lost)
+many=()
+for i in $(seq -w 1 12); do
+	printf 'abc%s\n' "$i" >"$tmp/patterns-of-the-app-$i.txt"
+	many+=(--patterns-file "$tmp/patterns-of-the-app-$i.txt")
+done
+expect 0 "/patterns=patterns-of-the-app-01.txt+patterns-of-the-app-02.txt+patterns-of-the-app-03.txt+patterns-of-the-app-04.txt+patterns-of-the-app-05.txt+patterns-of-the-app-06.txt+6-more-files+2/model=set" -- scan --model set --engines=pcre2 "${many[@]}" --pattern xyz --pattern foo --corpus "$tmp/names.txt" "${fast[@]}" --no-results
 check() { # what python-expression-of-d
 	[ "$(json "$tmp/set.json" "$2")" = True ] && pass=$((pass + 1)) ||
 		{ echo "FAIL: $1"; fail=$((fail + 1)); }
