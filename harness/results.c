@@ -437,6 +437,19 @@ int metric_unit_exact(const char *unit)
 	return 0;
 }
 
+int metric_unit_time(const char *unit)
+{
+	static const char *const times[] = {"ns", "us", "\xc2\xb5s",
+					    "\xce\xbcs", "ms", "s", "sec"};
+	size_t len = strcspn(unit, "/");
+
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if (strlen(times[i]) == len &&
+		    strncmp(unit, times[i], len) == 0)
+			return 1;
+	return 0;
+}
+
 void result_set_status(struct result *r, enum result_status st,
 		       const char *fmt, ...)
 {

@@ -176,6 +176,13 @@ const struct metric *result_metric(const struct result *r, const char *unit);
  */
 int metric_unit_exact(const char *unit);
 
+/*
+ * 1 when a unit measures time, as Go's benchunit classes it: "ns/op",
+ * "sec/op", "ms/query" (a time over a count), or a time alone.  A
+ * reader refuses a negative value of one: a clock reads 0 or more.
+ */
+int metric_unit_time(const char *unit);
+
 /* Set a non-ok status with a printf-style message (kept, not printed). */
 void result_set_status(struct result *r, enum result_status st,
 		       const char *fmt, ...)

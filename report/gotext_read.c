@@ -128,23 +128,6 @@ static int parse_value(struct gt *g, const char *s, double *v)
 	return 0;
 }
 
-/*
- * Whether unit measures time, as Go's benchunit classes it: "ns/op",
- * "sec/op", "ms/query" (a time over a count), or a time alone.
- */
-static int unit_is_time(const char *unit)
-{
-	static const char *const times[] = {"ns", "us", "\xc2\xb5s",
-					    "\xce\xbcs", "ms", "s", "sec"};
-	size_t len = strcspn(unit, "/");
-
-	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
-		if (strlen(times[i]) == len &&
-		    strncmp(unit, times[i], len) == 0)
-			return 1;
-	return 0;
-}
-
 /* A value of unit: a number, and no negative time (a clock's reading
  * is 0 or more: -2.5 ns/op made 12.5 "faster"). */
 static int parse_measure(struct gt *g, const char *s, const char *unit,
@@ -152,7 +135,7 @@ static int parse_measure(struct gt *g, const char *s, const char *unit,
 {
 	if (parse_value(g, s, v) != 0)
 		return -1;
-	if (*v < 0 && unit_is_time(unit))
+	if (*v < 0 && metric_unit_time(unit))
 		return gt_fail(g, "%.40s of %.40s is negative: a time is 0 or "
 			       "more", unit, s);
 	return 0;

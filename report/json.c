@@ -445,6 +445,10 @@ static int read_metric(struct jr *p, json_t *v, const char *bench,
 			return jr_fail(p, "%s: metric %s: a sample is a number "
 				       "or null", bench, m->unit);
 		m->v[m->n++] = json_is_null(x) ? NAN : json_number_value(x);
+		if (m->v[m->n - 1] < 0 && metric_unit_time(m->unit))
+			return jr_fail(p, "%s: metric %s: sample %g is "
+				       "negative: a time is 0 or more", bench,
+				       m->unit, m->v[m->n - 1]);
 	}
 	return 0;
 }

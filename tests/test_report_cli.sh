@@ -66,6 +66,9 @@ printf 'BenchmarkZ\t100\t5 ns/op\nBenchmarkZ\t100\t-2.5 ns/op\n' >"$tmp/neg.txt"
 expect 2 "rxbench: $tmp/neg.txt:2: ns/op of -2.5 is negative: a time is 0 or more" -- compare "$tmp/neg.txt" "$tmp/five.txt"
 expect 2 "$tmp/neg.txt:2: ns/op of -2.5 is negative" -- report "$tmp/neg.txt"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "FAIL: a negative time's error is not one line"; fail=$((fail + 1)); }
+"$rx" report "$tmp/five.txt" -o "$tmp/five.json" &&
+	sed 's/"samples": \[5, 5/"samples": [-5, 5/' "$tmp/five.json" >"$tmp/neg.json"
+expect 2 "$tmp/neg.json: Z: metric ns/op: sample -5 is negative: a time is 0 or more" -- compare "$tmp/neg.json" "$tmp/five.json"
 
 expect 2 "--threshold=abc" -- compare $d/old.json $d/new.json --threshold=abc
 expect 2 "old.json is one run: name another to compare it with" -- compare $d/old.json
