@@ -59,7 +59,9 @@ static int unit_constant(const char *unit)
 
 /*
  * Units a sample derives from its one timing (harness/bench.c's ns/op
- * and MB/s, payload's and its threads' derive): one measurement.
+ * and MB/s, payload's and its threads' derive; the xdp engine's
+ * kernel-ns/op, the kernel's mean of the runs its ns/op timed, and
+ * slope-timed, which of the two its ns/op is): one measurement.
  */
 static int unit_timed(const char *unit)
 {
@@ -67,7 +69,8 @@ static int unit_timed(const char *unit)
 		"ns/op", "MB/s", "Mpps", "Gbps", "%linerate", "cores",
 		"agg-Mpps", "agg-Gbps", "thread-Mpps", "thread-Mpps-min",
 		"thread-Mpps-max", "1thread-Mpps", "efficiency",
-		"threads-line", "threads-line-computed",
+		"threads-line", "threads-line-computed", "kernel-ns/op",
+		"slope-timed",
 	};
 
 	return unit_in(unit, timed, sizeof(timed) / sizeof(timed[0]));

@@ -69,6 +69,24 @@ expect 2 "$tmp/neg.txt:2: ns/op of -2.5 is negative" -- report "$tmp/neg.txt"
 "$rx" report "$tmp/five.txt" -o "$tmp/five.json" &&
 	sed 's/"samples": \[5, 5/"samples": [-5, 5/' "$tmp/five.json" >"$tmp/neg.json"
 expect 2 "$tmp/neg.json: Z: metric ns/op: sample -5 is negative: a time is 0 or more" -- compare "$tmp/neg.json" "$tmp/five.json"
+# an xdp row's kernel-ns/op (the kernel's mean of the runs its ns/op
+# timed) and slope-timed (which of the two its ns/op is) are figures of
+# its one timing: shown, never a regression of their own (slope-timed
+# 1 -> 0 with ns/op unchanged failed --threshold, "-100.00%", and
+# kernel-ns/op counted "1 worse" as a metric measured apart)
+for s in 1 0; do
+	for i in 1 2 3 4; do
+		printf 'Unit slope-timed assume=exact
+BenchmarkPayload/scenario=base/size=64/engine=xdp	100	25.5 ns/op	%s kernel-ns/op	%s slope-timed
+' "25.$((1 + 4 * (1 - s)))" $s
+	done >"$tmp/slope$s.txt"
+	"$rx" report "$tmp/slope$s.txt" -o "$tmp/slope$s.json"
+done
+for x in txt json; do
+	expect 0 "ok: no regression beyond 5.0%" -- compare "$tmp/slope1.$x" "$tmp/slope0.$x" --threshold=5%
+	grep -qxF "kernel-ns/op and slope-timed (benchmarks): from the same measurement as the metric each benchmark is judged by; shown, not counted again." "$tmp/out" ||
+		{ echo "FAIL: compare ($x) counts kernel-ns/op or slope-timed apart"; fail=$((fail + 1)); }
+done
 
 expect 2 "--threshold=abc" -- compare $d/old.json $d/new.json --threshold=abc
 expect 2 "old.json is one run: name another to compare it with" -- compare $d/old.json
