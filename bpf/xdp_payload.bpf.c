@@ -5,7 +5,8 @@
  *
  *   xdp_base     parse to the payload, return cfg.action
  *   xdp_literal  ... and search cfg.needle in it: cfg.action on a hit
- *   xdp_dfa      ... and walk it through the DFA table: cfg.action on a
+ *   xdp_dfa      ... and walk it through the DFA tables (one per group of
+ *                the set, XDP_RXB_DFA_LANES a pass): cfg.action on a
  *                match; with cfg.dfa_all every rule id that matches
  *
  * The parser: Ethernet, at most two VLAN tags (802.1Q or 802.1ad), IPv4
@@ -67,8 +68,9 @@ struct {
 	__type(value, struct xdp_rxb_buf);
 } payload SEC(".maps");
 
-/* The DFA table: one value of rows x 256 __u32 (bpf/xdp_shared.h),
-   sized by the loader (no BTF value type, so it may). */
+/* The DFA tables: a value of rows x 256 __u32 per group, key = the
+   group (bpf/xdp_shared.h), sized by the loader (no BTF value type, so
+   it may). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -76,7 +78,8 @@ struct {
 	__uint(value_size, 512);
 } dfa_next SEC(".maps");
 
-/* Per DFA state: struct xdp_rxb_accept; max_entries set by the loader. */
+/* Per DFA state (group g's state s at cfg.dfa_acc_base[g] + s): struct
+   xdp_rxb_accept; max_entries set by the loader. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -429,21 +432,50 @@ int xdp_literal(struct xdp_md *ctx)
 
 /* ---- dfa ---- */
 
-#define G XDP_RXB_DFA_GROUPS
+#define L XDP_RXB_DFA_LANES
+#define GROUP_MASK (XDP_RXB_DFA_GROUPS - 1u)
 
+/* A pass walks groups first .. first + L - 1 (the last pass's lanes past
+   cfg.dfa_groups walk the loader's padding, see dfa_lanes()), a block of
+   bytes through each in turn. */
 struct dfa_ctx {
-	__u32 state[G]; /* as row offsets, state << XDP_RXB_DFA_ROW_SHIFT */
+	__u32 state[L]; /* as row offsets, state << XDP_RXB_DFA_ROW_SHIFT */
+	__u32 first;    /* the pass's first group */
 	__u32 pos;
 	__u32 len;
 	__u32 hit;
 };
 
-/* ids |= what state s's accept entry holds now (at_end 0) or at the
-   end of the payload (at_end 1). */
-static __noinline void dfa_collect(__u32 s, __u32 at_end)
+/* The pass's first group: 0 when one pass holds every group (a constant
+   then: the verifier prunes the idle lanes). */
+static __always_inline __u32 dfa_first(const struct dfa_ctx *c)
+{
+	return cfg.dfa_groups <= L ? 0 : c->first;
+}
+
+/* The pass's lanes: the groups when one pass holds them all, else L
+   (the loader pads the last pass with groups that never accept, so the
+   lanes are a constant for the verifier, whose paths through the lanes'
+   accepting steps would otherwise multiply). */
+static __always_inline __u32 dfa_lanes(void)
+{
+	return cfg.dfa_groups < L ? cfg.dfa_groups : L;
+}
+
+/* The accept entry of group g's state s (a state number), or NULL. */
+static __always_inline struct xdp_rxb_accept *dfa_acc_of(__u32 g, __u32 s)
+{
+	__u32 key = cfg.dfa_acc_base[g & GROUP_MASK] + s;
+
+	return bpf_map_lookup_elem(&dfa_acc, &key);
+}
+
+/* ids |= what group g's state s's accept entry holds now (at_end 0) or
+   at the end of the payload (at_end 1). */
+static __noinline void dfa_collect(__u32 g, __u32 s, __u32 at_end)
 {
 	__u32 zero = 0;
-	struct xdp_rxb_accept *a = bpf_map_lookup_elem(&dfa_acc, &s);
+	struct xdp_rxb_accept *a = dfa_acc_of(g, s);
 	struct xdp_rxb_result *res = bpf_map_lookup_elem(&result, &zero);
 
 	if (a == NULL || res == NULL)
@@ -452,150 +484,192 @@ static __noinline void dfa_collect(__u32 s, __u32 at_end)
 		res->ids[k] |= at_end ? a->end[k] : a->now[k];
 }
 
-/* A transition into accepting state s: 1 when the walk may stop. */
-static __always_inline int dfa_accept(struct dfa_ctx *c, __u32 s)
+/* A transition into accepting state s of group g: 1 when the walk may
+   stop. */
+static __always_inline int dfa_accept(struct dfa_ctx *c, __u32 g, __u32 s)
 {
 	c->hit = 1;
 	if (!cfg.dfa_all)
 		return 1;
-	dfa_collect(s, 0);
+	dfa_collect(g, s, 0);
 	return 0;
 }
 
-/* One step of one group on byte ch: *s (a row's byte offset) moves; 1
-   when the walk stops.  The AND keeps the offset inside the table for
-   the verifier (it is there anyway). */
+/* One step of group g on byte ch through its table t: *s (a row's byte
+   offset) moves; 1 when the walk stops.  The AND keeps the offset inside
+   the table for the verifier (it is there anyway). */
 static __always_inline int dfa_step(struct dfa_ctx *c, const void *t,
-				    __u32 mask, __u32 *s, __u8 ch)
+				    __u32 mask, __u32 g, __u32 *s, __u8 ch)
 {
 	__u32 v = *(const __u32 *)(t + (*s & mask) + ch * 4u);
 
 	*s = v & ~XDP_RXB_DFA_ACCEPT;
 	return (v & XDP_RXB_DFA_ACCEPT) &&
-	       dfa_accept(c, *s >> XDP_RXB_DFA_ROW_SHIFT);
+	       dfa_accept(c, g, *s >> XDP_RXB_DFA_ROW_SHIFT);
 }
 
-/* Block i: DFA_BLOCK bytes, all inside the payload, every group side by
-   side (their table lookups are independent).  1 stops. */
+/* Lane l of block i: DFA_BLOCK bytes at pos through group first + l,
+   its state in a register.  1 stops. */
+static __always_inline int dfa_lane(struct dfa_ctx *c,
+				    const struct xdp_rxb_buf *b, __u32 pos,
+				    __u32 first, __u32 l)
+{
+	__u32 g = first + l, s = c->state[l], mask = cfg.dfa_mask;
+	const void *t = bpf_map_lookup_elem(&dfa_next, &g);
+
+	if (t == NULL)
+		return 1;
+#pragma unroll
+	for (__u32 k = 0; k < DFA_BLOCK; k++)
+		if (dfa_step(c, t, mask, g, &s, b->b[pos + k]))
+			return 1;
+	c->state[l] = s;
+	return 0;
+}
+
+/* Block i: DFA_BLOCK bytes, all inside the payload, through each of the
+   pass's groups in turn (a lane's steps depend on each other, the
+   lanes' do not: the core overlaps them).  1 stops. */
 static long dfa_block(__u32 i, void *data)
 {
 	struct dfa_ctx *c = data;
-	__u32 zero = 0, pos = (i * DFA_BLOCK) & BUF_MASK, ng = cfg.dfa_groups;
-	__u32 mask = cfg.dfa_mask, s[G];
+	__u32 zero = 0, pos = (i * DFA_BLOCK) & BUF_MASK, first = dfa_first(c);
 	const struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
-	const void *t = bpf_map_lookup_elem(&dfa_next, &zero);
 
-	if (b == NULL || t == NULL)
+	if (b == NULL)
 		return 1;
 #pragma unroll
-	for (__u32 g = 0; g < G; g++)
-		s[g] = c->state[g];
-#pragma unroll
-	for (__u32 k = 0; k < DFA_BLOCK; k++) {
-		__u8 ch = b->b[pos + k];
-#pragma unroll
-		for (__u32 g = 0; g < G; g++)
-			if (g < ng && dfa_step(c, t, mask, &s[g], ch))
-				return 1;
-	}
-#pragma unroll
-	for (__u32 g = 0; g < G; g++)
-		c->state[g] = s[g];
+	for (__u32 l = 0; l < L; l++)
+		if (l < dfa_lanes() && dfa_lane(c, b, pos, first, l))
+			return 1;
 	return 0;
 }
 
-/* The last 1 .. DFA_BLOCK bytes, each checked against the end. */
-static __noinline int dfa_tail(struct dfa_ctx *c)
+/* The last 1 .. DFA_BLOCK bytes of the pass through lane l. */
+static __noinline int dfa_tail_lane(struct dfa_ctx *c, __u32 l)
 {
-	__u32 zero = 0, pos, ng = cfg.dfa_groups, mask = cfg.dfa_mask;
+	__u32 zero = 0, g, s, pos, mask = cfg.dfa_mask;
 	const struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
-	const void *t = bpf_map_lookup_elem(&dfa_next, &zero);
+	const void *t;
 
-	if (c == NULL || b == NULL || t == NULL)
+	if (c == NULL || b == NULL || l >= L)
+		return 1;
+	g = dfa_first(c) + l;
+	t = bpf_map_lookup_elem(&dfa_next, &g);
+	if (t == NULL)
 		return 1;
 	pos = c->pos;
+	s = c->state[l];
 	for (__u32 k = 0; k < DFA_BLOCK; k++) {
-		__u8 ch;
 		if (pos + k >= c->len)
 			break;
-		ch = b->b[(pos + k) & BUF_MASK];
-#pragma unroll
-		for (__u32 g = 0; g < G; g++) {
-			if (g < ng && dfa_step(c, t, mask, &c->state[g], ch))
-				return 1;
-		}
+		if (dfa_step(c, t, mask, g, &s, b->b[(pos + k) & BUF_MASK]))
+			return 1;
 	}
+	c->state[l] = s;
 	return 0;
 }
 
-/* Accept flags of the state at row offset off (0 when out of the
-   table). */
-static __always_inline __u32 dfa_flags(__u32 off)
+/* The last 1 .. DFA_BLOCK bytes of the pass.  1 stops. */
+static __always_inline int dfa_tail(struct dfa_ctx *c)
 {
-	__u32 s = off >> XDP_RXB_DFA_ROW_SHIFT;
-	struct xdp_rxb_accept *a = bpf_map_lookup_elem(&dfa_acc, &s);
+#pragma unroll
+	for (__u32 l = 0; l < L; l++)
+		if (l < dfa_lanes() && dfa_tail_lane(c, l))
+			return 1;
+	return 0;
+}
+
+/* Accept flags of group g's state at row offset off (0 when out of the
+   map). */
+static __always_inline __u32 dfa_flags(__u32 g, __u32 off)
+{
+	struct xdp_rxb_accept *a = dfa_acc_of(g, off >> XDP_RXB_DFA_ROW_SHIFT);
 
 	return a == NULL ? 0 : a->flags;
 }
 
-/* The end-of-payload step of group g: the state the walk ends in
+/* The end-of-payload step of lane l: the state the walk ends in
    settles what waited for the byte after (\b, \B, $, \z, a final
    '\n'), as its accept-at-end flag says. */
-static __always_inline void dfa_end(struct dfa_ctx *c, __u32 g)
+static __always_inline void dfa_end(struct dfa_ctx *c, __u32 first, __u32 l)
 {
-	if (!(dfa_flags(c->state[g]) & XDP_RXB_ACC_END))
+	if (!(dfa_flags(first + l, c->state[l]) & XDP_RXB_ACC_END))
 		return;
 	c->hit = 1;
 	if (cfg.dfa_all)
-		dfa_collect(c->state[g] >> XDP_RXB_DFA_ROW_SHIFT, 1);
+		dfa_collect(first + l, c->state[l] >> XDP_RXB_DFA_ROW_SHIFT, 1);
 }
 
-/* The groups' start states, and whether they accept already.  1 when
-   the walk may stop. */
-static __always_inline int dfa_begin(struct dfa_ctx *c)
+/* The pass's start states (each group's 0), and whether they accept
+   already.  1 when the walk may stop. */
+static __always_inline int dfa_begin(struct dfa_ctx *c, __u32 first, __u32 nl)
 {
 #pragma unroll
-	for (__u32 g = 0; g < G; g++) {
-		if (g < cfg.dfa_groups) {
-			c->state[g] = cfg.dfa_start[g];
-			if ((dfa_flags(c->state[g]) & XDP_RXB_ACC_NOW) &&
-			    dfa_accept(c, c->state[g] >> XDP_RXB_DFA_ROW_SHIFT))
-				return 1;
-		}
+	for (__u32 l = 0; l < L; l++) {
+		c->state[l] = 0;
+		if (l < nl && (dfa_flags(first + l, 0) & XDP_RXB_ACC_NOW) &&
+		    dfa_accept(c, first + l, 0))
+			return 1;
 	}
 	return 0;
 }
 
-/* The walk over the payload (len > 0): blocks, then the tail, then the
-   end-of-payload step. */
-static __always_inline void dfa_walk(struct dfa_ctx *c)
+/* Pass i over the payload (len > 0): its groups' starts, blocks, the
+   tail, then the end-of-payload step.  1 when the walk may stop. */
+static __always_inline int dfa_pass(struct dfa_ctx *c, __u32 i)
 {
-	__u32 blocks = (c->len - 1) / DFA_BLOCK;
+	__u32 blocks = (c->len - 1) / DFA_BLOCK, first, nl;
 
+	c->first = i * L;
+	first = dfa_first(c);
+	if (first >= cfg.dfa_groups)
+		return 1;
+	nl = dfa_lanes();
+	if (dfa_begin(c, first, nl))
+		return 1;
 	bpf_loop(blocks, dfa_block, c, 0);
 	if (c->hit && !cfg.dfa_all)
-		return;
+		return 1;
 	c->pos = blocks * DFA_BLOCK;
-	if (dfa_tail(c) != 0 || !cfg.dfa_tail)
-		return;
+	if (dfa_tail(c) != 0)
+		return 1;
+	if (!cfg.dfa_tail)
+		return 0;
 #pragma unroll
-	for (__u32 g = 0; g < G; g++)
-		if (g < cfg.dfa_groups)
-			dfa_end(c, g);
+	for (__u32 l = 0; l < L; l++)
+		if (l < nl)
+			dfa_end(c, first, l);
+	return c->hit && !cfg.dfa_all;
+}
+
+/* bpf_loop's callback: pass i.  1 stops. */
+static long dfa_pass_cb(__u32 i, void *data)
+{
+	return dfa_pass(data, i);
+}
+
+/* The walk: one pass when the groups fit in the lanes, else a pass per
+   L groups. */
+static __always_inline void dfa_walk(struct dfa_ctx *c)
+{
+	if (cfg.dfa_groups <= L)
+		dfa_pass(c, 0);
+	else
+		bpf_loop((cfg.dfa_groups + L - 1) / L, dfa_pass_cb, c, 0);
 }
 
 /* An empty payload: each start state, at the end. */
 static __always_inline void dfa_empty(struct dfa_ctx *c)
 {
-#pragma unroll
-	for (__u32 g = 0; g < G; g++) {
-		__u32 s = cfg.dfa_start[g];
-		if (g >= cfg.dfa_groups ||
-		    !(dfa_flags(s) & (XDP_RXB_ACC_NOW | XDP_RXB_ACC_END)))
+	for (__u32 g = 0; g < XDP_RXB_DFA_GROUPS; g++) {
+		if (g >= cfg.dfa_groups)
+			break;
+		if (!(dfa_flags(g, 0) & (XDP_RXB_ACC_NOW | XDP_RXB_ACC_END)))
 			continue;
 		c->hit = 1;
 		if (cfg.dfa_all)
-			dfa_collect(s >> XDP_RXB_DFA_ROW_SHIFT, 1);
+			dfa_collect(g, 0, 1);
 	}
 }
 
@@ -616,7 +690,7 @@ int xdp_dfa(struct xdp_md *ctx)
 	if (b == NULL) {
 		if (w.len == 0)
 			dfa_empty(&c);
-	} else if (!dfa_begin(&c)) {
+	} else {
 		dfa_walk(&c);
 	}
 	res->hit = c.hit;

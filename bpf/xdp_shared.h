@@ -20,19 +20,22 @@
 #define XDP_RXB_MAX_IDS 256u
 #define XDP_RXB_ID_WORDS (XDP_RXB_MAX_IDS / 64u)
 /*
- * The DFA table as the program reads it: per state a row of 256 __u32,
- * entry = the next state's row as a byte offset (state << 10), with
- * XDP_RXB_DFA_ACCEPT set when that state accepts; one step is a load, an
- * AND and two ADDs.  (engines/xdp_dfa.h keeps state numbers; the loader
- * converts.)  The table is one array-map value, and an array value may
- * not exceed KMALLOC_MAX_SIZE (4 MiB on x86-64): 4096 states.
+ * The DFA tables as the program reads them: a set is up to
+ * XDP_RXB_DFA_GROUPS DFAs, each in its own array-map value (key = the
+ * group), per state a row of 256 __u32, entry = the next state's row in
+ * the same table as a byte offset (state << 10), with XDP_RXB_DFA_ACCEPT
+ * set when that state accepts; one step is a load, an AND and two ADDs.
+ * (engines/xdp_dfa.h keeps state numbers; the loader converts.)  An
+ * array value may not exceed KMALLOC_MAX_SIZE (4 MiB on x86-64): 4096
+ * states a DFA.  The program walks the groups XDP_RXB_DFA_LANES at a
+ * time side by side (their lookups are independent), one pass over the
+ * payload per XDP_RXB_DFA_LANES groups.
  */
 #define XDP_RXB_DFA_ACCEPT 0x80000000u
 #define XDP_RXB_DFA_ROW_SHIFT 10u
 #define XDP_RXB_DFA_MAX_STATES 4096u
-/* A pattern set too big for one DFA is split into up to this many, laid
-   out in one table and walked side by side in one pass. */
-#define XDP_RXB_DFA_GROUPS 4u
+#define XDP_RXB_DFA_GROUPS 32u
+#define XDP_RXB_DFA_LANES 4u
 
 /* What the parser found (struct xdp_rxb_result.status). */
 enum xdp_rxb_status {
@@ -55,13 +58,15 @@ struct xdp_rxb_cfg {
 			     rare_at[0] <= rare_at[1] < needle_len */
 	__u64 rare8[2];   /* literal: each filter byte in every byte */
 	__u32 dfa_mask;   /* dfa: (rows - 1) << XDP_RXB_DFA_ROW_SHIFT, rows a
-			     power of two: keeps an offset in the table */
+			     power of two: keeps an offset in a table */
 	__u32 dfa_all;    /* dfa: 1 walks the whole payload for every id,
 			     0 stops at the first accepting state */
 	__u32 dfa_tail;   /* dfa: some state accepts at the end of the
 			     payload (XDP_RXB_ACC_END): check the last one */
-	__u32 dfa_groups; /* dfa: DFAs in the table, 1 .. XDP_RXB_DFA_GROUPS */
-	__u32 dfa_start[XDP_RXB_DFA_GROUPS]; /* dfa: their start states */
+	__u32 dfa_groups; /* dfa: DFAs (tables), 1 .. XDP_RXB_DFA_GROUPS */
+	/* dfa: group g's state s (from 0, its start) is entry
+	   dfa_acc_base[g] + s of the accept map */
+	__u32 dfa_acc_base[XDP_RXB_DFA_GROUPS];
 	__u8 needle[XDP_RXB_MAX_NEEDLE];
 };
 

@@ -64,6 +64,7 @@ static const char *const xdp_actions[] = {"drop", "tx", "pass", NULL};
 static const unsigned xdp_action_codes[] = {XDP_DROP, XDP_TX, XDP_PASS};
 static uint64_t xdp_action = 0;
 static uint64_t xdp_max_states = XDP_DFA_DEFAULT_MAX_STATES;
+static uint64_t xdp_max_groups = XDP_DFA_DEFAULT_MAX_GROUPS;
 /* xdp.live: which actions time on live frames (engines/xdp_live.h). */
 enum { XDP_LIVE_TX, XDP_LIVE_ALL, XDP_LIVE_OFF };
 static const char *const xdp_lives[] = {"tx", "all", "off", NULL};
@@ -74,9 +75,13 @@ static const struct engine_option xdp_options[] = {
 	 "the XDP action on a hit (base: on every payload); tx is timed on "
 	 "live frames (see live)", 0, 0, xdp_actions, NULL, &xdp_action},
 	{"max_states", ENGINE_OPT_COUNT, "4096",
-	 "DFA states of a set, all its DFAs together (the kernel's table: "
-	 "states x 1 KiB)", 1, XDP_DFA_DEFAULT_MAX_STATES, NULL, NULL,
+	 "states of each DFA of a set (its kernel table: states x 1 KiB, "
+	 "one map value)", 1, XDP_DFA_DEFAULT_MAX_STATES, NULL, NULL,
 	 &xdp_max_states},
+	{"max_groups", ENGINE_OPT_COUNT, "32",
+	 "DFAs a set may be split into, each walked over the payload (4 "
+	 "side by side a pass)", 1, XDP_DFA_DEFAULT_MAX_GROUPS, NULL, NULL,
+	 &xdp_max_groups},
 	{"live", ENGINE_OPT_CHOICE, "tx",
 	 "time on live frames sent on a veth pair in a netns of the run's "
 	 "own: tx, all actions, or off (plain test_run: sends nothing)", 0, 0,
@@ -283,8 +288,8 @@ static long blamed(const char *why, size_t n)
 {
 	long k;
 
-	if (strstr(why, "DFA") != NULL && n > 1)
-		return -1; /* the cap: the set as a whole */
+	if (strstr(why, "DFAs of") != NULL && n > 1)
+		return -1; /* the groups: the set as a whole */
 	if (sscanf(why, "pattern %ld", &k) == 1 && k >= 0 && (size_t)k < n)
 		return k;
 	return -1;
@@ -305,8 +310,8 @@ static int dfa_build(struct xdp_set *s, const struct engine_pattern *pats,
 	for (size_t k = 0; k < n; k++)
 		p[k] = (struct xdp_dfa_pattern){pats[k].re, pats[k].len, flags,
 						(uint32_t)k};
-	rc = xdp_dfa_build(&s->dfa, p, n, (uint32_t)xdp_max_states, why,
-			   sizeof(why));
+	rc = xdp_dfa_build_capped(&s->dfa, p, n, (uint32_t)xdp_max_states,
+				  (uint32_t)xdp_max_groups, why, sizeof(why));
 	free(p);
 	if (rc != 0)
 		engine_error_set(err, ENGINE_ERR_UNSUPPORTED, blamed(why, n), -1,
@@ -475,7 +480,7 @@ static size_t xdp_size(void *h)
 
 	if (s->kind != XDP_PROG_DFA)
 		return 0;
-	return (size_t)s->dfa.rows * 256 * sizeof(uint32_t) +
+	return (size_t)s->dfa.ngroups * s->dfa.rows * 256 * sizeof(uint32_t) +
 	       (size_t)s->dfa.nstates * sizeof(struct xdp_rxb_accept);
 }
 

@@ -1,6 +1,7 @@
 /*
  * xdp_dfa.c - subset construction of an unanchored byte DFA from the
- * reference's programs (see xdp_dfa.h).
+ * reference's programs (see xdp_dfa.h), a DFA per pattern; a set's
+ * groups are products of those (pack(): best fit, largest first).
  *
  * The patterns' programs are laid end to end as one NFA.  A closure
  * follows the epsilon moves (OP_SPLIT, OP_JMP, OP_HEAD, OP_TAIL: for the
@@ -803,7 +804,6 @@ static int build_one(struct xdp_dfa *d, const struct xdp_dfa_pattern *p,
 	int rc = -1;
 
 	memset(d, 0, sizeof(*d));
-	d->ngroups = 1;
 	if (nfa_build(&b, p, n) != 0)
 		goto out;
 	classes(&b);
@@ -814,7 +814,7 @@ out:
 	return rc;
 }
 
-/* Group e appended to d (its states renumbered after d's).  0 or -1. */
+/* Group e (one DFA, its states from 0) appended to d.  0 or -1. */
 static int merge(struct xdp_dfa *d, const struct xdp_dfa *e)
 {
 	size_t n = (size_t)d->nstates + e->nstates;
@@ -827,107 +827,322 @@ static int merge(struct xdp_dfa *d, const struct xdp_dfa *e)
 		d->acc = acc;
 	if (next == NULL || acc == NULL)
 		return -1;
-	for (size_t i = 0; i < (size_t)e->nstates * 256; i++)
-		next[(size_t)d->nstates * 256 + i] =
-			(uint16_t)(e->next[i] + d->nstates);
+	memcpy(next + (size_t)d->nstates * 256, e->next,
+	       (size_t)e->nstates * 256 * sizeof(*next));
 	memcpy(acc + d->nstates, e->acc, e->nstates * sizeof(*acc));
-	d->start[d->ngroups++] = d->nstates;
+	d->base[d->ngroups] = d->nstates;
+	d->states[d->ngroups++] = e->nstates;
 	d->nstates = (uint32_t)n;
 	d->nclasses = d->nclasses > e->nclasses ? d->nclasses : e->nclasses;
 	d->tail |= e->tail;
 	return 0;
 }
 
-/* Rows rounded up to a power of two, accept bits in the table. */
-static int seal(struct xdp_dfa *d)
+/* The kernel's rows per table (the largest group's, a power of two),
+   and the accept bits in the entries. */
+static void seal(struct xdp_dfa *d)
 {
-	uint16_t *g;
-
 	d->rows = 1;
-	while (d->rows < d->nstates)
-		d->rows *= 2;
-	g = realloc(d->next, (size_t)d->rows * 256 * sizeof(uint16_t));
-	if (g == NULL)
-		return -1;
-	d->next = g;
-	memset(g + (size_t)d->nstates * 256, 0,
-	       (size_t)(d->rows - d->nstates) * 256 * sizeof(uint16_t));
-	for (size_t i = 0; i < (size_t)d->nstates * 256; i++)
-		if (d->acc[d->next[i]].flags & XDP_RXB_ACC_NOW)
-			d->next[i] |= XDP_DFA_ACCEPT;
+	for (uint32_t g = 0; g < d->ngroups; g++)
+		while (d->rows < d->states[g])
+			d->rows *= 2;
+	for (uint32_t g = 0; g < d->ngroups; g++) {
+		uint16_t *row = d->next + (size_t)d->base[g] * 256;
+		const struct xdp_rxb_accept *acc = d->acc + d->base[g];
+		for (size_t i = 0; i < (size_t)d->states[g] * 256; i++)
+			if (acc[row[i]].flags & XDP_RXB_ACC_NOW)
+				row[i] |= XDP_DFA_ACCEPT;
+	}
+}
+
+/* The product construction under way (product()). */
+struct prod {
+	const struct xdp_dfa *a, *b;
+	struct xdp_dfa *e;
+	uint32_t max;
+	size_t hsize;
+	uint64_t *key;     /* open addressing: pair + 1, 0 empty */
+	uint32_t *val;     /* the pair's state */
+	uint32_t *pa, *pb; /* state -> its pair */
+};
+
+/* The state of pair (x, y): found, or added.  NO_STATE past max. */
+static uint32_t prod_get(struct prod *p, uint32_t x, uint32_t y)
+{
+	uint64_t k = ((uint64_t)x << 32 | y) + 1;
+	size_t i = (size_t)((k * 0x9e3779b97f4a7c15ull) >> 32) &
+		   (p->hsize - 1);
+	uint32_t s = p->e->nstates;
+
+	for (; p->key[i] != 0; i = (i + 1) & (p->hsize - 1))
+		if (p->key[i] == k)
+			return p->val[i];
+	if (s >= p->max)
+		return NO_STATE;
+	p->key[i] = k;
+	p->val[i] = s;
+	p->pa[s] = x;
+	p->pb[s] = y;
+	p->e->nstates++;
+	return s;
+}
+
+/* State s's row: its pair's rows side by side.  0, or -1 past max. */
+static int prod_row(struct prod *p, uint32_t s)
+{
+	const uint16_t *ra = p->a->next + (size_t)p->pa[s] * 256;
+	const uint16_t *rb = p->b->next + (size_t)p->pb[s] * 256;
+	uint16_t *out = p->e->next + (size_t)s * 256;
+	uint32_t x = NO_STATE, y = 0, t = 0;
+
+	for (unsigned c = 0; c < 256; c++) {
+		if (ra[c] != x || rb[c] != y) { /* runs of a class: one look */
+			x = ra[c];
+			y = rb[c];
+			t = prod_get(p, x, y);
+			if (t == NO_STATE)
+				return -1;
+		}
+		out[c] = (uint16_t)t;
+	}
 	return 0;
+}
+
+/* Every state accepts what either of its pair does. */
+static void prod_accept(struct prod *p)
+{
+	for (uint32_t s = 0; s < p->e->nstates; s++) {
+		const struct xdp_rxb_accept *x = &p->a->acc[p->pa[s]];
+		const struct xdp_rxb_accept *y = &p->b->acc[p->pb[s]];
+		struct xdp_rxb_accept *o = &p->e->acc[s];
+		o->flags = x->flags | y->flags;
+		for (unsigned k = 0; k < XDP_RXB_ID_WORDS; k++) {
+			o->now[k] = x->now[k] | y->now[k];
+			o->end[k] = x->end[k] | y->end[k];
+		}
+	}
 }
 
 /*
- * The longest run p[0..*taken) (at least one pattern) whose DFA fits in
- * `room` states, into e.  0, or -1 with why (the first pattern alone
- * does not fit, or is refused).
+ * The product of DFAs a and b (one group each, states from 0, no accept
+ * bits in next yet) into e: a state per pair of theirs reachable from
+ * (0, 0), accepting what either accepts.  It is the DFA the subset
+ * construction makes of a's and b's patterns together (their NFAs are
+ * disjoint; a state's context is what either keeps), at two table
+ * lookups per byte class instead of a closure.  0, or -1 when it needs
+ * more than max states or memory (e released).
  */
-static int pack_group(struct xdp_dfa *e, const struct xdp_dfa_pattern *p,
-		      size_t n, size_t first, uint32_t room, size_t *taken,
-		      char *why, size_t size)
+static int product(struct xdp_dfa *e, const struct xdp_dfa *a,
+		   const struct xdp_dfa *b, uint32_t max)
 {
-	struct xdp_dfa t;
-	size_t k = 1;
+	struct prod p = {a, b, e, max, 1, NULL, NULL, NULL, NULL};
+	int rc = -1;
 
-	if (build_one(e, p, 1, first, room, why, size) != 0)
-		return -1;
-	while (k < n && build_one(&t, p, k + 1, first, room, why, size) == 0) {
+	memset(e, 0, sizeof(*e));
+	while (p.hsize < 2 * (size_t)max)
+		p.hsize *= 2;
+	p.key = calloc(p.hsize, sizeof(*p.key));
+	p.val = calloc(p.hsize, sizeof(*p.val));
+	p.pa = calloc(max, sizeof(*p.pa));
+	p.pb = calloc(max, sizeof(*p.pb));
+	e->next = malloc((size_t)max * 256 * sizeof(*e->next));
+	if (p.key == NULL || p.val == NULL || p.pa == NULL || p.pb == NULL ||
+	    e->next == NULL || prod_get(&p, 0, 0) == NO_STATE)
+		goto out;
+	for (uint32_t s = 0; s < e->nstates; s++)
+		if (prod_row(&p, s) != 0)
+			goto out;
+	e->acc = calloc(e->nstates, sizeof(*e->acc));
+	if (e->acc == NULL)
+		goto out;
+	prod_accept(&p);
+	e->nclasses = a->nclasses > b->nclasses ? a->nclasses : b->nclasses;
+	e->tail = a->tail | b->tail;
+	rc = 0;
+out:
+	free(p.key);
+	free(p.val);
+	free(p.pa);
+	free(p.pb);
+	if (rc != 0)
 		xdp_dfa_release(e);
-		*e = t;
-		k++;
-	}
-	if (k < n)
-		xdp_dfa_release(&t);
-	why[0] = '\0';
-	*taken = k;
-	return 0;
+	return rc;
 }
 
-/* Why p[at] found no room; d released.  Returns -1. */
-static int refused(struct xdp_dfa *d, const struct xdp_dfa_pattern *p,
-		   size_t at, uint32_t max_states, char *why, size_t size)
+/* The packing under way: each pattern's DFA alone, the groups'. */
+struct pack {
+	const struct xdp_dfa_pattern *p; /* the set */
+	size_t n;
+	uint32_t max_states, max_groups;
+	size_t *order;        /* p's indices, the most states alone first */
+	struct xdp_dfa *one;  /* n: p[i]'s DFA alone */
+	struct xdp_dfa dfa[XDP_RXB_DFA_GROUPS];
+	uint32_t ngroups;
+};
+
+/* why, a reason about pattern i that may not say so, naming it. */
+static void name_pattern(const struct xdp_dfa_pattern *p, size_t i,
+			 char *why, size_t size)
 {
 	char tmp[256];
 
-	if (strncmp(why, "the DFA needs", 13) == 0) {
-		snprintf(tmp, sizeof(tmp), "%s", why);
-		snprintf(why, size, "pattern %zu (%.40s): %s%s", at, p[at].re,
-			 tmp, d->ngroups ? " with the groups before it" : "");
-	} else if (why[0] == '\0') {
-		snprintf(why, size, "pattern %zu (%.40s): the set needs more "
-			 "than %u DFAs within %u states (xdp.max_states)", at,
-			 p[at].re, XDP_RXB_DFA_GROUPS, max_states);
+	if (strncmp(why, "pattern ", 8) == 0)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s", why);
+	snprintf(why, size, "pattern %zu (%.40s): %s", i, p->re, tmp);
+}
+
+/* Each pattern's DFA alone (refused ones named in why), its table
+   trimmed to its states.  0, or -1. */
+static int pack_alone(struct pack *k, char *why, size_t size)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		struct xdp_dfa *t = &k->one[i];
+		uint16_t *g;
+		if (build_one(t, &k->p[i], 1, i, k->max_states, why, size)) {
+			name_pattern(&k->p[i], i, why, size);
+			return -1;
+		}
+		g = realloc(t->next, (size_t)t->nstates * 256 * sizeof(*g));
+		if (g != NULL)
+			t->next = g;
 	}
-	xdp_dfa_release(d);
-	return -1;
+	return 0;
+}
+
+/* A global for qsort's comparison: the pack being ordered. */
+static const struct pack *pack_sorting;
+
+/* The most states alone first; p's order among equals. */
+static int cmp_alone(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	uint32_t sx = pack_sorting->one[x].nstates;
+	uint32_t sy = pack_sorting->one[y].nstates;
+
+	if (sx != sy)
+		return sx < sy ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Pattern i into the group whose DFA grows least with it (within the
+ * cap), or a new group.  0, or -1 with why when none has room and every
+ * group is taken (or out of memory).
+ */
+static int pack_place(struct pack *k, size_t i, char *why, size_t size)
+{
+	struct xdp_dfa best = {0}, t;
+	uint32_t at = k->ngroups, grow = UINT32_MAX;
+
+	for (uint32_t g = 0; g < k->ngroups; g++) {
+		if (product(&t, &k->dfa[g], &k->one[i], k->max_states) != 0)
+			continue;
+		if (t.nstates - k->dfa[g].nstates < grow) {
+			xdp_dfa_release(&best);
+			best = t;
+			at = g;
+			grow = t.nstates - k->dfa[g].nstates;
+		} else {
+			xdp_dfa_release(&t);
+		}
+	}
+	if (at < k->ngroups) {
+		xdp_dfa_release(&k->dfa[at]);
+		k->dfa[at] = best;
+		return 0;
+	}
+	if (k->ngroups == k->max_groups) {
+		snprintf(why, size, "pattern %zu (%.40s): the set needs more "
+			 "than %u DFAs of %u states (xdp.max_groups, "
+			 "xdp.max_states)", i, k->p[i].re, k->max_groups,
+			 k->max_states);
+		return -1;
+	}
+	k->dfa[k->ngroups++] = k->one[i];
+	memset(&k->one[i], 0, sizeof(k->one[i]));
+	return 0;
+}
+
+static void pack_release(struct pack *k)
+{
+	for (uint32_t g = 0; g < k->ngroups; g++)
+		xdp_dfa_release(&k->dfa[g]);
+	for (size_t i = 0; k->one != NULL && i < k->n; i++)
+		xdp_dfa_release(&k->one[i]);
+	free(k->one);
+	free(k->order);
+}
+
+/*
+ * Best fit, largest first: each pattern's DFA alone (refused ones named),
+ * then in order of their states, most first, each into the group whose
+ * DFA grows least with it, or a new group; a group's DFA is the product
+ * of its patterns'.  The groups' DFAs into d.  0, or -1 with why.
+ */
+static int pack(struct pack *k, struct xdp_dfa *d, char *why, size_t size)
+{
+	k->order = calloc(k->n, sizeof(*k->order));
+	k->one = calloc(k->n, sizeof(*k->one));
+	if (k->order == NULL || k->one == NULL) {
+		snprintf(why, size, "xdp dfa: out of memory");
+		return -1;
+	}
+	if (pack_alone(k, why, size) != 0)
+		return -1;
+	for (size_t i = 0; i < k->n; i++)
+		k->order[i] = i;
+	pack_sorting = k;
+	qsort(k->order, k->n, sizeof(*k->order), cmp_alone);
+	for (size_t i = 0; i < k->n; i++)
+		if (pack_place(k, k->order[i], why, size) != 0)
+			return -1;
+	for (uint32_t g = 0; g < k->ngroups; g++)
+		if (merge(d, &k->dfa[g]) != 0) {
+			snprintf(why, size, "xdp dfa: out of memory");
+			return -1;
+		}
+	return 0;
+}
+
+int xdp_dfa_build_capped(struct xdp_dfa *d, const struct xdp_dfa_pattern *p,
+			 size_t n, uint32_t max_states, uint32_t max_groups,
+			 char *why, size_t size)
+{
+	struct pack k = {p, n, max_states, max_groups, NULL, NULL, {{0}}, 0};
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	why[0] = '\0';
+	if (n == 0) {
+		snprintf(why, size, "no pattern");
+		return -1;
+	}
+	if (max_states == 0 || max_states > XDP_RXB_DFA_MAX_STATES) {
+		snprintf(why, size, "xdp.max_states=%u: 1 to %u", max_states,
+			 XDP_RXB_DFA_MAX_STATES);
+		return -1;
+	}
+	if (max_groups == 0 || max_groups > XDP_RXB_DFA_GROUPS) {
+		snprintf(why, size, "xdp.max_groups=%u: 1 to %u", max_groups,
+			 XDP_RXB_DFA_GROUPS);
+		return -1;
+	}
+	rc = pack(&k, d, why, size);
+	pack_release(&k);
+	if (rc != 0) {
+		xdp_dfa_release(d);
+		return -1;
+	}
+	seal(d);
+	return 0;
 }
 
 int xdp_dfa_build(struct xdp_dfa *d, const struct xdp_dfa_pattern *p,
 		  size_t n, uint32_t max_states, char *why, size_t size)
 {
-	size_t done = 0, k;
-
-	memset(d, 0, sizeof(*d));
-	why[0] = '\0';
-	if (n == 0 || max_states == 0 || max_states > XDP_RXB_DFA_MAX_STATES) {
-		snprintf(why, size, n ? "xdp.max_states=%u: 1 to %u" :
-			 "no pattern", max_states, XDP_RXB_DFA_MAX_STATES);
-		return -1;
-	}
-	while (done < n) {
-		struct xdp_dfa e = {0};
-		int rc = d->ngroups == XDP_RXB_DFA_GROUPS ? -1 :
-			 pack_group(&e, p + done, n - done, done,
-				    max_states - d->nstates, &k, why, size);
-		if (rc == 0)
-			rc = merge(d, &e);
-		xdp_dfa_release(&e);
-		if (rc != 0)
-			return refused(d, p, done, max_states, why, size);
-		done += k;
-	}
-	return seal(d) == 0 ? 0 : -1;
+	return xdp_dfa_build_capped(d, p, n, max_states,
+				    XDP_DFA_DEFAULT_MAX_GROUPS, why, size);
 }
 
 /* ids |= src when all; a match in any case. */
@@ -939,29 +1154,32 @@ static void found(int all, __u64 *ids, const __u64 *src)
 		ids[k] |= src[k];
 }
 
-/* One group's walk from state s, then its end; 1 on a match. */
-static int scan_group(const struct xdp_dfa *d, uint32_t s,
+/* Group g's walk from its start, then its end; 1 on a match. */
+static int scan_group(const struct xdp_dfa *d, uint32_t g,
 		      const unsigned char *p, size_t len, int all, __u64 *ids)
 {
+	const uint16_t *next = d->next + (size_t)d->base[g] * 256;
+	const struct xdp_rxb_accept *acc = d->acc + d->base[g];
+	uint32_t s = 0;
 	int hit = 0;
 
-	if (d->acc[s].flags & XDP_RXB_ACC_NOW) {
+	if (acc[s].flags & XDP_RXB_ACC_NOW) {
 		hit = 1;
-		found(all, ids, d->acc[s].now);
+		found(all, ids, acc[s].now);
 	}
 	for (size_t i = 0; i < len && (all || !hit); i++) {
-		uint32_t v = d->next[(size_t)s * 256 + p[i]];
+		uint32_t v = next[(size_t)s * 256 + p[i]];
 		s = v & ~XDP_DFA_ACCEPT;
 		if (v & XDP_DFA_ACCEPT) {
 			hit = 1;
-			found(all, ids, d->acc[s].now);
+			found(all, ids, acc[s].now);
 		}
 	}
 	if (hit && !all)
 		return 1;
-	if (d->acc[s].flags & XDP_RXB_ACC_END) {
+	if (acc[s].flags & XDP_RXB_ACC_END) {
 		hit = 1;
-		found(all, ids, d->acc[s].end);
+		found(all, ids, acc[s].end);
 	}
 	return hit;
 }
@@ -973,7 +1191,7 @@ int xdp_dfa_scan(const struct xdp_dfa *d, const void *data, size_t len,
 
 	memset(ids, 0, XDP_RXB_ID_WORDS * sizeof(__u64));
 	for (uint32_t g = 0; g < d->ngroups && (all || !hit); g++)
-		hit |= scan_group(d, d->start[g], data, len, all, ids);
+		hit |= scan_group(d, g, data, len, all, ids);
 	return hit;
 }
 

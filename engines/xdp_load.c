@@ -172,11 +172,26 @@ static int cfg_fill(const struct xdp_spec *spec, struct xdp_rxb_cfg *c,
 		c->dfa_all = spec->dfa_all != 0;
 		c->dfa_tail = spec->dfa->tail != 0;
 		c->dfa_groups = spec->dfa->ngroups;
-		for (uint32_t g = 0; g < spec->dfa->ngroups; g++)
-			c->dfa_start[g] = spec->dfa->start[g]
-					  << XDP_RXB_DFA_ROW_SHIFT;
+		for (uint32_t g = 0; g < XDP_RXB_DFA_GROUPS; g++)
+			c->dfa_acc_base[g] = g < spec->dfa->ngroups
+					     ? spec->dfa->base[g]
+					     : spec->dfa->nstates;
 	}
 	return 0;
+}
+
+/*
+ * The tables the program reads: the groups, and when it walks them in
+ * several passes (more than XDP_RXB_DFA_LANES), as many more as fill the
+ * last pass.  Those are left zero: a state 0 that stays, and never
+ * accepts (its accept entry is the zeroed one after the states', see
+ * cfg_fill()).
+ */
+static uint32_t dfa_tables(const struct xdp_dfa *d)
+{
+	uint32_t l = XDP_RXB_DFA_LANES;
+
+	return d->ngroups <= l ? d->ngroups : (d->ngroups + l - 1) / l * l;
 }
 
 /* Write the configuration and size the DFA maps, before the load. */
@@ -184,6 +199,7 @@ static int obj_configure(struct bpf_object *obj, const struct xdp_spec *spec,
 			 char *why, size_t size)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(obj, ".rodata.cfg");
+	struct bpf_map *next;
 	struct xdp_rxb_cfg c;
 	size_t sz = 0;
 	uint32_t rows;
@@ -204,10 +220,11 @@ static int obj_configure(struct bpf_object *obj, const struct xdp_spec *spec,
 	if (spec->kind != XDP_PROG_DFA)
 		return 0;
 	rows = spec->dfa->rows;
-	if (bpf_map__set_value_size(bpf_object__find_map_by_name(obj, "dfa_next"),
-				    rows * 256u * sizeof(uint32_t)) != 0 ||
+	next = bpf_object__find_map_by_name(obj, "dfa_next");
+	if (bpf_map__set_value_size(next, rows * 256u * sizeof(uint32_t)) ||
+	    bpf_map__set_max_entries(next, dfa_tables(spec->dfa)) ||
 	    bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "dfa_acc"),
-				     rows) != 0) {
+				     spec->dfa->nstates + 1) != 0) {
 		snprintf(why, size, "xdp: cannot size the DFA maps: %s",
 			 libbpf_last);
 		return -1;
@@ -225,36 +242,39 @@ static void obj_select(struct bpf_object *obj, enum xdp_prog_kind kind)
 			p, strcmp(bpf_program__name(p), prog_names[kind]) == 0);
 }
 
-/* The kernel's table (bpf/xdp_shared.h) from d's: row offsets.  NULL
-   out of memory; the caller frees it. */
-static uint32_t *dfa_kernel_table(const struct xdp_dfa *d)
+/* Group g's kernel table (bpf/xdp_shared.h) from d's rows, into t
+   (d->rows x 256): row offsets, rows past its states 0. */
+static void dfa_kernel_table(const struct xdp_dfa *d, uint32_t g,
+			     uint32_t *t)
 {
-	size_t n = (size_t)d->rows * 256;
-	uint32_t *t = malloc(n * sizeof(*t));
+	const uint16_t *row = d->next + (size_t)d->base[g] * 256;
+	size_t n = (size_t)d->states[g] * 256;
 
-	for (size_t i = 0; t != NULL && i < n; i++) {
-		uint32_t e = d->next[i];
-		t[i] = (e & ~XDP_DFA_ACCEPT) << XDP_RXB_DFA_ROW_SHIFT |
-		       (e & XDP_DFA_ACCEPT ? XDP_RXB_DFA_ACCEPT : 0);
-	}
-	return t;
+	for (size_t i = 0; i < n; i++)
+		t[i] = (row[i] & ~XDP_DFA_ACCEPT) << XDP_RXB_DFA_ROW_SHIFT |
+		       (row[i] & XDP_DFA_ACCEPT ? XDP_RXB_DFA_ACCEPT : 0);
+	memset(t + n, 0, ((size_t)d->rows * 256 - n) * sizeof(*t));
 }
 
-/* The DFA into its maps, after the load.  0, or -1. */
+/* The DFA into its maps, after the load: a table per group, an accept
+   entry per state.  0, or -1. */
 static int dfa_upload(struct bpf_object *obj, const struct xdp_dfa *d,
 		      char *why, size_t size)
 {
 	int nfd = bpf_map__fd(bpf_object__find_map_by_name(obj, "dfa_next"));
 	int afd = bpf_map__fd(bpf_object__find_map_by_name(obj, "dfa_acc"));
-	uint32_t zero = 0, *table = dfa_kernel_table(d);
+	uint32_t *table = malloc((size_t)d->rows * 256 * sizeof(*table));
 	int rc = -1;
 
 	if (table == NULL) {
 		snprintf(why, size, "xdp: out of memory");
 		return -1;
 	}
-	if (bpf_map_update_elem(nfd, &zero, table, BPF_ANY) != 0)
-		goto out;
+	for (uint32_t g = 0; g < d->ngroups; g++) {
+		dfa_kernel_table(d, g, table);
+		if (bpf_map_update_elem(nfd, &g, table, BPF_ANY) != 0)
+			goto out;
+	}
 	for (uint32_t s = 0; s < d->nstates; s++)
 		if (bpf_map_update_elem(afd, &s, &d->acc[s], BPF_ANY) != 0)
 			goto out;

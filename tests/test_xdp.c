@@ -92,11 +92,12 @@ static void check_one(const struct xdp_dfa *d, const struct xt_refs *x,
 	cr_assert_eq(xdp_dfa_scan(d, data, len, 0, got), any);
 }
 
-/* Build p[0..n) and check it on `rounds` random inputs of gen. */
-static void check_set(const struct xdp_dfa_pattern *p, size_t n,
-		      struct rng *r, int rounds,
-		      size_t (*gen)(struct rng *, char *, size_t),
-		      size_t max)
+/* Build p[0..n) with DFAs of at most max_states states and check it on
+   `rounds` random inputs of gen. */
+static void check_set_capped(const struct xdp_dfa_pattern *p, size_t n,
+			     uint32_t max_states, struct rng *r, int rounds,
+			     size_t (*gen)(struct rng *, char *, size_t),
+			     size_t max)
 {
 	struct xdp_dfa d;
 	struct xt_refs x;
@@ -104,8 +105,8 @@ static void check_set(const struct xdp_dfa_pattern *p, size_t n,
 
 	cr_assert_not_null(buf);
 	cr_assert_eq(xt_refs_init(&x, p, n, why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(xdp_dfa_build(&d, p, n, XDP_DFA_DEFAULT_MAX_STATES, why,
-				   sizeof(why)), 0, "%s: %s", p[0].re, why);
+	cr_assert_eq(xdp_dfa_build(&d, p, n, max_states, why, sizeof(why)), 0,
+		     "%s: %s", p[0].re, why);
 	for (int i = 0; i < rounds; i++) {
 		size_t len = gen(r, buf, max);
 		check_one(&d, &x, buf, len, p[0].re);
@@ -113,6 +114,15 @@ static void check_set(const struct xdp_dfa_pattern *p, size_t n,
 	xdp_dfa_release(&d);
 	xt_refs_release(&x);
 	free(buf);
+}
+
+static void check_set(const struct xdp_dfa_pattern *p, size_t n,
+		      struct rng *r, int rounds,
+		      size_t (*gen)(struct rng *, char *, size_t),
+		      size_t max)
+{
+	check_set_capped(p, n, XDP_DFA_DEFAULT_MAX_STATES, r, rounds, gen,
+			 max);
 }
 
 Test(xdp_dfa, payload_patterns)
@@ -825,30 +835,42 @@ static void check_kernel(struct xdp_prog *pr, const struct xt_refs *x,
 			  (unsigned long long)want[0]);
 }
 
-/* p[0..n)'s DFA in the kernel on `rounds` payloads of border_data (up
-   to 300 bytes: across the walk's blocks), first match or every id. */
-static void check_kernel_set(const struct xdp_dfa_pattern *p, size_t n,
-			     struct rng *r, int rounds, int all)
+/* p[0..n)'s DFA of at most max_states states a group in the kernel on
+   `rounds` payloads of gen (up to 300 bytes: across the walk's blocks),
+   first match or every id.  Its groups. */
+static uint32_t check_kernel_capped(const struct xdp_dfa_pattern *p,
+				    size_t n, uint32_t max_states,
+				    struct rng *r, int rounds, int all,
+				    size_t (*gen)(struct rng *, char *, size_t))
 {
 	struct xdp_dfa d;
 	struct xt_refs x;
 	char why[256], buf[300];
 	struct xdp_spec s = {XDP_PROG_DFA, XDP_DROP, NULL, 0, &d, all};
 	struct xdp_prog *pr;
+	uint32_t groups;
 
-	cr_assert_eq(xdp_dfa_build(&d, p, n, 4096, why, sizeof(why)), 0, "%s",
-		     why);
+	cr_assert_eq(xdp_dfa_build(&d, p, n, max_states, why, sizeof(why)), 0,
+		     "%s", why);
 	cr_assert_eq(xt_refs_init(&x, p, n, why, sizeof(why)), 0);
 	pr = open_prog(&s);
 	for (int i = 0; i < rounds; i++) {
-		size_t len = border_data(r, buf, i % 4 ? 40 : sizeof(buf));
+		size_t len = gen(r, buf, i % 4 ? 40 : sizeof(buf));
 		check_kernel(pr, &x, buf, len, all);
 	}
 	check_kernel(pr, &x, "foo", 3, all);
 	check_kernel(pr, &x, "\n", 1, all);
+	groups = d.ngroups;
 	xdp_prog_free(pr);
 	xt_refs_release(&x);
 	xdp_dfa_release(&d);
+	return groups;
+}
+
+static void check_kernel_set(const struct xdp_dfa_pattern *p, size_t n,
+			     struct rng *r, int rounds, int all)
+{
+	check_kernel_capped(p, n, 4096, r, rounds, all, border_data);
 }
 
 /* \b \B, ^ $ in both modes, \A \z \Z in the kernel's walk and its
@@ -866,6 +888,50 @@ Test(xdp_prog, dfa_assertions)
 	check_kernel_set(p, NASSERT, &r, 500, 0);
 	for (size_t k = 0; k < NASSERT; k++)
 		check_kernel_set(&p[k], 1, &r, 300, 0);
+}
+
+/*
+ * A set split into more DFAs than a pass walks side by side: the
+ * built-in rules and the assertions under a low state cap, so that they
+ * take more than XDP_RXB_DFA_LANES groups and the last pass is partly
+ * idle.  In user space and in the kernel, every id and first match.
+ */
+Test(xdp_prog, dfa_many_groups)
+{
+	static struct xdp_dfa_pattern p[RULE_BUILTIN_COUNT + NASSERT];
+	struct ruleset rs;
+	struct rng r;
+	struct xdp_dfa d;
+	char why[256];
+	uint32_t g;
+
+	need_bpf();
+	ruleset_init(&rs);
+	cr_assert_eq(rules_builtin(&rs), 0);
+	cr_assert_eq(xt_patterns(&rs, p, RULE_BUILTIN_COUNT), RULE_BUILTIN_COUNT);
+	assert_set(p + RULE_BUILTIN_COUNT);
+	for (size_t k = 0; k < NASSERT; k++)
+		p[RULE_BUILTIN_COUNT + k].id = (uint32_t)(RULE_BUILTIN_COUNT + k);
+	rng_init(&r, 8);
+	cr_assert_eq(xdp_dfa_build(&d, p, RULE_BUILTIN_COUNT + NASSERT, 200,
+				   why, sizeof(why)), 0, "%s", why);
+	g = d.ngroups;
+	xdp_dfa_release(&d);
+	cr_assert(g > XDP_RXB_DFA_LANES && g % XDP_RXB_DFA_LANES != 0,
+		  "%u groups", g);
+	check_set_capped(p, RULE_BUILTIN_COUNT + NASSERT, 200, &r, 3000,
+			 attack_data, 300);
+	check_set_capped(p, RULE_BUILTIN_COUNT + NASSERT, 200, &r, 2000,
+			 border_data, 80);
+	for (int all = 0; all < 2; all++) {
+		check_kernel_capped(p, RULE_BUILTIN_COUNT + NASSERT, 200, &r,
+				    600, all, attack_data);
+		check_kernel_capped(p, RULE_BUILTIN_COUNT + NASSERT, 200, &r,
+				    600, all, border_data);
+	}
+	printf("xdp_prog: the built-in rules and %zu assertions within 200 "
+	       "states a DFA: %u DFAs\n", NASSERT, g);
+	rules_release(&rs);
 }
 
 #endif /* RXB_HAVE_XDP */

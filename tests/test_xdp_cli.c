@@ -9,10 +9,12 @@
  *       DFA states of the built-in rules (the set, then each alone), and
  *       of each file's rules: per pattern the states or why it is refused
  *   test_xdp_cli bench [--repeat N] [--samples S] [--packets P]
+ *                      [--max-states N] [RULES_FILE ...]
  *       every packet verified against the reference, then the kernel's
  *       ns per packet (BPF_PROG_TEST_RUN, mean of N runs per packet,
  *       averaged over P packets; the median of S such samples) for base,
- *       literal and dfa at 64, 512 and 1500 bytes
+ *       literal and dfa at 64, 512 and 1500 bytes; the dfa rules rows on
+ *       the files' patterns that a DFA expresses alone, if any given
  */
 #define _GNU_SOURCE
 #include "test_xdp_common.h"
@@ -120,10 +122,44 @@ static int sample(struct xdp_prog *prog, const struct packets *pk,
 	return 0;
 }
 
-/* The row's patterns: its one pattern, or the built-in rules. */
-static size_t row_patterns(const struct row *r, struct ruleset *rs,
-			   struct xdp_dfa_pattern *p)
+/* bench's rules files (none: the built-in rules). */
+static char **bench_files;
+static int bench_nfiles;
+
+/* The patterns of bench_files a DFA of max states expresses alone, in
+   p (ids 0..); their count, 0 on an error (printed). */
+static size_t file_patterns(struct ruleset *rs, struct xdp_dfa_pattern *p,
+			    uint32_t max)
 {
+	char err[512];
+	size_t n, m = 0;
+
+	for (int i = 0; i < bench_nfiles; i++)
+		if (rules_load(rs, bench_files[i], RULES_AUTO, err,
+			       sizeof(err))) {
+			printf("%s\n", err);
+			return 0;
+		}
+	n = xt_patterns(rs, p, MAX_PATTERNS);
+	for (size_t k = 0; k < n; k++) {
+		struct xdp_dfa d;
+		if (xdp_dfa_build(&d, &p[k], 1, max, err, sizeof(err)) == 0) {
+			p[m] = p[k];
+			p[m].id = (uint32_t)m;
+			m++;
+		}
+		xdp_dfa_release(&d);
+	}
+	return m;
+}
+
+/* The row's patterns: its one pattern, or the rules (bench_files' or
+   the built-in ones). */
+static size_t row_patterns(const struct row *r, struct ruleset *rs,
+			   struct xdp_dfa_pattern *p, uint32_t max)
+{
+	if (r->re == NULL && bench_nfiles > 0)
+		return file_patterns(rs, p, max);
 	if (r->re == NULL)
 		return rules_builtin(rs) == 0 ? xt_patterns(rs, p, MAX_PATTERNS)
 					      : 0;
@@ -136,7 +172,7 @@ static int bench_row(const struct row *r, const struct opts *o,
 		     unsigned char *frame)
 {
 	struct packets_spec ps = {r->size, o->packets, 0.01, 20250};
-	struct xdp_dfa_pattern pat[MAX_PATTERNS];
+	static struct xdp_dfa_pattern pat[MAX_PATTERNS];
 	struct ruleset rs;
 	struct packets pk = {0};
 	struct xt_refs x = {0};
@@ -151,7 +187,7 @@ static int bench_row(const struct row *r, const struct opts *o,
 	int rc = -1;
 
 	ruleset_init(&rs);
-	np = row_patterns(r, &rs, pat);
+	np = row_patterns(r, &rs, pat, (uint32_t)o->max_states);
 	if (packets_generate(&pk, r->plant, &ps) != 0 ||
 	    xt_refs_init(&x, pat, np, why, sizeof(why)) != 0 ||
 	    (r->kind == XDP_PROG_DFA &&
@@ -163,6 +199,9 @@ static int bench_row(const struct row *r, const struct opts *o,
 	}
 	if (verify(prog, r, &pk, &x, frame) != 0)
 		goto out;
+	if (r->kind == XDP_PROG_DFA && r->re == NULL)
+		printf("(%zu patterns: %u states in %u DFAs) ", np,
+		       dfa.nstates, dfa.ngroups);
 	for (size_t k = 0; k < o->samples; k++)
 		if (sample(prog, &pk, frame, o, &s[k]) != 0)
 			goto out;
@@ -340,5 +379,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "states") == 0)
 		return cmd_states(&o, argv + i, argc - i);
+	bench_files = argv + i;
+	bench_nfiles = argc - i;
 	return strcmp(argv[1], "bench") == 0 ? cmd_bench(&o) : 2;
 }
