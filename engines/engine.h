@@ -229,6 +229,17 @@ struct engine {
 	int (*compile)(const struct engine_pattern *pats, size_t n,
 		       unsigned flags, void **out, struct engine_error *err);
 
+	/*
+	 * Optional, NULL when the engine has none: compile() with each
+	 * pattern's own flags, flags[k] for pats[k].  A suite with patterns
+	 * of different flags (a rule set's /i beside none) may then hand
+	 * them over as one set instead of one per flag combination (xdp:
+	 * one program runs per packet).  Returns as compile().
+	 */
+	int (*compile_flagged)(const struct engine_pattern *pats,
+			       const unsigned *flags, size_t n, void **out,
+			       struct engine_error *err);
+
 	/* 1 if any pattern of the set matches data[0..len), 0 if none, <0 error. */
 	int (*is_match)(void *h, const char *data, size_t len);
 

@@ -5,12 +5,15 @@
  *
  * compile(pats, n): n == 0 loads the base program (parse to the payload,
  * return the action); one plain literal the literal program; anything
- * else the DFA program over xdp_dfa_build() (the reference's parser and
- * NFA, `--engine-opt xdp.max_states=N`), twice: "any match" for is_match
- * (stops at the first accepting state) and "every rule" for match_ids
- * (walks the whole payload), so that each op is answered by the program
- * that times it.  A pattern the DFA cannot express, a set past the cap,
- * or a process bpf() refuses (the probe's one line) is
+ * else the DFA program over xdp_dfa_build_capped() (the reference's
+ * parser and NFA, `--engine-opt xdp.max_states=N` states a DFA,
+ * `xdp.max_groups=N` DFAs), twice: "any match" for is_match (stops at
+ * the first accepting state) and "every rule" for match_ids (walks the
+ * whole payload), so that each op is answered by the program that times
+ * it.  compile_flagged takes each pattern's own flags (the DFA is built
+ * from each pattern's parse): a rule set of /i beside none is one set,
+ * one program per packet.  A pattern the DFA cannot express, a set past
+ * the caps, or a process bpf() refuses (the probe's one line) is
  * ENGINE_ERR_UNSUPPORTED.  Suites ask before anything compiles:
  * engine.unavailable gives the probe's line, engine.work_check why a
  * work cannot be timed here (work_refused_any()).
@@ -248,12 +251,12 @@ static void xdp_free(void *h);
  * the status with err filled.
  */
 static int patterns_check(const struct engine_pattern *pats, size_t n,
-			  unsigned flags, struct engine_error *err)
+			  const unsigned *flags, struct engine_error *err)
 {
 	for (size_t k = 0; k < n; k++) {
 		struct ref_regex *r = NULL;
 		char why[200];
-		int rc = ref_compile(pats[k].re, pats[k].len, flags, &r, why,
+		int rc = ref_compile(pats[k].re, pats[k].len, flags[k], &r, why,
 				     sizeof(why));
 		ref_free(r);
 		if (rc == REF_OK)
@@ -297,7 +300,7 @@ static long blamed(const char *why, size_t n)
 
 /* s->dfa from pats[0..n): 0, or -1 with err filled. */
 static int dfa_build(struct xdp_set *s, const struct engine_pattern *pats,
-		     size_t n, unsigned flags, struct engine_error *err)
+		     size_t n, const unsigned *flags, struct engine_error *err)
 {
 	struct xdp_dfa_pattern *p = calloc(n, sizeof(*p));
 	char why[256];
@@ -308,8 +311,8 @@ static int dfa_build(struct xdp_set *s, const struct engine_pattern *pats,
 		return -1;
 	}
 	for (size_t k = 0; k < n; k++)
-		p[k] = (struct xdp_dfa_pattern){pats[k].re, pats[k].len, flags,
-						(uint32_t)k};
+		p[k] = (struct xdp_dfa_pattern){pats[k].re, pats[k].len,
+						flags[k], (uint32_t)k};
 	rc = xdp_dfa_build_capped(&s->dfa, p, n, (uint32_t)xdp_max_states,
 				  (uint32_t)xdp_max_groups, why, sizeof(why));
 	free(p);
@@ -339,12 +342,14 @@ static void msg_printable(struct engine_error *err)
 }
 
 /*
- * compile: n == 0 the base program, one plain literal the literal
- * program, else the DFA's two programs.  Where bpf() is refused, the
- * probe's reason; where the verifier refuses a program, its last lines.
+ * compile_flagged: n == 0 the base program, one plain literal the
+ * literal program, else the DFA's two programs (each pattern with its
+ * flags[k]).  Where bpf() is refused, the probe's reason; where the
+ * verifier refuses a program, its last lines.
  */
-static int xdp_compile(const struct engine_pattern *pats, size_t n,
-		       unsigned flags, void **out, struct engine_error *err)
+static int xdp_compile_flagged(const struct engine_pattern *pats,
+			       const unsigned *flags, size_t n, void **out,
+			       struct engine_error *err)
 {
 	struct xdp_set *s = calloc(1, sizeof(*s));
 	char why[256];
@@ -362,8 +367,8 @@ static int xdp_compile(const struct engine_pattern *pats, size_t n,
 	s->frame_cap = xdp_frame_headers(&frame_spec) + XDP_RXB_MAX_PAYLOAD;
 	s->frame = malloc(s->frame_cap);
 	s->kind = n == 0 ? XDP_PROG_BASE
-		: n == 1 && plain_literal(&pats[0], flags) ? XDP_PROG_LITERAL
-							 : XDP_PROG_DFA;
+		: n == 1 && plain_literal(&pats[0], flags[0]) ? XDP_PROG_LITERAL
+							    : XDP_PROG_DFA;
 	if (s->frame == NULL) {
 		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
 		rc = ENGINE_ERR_NOMEM;
@@ -396,6 +401,25 @@ static int xdp_compile(const struct engine_pattern *pats, size_t n,
 	live_sets = s;
 	*out = s;
 	return 0;
+}
+
+/* compile: compile_flagged with flags for every pattern. */
+static int xdp_compile(const struct engine_pattern *pats, size_t n,
+		       unsigned flags, void **out, struct engine_error *err)
+{
+	unsigned *each = malloc((n + 1) * sizeof(*each));
+	int rc;
+
+	*out = NULL;
+	if (each == NULL) {
+		engine_error_set(err, ENGINE_ERR_NOMEM, -1, -1, "out of memory");
+		return ENGINE_ERR_NOMEM;
+	}
+	for (size_t k = 0; k < n; k++)
+		each[k] = flags;
+	rc = xdp_compile_flagged(pats, each, n, out, err);
+	free(each);
+	return rc;
 }
 
 /*
@@ -1022,6 +1046,7 @@ const struct engine engine_xdp = {
 	.runs_in = "kernel",
 	.version = xdp_version,
 	.compile = xdp_compile,
+	.compile_flagged = xdp_compile_flagged,
 	.is_match = xdp_is_match,
 	.count = NULL,
 	.match_ids = xdp_match_ids,

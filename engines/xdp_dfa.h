@@ -67,8 +67,8 @@ struct xdp_dfa {
 	uint32_t states[XDP_RXB_DFA_GROUPS];
 	uint32_t rows;     /* the largest group's states rounded up to a
 			      power of two: the kernel's rows per table */
-	uint32_t nclasses; /* byte classes the patterns tell apart (the
-			      most of a group) */
+	uint32_t nclasses; /* byte classes a pattern's DFA tells apart (the
+			      most of one pattern: groups are products) */
 	int tail;          /* some state accepts at the end (ACC_END) */
 	/* nstates x 256 entries: row base[g] + s is group g's state s, an
 	   entry the next state's number in its group, | XDP_DFA_ACCEPT when

@@ -312,36 +312,84 @@ static void compile_each(struct suite_ctx *ctx, const struct payload_rules *pr,
 }
 
 /*
- * Compile the set of group g's patterns whose rules pe runs.  A pattern
- * the set compile blames (err.pattern) has its rule refused and the set
- * is retried.  0; COMPILE_AGAIN when the refused rule has patterns in
- * other groups (their sets must be built again); or a negative status
- * with err filled when no set could be built.
+ * The group whose set holds group g's patterns for pe: g, or for an
+ * engine that takes each pattern's flags (compile_flagged) the first
+ * group that reads what g reads (groups differ by flags or by what they
+ * read): one set per packet, not one per flag combination.
  */
-static int compile_group(struct suite_ctx *ctx, const struct payload_rules *pr,
-			 struct peng *pe, const struct rule_group *g,
-			 struct eset *es, struct engine_error *err)
+static size_t set_owner(const struct payload_rules *pr, const struct peng *pe,
+			size_t g)
 {
-	struct engine_pattern *pats = calloc(g->n, sizeof(*pats));
-	int rc = ENGINE_ERR_NOMEM;
-	size_t blamed;
+	if (pe->e->compile_flagged == NULL)
+		return g;
+	for (size_t o = 0; o < g; o++)
+		if (same_spec(pr->groups[o].spec, pr->groups[g].spec))
+			return o;
+	return g;
+}
 
-	es->map = calloc(g->n, sizeof(*es->map));
-	if (pats == NULL || es->map == NULL)
-		goto out;
-	for (;;) {
-		es->n = 0;
-		for (size_t k = 0; k < g->n; k++) {
-			const struct rule_pattern *p = &pr->rs.p[g->pat[k]];
+/*
+ * The patterns of the set of group g (set_owner(g) == g) whose rules pe
+ * runs into pats, their flags into flags, es->map and es->n (rs.np at
+ * most).  1 when their flags differ (only with compile_flagged: only
+ * then does a set hold more than one group), else 0.
+ */
+static int set_patterns(const struct payload_rules *pr, const struct peng *pe,
+			size_t g, struct engine_pattern *pats, unsigned *flags,
+			struct eset *es)
+{
+	int mixed = 0;
+
+	es->n = 0;
+	for (size_t h = g; h < pr->ngroups; h++) {
+		const struct rule_group *rg = &pr->groups[h];
+		if (set_owner(pr, pe, h) != g)
+			continue;
+		for (size_t k = 0; k < rg->n; k++) {
+			const struct rule_pattern *p = &pr->rs.p[rg->pat[k]];
 			if (!pe->ok[p->rule])
 				continue;
 			pats[es->n] = (struct engine_pattern){p->re, p->len};
-			es->map[es->n++] = g->pat[k];
+			flags[es->n] = rg->flags;
+			mixed |= rg->flags != flags[0];
+			es->map[es->n++] = rg->pat[k];
 		}
+	}
+	return mixed;
+}
+
+/*
+ * Compile the set of group g's patterns whose rules pe runs (with the
+ * groups it owns, set_owner(); none when another group owns it).  A
+ * pattern the set compile blames (err.pattern) has its rule refused and
+ * the set is retried.  0; COMPILE_AGAIN when the refused rule has
+ * patterns in other groups (their sets must be built again); or a
+ * negative status with err filled when no set could be built.
+ */
+static int compile_group(struct suite_ctx *ctx, const struct payload_rules *pr,
+			 struct peng *pe, size_t g, struct eset *es,
+			 struct engine_error *err)
+{
+	struct engine_pattern *pats = calloc(pr->rs.np + 1, sizeof(*pats));
+	unsigned *flags = calloc(pr->rs.np + 1, sizeof(*flags));
+	int rc = ENGINE_ERR_NOMEM;
+	size_t blamed;
+
+	es->map = calloc(pr->rs.np + 1, sizeof(*es->map));
+	if (pats == NULL || flags == NULL || es->map == NULL)
+		goto out;
+	for (;;) {
 		rc = 0;
+		es->n = 0;
+		if (set_owner(pr, pe, g) != g)
+			break;
+		if (set_patterns(pr, pe, g, pats, flags, es))
+			rc = pe->e->compile_flagged(pats, flags, es->n, &es->h,
+						    err);
+		else if (es->n > 0)
+			rc = pe->e->compile(pats, es->n, flags[0], &es->h, err);
 		if (es->n == 0)
 			break;
-		rc = pe->e->compile(pats, es->n, g->flags, &es->h, err);
 		if (rc == 0 || err->pattern < 0 || (size_t)err->pattern >= es->n)
 			break;
 		/* the set blames a pattern that compiled alone: drop its rule */
@@ -355,6 +403,7 @@ static int compile_group(struct suite_ctx *ctx, const struct payload_rules *pr,
 	}
 out:
 	free(pats);
+	free(flags);
 	if (rc == ENGINE_ERR_NOMEM && err->msg[0] == '\0')
 		engine_error_set(err, rc, -1, -1, "out of memory");
 	return rc;
@@ -377,8 +426,7 @@ static void compile_sets(struct suite_ctx *ctx, const struct payload_rules *pr,
 {
 	for (size_t g = 0; g < pr->ngroups;) {
 		struct engine_error err = {0, -1, -1, ""};
-		int rc = compile_group(ctx, pr, pe, &pr->groups[g], &pe->sets[g],
-				       &err);
+		int rc = compile_group(ctx, pr, pe, g, &pe->sets[g], &err);
 		if (rc == COMPILE_AGAIN) {
 			sets_free(pr, pe);
 			g = 0;
@@ -392,7 +440,7 @@ static void compile_sets(struct suite_ctx *ctx, const struct payload_rules *pr,
 							  : RESULT_ERROR;
 		snprintf(pe->why, sizeof(pe->why),
 			 "the set of %zu patterns (flags %#x) does not compile: "
-			 "%s", pr->groups[g].n, pr->groups[g].flags, err.msg);
+			 "%s", pe->sets[g].n, pr->groups[g].flags, err.msg);
 		return;
 	}
 }
@@ -400,13 +448,12 @@ static void compile_sets(struct suite_ctx *ctx, const struct payload_rules *pr,
 int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 			  struct peng *pe)
 {
-	size_t largest = 1;
+	/* a set holds a group's patterns, or several groups' (set_owner()) */
+	size_t largest = pr->rs.np ? pr->rs.np : 1;
 
 	pe->ok = calloc(pr->rs.n ? pr->rs.n : 1, 1);
 	pe->hit = calloc(pr->rs.np ? pr->rs.np : 1, 1);
 	pe->sets = calloc(pr->ngroups ? pr->ngroups : 1, sizeof(*pe->sets));
-	for (size_t g = 0; g < pr->ngroups; g++)
-		largest = pr->groups[g].n > largest ? pr->groups[g].n : largest;
 	pe->ids = calloc(largest, 1);
 	pe->vids = calloc(largest, 1);
 	if (pe->ok == NULL || pe->hit == NULL || pe->sets == NULL ||
@@ -440,6 +487,15 @@ int payload_rules_compile(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 pr->rs.n);
 	}
 	return 0;
+}
+
+/* Whether set es's patterns share one flag combination. */
+static int set_flat(const struct payload_rules *pr, const struct eset *es)
+{
+	for (size_t k = 1; k < es->n; k++)
+		if (pr->rs.p[es->map[k]].flags != pr->rs.p[es->map[0]].flags)
+			return 0;
+	return 1;
 }
 
 /* Free pe's flow sets of mode m. */
@@ -478,11 +534,15 @@ static int flow_sets_compile(const struct payload_rules *pr, struct peng *pe,
 		for (size_t k = 0; k < es->n; k++)
 			pats[k] = (struct engine_pattern){pr->rs.p[es->map[k]].re,
 							  pr->rs.p[es->map[k]].len};
-		if (es->h == NULL ||
-		    pe->e->compile_flow((enum engine_flow)m, pats, es->n,
-					pr->groups[g].flags, &pe->fh[m][g],
-					&err) == 0)
+		if (!set_flat(pr, es)) {
+			snprintf(err.msg, sizeof(err.msg), "its patterns' flags "
+				 "differ (compile_flow takes one set's)");
+		} else if (es->h == NULL ||
+			   pe->e->compile_flow((enum engine_flow)m, pats, es->n,
+					       pr->rs.p[es->map[0]].flags,
+					       &pe->fh[m][g], &err) == 0) {
 			continue;
+		}
 		snprintf(pe->fwhy[m], sizeof(pe->fwhy[m]), "the set of %zu "
 			 "patterns (flags %#x) does not compile for flows: %s",
 			 es->n, pr->groups[g].flags, err.msg);

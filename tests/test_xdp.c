@@ -191,8 +191,8 @@ Test(xdp_dfa, builtin_rules_on_packets)
 		}
 		packets_release(&pk);
 	}
-	printf("xdp_dfa: the %d built-in rules: %u states, %u byte classes\n",
-	       RULE_BUILTIN_COUNT, d.nstates, d.nclasses);
+	printf("xdp_dfa: the %d built-in rules: %u states in %u DFAs\n",
+	       RULE_BUILTIN_COUNT, d.nstates, d.ngroups);
 	xdp_dfa_release(&d);
 	rules_release(&rs);
 }

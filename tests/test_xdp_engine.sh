@@ -4,11 +4,13 @@
 # unsupported with a reason), never an error; rules whose patterns use
 # every assertion (tests/data/payload/xdp_anchors.rules: \b \B, multiline
 # ^ and $, $ and \z) give xdp rows that are all verified, alone and as a
-# set; under --mode=stream a flow whose reassembled payload is over the
-# bound (3466 bytes) is unsupported with the engine's reason, the flows
-# and packets within it verified and timed; as user nobody (no
-# capabilities: bpf() refused) every xdp row is unsupported with the
-# probe's one-line reason and the run still exits 0.
+# set; rules of different flags (tests/data/payload/xdp_flags.rules) are
+# one set for xdp, its real-life rows verified and timed; under
+# --mode=stream a flow whose reassembled payload is over the bound (3466
+# bytes) is unsupported with the engine's reason, the flows and packets
+# within it verified and timed; as user nobody (no capabilities: bpf()
+# refused) every xdp row is unsupported with the probe's one-line
+# reason and the run still exits 0.
 # Skipped (77) when rxbench was built without xdp.
 set -u
 rxb=$1
@@ -75,6 +77,10 @@ run_check anchors verified run payload --engines=xdp --rules \
 	"$(dirname "$0")/data/payload/xdp_anchors.rules" --rules-format=snort \
 	--scenarios=real-life,per-rule --sizes=64,1500 --packets=4096 \
 	--benchtime=1x
+# rules of different flags: one set for xdp, its real-life rows timed
+run_check flags verified run payload --engines=xdp --rules \
+	"$(dirname "$0")/data/payload/xdp_flags.rules" --rules-format=snort \
+	--scenarios=real-life --sizes=64,1500 --packets=4096 --benchtime=1x
 
 # Flows over the payload bound (3466 bytes): under --mode=stream xdp
 # scans each flow reassembled, so at 1500 bytes a flow of 3 packets or
