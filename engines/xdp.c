@@ -270,7 +270,9 @@ static int patterns_check(const struct engine_pattern *pats, size_t n,
 	return 0;
 }
 
-/* Load one program into *out; why filled on failure.  0, or -1. */
+/* Load one program into *out; why filled on failure.  0, or -1.  The
+   DFA's "every rule" program reads the maps of its "any" one (s->prog,
+   loaded first): the tables are in the kernel once. */
 static int load(struct xdp_set *s, enum xdp_prog_kind kind,
 		const struct engine_pattern *lit, int all,
 		struct xdp_prog **out, char *why, size_t size)
@@ -283,6 +285,8 @@ static int load(struct xdp_set *s, enum xdp_prog_kind kind,
 	}
 	if (kind == XDP_PROG_DFA)
 		spec.dfa = &s->dfa;
+	if (kind == XDP_PROG_DFA && all && s->prog != NULL)
+		return xdp_prog_open_sharing(&spec, s->prog, out, why, size);
 	return xdp_prog_open(&spec, out, why, size);
 }
 

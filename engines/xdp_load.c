@@ -326,8 +326,35 @@ fail:
 	return NULL;
 }
 
+/* obj's DFA maps are those of `maps` (loaded): before the load.  0, or
+   -1 with why. */
+static int dfa_share(struct bpf_object *obj, const struct xdp_prog *maps,
+		     char *why, size_t size)
+{
+	static const char *const names[] = {"dfa_next", "dfa_acc"};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, names[i]);
+		int fd = bpf_map__fd(
+			bpf_object__find_map_by_name(maps->obj, names[i]));
+		if (m == NULL || fd < 0 || bpf_map__reuse_fd(m, fd) != 0) {
+			snprintf(why, size, "xdp: cannot share the map %s: %s",
+				 names[i], libbpf_last);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int xdp_prog_open(const struct xdp_spec *spec, struct xdp_prog **out,
 		  char *why, size_t size)
+{
+	return xdp_prog_open_sharing(spec, NULL, out, why, size);
+}
+
+int xdp_prog_open_sharing(const struct xdp_spec *spec,
+			  const struct xdp_prog *maps, struct xdp_prog **out,
+			  char *why, size_t size)
 {
 	char *log = calloc(1, LOG_SIZE);
 	/* level 0: no log on success (a level-1 log of a big program would
@@ -353,9 +380,11 @@ int xdp_prog_open(const struct xdp_spec *spec, struct xdp_prog **out,
 	}
 	obj_select(obj, spec->kind);
 	if (obj_configure(obj, spec, why, size) != 0 ||
+	    (maps != NULL && dfa_share(obj, maps, why, size) != 0) ||
 	    obj_load(obj, log, why, size) != 0)
 		goto out;
-	if (spec->kind == XDP_PROG_DFA && dfa_upload(obj, spec->dfa, why, size))
+	if (spec->kind == XDP_PROG_DFA && maps == NULL &&
+	    dfa_upload(obj, spec->dfa, why, size))
 		goto out;
 	*out = prog_new(obj, spec->kind);
 	if (*out == NULL)

@@ -66,6 +66,17 @@ int xdp_prog_open(const struct xdp_spec *spec, struct xdp_prog **out,
 		  char *why, size_t size);
 
 /*
+ * xdp_prog_open() of a dfa program that reads the DFA maps of `maps`, a
+ * dfa program loaded from the same spec->dfa (the "any match" and the
+ * "every rule" program of a set: a CRS set's tables are some 90 MB, held
+ * once; each program keeps them, so either may be freed first).  As
+ * xdp_prog_open() otherwise.
+ */
+int xdp_prog_open_sharing(const struct xdp_spec *spec,
+			  const struct xdp_prog *maps, struct xdp_prog **out,
+			  char *why, size_t size);
+
+/*
  * Run the program `repeat` (>= 1) times on frame[0..len) (a whole
  * Ethernet frame, >= 14 bytes) with BPF_PROG_TEST_RUN; the answer is the
  * last run's, the duration the kernel's mean, cpu_ns the thread's CPU

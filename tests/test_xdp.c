@@ -890,6 +890,33 @@ Test(xdp_prog, dfa_assertions)
 		check_kernel_set(&p[k], 1, &r, 300, 0);
 }
 
+/* The "every rule" program on the maps of the "any" one
+   (xdp_prog_open_sharing()), which is freed first: answers as the
+   reference. */
+static void check_kernel_shared(const struct xdp_dfa_pattern *p, size_t n,
+				uint32_t max_states, struct rng *r)
+{
+	struct xdp_dfa d;
+	struct xt_refs x;
+	struct xdp_prog *any, *all = NULL;
+	char why[256], buf[300];
+
+	cr_assert_eq(xdp_dfa_build(&d, p, n, max_states, why, sizeof(why)), 0,
+		     "%s", why);
+	cr_assert_eq(xt_refs_init(&x, p, n, why, sizeof(why)), 0);
+	struct xdp_spec s = {XDP_PROG_DFA, XDP_DROP, NULL, 0, &d, 0};
+	any = open_prog(&s);
+	s.dfa_all = 1;
+	cr_assert_eq(xdp_prog_open_sharing(&s, any, &all, why, sizeof(why)), 0,
+		     "%s", why);
+	xdp_prog_free(any);
+	for (int i = 0; i < 300; i++)
+		check_kernel(all, &x, buf, attack_data(r, buf, sizeof(buf)), 1);
+	xdp_prog_free(all);
+	xt_refs_release(&x);
+	xdp_dfa_release(&d);
+}
+
 /*
  * A set split into more DFAs than a pass walks side by side: the
  * built-in rules and the assertions under a low state cap, so that they
@@ -931,6 +958,7 @@ Test(xdp_prog, dfa_many_groups)
 	}
 	printf("xdp_prog: the built-in rules and %zu assertions within 200 "
 	       "states a DFA: %u DFAs\n", NASSERT, g);
+	check_kernel_shared(p, RULE_BUILTIN_COUNT + NASSERT, 200, &r);
 	rules_release(&rs);
 }
 
