@@ -211,14 +211,26 @@ static void clock_said(char *out, size_t size)
 			 why);
 }
 
+/*
+ * The version line: libbpf, the kernel, and how the rows are timed; or,
+ * where bpf() is refused (every xdp row then says so), the probe's
+ * reason, not a timing no row gets.
+ */
 static const char *xdp_version(void)
 {
 	static char v[1800];
-	char live[480], clock[800];
+	char live[480], clock[800], why[300];
 	struct utsname u;
 
 	if (v[0] != '\0')
 		return v;
+	if (xdp_probe(why, sizeof(why)) != 0) {
+		snprintf(v, sizeof(v), "libbpf %u.%u, kernel %s, %s: no xdp "
+			 "row runs", libbpf_major_version(),
+			 libbpf_minor_version(),
+			 uname(&u) == 0 ? u.release : "?", why);
+		return v;
+	}
 	live_said(live, sizeof(live));
 	clock_said(clock, sizeof(clock));
 	snprintf(v, sizeof(v), "libbpf %u.%u, kernel %s, timed in the kernel "

@@ -157,5 +157,12 @@ elif ! check "$tmp/nobody/nobody.json" refused; then
 else
 	grep -m1 'bpf() refused' "$tmp/nobody.txt"
 fi
+# its version line says the refusal, not how rows it cannot run would be
+# timed (it said "timed in the kernel ... the programs not held ...")
+if ! grep -q '^xdp-version: libbpf .*, bpf() refused .*: no xdp row runs$' "$tmp/nobody.txt" ||
+   grep -q '^xdp-version: .*timed in the kernel' "$tmp/nobody.txt"; then
+	echo "test_xdp_engine: FAIL: as nobody, the version line: $(grep -m1 '^xdp-version' "$tmp/nobody.txt")"
+	fail=1
+fi
 [ "$fail" -eq 0 ] && echo "test_xdp_engine: ok"
 exit $fail
