@@ -420,6 +420,29 @@ static void sets_free(const struct payload_rules *pr, struct peng *pe)
 	}
 }
 
+/*
+ * Into out (pe->why, or a flow mode's pe->fwhy): group g's set does not
+ * compile (`what`: "" or " for flows"), the engine's reason msg; the
+ * set's size and flags, "flags 0x1", or for a set of several groups
+ * (set_owner()) each group's, "flags 0x1, 0".
+ */
+static void set_failed(const struct payload_rules *pr, const struct peng *pe,
+		       size_t g, char *out, size_t size, const char *what,
+		       const char *msg)
+{
+	size_t at = (size_t)snprintf(out, size, "the set of %zu patterns "
+				     "(flags %#x", pe->sets[g].n,
+				     pr->groups[g].flags);
+
+	for (size_t h = g + 1; h < pr->ngroups && at < size; h++)
+		if (set_owner(pr, pe, h) == g)
+			at += (size_t)snprintf(out + at, size - at, ", %#x",
+					       pr->groups[h].flags);
+	if (at < size)
+		snprintf(out + at, size - at, ") does not compile%s: %s",
+			 what, msg);
+}
+
 /* One set per group; sets the real-life status when none can be built. */
 static void compile_sets(struct suite_ctx *ctx, const struct payload_rules *pr,
 			 struct peng *pe)
@@ -438,9 +461,7 @@ static void compile_sets(struct suite_ctx *ctx, const struct payload_rules *pr,
 		}
 		pe->status = rc == ENGINE_ERR_UNSUPPORTED ? RESULT_UNSUPPORTED
 							  : RESULT_ERROR;
-		snprintf(pe->why, sizeof(pe->why),
-			 "the set of %zu patterns (flags %#x) does not compile: "
-			 "%s", pe->sets[g].n, pr->groups[g].flags, err.msg);
+		set_failed(pr, pe, g, pe->why, sizeof(pe->why), "", err.msg);
 		return;
 	}
 }
@@ -543,9 +564,8 @@ static int flow_sets_compile(const struct payload_rules *pr, struct peng *pe,
 					       &pe->fh[m][g], &err) == 0) {
 			continue;
 		}
-		snprintf(pe->fwhy[m], sizeof(pe->fwhy[m]), "the set of %zu "
-			 "patterns (flags %#x) does not compile for flows: %s",
-			 es->n, pr->groups[g].flags, err.msg);
+		set_failed(pr, pe, g, pe->fwhy[m], sizeof(pe->fwhy[m]),
+			   " for flows", err.msg);
 		flow_sets_free(pr, pe, m);
 		break;
 	}

@@ -81,6 +81,22 @@ run_check anchors verified run payload --engines=xdp --rules \
 run_check flags verified run payload --engines=xdp --rules \
 	"$(dirname "$0")/data/payload/xdp_flags.rules" --rules-format=snort \
 	--scenarios=real-life --sizes=64,1500 --packets=4096 --benchtime=1x
+# ... and such a set past xdp's caps (40 patterns of 2^10 states or so
+# each, one DFA apiece: more than 32) says each group's flags, not the
+# first group's alone ("the set of 40 patterns (flags 0x1)" for 14 /i
+# and 26 plain ones); skipped where bpf() is refused
+awk 'BEGIN { for (i = 0; i < 40; i++)
+	printf "alert tcp any any -> any any (msg:\"g%d\"; pcre:\"/%c%c[^\\n]{10}Z/%s\"; sid:%d;)\n",
+	       i, 97 + i % 26, 97 + int(i / 26), i % 3 ? "" : "i", 900 + i }' >"$tmp/groups.rules"
+"$rxb" run payload --engines=xdp --rules "$tmp/groups.rules" \
+	--rules-format=snort --scenarios=real-life --sizes=64 --packets=4096 \
+	--benchtime=1x >"$tmp/groups.txt" 2>&1
+if ! grep -q 'bpf() refused' "$tmp/groups.txt" &&
+   ! grep -q 'the set of 40 patterns (flags 0x1, 0) does not compile: pattern .*: the set needs more than 32 DFAs' "$tmp/groups.txt"; then
+	echo "test_xdp_engine: FAIL: a set of two flag groups past the caps:"
+	grep -m1 'does not compile' "$tmp/groups.txt"
+	fail=1
+fi
 
 # Flows over the payload bound (3466 bytes): under --mode=stream xdp
 # scans each flow reassembled, so at 1500 bytes a flow of 3 packets or
