@@ -60,7 +60,10 @@ enum xdp_fit_how xdp_fit_solve(const struct xdp_fit *f,
 		a->how = XDP_FIT_OUTSIDE;
 	else
 		a->how = XDP_FIT_SLOPE;
+	/* A slope within the slack but past a bound is the bound: the
+	   kernel's means say the run costs no less than low nor more than
+	   high, and the version line promises a row within them. */
 	if (a->how == XDP_FIT_SLOPE)
-		a->ns_per_op = a->slope;
+		a->ns_per_op = fmin(fmax(a->slope, a->low), a->high);
 	return a->how;
 }

@@ -17,8 +17,9 @@
  * then swaps nothing, engines/xdp_live.h), at least the mean d.  A
  * sample sums its pairs into a struct xdp_fit; xdp_fit_solve() says what
  * its ns/op is: the slope when the pairs agree to within XDP_FIT_SE_MAX
- * and the slope lies within XDP_FIT_SLACK of those bounds, else the
- * kernel's mean over the same runs.  (A program not held has its
+ * and the slope lies within XDP_FIT_SLACK of those bounds (taken into
+ * them: a slope a little past a bound is the bound), else the kernel's
+ * mean over the same runs.  (A program not held has its
  * kernel's means raised by the swap, the slope not: the slope is then
  * below the bound, and the kernel's mean stands, as before.)
  * Pure arithmetic, no bpf(): engines/xdp.c feeds it, tests/test_xdp.c

@@ -116,6 +116,18 @@ Test(xdp_fit, outside_falls_back)
 	cr_expect_float_eq(a.slope, 8.7 * 1.2, 1e-9);
 }
 
+/* A user clock 10% slow: a slope of 7.83 is within the slack below the
+   kernel's 8 but under it, so the row is the bound, 8, never less. */
+Test(xdp_fit, slope_past_a_bound_is_the_bound)
+{
+	struct xdp_fit_answer a;
+
+	cr_assert_eq(fit_of(8.7, 0, 1.2e5, 0.9, &a), XDP_FIT_SLOPE);
+	cr_expect_float_eq(a.slope, 8.7 * 0.9, 1e-9, "%.6f", a.slope);
+	cr_expect_float_eq(a.ns_per_op, a.low, 1e-9, "%.6f", a.ns_per_op);
+	cr_expect_float_eq(a.ns_per_op, 8, 1e-9);
+}
+
 /* Pairs whose slopes differ by 4 ns: too spread to beat the kernel's
    whole ns; one pair cannot tell its spread. */
 Test(xdp_fit, spread_falls_back)
