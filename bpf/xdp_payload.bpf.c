@@ -43,7 +43,7 @@
 
 #include "xdp_shared.h"
 
-#define DFA_BLOCK 16u   /* bytes a DFA callback walks */
+#define DFA_BLOCK 64u   /* bytes a DFA callback walks */
 #define BUF_MASK (XDP_RXB_MAX_PAYLOAD - 1u) /* payload offsets */
 #define NEEDLE_MASK (XDP_RXB_MAX_NEEDLE - 1u)
 
@@ -496,16 +496,48 @@ static __always_inline int dfa_accept(struct dfa_ctx *c, __u32 g, __u32 s)
 }
 
 /* One step of group g on byte ch through its table t: *s (a row's byte
-   offset) moves; 1 when the walk stops.  The AND keeps the offset inside
-   the table for the verifier (it is there anyway). */
+   offset, maybe with XDP_RXB_DFA_ACCEPT set) moves to the entry as it
+   is; 1 when the walk stops.  The AND keeps the offset inside the table
+   for the verifier (it is there anyway) and drops the accept bit. */
 static __always_inline int dfa_step(struct dfa_ctx *c, const void *t,
-				    __u32 mask, __u32 g, __u32 *s, __u8 ch)
+				    __u64 mask, __u32 g, __u64 *s, __u8 ch)
 {
-	__u32 v = *(const __u32 *)(t + (*s & mask) + ch * 4u);
+	/* the column first (it does not wait for the last load), so that
+	   the chain from a load to the next is an AND and an ADD; 64-bit:
+	   a 32-bit state costs two shifts a step to widen it */
+	const void *col = t + ch * 4u;
+	__u64 v;
 
-	*s = v & ~XDP_RXB_DFA_ACCEPT;
-	return (v & XDP_RXB_DFA_ACCEPT) &&
-	       dfa_accept(c, g, *s >> XDP_RXB_DFA_ROW_SHIFT);
+	barrier_var(col);
+	v = *(const __u32 *)(col + (*s & mask));
+
+	/* else clang tests the accept bit by a sign extension (two shifts)
+	   and widens v again (two more), all between the loads */
+	barrier_var(v);
+	*s = v;
+	return v >= XDP_RXB_DFA_ACCEPT &&
+	       dfa_accept(c, g, (v & mask) >> XDP_RXB_DFA_ROW_SHIFT);
+}
+
+/* Byte j of a word loaded from memory (in memory order). */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_BYTE(x, j) ((x) >> (8 * (j)))
+#else
+#define WORD_BYTE(x, j) ((x) >> (56 - 8 * (j)))
+#endif
+
+/* The 8 bytes of word x through group g's table t, as dfa_step.  The
+   bytes are read a word at a time (the buffer is 8-aligned, and so are
+   the words read): a load per byte makes clang keep a pointer per byte,
+   more than the stack holds. */
+static __always_inline int dfa_word(struct dfa_ctx *c, const void *t,
+				    __u64 mask, __u32 g, __u64 *s, __u64 x)
+{
+#pragma unroll
+	for (__u32 j = 0; j < 8; j++)
+		if (dfa_step(c, t, mask, g, s, WORD_BYTE(x, j)))
+			return 1;
+	return 0;
 }
 
 /* Lane l of block i: DFA_BLOCK bytes at pos through group first + l,
@@ -514,16 +546,19 @@ static __always_inline int dfa_lane(struct dfa_ctx *c,
 				    const struct xdp_rxb_buf *b, __u32 pos,
 				    __u32 first, __u32 l)
 {
-	__u32 g = first + l, s = c->state[l], mask = cfg.dfa_mask;
+	__u32 g = first + l;
+	__u64 s = c->state[l], mask = cfg.dfa_mask;
 	const void *t = bpf_map_lookup_elem(&dfa_next, &g);
+	/* a pointer of its own: through &b->b[] clang reads bytes */
+	const __u64 *w = (const __u64 *)(b->b + pos);
 
 	if (t == NULL)
 		return 1;
 #pragma unroll
-	for (__u32 k = 0; k < DFA_BLOCK; k++)
-		if (dfa_step(c, t, mask, g, &s, b->b[pos + k]))
+	for (__u32 k = 0; k < DFA_BLOCK / 8; k++)
+		if (dfa_word(c, t, mask, g, &s, w[k]))
 			return 1;
-	c->state[l] = s;
+	c->state[l] = s & ~XDP_RXB_DFA_ACCEPT;
 	return 0;
 }
 
@@ -545,12 +580,15 @@ static long dfa_block(__u32 i, void *data)
 	return 0;
 }
 
-/* The last 1 .. DFA_BLOCK bytes of the pass through lane l. */
+/* The last 1 .. DFA_BLOCK bytes of the pass through lane l: their
+   whole words as a block's, then the last 0 .. 7 bytes one by one. */
 static __noinline int dfa_tail_lane(struct dfa_ctx *c, __u32 l)
 {
-	__u32 zero = 0, g, s, pos, mask = cfg.dfa_mask;
+	__u32 zero = 0, g, pos, n;
+	__u64 s, mask = cfg.dfa_mask;
 	const struct xdp_rxb_buf *b = bpf_map_lookup_elem(&payload, &zero);
 	const void *t;
+	const __u64 *w;
 
 	if (c == NULL || b == NULL || l >= L)
 		return 1;
@@ -558,15 +596,28 @@ static __noinline int dfa_tail_lane(struct dfa_ctx *c, __u32 l)
 	t = bpf_map_lookup_elem(&dfa_next, &g);
 	if (t == NULL)
 		return 1;
-	pos = c->pos;
+	pos = c->pos & BUF_MASK;
+	n = c->len - c->pos;
 	s = c->state[l];
-	for (__u32 k = 0; k < DFA_BLOCK; k++) {
-		if (pos + k >= c->len)
+	w = (const __u64 *)(b->b + pos);
+#pragma unroll
+	for (__u32 k = 0; k < DFA_BLOCK / 8; k++) {
+		if (8 * k + 8 > n)
+			break;
+		if (dfa_word(c, t, mask, g, &s, w[k]))
+			return 1;
+	}
+	/* j, not k from n & ~7: the verifier counts the loop's rounds by
+	   its bound, and so follows 7 of them, not DFA_BLOCK */
+	for (__u32 j = 0; j < 7; j++) {
+		__u32 k = (n & ~7u) + j;
+
+		if (k >= n)
 			break;
 		if (dfa_step(c, t, mask, g, &s, b->b[(pos + k) & BUF_MASK]))
 			return 1;
 	}
-	c->state[l] = s;
+	c->state[l] = s & ~XDP_RXB_DFA_ACCEPT;
 	return 0;
 }
 
