@@ -496,27 +496,29 @@ static __always_inline int dfa_accept(struct dfa_ctx *c, __u32 g, __u32 s)
 }
 
 /* One step of group g on byte ch through its table t: *s (a row's byte
-   offset, maybe with XDP_RXB_DFA_ACCEPT set) moves to the entry as it
-   is; 1 when the walk stops.  The AND keeps the offset inside the table
-   for the verifier (it is there anyway) and drops the accept bit. */
+   offset, at most mask) moves; 1 when the walk stops.  The chain from a
+   load to the next is an ADD: an entry above mask has the accept bit
+   (or is out of the table: never), and the test that says so bounds the
+   offset for the verifier without an AND between the loads. */
 static __always_inline int dfa_step(struct dfa_ctx *c, const void *t,
 				    __u64 mask, __u32 g, __u64 *s, __u8 ch)
 {
-	/* the column first (it does not wait for the last load), so that
-	   the chain from a load to the next is an AND and an ADD; 64-bit:
+	/* the column first (it does not wait for the last load); 64-bit:
 	   a 32-bit state costs two shifts a step to widen it */
 	const void *col = t + ch * 4u;
 	__u64 v;
 
 	barrier_var(col);
-	v = *(const __u32 *)(col + (*s & mask));
-
-	/* else clang tests the accept bit by a sign extension (two shifts)
-	   and widens v again (two more), all between the loads */
+	v = *(const __u32 *)(col + *s);
+	/* else clang tests the accept bit by a sign extension (two
+	   shifts) and widens v again (two more) */
 	barrier_var(v);
+	if (v > mask) {
+		*s = v & mask;
+		return dfa_accept(c, g, *s >> XDP_RXB_DFA_ROW_SHIFT);
+	}
 	*s = v;
-	return v >= XDP_RXB_DFA_ACCEPT &&
-	       dfa_accept(c, g, (v & mask) >> XDP_RXB_DFA_ROW_SHIFT);
+	return 0;
 }
 
 /* Byte j of a word loaded from memory (in memory order). */
@@ -547,7 +549,9 @@ static __always_inline int dfa_lane(struct dfa_ctx *c,
 				    __u32 first, __u32 l)
 {
 	__u32 g = first + l;
-	__u64 s = c->state[l], mask = cfg.dfa_mask;
+	/* the AND: a state read back from c is bounded for the verifier
+	   once a block, the steps bound the rest (dfa_step) */
+	__u64 mask = cfg.dfa_mask, s = c->state[l] & mask;
 	const void *t = bpf_map_lookup_elem(&dfa_next, &g);
 	/* a pointer of its own: through &b->b[] clang reads bytes */
 	const __u64 *w = (const __u64 *)(b->b + pos);
@@ -558,7 +562,7 @@ static __always_inline int dfa_lane(struct dfa_ctx *c,
 	for (__u32 k = 0; k < DFA_BLOCK / 8; k++)
 		if (dfa_word(c, t, mask, g, &s, w[k]))
 			return 1;
-	c->state[l] = s & ~XDP_RXB_DFA_ACCEPT;
+	c->state[l] = s;
 	return 0;
 }
 
@@ -598,7 +602,7 @@ static __noinline int dfa_tail_lane(struct dfa_ctx *c, __u32 l)
 		return 1;
 	pos = c->pos & BUF_MASK;
 	n = c->len - c->pos;
-	s = c->state[l];
+	s = c->state[l] & mask;
 	w = (const __u64 *)(b->b + pos);
 #pragma unroll
 	for (__u32 k = 0; k < DFA_BLOCK / 8; k++) {
@@ -617,7 +621,7 @@ static __noinline int dfa_tail_lane(struct dfa_ctx *c, __u32 l)
 		if (dfa_step(c, t, mask, g, &s, b->b[(pos + k) & BUF_MASK]))
 			return 1;
 	}
-	c->state[l] = s & ~XDP_RXB_DFA_ACCEPT;
+	c->state[l] = s;
 	return 0;
 }
 
